@@ -1,0 +1,61 @@
+# Nile Highlands Tea: `make run` starts the whole shop, `make test` runs every test.
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+PORT ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+export PORT
+
+.PHONY: run install test deps dev-deps frontend messages chromium migrate seed check clean bench
+
+run: install migrate seed  ## start web, worker and beat in the foreground (Ctrl-C stops all)
+	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
+
+install: deps frontend messages  ## venv, Python and npm packages, front-end build, translations
+	$(PY) manage.py collectstatic --noinput -v 0
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+deps: $(VENV)/bin/python
+	$(PIP) install -q -r requirements.txt
+
+dev-deps: $(VENV)/bin/python
+	$(PIP) install -q -r requirements-dev.txt
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+frontend: node_modules/.package-lock.json
+	npm run build --silent
+
+messages: $(VENV)/bin/python
+	@command -v msgfmt >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq gettext >/dev/null; }
+	$(PY) manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules
+
+migrate:
+	$(PY) manage.py migrate --noinput
+
+seed:  ## the demo catalogue, only when the catalogue is empty
+	$(PY) manage.py seed_demo --if-empty
+
+chromium:  ## Debian's Chromium for the browser tests
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; \
+	  else echo "Chromium is missing: run 'sudo apt-get install chromium'"; exit 1; fi; }
+
+test: dev-deps frontend messages chromium  ## the whole suite; non-zero on any failure
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+check:
+	$(PY) manage.py check
+	$(PY) manage.py makemigrations --check --dry-run
+
+bench: dev-deps frontend messages
+	$(PY) bench/run.py
+
+clean:
+	rm -rf static/dist node_modules $(VENV)

@@ -1,0 +1,87 @@
+import hashlib
+import secrets
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    """Staff roles; customers have none."""
+
+    OWNER = "owner", _("Owner")
+    MANAGER = "manager", _("Manager")
+    HEAD_SUPPORT = "head_support", _("Head Support")
+    SUPPORT = "support", _("Support")
+
+
+class ShopUserManager(UserManager):
+    def create_superuser(self, username, email=None, password=None, **extra_fields):
+        # `createsuperuser --noinput` makes the shop's Owner.
+        extra_fields.setdefault("role", Role.OWNER)
+        return super().create_superuser(username, email, password, **extra_fields)
+
+    def get_by_email(self, email):
+        return self.get(email__iexact=(email or "").strip())
+
+
+class User(AbstractUser):
+    """One user model: customers sign in with email, staff with username.
+
+    A customer's username is their e-mail address; `role` is empty for
+    customers and one of `Role` for staff (who also have is_staff set).
+    """
+
+    email = models.EmailField(_("email address"), blank=True)
+    phone = models.CharField(_("phone"), max_length=32, blank=True)
+    role = models.CharField(max_length=20, choices=Role.choices, blank=True, default="")
+    subscribe_newsletter = models.BooleanField(default=False)
+    # the language the customer last used, for e-mails
+    language = models.CharField(max_length=8, default="en")
+
+    objects = ShopUserManager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="user_email_unique_ci",
+            )
+        ]
+
+    @property
+    def is_customer(self):
+        return not self.is_staff
+
+    @property
+    def display_name(self):
+        return self.first_name or self.username
+
+
+class AuthToken(models.Model):
+    """A bearer token for the API, stored hashed; lives as long as a session would."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="auth_tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    @staticmethod
+    def hash_key(key):
+        return hashlib.sha256(key.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, *, user, lifetime):
+        """Create a token for `user`; return (token, plaintext key shown once)."""
+        key = secrets.token_urlsafe(32)
+        token = cls.objects.create(
+            user=user, key_hash=cls.hash_key(key), expires_at=timezone.now() + lifetime
+        )
+        return token, key
+
+    @property
+    def is_expired(self):
+        return self.expires_at <= timezone.now()

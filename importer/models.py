@@ -1,0 +1,54 @@
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class ImporterRun(models.Model):
+    """One crawl of the producer site, with live progress for the panel."""
+
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    base_url = models.URLField(max_length=500)
+    max_pages = models.PositiveIntegerField(default=20)
+    pages_planned = models.PositiveIntegerField(default=0)
+    pages_fetched = models.PositiveIntegerField(default=0)
+    products_found = models.PositiveIntegerField(default=0)
+    errors = models.JSONField(default=list, blank=True)
+    error = models.TextField(blank=True)
+    cancel_requested = models.BooleanField(default=False)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+
+class ExternalProduct(models.Model):
+    """A product found on the producer's site: the cache the panel previews."""
+
+    run = models.ForeignKey(ImporterRun, on_delete=models.SET_NULL, null=True, related_name="products")
+    name = models.CharField(max_length=200)
+    price = models.DecimalField(max_digits=12, decimal_places=2)
+    original_price = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    currency = models.CharField(max_length=3, default="KES")
+    image = models.URLField(max_length=1000, blank=True)
+    description = models.TextField(blank=True)
+    source = models.CharField(max_length=200, blank=True)
+    source_url = models.URLField(max_length=1000, unique=True)
+    category = models.CharField(max_length=60, blank=True)
+    fetched_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name

@@ -1,0 +1,220 @@
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import Product
+
+
+class Cart(models.Model):
+    """A server-side cart: one per session for guests, one per customer."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="cart"
+    )
+    session_key = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"Cart {self.pk}"
+
+
+class CartLine(models.Model):
+    """A product and a quantity; the price is always read from the catalogue."""
+
+    cart = models.ForeignKey(Cart, on_delete=models.CASCADE, related_name="lines")
+    product = models.ForeignKey(Product, on_delete=models.CASCADE)
+    quantity = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["cart", "product"], name="cart_line_unique_product"),
+            models.CheckConstraint(condition=models.Q(quantity__gte=1), name="cart_line_quantity_positive"),
+        ]
+
+
+class CouponType(models.TextChoices):
+    PERCENTAGE = "percentage", _("Percentage")
+    FIXED = "fixed", _("Fixed amount")
+
+
+class Coupon(models.Model):
+    code = models.CharField(max_length=40, unique=True)  # stored upper case
+    type = models.CharField(max_length=12, choices=CouponType.choices)
+    value = models.DecimalField(
+        max_digits=12, decimal_places=2, validators=[MinValueValidator(Decimal("0.01"))]
+    )
+    minimum_order_amount = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
+    expiry_date = models.DateTimeField(null=True, blank=True)
+    usage_limit = models.PositiveIntegerField(null=True, blank=True)  # null: unlimited
+    used_count = models.PositiveIntegerField(default=0)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(usage_limit__isnull=True) | models.Q(used_count__lte=models.F("usage_limit")),
+                name="coupon_used_within_limit",
+            ),
+        ]
+
+    def save(self, *args, **kwargs):
+        self.code = self.code.strip().upper()
+        super().save(*args, **kwargs)
+
+    def __str__(self):
+        return self.code
+
+
+class OrderStatus(models.TextChoices):
+    PENDING = "pending", _("Pending")  # placed, not yet paid or confirmed
+    PROCESSING = "processing", _("Processing")  # paid or COD-confirmed, being packed
+    SHIPPED = "shipped", _("Shipped")
+    DELIVERED = "delivered", _("Delivered")
+    CANCELLED = "cancelled", _("Cancelled")  # stock released
+
+
+class PaymentStatus(models.TextChoices):
+    AWAITING = "awaiting", _("Awaiting payment")
+    PAID = "paid", _("Paid")
+    FAILED = "failed", _("Failed")
+    REFUNDED = "refunded", _("Refunded")
+    COD = "cod", _("Cash on delivery")
+
+
+class PaymentMethod(models.TextChoices):
+    CARD = "card", _("Card")
+    COD = "cod", _("Cash on Delivery")
+    SANDBOX = "sandbox", _("Test payment")
+
+
+class Order(models.Model):
+    number = models.CharField(max_length=32, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="orders"
+    )
+    # the session that placed it, so /thankyou shows it to that visitor only
+    session_key = models.CharField(max_length=64, blank=True)
+    language = models.CharField(max_length=8, default="en")
+    status = models.CharField(max_length=12, choices=OrderStatus.choices, default=OrderStatus.PENDING)
+    payment_status = models.CharField(
+        max_length=10, choices=PaymentStatus.choices, default=PaymentStatus.AWAITING
+    )
+    payment_method = models.CharField(max_length=10, choices=PaymentMethod.choices)
+    # contact and billing address, as entered at checkout
+    email = models.EmailField()
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    phone = models.CharField(max_length=32)
+    street = models.CharField(max_length=200)
+    building = models.CharField(max_length=50, blank=True)
+    apartment = models.CharField(max_length=50, blank=True)
+    floor = models.CharField(max_length=20, blank=True)
+    city = models.CharField(max_length=100)
+    state = models.CharField(max_length=100)
+    postal_code = models.CharField(max_length=20, blank=True)
+    country = models.CharField(max_length=3, default="EGY")
+    # totals, computed by orders.calculations at placing time
+    subtotal_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    discount_amount = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
+    shipping_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    cod_fee_amount = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
+    tax_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    total_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    prices_include_tax = models.BooleanField(default=True)
+    coupon = models.ForeignKey(Coupon, on_delete=models.SET_NULL, null=True, blank=True)
+    coupon_code = models.CharField(max_length=40, blank=True)
+    # true while the order holds stock; released on cancel/failed payment
+    stock_reserved = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.number
+
+    @property
+    def customer_name(self):
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class OrderItem(models.Model):
+    """A line as it was bought: title and price are snapshots, not links."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="items")
+    product = models.ForeignKey(Product, on_delete=models.SET_NULL, null=True)
+    product_title = models.CharField(max_length=200)
+    product_slug = models.CharField(max_length=200)
+    unit_price_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    quantity = models.PositiveIntegerField()
+    line_total_amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(quantity__gte=1), name="order_item_quantity_positive")
+        ]
+
+
+class OrderStatusChange(models.Model):
+    """The history of an order's status, for the order detail screen."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="status_changes")
+    from_status = models.CharField(max_length=12, blank=True)
+    to_status = models.CharField(max_length=12)
+    note = models.CharField(max_length=300, blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at"]
+
+
+class Payment(models.Model):
+    """One attempt to pay for an order through a provider."""
+
+    order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="payments")
+    provider = models.CharField(max_length=20)  # paymob | sandbox | cod
+    # our id for the attempt, shown to the customer and used in return URLs
+    payment_id = models.CharField(max_length=100, unique=True)
+    # the provider's order id (Paymob intention_order_id), signed in callbacks
+    provider_order_id = models.CharField(max_length=100, blank=True, db_index=True)
+    # the provider's transaction id once known
+    transaction_id = models.CharField(max_length=100, blank=True)
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(max_length=3, default="EGP")
+    status = models.CharField(max_length=10, choices=PaymentStatus.choices, default=PaymentStatus.AWAITING)
+    redirect_url = models.URLField(max_length=1000, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return self.payment_id
+
+
+class PaymentEvent(models.Model):
+    """Every callback or status query we received, kept raw for audit and replay."""
+
+    payment = models.ForeignKey(Payment, on_delete=models.CASCADE, related_name="events", null=True)
+    kind = models.CharField(max_length=30)  # callback | redirect | inquiry
+    transaction_id = models.CharField(max_length=100, blank=True)
+    success = models.BooleanField(null=True)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "transaction_id"],
+                condition=~models.Q(transaction_id=""),
+                name="payment_event_once_per_transaction",
+            )
+        ]

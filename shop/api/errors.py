@@ -1,0 +1,74 @@
+"""One shape for every API error: {"error", "message"} plus "field" when one field is wrong."""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """Raise from a view or service to answer with a message (and a field)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+
+    def __init__(self, message, *, field=None, status_code=None):
+        super().__init__(message)
+        self.message = str(message)
+        self.field = field
+        if status_code:
+            self.status_code = status_code
+
+
+def error_response(message, *, field=None, status_code=400):
+    body = {"error": str(message), "message": str(message)}
+    if field:
+        body["field"] = field
+    return Response(body, status=status_code)
+
+
+def _first_error(detail, prefix=""):
+    """Return (field, message) of the first validation error in a DRF detail."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            field = key if key != "non_field_errors" else ""
+            name = f"{prefix}.{field}" if prefix and field else (field or prefix)
+            return _first_error(value, name)
+    if isinstance(detail, list) and detail:
+        return _first_error(detail[0], prefix)
+    return prefix or None, str(detail)
+
+
+def _camel(name):
+    if not name:
+        return name
+    parts = name.split("_")
+    return parts[0] + "".join(p.title() for p in parts[1:])
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, ApiError):
+        return error_response(exc.message, field=exc.field, status_code=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(exc.detail)
+        field = ".".join(_camel(p) for p in field.split(".")) if field else None
+        response.data = {"error": message, "message": message}
+        if field:
+            response.data["field"] = field
+        return response
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        message = str(exc.detail) if isinstance(exc, exceptions.AuthenticationFailed) else _(
+            "Authentication required"
+        )
+    else:
+        message = str(exc.detail) if not isinstance(exc.detail, dict | list) else _first_error(exc.detail)[1]
+    response.data = {"error": message, "message": message}
+    return response

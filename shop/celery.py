@@ -1,0 +1,18 @@
+"""The Celery app: broker from REDIS_URL, else the embedded filesystem broker."""
+
+import os
+
+from celery import Celery
+
+from shop.config import run_or_explain
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+
+app = Celery("shop")
+run_or_explain(lambda: app.config_from_object("django.conf:settings", namespace="CELERY"))
+app.autodiscover_tasks()
+
+# Periodic jobs. Each app's task decides for itself whether there is work.
+app.conf.beat_schedule = {
+    "worker-heartbeat": {"task": "shop.tasks.heartbeat", "schedule": 60.0},
+}

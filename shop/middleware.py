@@ -1,0 +1,87 @@
+from django.conf import settings
+from django.http import HttpResponseRedirect, JsonResponse
+from django.middleware.locale import LocaleMiddleware
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import trans_real
+
+from shop.store_settings import store_settings_get
+
+# Paths outside the language prefix: the API, health and technical URLs.
+_UNPREFIXED = ("/api/", "/healthz", "/django-admin/", "/static/", "/media/", "/lang/",
+               "/robots.txt", "/sitemap.xml", "/payment/callback")
+
+
+def _is_page_path(path):
+    return not path.startswith(_UNPREFIXED)
+
+
+class ShopLocaleMiddleware(LocaleMiddleware):
+    """English at /…, Arabic at /ar/…; the cookie, then the browser, picks at /.
+
+    Django's own middleware always serves English on unprefixed URLs when the
+    default language has no prefix; a visitor whose cookie (or, on a first
+    visit, whose browser) says Arabic is sent to the /ar/ page instead. API
+    calls take the language from Accept-Language, which the islands send.
+    """
+
+    def process_request(self, request):
+        path = request.path_info
+        if not _is_page_path(path):
+            language = translation.get_language_from_request(request, check_path=False)
+            translation.activate(language)
+            request.LANGUAGE_CODE = translation.get_language()
+            return None
+        super().process_request(request)
+        if request.method in ("GET", "HEAD") and trans_real.get_language_from_path(path) is None:
+            wanted = self._preferred_language(request)
+            if wanted and wanted != settings.LANGUAGE_CODE:
+                query = request.META.get("QUERY_STRING", "")
+                target = f"/{wanted}{request.path}" + (f"?{query}" if query else "")
+                response = HttpResponseRedirect(target)
+                response.headers["Vary"] = "Cookie, Accept-Language"
+                return response
+        return None
+
+    @staticmethod
+    def _preferred_language(request):
+        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        if cookie:
+            return cookie if cookie in dict(settings.LANGUAGES) else None
+        accept = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+        for code, _q in trans_real.parse_accept_lang_header(accept):
+            if code == "*":
+                break
+            base = code.split("-")[0].lower()
+            if base in dict(settings.LANGUAGES):
+                return base
+        return None
+
+
+# Staff keep working while the storefront is closed.
+_MAINTENANCE_OPEN = ("/adminauth", "/admindash", "/ar/adminauth", "/ar/admindash",
+                     "/api/admin", "/api/reviews/admin", "/api/settings", "/django-admin/",
+                     "/static/", "/media/", "/healthz", "/lang/", "/payment/callback")
+
+
+class MaintenanceModeMiddleware:
+    """Replace the whole storefront with 'Site Under Maintenance' when it is on."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            not request.path.startswith(_MAINTENANCE_OPEN)
+            and store_settings_get().maintenance_mode
+            and not (request.user.is_authenticated and request.user.is_staff)
+        ):
+            if request.path.startswith("/api/"):
+                message = _("Site Under Maintenance")
+                response = JsonResponse({"error": message, "message": message}, status=503)
+            else:
+                response = render(request, "maintenance.html", status=503)
+            response["Retry-After"] = "3600"
+            return response
+        return self.get_response(request)

@@ -1,0 +1,174 @@
+import secrets
+from decimal import Decimal
+
+from django.core.cache import cache
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+STORE_SETTINGS_CACHE_KEY = "store-settings:v1"
+
+
+def _default_seo():
+    return {"metaTitle": "", "metaDescription": "", "keywords": []}
+
+
+def _default_social():
+    return {"facebook": "", "instagram": "", "twitter": ""}
+
+
+class StoreSettings(models.Model):
+    """The one row of shop-wide settings (pk is always 1).
+
+    Shipping and tax live here and nowhere else: cart, checkout, product page,
+    FAQ and e-mails all read these values.
+    """
+
+    store_name = models.CharField(max_length=120, default="Nile Highlands Tea")
+    store_email = models.EmailField(default="hello@nilehighlandstea.example")
+    store_phone = models.CharField(max_length=40, default="+20 2 1234 5678")
+    store_description = models.TextField(
+        default="Premium Kenyan tea, delivered across Egypt.", blank=True
+    )
+    currency = models.CharField(max_length=3, default="EGP")
+    timezone = models.CharField(max_length=64, default="Africa/Cairo")
+    shipping_rate = models.DecimalField(
+        max_digits=12, decimal_places=2, default=Decimal("50.00"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    free_shipping_threshold = models.DecimalField(
+        max_digits=12, decimal_places=2, default=Decimal("1000.00"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    tax_rate = models.DecimalField(
+        max_digits=5, decimal_places=4, default=Decimal("0.14"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    prices_include_tax = models.BooleanField(default=True)
+    order_notifications = models.BooleanField(default=True)
+    maintenance_mode = models.BooleanField(default=False)
+    disable_discovery = models.BooleanField(default=False)
+    social_media = models.JSONField(default=_default_social, blank=True)
+    seo = models.JSONField(default=_default_seo, blank=True)
+    # cash on delivery
+    cod_enabled = models.BooleanField(default=True)
+    cod_fee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
+    cod_max_total = models.DecimalField(
+        max_digits=12, decimal_places=2, null=True, blank=True,
+        help_text="Largest order total accepted for cash on delivery; empty for no limit.",
+    )
+    # external products (importer)
+    external_enabled = models.BooleanField(default=True)
+    external_base_url = models.URLField(default="https://kerichogold.com")
+    external_refresh_interval = models.PositiveIntegerField(default=24)  # hours
+    external_auto_import = models.BooleanField(default=False)
+    show_kes_conversion = models.BooleanField(default=True)
+    importer_markup = models.DecimalField(max_digits=6, decimal_places=2, default=Decimal("100"))
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "store settings"
+        constraints = [models.CheckConstraint(condition=models.Q(pk=1), name="store_settings_singleton")]
+
+    def save(self, *args, **kwargs):
+        self.pk = 1
+        super().save(*args, **kwargs)
+        # Every process reads settings through the shared cache; drop it so
+        # the change (maintenance mode!) is seen everywhere at once.
+        cache.delete(STORE_SETTINGS_CACHE_KEY)
+
+    def __str__(self):
+        return self.store_name
+
+
+class Announcement(models.Model):
+    title = models.CharField(max_length=200)
+    content = models.TextField()
+    link = models.CharField(max_length=500, blank=True)
+    display_start_date = models.DateTimeField(default=timezone.now)
+    display_end_date = models.DateTimeField()
+    banner_color = models.CharField(max_length=9, default="#dc2626")
+    text_color = models.CharField(max_length=9, default="#ffffff")
+    is_active = models.BooleanField(default=True)
+    is_main = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-is_main", "-display_start_date"]
+
+    def __str__(self):
+        return self.title
+
+
+class ContactMessageStatus(models.TextChoices):
+    NEW = "new", _("New")  # not yet read by staff
+    READ = "read", _("Read")
+    REPLIED = "replied", _("Replied")  # staff sent a reply by e-mail
+    CLOSED = "closed", _("Closed")
+
+
+class ContactMessage(models.Model):
+    name = models.CharField(max_length=120)
+    email = models.EmailField()
+    subject = models.CharField(max_length=200)
+    message = models.TextField(max_length=5000)
+    status = models.CharField(
+        max_length=10, choices=ContactMessageStatus.choices, default=ContactMessageStatus.NEW
+    )
+    reply_message = models.TextField(blank=True)
+    replied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.subject} ({self.email})"
+
+
+def _unsubscribe_token():
+    return secrets.token_urlsafe(24)
+
+
+class NewsletterSubscriber(models.Model):
+    email = models.EmailField(unique=True)
+    is_active = models.BooleanField(default=True)
+    language = models.CharField(max_length=8, default="en")
+    unsubscribe_token = models.CharField(max_length=64, unique=True, default=_unsubscribe_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.email
+
+
+class ExchangeRate(models.Model):
+    """The last good rate for a currency pair: the one source of truth."""
+
+    from_currency = models.CharField(max_length=3)
+    to_currency = models.CharField(max_length=3)
+    rate = models.DecimalField(max_digits=18, decimal_places=8)
+    source = models.CharField(max_length=300)
+    last_updated = models.DateTimeField(default=timezone.now)
+    # the last refresh attempt, successful or not, and why it failed
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["from_currency", "to_currency"], name="exchange_rate_pair"),
+            models.CheckConstraint(condition=models.Q(rate__gt=0), name="exchange_rate_positive"),
+        ]
+
+    def __str__(self):
+        return f"1 {self.from_currency} = {self.rate} {self.to_currency}"
+
+
+class Heartbeat(models.Model):
+    """When a background process last proved it was alive (worker, beat)."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    seen_at = models.DateTimeField(default=timezone.now)

@@ -1,0 +1,56 @@
+"""Money: Decimal with two places, and how EGP and KES are written.
+
+The only rounding code in the shop. Everything else calls `quantize`.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+CENTS = Decimal("0.01")
+
+
+def to_decimal(value, default=None):
+    """Read a number from user input or JSON as Decimal, never via float."""
+    if isinstance(value, Decimal):
+        return value
+    if value is None or isinstance(value, bool):
+        return default
+    try:
+        result = Decimal(str(value).strip().replace(",", ""))
+    except (InvalidOperation, ValueError):
+        return default
+    return result if result.is_finite() else default
+
+
+def quantize(amount):
+    """Round to piasters, half up (the way a shop rounds)."""
+    return Decimal(amount).quantize(CENTS, rounding=ROUND_HALF_UP)
+
+
+def round_whole(amount):
+    """Round to whole pounds, half up (importer prices)."""
+    return Decimal(amount).quantize(Decimal("1"), rounding=ROUND_HALF_UP)
+
+
+def to_minor_units(amount):
+    """EGP to piasters as an int, for payment providers."""
+    return int(quantize(amount) * 100)
+
+
+def _grouped(amount, places):
+    return f"{amount:,.{places}f}"
+
+
+def format_egp(amount, language="en"):
+    """`E£1,234.50` in English, `1,234.50 ج.م` in Arabic."""
+    text = _grouped(quantize(amount), 2)
+    if language == "ar":
+        return f"{text}\u00a0ج.م"
+    return f"E£{text}"
+
+
+def format_kes(amount, language="en"):
+    """`KSh 1,234` (whole shillings)."""
+    text = _grouped(round_whole(amount), 0)
+    if language == "ar":
+        return f"{text}\u00a0KSh"
+    return f"KSh\u00a0{text}"

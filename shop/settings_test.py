@@ -1,0 +1,22 @@
+"""Test settings: the real settings, with a throwaway data folder and fast hashing."""
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("DATA_DIR", str(Path(tempfile.gettempdir()) / "nile-tea-test-data"))
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
+os.environ.setdefault("IMPORTER_ALLOW_PRIVATE_HOSTS", "1")
+
+from shop.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
+CELERY_TASK_ALWAYS_EAGER = True
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+PAYMENT_SANDBOX = True
+IMPORTER_DELAY_SECONDS = float(os.environ.get("IMPORTER_DELAY_SECONDS", "0.3"))
+if not REDIS_URL:  # noqa: F405
+    # each test run gets a clean shared cache
+    CACHES["default"]["LOCATION"] = str(DATA_DIR / "cache")  # noqa: F405

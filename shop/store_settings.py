@@ -1,0 +1,26 @@
+"""Read the store settings through the shared cache."""
+
+from django.core.cache import cache
+
+from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
+
+CACHE_SECONDS = 300
+
+
+def store_settings_get():
+    """Return the StoreSettings row, creating it with the defaults if missing."""
+    settings = cache.get(STORE_SETTINGS_CACHE_KEY)
+    if settings is None:
+        settings, _ = StoreSettings.objects.get_or_create(pk=1)
+        cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
+    return settings
+
+
+def store_settings_update(**fields):
+    """Change settings fields and save (which also drops the shared cache)."""
+    settings, _ = StoreSettings.objects.get_or_create(pk=1)
+    for name, value in fields.items():
+        setattr(settings, name, value)
+    settings.full_clean()
+    settings.save()
+    return settings

@@ -1,0 +1,51 @@
+from decimal import Decimal
+from unittest import mock
+
+import pytest
+
+from shop.store_settings import store_settings_get
+
+
+@pytest.mark.django_db
+class TestHealthz:
+    def test_it_reports_ok(self, client):
+        response = client.get("/healthz")
+        assert response.status_code == 200
+        assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+
+    def test_it_reports_a_broker_outage_with_503(self, client):
+        with mock.patch("shop.health.broker_ok", return_value=False):
+            response = client.get("/healthz")
+        assert response.status_code == 503
+        assert response.json()["broker"] == "down"
+
+    def test_it_reports_a_database_outage_with_503(self, client):
+        with mock.patch("shop.health.database_ok", return_value=False):
+            response = client.get("/healthz")
+        assert response.status_code == 503
+        assert response.json()["database"] == "down"
+
+
+@pytest.mark.django_db
+class TestStoreSettings:
+    def test_defaults_are_the_store_defaults(self):
+        settings = store_settings_get()
+        assert settings.store_name == "Nile Highlands Tea"
+        assert settings.shipping_rate == Decimal("50.00")
+        assert settings.free_shipping_threshold == Decimal("1000.00")
+        assert settings.tax_rate == Decimal("0.14")
+        assert settings.prices_include_tax is True
+        assert settings.currency == "EGP"
+        assert settings.timezone == "Africa/Cairo"
+
+    def test_the_api_returns_public_settings_in_camel_case(self, client):
+        body = client.get("/api/settings").json()
+        assert body["storeName"] == "Nile Highlands Tea"
+        assert body["shippingRate"] == "50.00"
+        assert body["freeShippingThreshold"] == "1000.00"
+        assert body["externalProducts"]["showKesConversion"] is True
+        assert "importerMarkup" not in body
+
+    def test_the_schema_and_docs_are_served(self, client):
+        assert client.get("/api/schema/").status_code == 200
+        assert client.get("/api/docs/").status_code == 200

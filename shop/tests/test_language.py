@@ -1,0 +1,58 @@
+import pytest
+
+
+@pytest.mark.django_db
+class TestLanguage:
+    def test_it_serves_english_unprefixed(self, client):
+        response = client.get("/")
+        assert response.status_code == 200
+        assert b'<html lang="en" dir="ltr">' in response.content
+
+    def test_it_serves_arabic_right_to_left_under_ar(self, client):
+        response = client.get("/ar/")
+        assert response.status_code == 200
+        assert b'<html lang="ar" dir="rtl">' in response.content
+        assert "الرئيسية".encode() in response.content
+
+    def test_it_follows_the_browser_on_a_first_visit(self, client):
+        response = client.get("/", HTTP_ACCEPT_LANGUAGE="ar-EG,ar;q=0.9,en;q=0.5")
+        assert response.status_code == 302
+        assert response["Location"] == "/ar/"
+
+    def test_it_keeps_english_for_an_english_browser(self, client):
+        response = client.get("/", HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+        assert response.status_code == 200
+
+    def test_the_cookie_beats_the_browser(self, client, settings):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+        response = client.get("/", HTTP_ACCEPT_LANGUAGE="ar")
+        assert response.status_code == 200
+
+    def test_an_arabic_cookie_sends_root_to_ar(self, client, settings):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ar"
+        response = client.get("/?x=1")
+        assert response.status_code == 302
+        assert response["Location"] == "/ar/?x=1"
+
+    def test_the_toggle_sets_the_cookie_and_keeps_the_page(self, client, settings):
+        response = client.get("/lang/ar/?next=/")
+        assert response.status_code == 302
+        assert response["Location"] == "/ar/"
+        assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ar"
+
+        response = client.get("/lang/en/?next=/ar/")
+        assert response["Location"] == "/"
+        assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+
+    def test_the_toggle_refuses_to_leave_the_site(self, client):
+        response = client.get("/lang/en/?next=https://evil.example/")
+        assert response["Location"] == "/"
+
+    def test_pages_link_both_language_versions(self, client):
+        body = client.get("/").content.decode()
+        assert 'hreflang="ar" href="http://testserver/ar/"' in body
+        assert 'hreflang="en" href="http://testserver/"' in body
+
+    def test_the_api_answers_in_the_requested_language(self, client):
+        response = client.get("/api/nowhere", HTTP_ACCEPT_LANGUAGE="ar")
+        assert response.status_code == 404

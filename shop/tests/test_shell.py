@@ -1,0 +1,82 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from shop.models import Announcement
+from shop.store_settings import store_settings_get, store_settings_update
+
+
+@pytest.mark.django_db
+class TestShell:
+    def test_the_header_shows_the_store_name_from_settings(self, client):
+        store_settings_update(store_name="Chai Corner")
+        assert b"Chai Corner" in client.get("/").content
+
+    def test_unknown_pages_get_the_404_page(self, client):
+        response = client.get("/no-such-page")
+        assert response.status_code == 404
+        assert b"Oops! Page not found" in response.content
+        assert b'href="/"' in response.content
+
+    def test_unknown_arabic_pages_get_the_arabic_404(self, client):
+        response = client.get("/ar/no-such-page")
+        assert response.status_code == 404
+        assert "عفوًا! الصفحة غير موجودة".encode() in response.content
+
+    def test_a_signed_in_customer_is_welcomed_by_name(self, client, alice):
+        client.force_login(alice)
+        body = client.get("/").content.decode()
+        assert "Welcome, Alice" in body
+        assert "Logout" in body
+
+    def test_it_shows_the_main_announcement(self, client):
+        now = timezone.now()
+        Announcement.objects.create(title="Eid offer", content="10% off", display_end_date=now + timedelta(days=3))
+        Announcement.objects.create(
+            title="Ramadan hours", content="We ship until 2am", is_main=True,
+            display_end_date=now + timedelta(days=3),
+        )
+        Announcement.objects.create(
+            title="Expired", content="old", is_main=True, display_end_date=now - timedelta(days=1)
+        )
+        body = client.get("/").content.decode()
+        assert "Ramadan hours" in body
+        assert "Expired" not in body
+
+    def test_an_announcement_text_is_escaped(self, client):
+        Announcement.objects.create(
+            title="<script>alert(1)</script>", content="x", display_end_date=timezone.now() + timedelta(days=1)
+        )
+        body = client.get("/").content.decode()
+        assert "<script>alert(1)</script>" not in body
+        assert "&lt;script&gt;" in body
+
+
+@pytest.mark.django_db
+class TestMaintenanceMode:
+    def test_it_replaces_the_storefront(self, client):
+        store_settings_update(maintenance_mode=True)
+        for path in ("/", "/ar/", "/shop", "/no-such-page"):
+            response = client.get(path)
+            assert response.status_code == 503, path
+        assert b"Site Under Maintenance" in client.get("/").content
+
+    def test_the_api_says_so_in_json(self, client):
+        store_settings_update(maintenance_mode=True)
+        response = client.get("/api/products")
+        assert response.status_code == 503
+        assert response.json()["error"] == "Site Under Maintenance"
+
+    def test_staff_still_see_the_shop(self, client, owner):
+        store_settings_update(maintenance_mode=True)
+        client.force_login(owner)
+        assert client.get("/").status_code == 200
+
+    def test_it_is_seen_at_once_through_the_shared_cache(self, client):
+        assert client.get("/").status_code == 200
+        assert store_settings_get().maintenance_mode is False
+        store_settings_update(maintenance_mode=True)
+        assert client.get("/").status_code == 503
+        store_settings_update(maintenance_mode=False)
+        assert client.get("/").status_code == 200

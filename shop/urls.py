@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path, re_path
+from django.views.static import serve
+
+from shop import views
+
+handler404 = "shop.views.page_not_found"
+handler500 = "shop.views.server_error"
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("lang/<str:language>/", views.set_language, name="set-language"),
+    path("api/", include(("shop.api.urls", "api"), namespace="api")),
+    path("django-admin/", admin.site.urls),
+    # Uploaded and imported product images. A shop this size serves them
+    # itself; put a CDN or the web server in front at scale.
+    re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}),
+]
+
+urlpatterns += i18n_patterns(
+    path("", include("shop.site_urls")),
+    path("", include("catalog.urls")),
+    path("", include("orders.urls")),
+    path("", include("accounts.urls")),
+    path("", include("backoffice.urls")),
+    prefix_default_language=False,
+)

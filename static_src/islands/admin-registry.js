@@ -1,0 +1,2 @@
+// Dashboard islands by name (see registry.js).
+export const adminIslands = {};

@@ -1,0 +1,41 @@
+// Site-wide behaviour without React: the mobile drawer and dismissible announcements.
+const DISMISSED_KEY = "dismissedAnnouncements";
+
+function dismissed() {
+  try {
+    return JSON.parse(localStorage.getItem(DISMISSED_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function initAnnouncements() {
+  for (const bar of document.querySelectorAll("[data-announcement-id]")) {
+    const id = bar.dataset.announcementId;
+    if (dismissed().includes(id)) bar.remove();
+    bar.querySelector("[data-dismiss-announcement]")?.addEventListener("click", () => {
+      localStorage.setItem(DISMISSED_KEY, JSON.stringify([...dismissed(), id]));
+      bar.remove();
+    });
+  }
+}
+
+function initDrawer() {
+  const drawer = document.getElementById("drawer");
+  const opener = document.querySelector("[data-drawer-open]");
+  if (!drawer || !opener) return;
+  const setOpen = (open) => {
+    drawer.hidden = !open;
+    opener.setAttribute("aria-expanded", String(open));
+    document.body.classList.toggle("no-scroll", open);
+    if (open) drawer.querySelector("a, button")?.focus();
+  };
+  opener.addEventListener("click", () => setOpen(true));
+  drawer.querySelectorAll("[data-drawer-close]").forEach((el) => el.addEventListener("click", () => setOpen(false)));
+  document.addEventListener("keydown", (e) => e.key === "Escape" && !drawer.hidden && setOpen(false));
+}
+
+export function initChrome() {
+  initAnnouncements();
+  initDrawer();
+}

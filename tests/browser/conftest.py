@@ -1,0 +1,66 @@
+"""Playwright for Python driving Debian's Chromium against pytest-django's live server."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls
+# the tests make there are still plain synchronous ones.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 860}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """Open pages at a viewport and language: new_page(viewport=PHONE, locale="ar")."""
+    contexts = []
+
+    def make(*, viewport=DESKTOP, locale="en-US"):
+        context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def screenshot():
+    """Save a screenshot under test-artifacts/ for people to look at."""
+
+    def take(page, name):
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    return take
