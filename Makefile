@@ -8,7 +8,7 @@ PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 export PORT
 
-.PHONY: run install test deps dev-deps frontend messages chromium migrate seed check clean bench
+.PHONY: run install test deps dev-deps frontend messages chromium migrate seed check clean bench po
 
 run: install migrate seed  ## start web, worker and beat in the foreground (Ctrl-C stops all)
 	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
@@ -59,3 +59,8 @@ bench: dev-deps frontend messages
 
 clean:
 	rm -rf static/dist node_modules $(VENV)
+
+APPS := catalog orders accounts backoffice importer
+po:  ## refresh the Arabic .po catalogues: the project's (shop/, templates/) and each app's
+	$(PY) manage.py makemessages -l ar --ignore=.venv --ignore=node_modules --ignore=static --ignore=var $(APPS:%=--ignore=%)
+	for app in $(APPS); do mkdir -p $$app/locale && (cd $$app && ../$(PY) ../manage.py makemessages -l ar); done

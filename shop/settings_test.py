@@ -1,10 +1,13 @@
 """Test settings: the real settings, with a throwaway data folder and fast hashing."""
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
 
-os.environ.setdefault("DATA_DIR", str(Path(tempfile.gettempdir()) / "nile-tea-test-data"))
+# one data folder per checkout, so test runs of two work trees never share a cache
+_checkout = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:8]
+os.environ.setdefault("DATA_DIR", str(Path(tempfile.gettempdir()) / f"nile-tea-test-{_checkout}"))
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("IMPORTER_ALLOW_PRIVATE_HOSTS", "1")
