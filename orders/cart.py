@@ -32,3 +32,29 @@ def cart_item_count(request):
     if cart is None:
         return 0
     return cart.lines.aggregate(n=Sum("quantity"))["n"] or 0
+
+
+def cart_merge(*, session_key, user):
+    """Move the guest cart of `session_key` into `user`'s cart at sign-in.
+
+    Quantities of the same product add up, capped at the stock on hand.
+    Call it with the session key from *before* login() rotates it.
+    """
+    if not session_key:
+        return
+    guest = Cart.objects.filter(user=None, session_key=session_key).first()
+    if guest is None:
+        return
+    target, _ = Cart.objects.get_or_create(user=user)
+    for line in guest.lines.select_related("product"):
+        existing = target.lines.filter(product=line.product).first()
+        quantity = line.quantity + (existing.quantity if existing else 0)
+        quantity = min(quantity, max(line.product.stock, 0))
+        if quantity <= 0:
+            continue
+        if existing:
+            existing.quantity = quantity
+            existing.save(update_fields=["quantity"])
+        else:
+            target.lines.create(product=line.product, quantity=quantity)
+    guest.delete()

@@ -1,0 +1,69 @@
+"""The price a shopper pays and how it is shown: the one place that decides it.
+
+Modelled on Oscar's PurchaseInfo: callers ask `price_info(product)` and never
+compare sale and list prices themselves.
+"""
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from shop.money import quantize
+
+
+@dataclass(frozen=True)
+class PriceInfo:
+    price: Decimal  # what one unit costs now (EGP, VAT included by default)
+    original_price: Decimal | None  # the list price when on sale, else None
+    kes_price: Decimal | None  # the producer's price, for the KES display
+
+    @property
+    def on_sale(self):
+        return self.original_price is not None
+
+    @property
+    def save_amount(self):
+        return quantize(self.original_price - self.price) if self.on_sale else Decimal("0.00")
+
+    @property
+    def percent_off(self):
+        """Whole percent off the list price, rounded down (never overstated)."""
+        if not self.on_sale or not self.original_price:
+            return 0
+        return int((self.original_price - self.price) * 100 / self.original_price)
+
+
+def unit_price(product):
+    """What one unit of `product` costs now: the sale price if lower, else the price."""
+    sale = product.sale_price_amount
+    if sale is not None and sale < product.price_amount:
+        return quantize(sale)
+    return quantize(product.price_amount)
+
+
+def price_info(product):
+    price = unit_price(product)
+    original = quantize(product.price_amount) if price < product.price_amount else None
+    return PriceInfo(price=price, original_price=original, kes_price=product.kes_price_amount)
+
+
+class Availability:
+    """Stock status for badges and purchase checks (Oscar's availability)."""
+
+    LOW_STOCK = 10
+
+    @staticmethod
+    def status(stock):
+        if stock <= 0:
+            return "out"
+        return "low" if stock <= Availability.LOW_STOCK else "in"
+
+    @staticmethod
+    def is_purchase_permitted(product, quantity):
+        """Return (allowed, reason) for buying `quantity` of `product`."""
+        if not product.is_active:
+            return False, "inactive"
+        if product.stock <= 0:
+            return False, "out_of_stock"
+        if quantity > product.stock:
+            return False, "insufficient_stock"
+        return True, ""
