@@ -1,0 +1,3 @@
+"""Admin API: overview."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""Admin API: roles."""
+
+urlpatterns = []
