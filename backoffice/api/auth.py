@@ -17,18 +17,18 @@ class AdminLoginApi(APIView):
     authentication_classes = []  # a fresh sign-in; no CSRF for a session not yet made
     permission_classes = []
 
-    class InputSerializer(serializers.Serializer):
+    class AdminLoginInputSerializer(serializers.Serializer):
         username = serializers.CharField(required=False, allow_blank=True, default="")
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
 
-    class OutputSerializer(serializers.Serializer):
+    class AdminLoginOutputSerializer(serializers.Serializer):
         username = serializers.CharField()
         role = serializers.CharField()
         session_token = serializers.CharField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer, summary="Staff sign in")
+    @extend_schema(request=AdminLoginInputSerializer, responses=AdminLoginOutputSerializer, summary="Staff sign in")
     def post(self, request):
-        data = self.InputSerializer(data=request.data)
+        data = self.AdminLoginInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]
         if not username.strip():
@@ -38,7 +38,7 @@ class AdminLoginApi(APIView):
         user, key = staff_sign_in(request=request._request, username=username, password=password)
         if user is None:
             raise ApiError(_("Invalid username or password"), status_code=401)
-        return Response(self.OutputSerializer({"username": user.username, "role": user.role, "session_token": key}).data)
+        return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role, "session_token": key}).data)
 
 
 class AdminLogoutApi(APIView):
