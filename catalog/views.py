@@ -83,7 +83,9 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
         "next_query": _query(filters, page=page.next_page_number()) if page.has_next() else None,
         "island_props": {
             "filters": filters,
-            "categories": [{"slug": c.slug, "name": c.name, "count": c.product_count} for c in categories],
+            "categories": [
+                {"slug": c.slug, "name": c.name, "count": c.product_count} for c in categories if c.is_assignable
+            ],
             "prices": [{"value": v, "label": str(label)} for v, label in price_choices()],
             "sorts": [{"value": v, "label": str(label)} for v, label in sort_choices()],
             "basePath": request.path,
