@@ -70,7 +70,7 @@ export default function CurrencyConverter({ rate: initial }) {
           <p className="converter__result" aria-live="polite">
             {tr("to", { currency: fromKes ? "EGP" : "KES" })}: <output>{fromKes ? formatEgp(result, lang) : formatKes(result, lang)}</output>
           </p>
-          <p className="muted converter__rate" dir="ltr">{rate ? tr("kesToEgp", { rate: formatRate(rate) }) : tr("unavailable")}</p>
+          <p className="muted converter__rate">{rate ? tr("kesToEgp", { rate: formatRate(rate) }) : tr("unavailable")}</p>
         </div>
       )}
     </div>

@@ -18,7 +18,7 @@ export default function RateBadge({ rate: initial }) {
   }, []);
   if (!rate) return <span className="rate-badge rate-badge--error">{tr("unavailable")}</span>;
   return (
-    <span className="rate-badge" dir="ltr">
+    <span className="rate-badge">
       <span>{tr("kesToEgp", { rate: formatRate(rate) })}</span>
       <span className="rate-badge__sep" aria-hidden="true">·</span>
       <span>{tr("egpToKes", { rate: formatRate(1 / rate, 2) })}</span>
