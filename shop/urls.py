@@ -11,6 +11,8 @@ handler500 = "shop.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("robots.txt", views.robots_txt, name="robots-txt"),
+    path("sitemap.xml", views.sitemap_xml, name="sitemap-xml"),
     path("lang/<str:language>/", views.set_language, name="set-language"),
     path("api/", include(("shop.api.urls", "api"), namespace="api")),
     path("django-admin/", admin.site.urls),
