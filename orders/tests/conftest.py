@@ -44,3 +44,19 @@ def checkout_body():
         return {**CHECKOUT, **extra}
 
     return body
+
+
+@pytest.fixture
+def fake_paymob(settings):
+    from orders.tests.payments.fake_paymob import FakePaymob
+
+    fake = FakePaymob().start()
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_BASE_URL = fake.url
+    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+    settings.PAYMOB_API_KEY = "legacy-api-key"
+    settings.PAYMOB_HMAC_SECRET = "test_hmac_secret"
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
+    yield fake
+    fake.stop()
