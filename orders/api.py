@@ -9,7 +9,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiTypes, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -67,6 +67,7 @@ class CartApi(APIView):
 
 
 class CartItemAddApi(APIView):
+    @extend_schema_serializer(component_name="CartItemAddInput")
     class InputSerializer(serializers.Serializer):
         product_id = serializers.IntegerField()
         quantity = serializers.IntegerField(default=1, min_value=1, max_value=999)
@@ -85,6 +86,7 @@ class CartItemAddApi(APIView):
 
 
 class CartItemApi(APIView):
+    @extend_schema_serializer(component_name="CartItemInput")
     class InputSerializer(serializers.Serializer):
         quantity = serializers.IntegerField(max_value=999)
 
@@ -111,6 +113,7 @@ class CartItemApi(APIView):
 class CartSummaryApi(APIView):
     """The cart's totals for a payment method and coupon code (checkout summary)."""
 
+    @extend_schema_serializer(component_name="CartSummaryInput")
     class InputSerializer(serializers.Serializer):
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
@@ -175,12 +178,14 @@ class CreateIntentionApi(APIView):
     computes the amount from the catalogue and the store settings.
     """
 
+    @extend_schema_serializer(component_name="CreateIntentionCustomer")
     class CustomerSerializer(serializers.Serializer):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
         phone = serializers.CharField(required=False, allow_blank=True, default="")
 
+    @extend_schema_serializer(component_name="CreateIntentionAddress")
     class AddressSerializer(serializers.Serializer):
         street = serializers.CharField(required=False, allow_blank=True, default="")
         building = serializers.CharField(required=False, allow_blank=True, default="")
@@ -191,10 +196,12 @@ class CreateIntentionApi(APIView):
         postal_code = serializers.CharField(required=False, allow_blank=True, default="")
         country = serializers.CharField(required=False, allow_blank=True, default="EGY")
 
+    @extend_schema_serializer(component_name="CreateIntentionItem")
     class ItemSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         quantity = serializers.IntegerField(min_value=1, max_value=999)
 
+    @extend_schema_serializer(component_name="CreateIntentionInput")
     class InputSerializer(serializers.Serializer):
         payment_method = serializers.ChoiceField(choices=["card", "cod", "sandbox"], default="card")
         test_mode = serializers.BooleanField(required=False, default=False)
@@ -318,6 +325,7 @@ class PaymentVerifyApi(APIView):
 class OrderCreateApi(APIView):
     """Spec 7 compatibility: the server-side order of a payment the provider confirmed."""
 
+    @extend_schema_serializer(component_name="OrderCreateInput")
     class InputSerializer(serializers.Serializer):
         payment_id = serializers.CharField()
 
@@ -338,6 +346,7 @@ class OrderCreateApi(APIView):
 class CheckoutRegisterApi(APIView):
     """Create a customer account during checkout and sign it in."""
 
+    @extend_schema_serializer(component_name="CheckoutRegisterInput")
     class InputSerializer(serializers.Serializer):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")

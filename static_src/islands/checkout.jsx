@@ -150,8 +150,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         {formError && <p className="alert alert--error" role="alert">{formError}</p>}
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:contact")}</legend>
-          {field("email", t("checkout:email"), { type: "email", autoComplete: "email", readOnly: locked })}
-          {field("phone", t("checkout:phone"), { type: "tel", autoComplete: "tel", inputMode: "tel" })}
+          {field("email", t("checkout:email"), { type: "email", autoComplete: "email", readOnly: locked, dir: "ltr" })}
+          {field("phone", t("checkout:phone"), { type: "tel", autoComplete: "tel", inputMode: "tel", dir: "ltr" })}
         </fieldset>
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:customer")}</legend>

@@ -32,6 +32,11 @@ def _add_to_cart(page, product, quantity=1):
     )
 
 
+def _shot(screenshot, page, name):
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header stays on top in a full-page shot
+    screenshot(page, name)
+
+
 def _fill_checkout(page, *, arabic=False):
     page.fill("#co-email", "mona@example.com")
     page.fill("#co-phone", "٠١٠١٢٣٤٥٦٧٨" if arabic else "01012345678")
@@ -54,18 +59,18 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     page.wait_for_function("document.querySelector('[data-testid=qty]').textContent === '2'")
     assert page.get_by_text("Add E£200.00 more for free shipping").is_visible()
     assert page.locator(".site-header .badge").first.text_content() == "3"
-    screenshot(page, "checkout-cart-en-desktop")
+    _shot(screenshot, page, "checkout-cart-en-desktop")
     # when checking out as a guest with the sandbox
     page.get_by_role("link", name="Proceed to Checkout").click()
     page.locator("#co-email").wait_for()
     _fill_checkout(page)
     page.get_by_label("Test payment").check()
-    screenshot(page, "checkout-form-en-desktop")
+    _shot(screenshot, page, "checkout-form-en-desktop")
     page.get_by_test_id("place-order").click()
     page.get_by_role("button", name="Pay").wait_for()
     assert page.get_by_text("Test payment").first.is_visible()
     assert page.get_by_test_id("sandbox-amount").text_content() == "E£850.00"
-    screenshot(page, "checkout-sandbox-en-desktop")
+    _shot(screenshot, page, "checkout-sandbox-en-desktop")
     page.get_by_role("button", name="Pay").click()
     # then the return page confirms with the server and shows the order
     page.locator("[data-state=success]").wait_for()
@@ -74,7 +79,7 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     assert page.get_by_test_id("order-number").text_content() == order.number
     assert page.get_by_test_id("order-total").text_content() == "E£850.00"
     assert page.get_by_test_id("order-email").text_content() == "mona@example.com"
-    screenshot(page, "checkout-success-en-desktop")
+    _shot(screenshot, page, "checkout-success-en-desktop")
     page.goto("/thankyou")
     assert page.get_by_test_id("order-number").text_content() == order.number
     assert page.get_by_text("ships within 1-2 business days").is_visible()
@@ -98,7 +103,7 @@ def test_a_declined_test_payment_shows_failed_and_puts_stock_back(new_page, scre
     page.locator("[data-state=failed]").wait_for()
     assert page.get_by_role("link", name="Return to Cart").is_visible()
     assert page.get_by_role("link", name="Contact Support").is_visible()
-    screenshot(page, "checkout-failed-en-phone")
+    _shot(screenshot, page, "checkout-failed-en-phone")
     teas[0].refresh_from_db()
     assert teas[0].stock == 10
     assert Order.objects.get().payment_status == PaymentStatus.FAILED
@@ -116,14 +121,14 @@ def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas)
     page.get_by_test_id("place-order").click()
     assert page.get_by_role("alert").text_content() == "Please fill in all required fields"
     _fill_checkout(page)
-    screenshot(page, "checkout-form-en-phone")
+    _shot(screenshot, page, "checkout-form-en-phone")
     page.get_by_test_id("place-order").click()
     # then
     page.wait_for_url("**/thankyou")
     order = Order.objects.get()
     assert order.payment_status == PaymentStatus.COD
     assert page.get_by_test_id("order-total").text_content() == "E£1,000.00"
-    screenshot(page, "checkout-thankyou-en-phone")
+    _shot(screenshot, page, "checkout-thankyou-en-phone")
 
 
 def test_the_purchase_works_in_arabic(new_page, screenshot, teas):
@@ -136,22 +141,22 @@ def test_the_purchase_works_in_arabic(new_page, screenshot, teas):
     page.locator("[data-island=cart][data-mounted]").wait_for()
     assert page.locator("html").get_attribute("dir") == "rtl"
     assert page.get_by_text("المتابعة إلى الدفع").is_visible()
-    screenshot(page, "checkout-cart-ar-phone")
+    _shot(screenshot, page, "checkout-cart-ar-phone")
     # when
     page.goto("/ar/checkout")
     page.locator("#co-email").wait_for()
     _fill_checkout(page, arabic=True)
     page.get_by_label("دفع تجريبي").check()
-    screenshot(page, "checkout-form-ar-phone")
+    _shot(screenshot, page, "checkout-form-ar-phone")
     page.get_by_test_id("place-order").click()
     page.get_by_role("button", name="Pay").or_(page.get_by_role("button", name="ادفع")).first.wait_for()
-    screenshot(page, "checkout-sandbox-ar-phone")
+    _shot(screenshot, page, "checkout-sandbox-ar-phone")
     page.locator("button[value=pay]").click()
     # then
     page.locator("[data-state=success]").wait_for()
     assert "/ar/payment/success" in page.url
     assert page.get_by_text("تم الدفع بنجاح").is_visible()
-    screenshot(page, "checkout-success-ar-phone")
+    _shot(screenshot, page, "checkout-success-ar-phone")
     order = Order.objects.get()
     assert order.language == "ar" and order.phone == "01012345678" and order.state == "Giza"
 
@@ -163,7 +168,7 @@ def test_the_checkout_in_arabic_on_desktop(new_page, screenshot, teas):
     page.goto("/ar/checkout")
     page.locator("#co-email").wait_for()
     assert page.locator("#co-state option", has_text="الجيزة").count() == 1
-    screenshot(page, "checkout-form-ar-desktop")
+    _shot(screenshot, page, "checkout-form-ar-desktop")
     page.goto("/ar/cart")
     page.locator("[data-island=cart][data-mounted]").wait_for()
-    screenshot(page, "checkout-cart-ar-desktop")
+    _shot(screenshot, page, "checkout-cart-ar-desktop")
