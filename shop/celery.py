@@ -15,4 +15,5 @@ app.autodiscover_tasks()
 # Periodic jobs. Each app's task decides for itself whether there is work.
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "shop.tasks.heartbeat", "schedule": 60.0},
+    "orders-expire-unpaid": {"task": "orders.tasks.orders_expire_unpaid", "schedule": 300.0},
 }
