@@ -1,11 +1,13 @@
 """Customer account writes: register, sign in and out, profile, passwords, reset links."""
 
+import hashlib
 import re
 from datetime import timedelta
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -233,6 +235,21 @@ def reset_token_user(token):
     return user
 
 
+RESET_MAILS_PER_HOUR = 3
+
+
+def _reset_mail_allowed(email):
+    """At most RESET_MAILS_PER_HOUR reset e-mails per address (counted in the shared cache)."""
+    key = "reset-mail:" + hashlib.sha256(email.lower().encode()).hexdigest()
+    cache.add(key, 0, timeout=60 * 60)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=60 * 60)
+        count = 1
+    return count <= RESET_MAILS_PER_HOUR
+
+
 def password_reset_request(*, email, base_url):
     """E-mail a reset link if a customer has this address; say nothing either way.
 
@@ -243,6 +260,8 @@ def password_reset_request(*, email, base_url):
     email = (email or "").strip()
     if not email:
         raise AccountError(_("Please enter your email address"), field="email")
+    if not _reset_mail_allowed(email):
+        return  # quietly: the page says the same, the mailbox is not flooded
     user = User.objects.filter(email__iexact=email, is_active=True, is_staff=False).first()
     if user is not None:
         password_reset_email_send.delay(user_id=user.pk, base_url=base_url)

@@ -219,3 +219,12 @@ def test_the_api_says_expired_after_an_hour(client, alice):
     assert "expired" in response.json()["message"]
     alice.refresh_from_db()
     assert not alice.check_password(NEW)
+
+
+def test_it_sends_at_most_three_reset_e_mails_an_hour_to_one_address(client, alice):
+    # when
+    responses = [client.post("/forgot-password", {"email": "alice@example.com"}) for _ in range(5)]
+
+    # then
+    assert [r.status_code for r in responses] == [200] * 5
+    assert len(mail.outbox) == 3

@@ -89,7 +89,8 @@ def test_register_sign_in_and_see_orders_in_english_on_desktop(new_page, screens
 
     # an order placed earlier shows in /account (made directly: see the report)
     order_for(User.objects.get(email="mona@example.com"), number="NH-2026-0001")
-    page.goto("/account")
+    page.locator(".site-header__actions").get_by_role("link", name="Welcome, Mona").click()
+    page.wait_for_url("**/account")
     card = page.locator('[data-order="NH-2026-0001"]')
     assert card.is_visible()
     assert "Kericho Gold Black Tea" in card.inner_text()
