@@ -1,5 +1,8 @@
 """Signing in and out on the site: remember me, next, session rotation, cart merge."""
 
+import os
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -234,27 +237,20 @@ def test_forms_carry_a_csrf_token(client):
         assert 'name="csrfmiddlewaretoken"' in client.get(path).content.decode()
 
 
-def test_cookies_are_secure_when_debug_is_off():
-    # given: the real settings module with DEBUG off and no override
-    import importlib
-    import os
-
-    from shop import settings as real
+@pytest.mark.parametrize(("debug", "secure"), [("0", "True"), ("1", "False")])
+def test_cookies_are_secure_unless_debug_is_on(debug, secure, tmp_path):
+    # given: the production settings module, fresh, with nothing overriding the cookie flags
+    env = {k: v for k, v in os.environ.items() if k not in ("SESSION_COOKIE_SECURE", "DJANGO_SETTINGS_MODULE")}
+    env.update(DEBUG=debug, DATA_DIR=str(tmp_path))
+    code = ("import shop.settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+            "s.SESSION_COOKIE_HTTPONLY, s.SESSION_COOKIE_SAMESITE)")
 
     # when
-    os.environ.pop("SESSION_COOKIE_SECURE", None)
-    try:
-        importlib.reload(real)
-        secure, csrf_secure = real.SESSION_COOKIE_SECURE, real.CSRF_COOKIE_SECURE
-    finally:
-        os.environ["SESSION_COOKIE_SECURE"] = "0"
-        importlib.reload(real)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         cwd=settings.BASE_DIR, check=True).stdout.split()
 
     # then
-    assert real.DEBUG is False
-    assert secure is True and csrf_secure is True
-    assert real.SESSION_COOKIE_HTTPONLY is True
-    assert real.SESSION_COOKIE_SAMESITE == "Lax"
+    assert out == [secure, secure, "True", "Lax"]
 
 
 def test_a_signed_in_customer_visiting_login_goes_home(client, alice, password):
