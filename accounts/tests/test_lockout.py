@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import override_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +101,37 @@ def test_failures_on_the_page_and_the_api_add_up(client, alice, password):
     # when
     response = client.post("/login", {"email": "alice@example.com", "password": password},
                            REMOTE_ADDR="10.1.0.1")
+
+    # then
+    assert response.status_code == 429
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_behind_our_proxy_addresses_are_told_apart_by_x_forwarded_for(client, alice, password):
+    # given: five failures from one shopper, forging an extra address in front
+    for n in range(5):
+        client.post("/login", {"email": f"guess{n}@example.com", "password": "wrong-guess-1"},
+                    REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR=f"9.9.9.{n}, 203.0.113.7")
+
+    # when
+    attacker = client.post("/login", {"email": "alice@example.com", "password": password},
+                           REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR="203.0.113.7")
+    shopper = client.post("/login", {"email": "alice@example.com", "password": password},
+                          REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR="198.51.100.20")
+
+    # then
+    assert attacker.status_code == 429
+    assert shopper.status_code == 302
+
+
+def test_without_a_trusted_proxy_x_forwarded_for_is_ignored(client, alice, password):
+    # given
+    for n in range(5):
+        _fail(client, f"guess{n}@example.com", address="10.7.7.7")
+
+    # when: a forged header does not get a fresh address
+    response = client.post("/login", {"email": "alice@example.com", "password": password},
+                           REMOTE_ADDR="10.7.7.7", HTTP_X_FORWARDED_FOR="198.51.100.99")
 
     # then
     assert response.status_code == 429
