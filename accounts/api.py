@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import schema  # noqa: F401  (registers the bearer scheme)
 from accounts import services
 from accounts.lockout import lockout_message
 from accounts.models import AuthToken
@@ -40,11 +41,17 @@ class AuthLoginApi(APIView):
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AuthLoginInput"
+
         email = serializers.CharField(required=False, allow_blank=True, default="")
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
         remember_me = serializers.BooleanField(required=False, default=False)
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AuthLoginOutput"
+
         token = serializers.CharField()
         expires_at = serializers.DateTimeField()
         message = serializers.CharField()
@@ -76,6 +83,9 @@ class AuthRegisterApi(APIView):
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AuthRegisterInput"
+
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
@@ -102,6 +112,9 @@ class AuthForgotPasswordApi(APIView):
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AuthForgotPasswordInput"
+
         email = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema(request=InputSerializer, responses={200: _MessageSerializer, 400: _MessageSerializer})
@@ -119,6 +132,9 @@ class AuthResetPasswordApi(APIView):
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AuthResetPasswordInput"
+
         token = serializers.CharField(required=False, allow_blank=True, default="")
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
         confirm_password = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False)
