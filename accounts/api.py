@@ -16,7 +16,7 @@ from accounts.services import AccountError
 from accounts.views import site_base_url
 from shop.api.errors import ApiError
 
-_MessageSerializer = inline_serializer("Message", {"message": serializers.CharField()})
+_MessageSerializer = inline_serializer("AuthMessage", {"message": serializers.CharField()})
 
 
 class UserOutputSerializer(serializers.Serializer):
