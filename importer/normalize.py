@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from importer.categorize import describe
 from importer.parsers import ParsedProduct, clean_text
+from shop.money import quantize
 
 MIN_NAME, MAX_NAME = 3, 200  # a name must be longer than 3 and shorter than 200 characters
 MIN_DESCRIPTION, MAX_DESCRIPTION = 10, 400
@@ -34,7 +35,7 @@ def normalise(product: ParsedProduct):
         description = describe(name=name, category=product.category or "speciality-teas") or FALLBACK_DESCRIPTION
     original = product.original_price if product.original_price and product.original_price > product.price else None
     return ParsedProduct(
-        name=name, price=product.price, original_price=original, currency="KES",
+        name=name, price=quantize(product.price), original_price=quantize(original) if original else None, currency="KES",
         image=product.image, description=description, source_url=product.source_url,
         category=product.category, rank=product.rank,
     )

@@ -295,6 +295,8 @@ def _cards(doc, page_url):
     cards = doc.xpath(CARD_XPATH)
     # an outer wrapper that holds other cards is a grid, not a card
     inner = [c for c in cards if not any(o is not c and o in c.iterdescendants() for o in cards)]
+    # the main product of a product page is not a card of another product
+    inner = [c for c in inner if not c.xpath(f'.//h1 | .//*[{_class_has("summary")}]')]
     products = []
     for card in inner:
         link = ""

@@ -167,7 +167,7 @@ def run_crawl(*, run_id, session=None):
         return ImporterRun.objects.get(pk=run.pk)
 
     if result.products:
-        _cache_replace(run=run, products=result.products)
+        cache_replace(run=run, products=result.products)
     if result.cancelled:
         status, error = RunStatus.CANCELLED, ""
     elif result.products:
@@ -184,7 +184,7 @@ def run_crawl(*, run_id, session=None):
 
 
 @transaction.atomic
-def _cache_replace(*, run, products):
+def cache_replace(*, run, products):
     """The last crawl's products replace the cache (a partial crawl keeps what it found)."""
     from urllib.parse import urlsplit
 

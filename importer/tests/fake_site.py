@@ -66,7 +66,8 @@ class FakeServer:
         self.httpd.daemon_threads = True
         self.httpd.handle_error = lambda request, address: None  # clients hanging up are fine
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                       daemon=True)
 
     def answer(self, path):
         route = self.routes.get(path)
