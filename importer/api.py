@@ -56,7 +56,7 @@ class ConfigSerializer(serializers.Serializer):
     refresh_interval = serializers.IntegerField()
     auto_import = serializers.BooleanField()
     markup = serializers.DecimalField(max_digits=6, decimal_places=2)
-    exchange_rate = serializers.DecimalField(max_digits=18, decimal_places=8)
+    exchange_rate = serializers.DecimalField(max_digits=18, decimal_places=4)
     rate_source = serializers.CharField()
     rate_is_fallback = serializers.BooleanField()
     last_fetch = serializers.DateTimeField(allow_null=True)
@@ -131,7 +131,7 @@ class ScrapeStatusApi(APIView):
         config = services.importer_config()
         products = _products(config)
         return Response({
-            "config": config, "job": selectors.run_progress(selectors.run_latest()),
+            "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),
             "products": products, "count": len(products), "timestamp": config["last_fetch"],
         })
 
