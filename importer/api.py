@@ -82,6 +82,16 @@ def _scrape_body(*, config, run=None, cached=False):
     return body
 
 
+def status_payload():
+    """What GET /api/admin/scrape/status answers (also the panel's first paint)."""
+    config = services.importer_config()
+    products = _products(config)
+    return {
+        "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),
+        "products": products, "count": len(products), "timestamp": config["last_fetch"],
+    }
+
+
 class ScrapeApi(APIView):
     """Start a crawl of the producer's site, or answer from the fresh cache."""
 
@@ -128,12 +138,7 @@ class ScrapeStatusApi(APIView):
         "timestamp": serializers.DateTimeField(allow_null=True),
     }))
     def get(self, request):
-        config = services.importer_config()
-        products = _products(config)
-        return Response({
-            "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),
-            "products": products, "count": len(products), "timestamp": config["last_fetch"],
-        })
+        return Response(status_payload())
 
 
 class ScrapeCacheApi(APIView):

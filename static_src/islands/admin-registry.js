@@ -1,2 +1,4 @@
 // Dashboard islands by name (see registry.js).
-export const adminIslands = {};
+export const adminIslands = {
+  "admin-external-products": () => import("./admin/external-products.jsx"),
+};
