@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from catalog.models import Category, Product
+from catalog.services import product_upsert
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
 from importer.http import FetchError, check_url, download
@@ -239,13 +240,7 @@ def _category(slug):
 
 
 def _after_save(product, user, action):
-    try:  # catalogue search column and audit trail, when those modules exist
-        from catalog.services import product_search_text_refresh
-    except ImportError:
-        pass
-    else:
-        product_search_text_refresh(product=product)
-    try:
+    try:  # the audit trail, once the back-office's module exists
         from backoffice.audit import audit_record
     except ImportError:
         return
@@ -293,12 +288,8 @@ def _import_one(item, *, config, feature):
     }
     with transaction.atomic():
         if existing is not None:
-            for name, value in prices.items():
-                setattr(existing, name, value)
-            if images:
-                existing.images = images
-            existing.save()
-            return existing, False
+            changes = {**prices, **({"images": images} if images else {})}
+            return product_upsert(product=existing, **changes), False
         verdict = categorize(name=item.name, description=item.description,
                              price=current_egp, source_category=item.category)
         generated_en = describe(name=item.name, category=item.category or "speciality-teas")
@@ -307,7 +298,7 @@ def _import_one(item, *, config, feature):
         if not description_en or description_en == generated_en:
             description_en = describe(name=item.name, category=verdict.category, price=current_egp)
             description_ar = describe(name=item.name, category=verdict.category, price=current_egp, language="ar")
-        product = Product.objects.create(
+        product = product_upsert(
             slug=_unique_slug(item.name),
             title_en=item.name,
             description_en=description_en, description_ar=description_ar,

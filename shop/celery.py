@@ -19,4 +19,5 @@ app.conf.beat_schedule = {
     "exchange-rate-refresh": {"task": "importer.tasks.rates_refresh_task", "schedule": 3600.0},
     # hourly; crawls only with autoImport on, once every refreshInterval hours
     "importer-auto-import": {"task": "importer.tasks.auto_import_tick", "schedule": 3600.0},
+    "orders-expire-unpaid": {"task": "orders.tasks.orders_expire_unpaid", "schedule": 300.0},
 }
