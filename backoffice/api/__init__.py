@@ -1,0 +1,1 @@
+"""The admin API: one module per dashboard section, each with its own urlpatterns."""
