@@ -13,7 +13,7 @@ from backoffice.tests.builders_b import make_message, make_order, make_product, 
 from catalog.models import Review
 from orders.models import Coupon, Order
 from shop.models import Announcement, ContactMessage
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
