@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts.roles import is_staff_member, permissions_for
 from backoffice.auth import staff_sign_in, staff_sign_out
 from backoffice.sections import SECTIONS, can_open, section_from_path, sidebar_for
+from catalog.models import Category
 from shop.templatetags.shop_tags import lurl
 
 
@@ -56,6 +57,9 @@ def dashboard(request, section=""):
         "language": get_language(),
         "sections": [s.slug for s in SECTIONS if can_open(user, s)],
     }
+    if active.slug in ("products", "inventory"):
+        props["categories"] = [{"slug": c.slug, "name": c.name}
+                               for c in Category.objects.filter(is_assignable=True).order_by("position", "slug")]
     context = {
         "active": active,
         "allowed": allowed,
