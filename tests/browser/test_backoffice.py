@@ -114,6 +114,7 @@ def test_the_english_sections_render(new_page, live_server, owner, viewport, tag
                           ("storage", "Cache status"), ("database", "Initialize Database")]:
         page.goto(f"/admindash/{section}")
         expect(page.get_by_text(text).first).to_be_visible()
+        page.wait_for_load_state("networkidle")
         screenshot(page, f"backoffice-{section or 'overview'}-{tag}-en")
 
 

@@ -97,7 +97,7 @@ export default function Customers({ permissions, language }) {
       render: (c) => <Toggle label={<span className="visually-hidden">{st("active")}</span>} checked={c.isActive} disabled={!canEdit} onChange={(v) => toggleActive(c, v)} />,
     },
     {
-      key: "actions", label: at("actions"),
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (c) => canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(c)}>{at("edit")}</button>,
     },
   ];

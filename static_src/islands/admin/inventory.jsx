@@ -73,7 +73,7 @@ export default function Inventory({ permissions, categories = [], language }) {
     { key: "stock", label: st("stock"), sortable: true, render: (p) => <span className={p.stockWarning ? "admin-stock-low" : ""} data-stock>{p.stock}</span> },
     { key: "stockStatus", label: st("status"), render: (p) => <Badge kind={STATUS_KIND[p.stockStatus]}>{st(`status_${p.stockStatus}`)}</Badge> },
     {
-      key: "actions", label: at("actions"),
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (p) => canEdit ? (
         <div className="admin-row-actions">
           <button type="button" className="button button--small button--ghost" aria-label={st("minusOne", { title: p.title })}

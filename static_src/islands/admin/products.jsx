@@ -15,7 +15,7 @@ const BATCH = 5;
 const CAFFEINE = ["none", "low", "medium", "high"];
 const PLACEHOLDER =
   "data:image/svg+xml;utf8," +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" fill="#e5efe8"/><text x="20" y="25" font-size="16" text-anchor="middle">🍃</text></svg>');
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" fill="#e5efe8"/><path d="M12 28c0-10 7-16 17-16 0 10-6 17-17 16z" fill="#2f6f52"/></svg>');
 
 const EMPTY = {
   title: "", titleAr: "", slug: "", category: "black-tea", price: "", salePrice: "", stock: "0",
@@ -322,7 +322,7 @@ export default function Products({ permissions, categories = [], language }) {
       render: (p) => <Badge kind={p.isActive ? "success" : "neutral"}>{p.isActive ? at("active") : at("inactive")}</Badge>,
     },
     {
-      key: "actions", label: at("actions"),
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (p) => (
         <div className="admin-row-actions">
           {canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(p)}>{at("edit")}</button>}

@@ -8,13 +8,14 @@ import en from "../../i18n/en/admin-roles.json";
 import ar from "../../i18n/ar/admin-roles.json";
 
 const st = sectionStrings("admin-roles", en, ar);
+const ALL_ACTIONS = 6; // view, create, edit, delete, status, reply
 const ROLE_ORDER = ["owner", "manager", "head_support", "support"];
 
 function Matrix({ roles }) {
   if (!roles) return <p className="admin-loading">{at("loading")}</p>;
   return (
-    <div className="admin-table__scroll">
-      <table className="admin-matrix admin-table">
+    <div className="admin-table"><div className="admin-table__scroll">
+      <table className="admin-matrix">
         <thead>
           <tr>
             <th>{st("area")}</th>
@@ -29,7 +30,7 @@ function Matrix({ roles }) {
                 const actions = (roles.permissions[camel(r.value)] || {})[camel(area.key)] || [];
                 return (
                   <td key={r.value}>
-                    {actions.length ? actions.map((a) => st(`action_${a}`)).join(st("listSeparator")) : "—"}
+                    {actions.length === ALL_ACTIONS ? st("action_all") : actions.length ? actions.map((a) => st(`action_${a}`)).join(st("listSeparator")) : "—"}
                   </td>
                 );
               })}
@@ -37,7 +38,7 @@ function Matrix({ roles }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </div></div>
   );
 }
 
@@ -138,7 +139,7 @@ function StaffUsers({ roles }) {
     { key: "isActive", label: st("status"), render: (u) => <Badge kind={u.isActive ? "success" : "neutral"}>{u.isActive ? at("active") : at("inactive")}</Badge> },
     { key: "createdAt", label: st("created"), sortable: true, render: (u) => formatDateTime(u.createdAt) },
     {
-      key: "actions", label: at("actions"),
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (u) => u.isOwner ? <span className="admin-muted">{st("ownerLocked")}</span> : (
         <div className="admin-row-actions">
           <button type="button" className="button button--small button--ghost" onClick={() => setEditing(u)}>{at("edit")}</button>
