@@ -10,5 +10,5 @@ export const adminIslands = {
   "admin-storage": () => import("./admin/storage.jsx"),
   "admin-database": () => import("./admin/database.jsx"),
   // part B: orders, analytics, announcements, coupons, newsletter, messages, reviews (one line each)
-  // importer: "admin-external-products"
+  "admin-external-products": () => import("./admin/external-products.jsx"),
 };

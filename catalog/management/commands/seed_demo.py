@@ -7,6 +7,7 @@ from django.utils.html import escape
 
 from catalog.management.commands.demo_data import BLURBS, CATEGORIES, PRODUCTS
 from catalog.models import Category, Product
+from catalog.services import product_upsert
 
 
 def _pack_art(title, colour):
@@ -53,9 +54,9 @@ class Command(BaseCommand):
              tags, notes) in PRODUCTS:
             short_en, short_ar, brew_en, brew_ar = BLURBS[category]
             (art_dir / f"{slug}.svg").write_text(_pack_art(title_en, colours[category]))
-            product, _ = Product.objects.update_or_create(
+            product_upsert(
                 slug=slug,
-                defaults={
+                **{
                     "title_en": title_en, "title_ar": title_ar,
                     "short_description_en": short_en, "short_description_ar": short_ar,
                     "description_en": f"{title_en}. {short_en} Packed in Kenya and sealed for freshness.",
@@ -68,14 +69,5 @@ class Command(BaseCommand):
                     "images": [f"{settings.MEDIA_URL}demo/{slug}.svg"],
                 },
             )
-            _refresh_search_text(product)
         self.stdout.write(f"Demo catalogue: {len(CATEGORIES)} categories, {len(PRODUCTS)} products.")
 
-
-def _refresh_search_text(product):
-    """Fill the normalised search column through the catalogue's own code when present."""
-    try:
-        from catalog.services import product_search_text_refresh
-    except ImportError:
-        return
-    product_search_text_refresh(product=product)

@@ -1,0 +1,143 @@
+"""Order state changes: one function per change, one transition table.
+
+`order_set_status` is what the dashboard calls; payment outcomes go through
+`order_mark_paid` / `order_payment_failed`; `order_cancel` releases stock.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
+from orders.stock import stock_release, stock_reserve
+
+logger = logging.getLogger(__name__)
+
+S = OrderStatus
+# Staff may set any status from any other (spec 4); leaving `cancelled` takes
+# the stock again, so it can fail when the products have sold out meanwhile.
+TRANSITIONS = {
+    S.PENDING: {S.PROCESSING, S.SHIPPED, S.DELIVERED, S.CANCELLED},
+    S.PROCESSING: {S.PENDING, S.SHIPPED, S.DELIVERED, S.CANCELLED},
+    S.SHIPPED: {S.PENDING, S.PROCESSING, S.DELIVERED, S.CANCELLED},
+    S.DELIVERED: {S.PENDING, S.PROCESSING, S.SHIPPED, S.CANCELLED},
+    S.CANCELLED: {S.PENDING, S.PROCESSING, S.SHIPPED, S.DELIVERED},
+}
+# statuses the customer hears about by e-mail
+NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
+
+
+class OrderStatusError(Exception):
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = str(message)
+
+
+def _lines(order):
+    return [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
+
+
+def _locked(order):
+    return Order.objects.select_for_update().get(pk=order.pk)
+
+
+def order_set_status(*, order, status, actor=None, note=""):
+    """Move `order` to `status`, record the change, and tell the customer.
+
+    Cancelling releases reserved stock; un-cancelling reserves it again.
+    Setting the current status again changes nothing. Return the order.
+    """
+    if status not in S.values:
+        raise OrderStatusError(_("Unknown order status"))
+    with transaction.atomic():
+        locked = _locked(order)
+        current = locked.status
+        if status == current:
+            return locked
+        if status not in TRANSITIONS[current]:
+            raise OrderStatusError(_("This status change is not allowed"))
+        fields = ["status", "updated_at"]
+        if status == S.CANCELLED and locked.stock_reserved:
+            stock_release(lines=_lines(locked))
+            locked.stock_reserved = False
+            fields.append("stock_reserved")
+        elif current == S.CANCELLED and not locked.stock_reserved:
+            from orders.stock import InsufficientStock
+
+            try:
+                stock_reserve(lines=_lines(locked))
+            except InsufficientStock as exc:
+                raise OrderStatusError(exc.message) from None
+            locked.stock_reserved = True
+            fields.append("stock_reserved")
+        locked.status = status
+        locked.save(update_fields=fields)
+        OrderStatusChange.objects.create(
+            order=locked, from_status=current, to_status=status, note=note[:300],
+            actor=actor if actor is not None and actor.is_authenticated else None,
+        )
+        if status in NOTIFY:
+            from orders.tasks import order_status_email
+
+            transaction.on_commit(lambda: order_status_email.delay(locked.pk, status))
+    order.refresh_from_db()
+    return order
+
+
+def order_cancel(*, order, actor=None, note=""):
+    """Cancel `order` and put its stock back."""
+    return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
+
+
+def order_mark_paid(*, order, note=""):
+    """Record a verified payment: paid, processing, confirmation e-mail. Idempotent."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.payment_status == PaymentStatus.PAID:
+            return locked
+        was_cancelled = locked.status == S.CANCELLED
+        locked.payment_status = PaymentStatus.PAID
+        locked.paid_at = timezone.now()
+        locked.save(update_fields=["payment_status", "paid_at", "updated_at"])
+        if was_cancelled:
+            # paid after it expired: money arrived, so staff must look at it
+            logger.warning("order %s paid after it was cancelled", locked.number)
+        elif locked.status == S.PENDING:
+            order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
+        from orders.tasks import order_confirmation_email
+
+        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+    order.refresh_from_db()
+    return order
+
+
+def order_confirm_cod(*, order):
+    """Confirm a cash-on-delivery order at once: stock stays taken, e-mail goes out."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.payment_status == PaymentStatus.COD:
+            return locked
+        locked.payment_status = PaymentStatus.COD
+        locked.save(update_fields=["payment_status", "updated_at"])
+        order_set_status(order=locked, status=S.PROCESSING, note="Cash on delivery")
+        from orders.tasks import order_confirmation_email
+
+        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+    order.refresh_from_db()
+    return order
+
+
+def order_payment_failed(*, order, note="Payment failed"):
+    """Record a declined payment on an unpaid order: failed, cancelled, stock back."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.payment_status != PaymentStatus.AWAITING:
+            return locked  # a paid order stays paid; a failure repeats nothing
+        locked.payment_status = PaymentStatus.FAILED
+        locked.save(update_fields=["payment_status", "updated_at"])
+        if locked.status != S.CANCELLED:
+            order_set_status(order=locked, status=S.CANCELLED, note=note)
+    order.refresh_from_db()
+    return order

@@ -1,0 +1,91 @@
+"""Order totals: the one path for cart, checkout, e-mail and API.
+
+Prices come from catalog.pricing.unit_price, shipping and VAT from the store
+settings, rounding from shop.money. Nothing here trusts a browser.
+"""
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from catalog.pricing import unit_price
+from shop.money import quantize
+from shop.store_settings import store_settings_get
+
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class TotalsLine:
+    product: object
+    quantity: int
+    unit_price: Decimal
+    line_total: Decimal
+
+
+@dataclass(frozen=True)
+class Totals:
+    lines: list = field(default_factory=list)
+    item_count: int = 0
+    subtotal: Decimal = ZERO
+    discount: Decimal = ZERO
+    shipping: Decimal = ZERO
+    cod_fee: Decimal = ZERO
+    tax: Decimal = ZERO
+    total: Decimal = ZERO
+    prices_include_tax: bool = True
+    tax_rate: Decimal = ZERO
+    free_shipping_threshold: Decimal = ZERO
+    # how much more to spend for free shipping; 0 once reached
+    free_shipping_remaining: Decimal = ZERO
+    coupon_code: str = ""
+
+
+def coupon_discount(coupon, subtotal):
+    """The discount `coupon` gives on `subtotal`, never more than the subtotal."""
+    if coupon is None:
+        return ZERO
+    if coupon.type == "percentage":
+        amount = subtotal * min(coupon.value, Decimal("100")) / Decimal("100")
+    else:
+        amount = coupon.value
+    return quantize(min(amount, subtotal))
+
+
+def order_totals(*, lines, coupon=None, payment_method=None, store=None):
+    """Compute the totals of `lines` [(product, quantity)].
+
+    Shipping is free when the subtotal (before discount) reaches the
+    threshold. VAT is included in the prices by default ("Includes VAT"), or
+    added on top when the store says prices exclude it. The COD fee applies
+    only to cash on delivery.
+    """
+    store = store or store_settings_get()
+    rows = []
+    for product, quantity in lines:
+        price = unit_price(product)
+        rows.append(TotalsLine(product, int(quantity), price, quantize(price * int(quantity))))
+    subtotal = quantize(sum((r.line_total for r in rows), ZERO))
+    item_count = sum(r.quantity for r in rows)
+    discount = coupon_discount(coupon, subtotal)
+    threshold = quantize(store.free_shipping_threshold)
+    if not rows or subtotal >= threshold:
+        shipping = ZERO
+    else:
+        shipping = quantize(store.shipping_rate)
+    remaining = quantize(threshold - subtotal) if rows and subtotal < threshold else ZERO
+    cod_fee = quantize(store.cod_fee) if payment_method == "cod" and rows else ZERO
+    goods = subtotal - discount
+    rate = Decimal(store.tax_rate)
+    if store.prices_include_tax:
+        tax = quantize(goods * rate / (1 + rate))
+        total = quantize(goods + shipping + cod_fee)
+    else:
+        tax = quantize(goods * rate)
+        total = quantize(goods + tax + shipping + cod_fee)
+    return Totals(
+        lines=rows, item_count=item_count, subtotal=subtotal, discount=discount,
+        shipping=shipping, cod_fee=cod_fee, tax=tax, total=total,
+        prices_include_tax=store.prices_include_tax, tax_rate=rate,
+        free_shipping_threshold=threshold, free_shipping_remaining=remaining,
+        coupon_code=coupon.code if coupon else "",
+    )
