@@ -139,3 +139,16 @@ def test_a_product_is_added_through_the_dialog(new_page, live_server, manager):
     dialog.get_by_role("button", name="Save").click()
     expect(page.locator("#toasts")).to_contain_text("Product created")
     expect(page.get_by_text("Sunrise Breakfast")).to_be_visible()
+
+
+def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screenshot):
+    page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
+    page.goto("/ar/admindash")
+    sidebar = page.locator(".admin-sidebar")
+    expect(sidebar).to_be_hidden()
+    page.locator(".admin-header__menu").click()
+    expect(sidebar).to_be_visible()
+    expect(sidebar.get_by_role("link", name="الطلبات")).to_be_visible()
+    screenshot(page, "backoffice-menu-phone-ar")
+    page.mouse.click(20, 400)  # the backdrop beside the drawer (which opens on the right in Arabic)
+    expect(sidebar).to_be_hidden()
