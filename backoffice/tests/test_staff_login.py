@@ -83,6 +83,10 @@ class TestAdminAuthPage:
         assert "Authorized personnel only" in body
         assert "This area is restricted to administrators only." in body
 
+    def test_it_speaks_arabic_at_the_arabic_address(self, client):
+        body = client.get("/ar/adminauth").content.decode()
+        assert 'dir="rtl"' in body and "للموظفين المصرح لهم فقط" in body and "تسجيل الدخول" in body
+
     def test_a_signed_in_staff_member_goes_to_the_dashboard(self, client, support):
         client.force_login(support)
         response = client.get("/adminauth")
