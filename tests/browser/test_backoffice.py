@@ -125,14 +125,15 @@ def test_support_sees_the_owner_only_note_on_roles(new_page, live_server, suppor
     expect(page.get_by_role("link", name="Role Management")).to_have_count(0)
 
 
-def test_a_product_is_added_through_the_dialog(new_page, live_server, manager):
+def test_a_product_is_added_through_the_dialog(new_page, live_server, manager, screenshot):
     factories.category("black-tea")
-    page = _signed_in(new_page, live_server, manager)
+    page = _signed_in(new_page, live_server, manager, viewport=PHONE)
     page.goto("/admindash/products")
     page.get_by_role("button", name="Add Product").click()
     dialog = page.get_by_role("dialog")
     dialog.get_by_role("button", name="Save").click()
     expect(dialog.get_by_text("Title is required")).to_be_visible()
+    screenshot(page, "backoffice-product-dialog-phone-en")
     dialog.get_by_label("Title", exact=True).fill("Sunrise Breakfast")
     dialog.get_by_label("Price (EGP)", exact=True).fill("12.50")
     dialog.get_by_label("Stock", exact=True).fill("7")
