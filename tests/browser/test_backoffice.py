@@ -153,3 +153,20 @@ def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screens
     screenshot(page, "backoffice-menu-phone-ar")
     page.mouse.click(20, 400)  # the backdrop beside the drawer (which opens on the right in Arabic)
     expect(sidebar).to_be_hidden()
+
+
+def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new_page, live_server, support):
+    # given
+    factories.product("Kenya Gold", stock=40)
+    page = _signed_in(new_page, live_server, support)
+    page.goto("/admindash")
+    card = page.locator(".admin-stat").filter(has_text="Total Products")
+    expect(card).to_contain_text("1")
+    factories.product("Chai Masala", stock=40)
+    # when
+    page.get_by_role("button", name="Refresh Now").click()
+    # then
+    expect(card).to_contain_text("2")
+    page.get_by_role("button", name="Enable Auto-refresh").click()
+    expect(page.get_by_text("Auto-refresh on")).to_be_visible()
+    expect(page.get_by_role("button", name="Disable Auto-refresh")).to_be_visible()
