@@ -5,6 +5,7 @@ import json
 from django.core.paginator import Paginator
 from django.db.models import F
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from catalog import selectors
@@ -97,8 +98,12 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
     context["results_cache_key"] = f"{catalog_version()}:{get_language()}:{request.path}:{_query(filters, page=page.number)}"
     context["fragment_seconds"] = FRAGMENT_SECONDS
     if request.headers.get("X-Fragment") == "results":
-        return render(request, "catalog/_shop_results.html", context)
-    return render(request, template, context)
+        response = render(request, "catalog/_shop_results.html", context)
+    else:
+        response = render(request, template, context)
+    # the same URL answers a page or a fragment: never let a cache mix them up
+    patch_vary_headers(response, ["X-Fragment"])
+    return response
 
 
 def sale(request):

@@ -131,3 +131,32 @@ def test_desktop_pages_in_both_languages(new_page, screenshot, catalogue):
             page.goto(prefix + path)
             screenshot(page, f"storefront-{name}-{lang}-desktop")
             assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
+
+
+def _sign_in(page, live_server, user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice, locale, prefix):
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    _sign_in(page, live_server, alice)
+    page.goto(f"{prefix}/product/{catalogue.slug}#reviews")
+    _islands_ready(page, "review-form")
+    form = page.locator(".review-form")
+    # empty fields are refused before any request
+    form.locator("button[type=submit]").click()
+    assert form.locator(".alert--error").is_visible()
+    form.locator(".rating-input label").nth(2).click()
+    page.locator("#review-title").fill("Malty and bright")
+    page.locator("#review-comment").fill("<b>Great</b> with milk.")
+    form.locator("button[type=submit]").click()
+    form.locator(".alert--success").wait_for()
+    screenshot(page, f"storefront-review-sent-{lang}-phone")
+    review = catalogue.reviews.get(title="Malty and bright")
+    assert (review.rating, review.is_approved, review.comment) == (3, False, "<b>Great</b> with milk.")
