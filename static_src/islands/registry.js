@@ -8,4 +8,7 @@ export const storefrontIslands = {
   "rate-badge": () => import("./rate-badge.jsx"),
   "currency-converter": () => import("./currency-converter.jsx"),
   "newsletter-form": () => import("./newsletter-form.jsx"),
+  cart: () => import("./cart.jsx"),
+  checkout: () => import("./checkout.jsx"),
+  "payment-return": () => import("./payment-return.jsx"),
 };
