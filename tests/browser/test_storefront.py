@@ -27,7 +27,7 @@ def catalogue(alice):
 
 
 def _islands_ready(page, name):
-    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for()
+    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for(state="attached")
 
 
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
@@ -160,3 +160,18 @@ def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, scre
     screenshot(page, f"storefront-review-sent-{lang}-phone")
     review = catalogue.reviews.get(title="Malty and bright")
     assert (review.rating, review.is_approved, review.comment) == (3, False, "<b>Great</b> with milk.")
+
+
+def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
+    # given
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto(f"/ar/product/{catalogue.slug}")
+    _islands_ready(page, "add-to-cart")
+    _islands_ready(page, "cart-badge")
+    # when
+    page.get_by_role("button", name="زيادة الكمية").click()
+    page.get_by_role("button", name="زيادة الكمية").click()
+    page.locator(".add-to-cart__button").click()
+    # then
+    page.locator(".toast--success").wait_for()
+    assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "3"
