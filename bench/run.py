@@ -56,7 +56,7 @@ print(Product.objects.count(), "products")
 
 def _wrk(url, connections, seconds):
     out = subprocess.run(
-        ["wrk", f"-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
         capture_output=True, text=True, check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
