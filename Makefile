@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 CHROMIUM ?= /usr/bin/chromium
+PYTEST_ARGS ?= -n 2
 export PORT
 
 .PHONY: run install test deps dev-deps frontend messages chromium migrate seed check clean bench po

@@ -1,3 +1,16 @@
-from django.urls import path  # noqa: F401
+"""The admin API: one module per section under backoffice/api/, one include line each."""
 
-urlpatterns = []
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("backoffice.api.auth")),
+    path("", include("backoffice.api.overview")),
+    path("", include("backoffice.api.products")),
+    path("", include("backoffice.api.inventory")),
+    path("", include("backoffice.api.customers")),
+    path("", include("backoffice.api.settings")),
+    path("", include("backoffice.api.roles")),
+    path("", include("backoffice.api.storage")),
+    path("", include("backoffice.api.database")),
+    # part B (orders, analytics, announcements, coupons, newsletter, messages, reviews) adds its lines below
+]

@@ -6,8 +6,15 @@ import tempfile
 from pathlib import Path
 
 # one data folder per checkout, so test runs of two work trees never share a cache
+# (and one per pytest-xdist worker, which also gets a Redis database of its own,
+# because cache.clear() empties a whole Redis database)
 _checkout = hashlib.sha1(str(Path(__file__).resolve().parent.parent).encode()).hexdigest()[:8]
-os.environ.setdefault("DATA_DIR", str(Path(tempfile.gettempdir()) / f"nile-tea-test-{_checkout}"))
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+os.environ["DATA_DIR"] = str(Path(tempfile.gettempdir()) / f"nile-tea-test-{_checkout}{_worker}")
+if _worker and os.environ.get("REDIS_URL"):
+    _base, _, _db = os.environ["REDIS_URL"].rpartition("/")
+    _db = int(_db) if _db.isdigit() else 0
+    os.environ["REDIS_URL"] = f"{_base}/{_db + 1 + int(_worker.removeprefix('gw'))}"
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("IMPORTER_ALLOW_PRIVATE_HOSTS", "1")

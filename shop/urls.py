@@ -12,6 +12,8 @@ handler500 = "shop.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("robots.txt", views.robots_txt, name="robots-txt"),
+    path("sitemap.xml", views.sitemap_xml, name="sitemap-xml"),
     path("lang/<str:language>/", views.set_language, name="set-language"),
     # Paymob's server-to-server callback: no language prefix, no CSRF, raw body
     path("payment/callback/paymob", paymob_callback, name="payment-callback-paymob"),

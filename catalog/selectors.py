@@ -1,0 +1,132 @@
+"""Catalogue reads shared by pages and the API. Each returns a queryset whose
+evaluation costs a constant number of queries, whatever the catalogue size."""
+
+from decimal import Decimal
+
+from django.db.models import Case, Count, DecimalField, F, Q, When
+
+from catalog.models import Category, Product, Review
+from catalog.search import search_terms
+
+ALL_CATEGORIES = {"", "all", "entire-range"}  # no category filter
+
+# DECISIONS "Contract details": the shop's URL values.
+PRICE_RANGES = {
+    "under-100": (None, Decimal("100"), False),  # below 100
+    "100-200": (Decimal("100"), Decimal("200"), True),  # inclusive
+    "200-300": (Decimal("200"), Decimal("300"), True),  # inclusive
+    "over-300": (Decimal("300"), None, False),  # above 300
+}
+SORTS = {
+    "featured": ("-is_featured", "-created_at", "-pk"),
+    "newest": ("-created_at", "-pk"),
+    "price-asc": ("shown_price", "pk"),
+    "price-desc": ("-shown_price", "-pk"),
+    "top-rated": ("-rating", "-review_count", "-pk"),
+}
+DEFAULT_SORT = "featured"
+
+
+def _with_shown_price(queryset):
+    """Annotate the price a shopper pays (catalog.pricing.unit_price, in SQL)."""
+    return queryset.annotate(
+        shown_price=Case(
+            When(
+                sale_price_amount__isnull=False,
+                sale_price_amount__lt=F("price_amount"),
+                then=F("sale_price_amount"),
+            ),
+            default=F("price_amount"),
+            output_field=DecimalField(max_digits=12, decimal_places=2),
+        )
+    )
+
+
+def clean_filters(*, category=None, search=None, price=None, sort=None):
+    """Drop values the shop does not know, so bad input is ignored, never an error."""
+    category = (category or "").strip()[:60]
+    return {
+        "category": "" if category in ALL_CATEGORIES else category,
+        "search": (search or "").strip()[:100],
+        "price": price if price in PRICE_RANGES else "",
+        "sort": sort if sort in SORTS else DEFAULT_SORT,
+    }
+
+
+def _search_filter(search):
+    condition = Q()
+    for term in search_terms(search):
+        # search_text is stored normalised; the raw title match covers rows
+        # written before it was filled
+        condition &= Q(search_text__contains=term) | Q(title__icontains=term)
+    return condition
+
+
+def product_list(*, category=None, search=None, price=None, sort=None):
+    """Active products matching the shop's filters, in the chosen order.
+
+    Unknown filter values are ignored; an unknown category slug matches
+    nothing (the shop shows 'No products found').
+    """
+    filters = clean_filters(category=category, search=search, price=price, sort=sort)
+    queryset = _with_shown_price(Product.objects.filter(is_active=True).select_related("category"))
+    if filters["category"]:
+        queryset = queryset.filter(category__slug=filters["category"])
+    if filters["search"]:
+        queryset = queryset.filter(_search_filter(filters["search"]))
+    if filters["price"]:
+        low, high, inclusive = PRICE_RANGES[filters["price"]]
+        if low is not None:
+            queryset = queryset.filter(**{"shown_price__gte" if inclusive else "shown_price__gt": low})
+        if high is not None:
+            queryset = queryset.filter(**{"shown_price__lte" if inclusive else "shown_price__lt": high})
+    return queryset.order_by(*SORTS[filters["sort"]])
+
+
+def product_get(*, slug):
+    """The active product with this slug, or None."""
+    if not slug or len(slug) > 200:
+        return None
+    return Product.objects.filter(is_active=True, slug=slug).select_related("category").first()
+
+
+def category_list_with_counts():
+    """Categories with the number of active products in each (one query)."""
+    return Category.objects.annotate(
+        product_count=Count("products", filter=Q(products__is_active=True))
+    ).order_by("position", "slug")
+
+
+def product_related(*, product, limit=4):
+    """Up to `limit` active products in the same category or sharing a tag."""
+    candidates = (
+        Product.objects.filter(is_active=True)
+        .exclude(pk=product.pk)
+        .select_related("category")
+        .order_by("-is_featured", "-rating", "-pk")
+    )
+    same_category = list(candidates.filter(category_id=product.category_id)[:limit])
+    if len(same_category) >= limit or not product.tags:
+        return same_category
+    tags = set(product.tags)
+    # tags are a JSON list; filter a bounded window in Python (portable across databases)
+    seen = {p.pk for p in same_category}
+    for other in candidates.exclude(category_id=product.category_id)[:200]:
+        if other.pk not in seen and tags.intersection(other.tags or []):
+            same_category.append(other)
+            if len(same_category) >= limit:
+                break
+    return same_category
+
+
+def review_list_approved(*, product):
+    """Approved reviews of a product, newest first."""
+    return Review.objects.filter(product=product, is_approved=True).order_by("-created_at", "-pk")
+
+
+def featured_products(*, limit=3):
+    return (
+        Product.objects.filter(is_active=True, is_featured=True)
+        .select_related("category")
+        .order_by("-created_at", "-pk")[:limit]
+    )

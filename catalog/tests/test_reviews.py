@@ -1,0 +1,76 @@
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from catalog.services import ReviewError, review_create, review_delete, review_respond, review_set_approved
+from catalog.tests.factories import make_delivered_order, make_product
+
+pytestmark = pytest.mark.django_db
+
+
+def _review(user, product, **overrides):
+    fields = {"rating": 4, "title": "Lovely", "comment": "Bright and brisk"}
+    fields.update(overrides)
+    return review_create(user=user, product=product, **fields)
+
+
+def test_a_visitor_is_asked_to_sign_in_before_anything_else():
+    # given
+    product = make_product()
+    # when / then
+    with pytest.raises(ReviewError, match="Please login to submit a review") as refused:
+        _review(AnonymousUser(), product, title="")
+    assert refused.value.status_code == 401
+
+
+def test_a_signed_in_customer_without_a_delivered_order_is_refused(alice):
+    # given
+    product = make_product()
+    make_delivered_order(user=alice, product=product, status="shipped")
+    # when / then
+    with pytest.raises(ReviewError, match="Please fill in all review fields"):
+        _review(alice, product, title="   ")
+    with pytest.raises(ReviewError) as refused:
+        _review(alice, product)
+    assert refused.value.status_code == 403
+
+
+def test_a_verified_buyer_creates_a_pending_review_that_counts_once_approved(alice):
+    # given
+    product = make_product()
+    make_delivered_order(user=alice, product=product)
+    # when
+    review = _review(alice, product, rating=3)
+    # then
+    product.refresh_from_db()
+    assert review.is_verified and not review.is_approved
+    assert product.review_count == 0
+    # when
+    review_set_approved(review=review, approved=True)
+    product.refresh_from_db()
+    assert (product.review_count, product.rating) == (1, Decimal("3.00"))
+    # when
+    review_delete(review=review)
+    product.refresh_from_db()
+    assert (product.review_count, product.rating) == (0, Decimal("0.00"))
+
+
+def test_it_rejects_out_of_range_ratings_and_over_long_text(alice):
+    product = make_product()
+    make_delivered_order(user=alice, product=product)
+    with pytest.raises(ReviewError):
+        _review(alice, product, rating=9)
+    with pytest.raises(ReviewError):
+        _review(alice, product, rating="x")
+    with pytest.raises(ReviewError):
+        _review(alice, product, comment="a" * 5001)
+
+
+def test_a_response_must_not_be_empty(alice):
+    product = make_product()
+    make_delivered_order(user=alice, product=product)
+    review = _review(alice, product)
+    with pytest.raises(ReviewError, match="Response cannot be empty"):
+        review_respond(review=review, response="  ")
+    assert review_respond(review=review, response="Thank you!").admin_response == "Thank you!"

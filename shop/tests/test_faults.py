@@ -1,0 +1,33 @@
+from unittest import mock
+
+import pytest
+from django.db import OperationalError
+from django.test import Client
+
+
+@pytest.mark.django_db
+class TestFaults:
+    def test_a_database_outage_shows_the_bilingual_error_page(self):
+        # given a database that refuses every query
+        client = Client(raise_request_exception=False)
+        with mock.patch("shop.context_processors.store_settings_get", side_effect=OperationalError("down")):
+            # when a shopper opens a page
+            response = client.get("/")
+        # then the bilingual 500 page answers, not a traceback
+        assert response.status_code == 500
+        body = response.content.decode()
+        assert "Something went wrong" in body
+        assert "حدث خطأ ما" in body
+        assert "Traceback" not in body
+
+    @pytest.mark.urls("shop.tests.urls_failing")
+    def test_a_request_that_fails_half_way_writes_nothing(self):
+        from shop.models import ContactMessage
+
+        # given a view that saves a row and then fails
+        client = Client(raise_request_exception=False)
+        # when it is requested
+        response = client.get("/write-then-fail")
+        # then the request's transaction is rolled back
+        assert response.status_code == 500
+        assert ContactMessage.objects.count() == 0
