@@ -260,7 +260,7 @@ def test_checkout_register_creates_and_signs_in_a_customer(api):
     # when
     response = api.post("/api/users/checkout-register", {
         "firstName": "Omar", "lastName": "Said", "email": "omar@example.com", "password": "Str0ng pass",
-        "phone": "0100", "isActive": True}, format="json")
+        "phone": "01012345678", "isActive": True}, format="json")
     duplicate = api.post("/api/users/checkout-register", {
         "firstName": "Omar", "lastName": "Said", "email": "omar@example.com", "password": "Str0ng pass"},
         format="json")
