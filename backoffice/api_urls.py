@@ -12,5 +12,11 @@ urlpatterns = [
     path("", include("backoffice.api.roles")),
     path("", include("backoffice.api.storage")),
     path("", include("backoffice.api.database")),
-    # part B (orders, analytics, announcements, coupons, newsletter, messages, reviews) adds its lines below
+    path("", include("backoffice.api.orders")),
+    path("", include("backoffice.api.analytics")),
+    path("", include("backoffice.api.announcements")),
+    path("", include("backoffice.api.coupons")),
+    path("", include("backoffice.api.newsletter")),
+    path("", include("backoffice.api.messages")),
+    path("", include("backoffice.api.reviews")),
 ]

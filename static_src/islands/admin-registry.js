@@ -2,5 +2,5 @@
 export const adminIslands = {
   "admin-login": () => import("./admin/login.jsx"),
   // part B: orders, analytics, announcements, coupons, newsletter, messages, reviews
-  // importer: "admin-external-products"
+  "admin-external-products": () => import("./admin/external-products.jsx"),
 };
