@@ -293,3 +293,20 @@ def test_a_redirect_with_a_forged_hmac_confirms_nothing(client, make_product, ch
     # then
     assert verify["confirmed"] is False
     assert PaymentEvent.objects.count() == 0
+
+
+def test_a_pending_report_changes_nothing_and_the_final_one_for_the_same_id_still_applies(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a kiosk-style pending callback, then the final one for the same transaction
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    pending = _callback_body(payment, tx_id=42)
+    pending["obj"]["pending"] = True
+    final = _callback_body(payment, tx_id=42)
+    # when
+    _post_callback(client, pending, hmac_sign(pending["obj"], "test_hmac_secret"))
+    status_between = Payment.objects.get().status
+    _post_callback(client, final, hmac_sign(final["obj"], "test_hmac_secret"))
+    # then
+    assert status_between == PaymentStatus.AWAITING
+    assert Payment.objects.get().status == PaymentStatus.PAID
