@@ -214,3 +214,46 @@ def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_
     assert order.user == alice and order.coupon_code == "WELCOME50"
     assert order.total_amount == Decimal("600.00") and order.payment_status == PaymentStatus.COD
     assert page.get_by_test_id("order-total").text_content() == "E£600.00"
+
+
+@pytest.fixture
+def fake_paymob(settings):
+    from orders.tests.payments.fake_paymob import FakePaymob
+
+    fake = FakePaymob().start()
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_BASE_URL = fake.url
+    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+    settings.PAYMOB_API_KEY = ""  # no inquiry: the callback and the signed redirect must do it
+    settings.PAYMOB_HMAC_SECRET = fake.hmac_secret
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
+    yield fake
+    fake.stop()
+
+
+@pytest.mark.parametrize("button, state, paid", [("Pay", "success", True), ("Decline", "failed", False)])
+def test_a_guest_pays_by_card_on_the_fake_paymob_page(new_page, screenshot, teas, fake_paymob, button, state, paid):
+    # given
+    page = new_page(viewport=DESKTOP)
+    page.goto("/cart")
+    _add_to_cart(page, teas[0], 4)
+    page.goto("/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page)
+    page.locator("input[value=card]").check()
+    # when
+    page.get_by_test_id("place-order").click()
+    page.get_by_role("heading", name="Fake Paymob").wait_for()
+    assert page.locator("#amount").text_content() == "120000"  # piasters, free shipping from E£1,000
+    page.get_by_role("button", name=button).click()
+    # then
+    page.locator(f"[data-state={state}]").wait_for()
+    order = Order.objects.get()
+    assert fake_paymob.callbacks == [200]
+    assert order.payment_status == (PaymentStatus.PAID if paid else PaymentStatus.FAILED)
+    teas[0].refresh_from_db()
+    assert teas[0].stock == (6 if paid else 10)
+    if paid:
+        assert page.get_by_test_id("order-number").text_content() == order.number
+        assert page.get_by_test_id("order-total").text_content() == "E£1,200.00"

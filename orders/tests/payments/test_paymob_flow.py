@@ -57,7 +57,7 @@ def test_it_creates_a_paymob_intention_with_the_documented_shape(api, make_produ
     assert body["payment_methods"] == [4097558]
     data = response.json()
     assert data["paymentUrl"] == (f"{fake_paymob.url}/unifiedcheckout/?publicKey=egy_pk_test_def456"
-                                  "&clientSecret=egy_csk_test_4707abc")
+                                  f"&clientSecret=egy_csk_test_{Payment.objects.get().provider_order_id}")
     assert data["amount"] == "650.00"
     assert order.status == OrderStatus.PENDING and order.payment_status == PaymentStatus.AWAITING
     tea.refresh_from_db()
