@@ -173,7 +173,12 @@ def _coupon_use(coupon):
 
 
 def _order_number():
-    return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
+    """A short number customers can read out on the phone: NHT-<yymmdd>-<6 hex>."""
+    for _attempt in range(5):
+        number = f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
+        if not Order.objects.filter(number=number).exists():
+            return number
+    return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
 def order_place(*, lines, form, user=None, session_key="", language="en"):
