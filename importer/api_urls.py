@@ -1,3 +1,11 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns = []
+from importer import api
+
+urlpatterns = [
+    path("admin/scrape", api.ScrapeApi.as_view(), name="admin-scrape"),
+    path("admin/scrape/status", api.ScrapeStatusApi.as_view(), name="admin-scrape-status"),
+    path("admin/scrape/cache", api.ScrapeCacheApi.as_view(), name="admin-scrape-cache"),
+    path("admin/scrape/cancel", api.ScrapeCancelApi.as_view(), name="admin-scrape-cancel"),
+    path("admin/scrape/import", api.ScrapeImportApi.as_view(), name="admin-scrape-import"),
+]

@@ -15,5 +15,9 @@ app.autodiscover_tasks()
 # Periodic jobs. Each app's task decides for itself whether there is work.
 app.conf.beat_schedule = {
     "worker-heartbeat": {"task": "shop.tasks.heartbeat", "schedule": 60.0},
+    # hourly; the stored rate is only re-fetched once it is 6 hours old
+    "exchange-rate-refresh": {"task": "importer.tasks.rates_refresh_task", "schedule": 3600.0},
+    # hourly; crawls only with autoImport on, once every refreshInterval hours
+    "importer-auto-import": {"task": "importer.tasks.auto_import_tick", "schedule": 3600.0},
     "orders-expire-unpaid": {"task": "orders.tasks.orders_expire_unpaid", "schedule": 300.0},
 }

@@ -67,3 +67,158 @@ def convert(amount, rate):
     if factor is None or factor <= 0:
         return value
     return value * factor
+
+
+# --- Provider chain ----------------------------------------------------------
+#
+# Each item of settings.EXCHANGE_RATE_PROVIDERS is `URL#PATH`: URL and PATH may
+# hold {from}, {to}, {from_lower}, {to_lower}; PATH is a dotted path into the
+# JSON answer. Providers are tried in order and the first good rate wins.
+
+# A KES→EGP rate outside this band is an inverted or garbage answer.
+SANE_BANDS = {("KES", "EGP"): (Decimal("0.25"), Decimal("0.60"))}
+USER_AGENT = "NileHighlandsTea-rates/1.0 (+https://nilehighlands.example/contact)"
+
+
+class RateError(Exception):
+    """A provider gave no usable rate; `permanent` when retrying cannot help."""
+
+    def __init__(self, message, *, permanent=False):
+        super().__init__(message)
+        self.permanent = permanent
+
+
+@dataclass(frozen=True)
+class RefreshResult:
+    rate: Rate
+    refreshed: bool  # a provider answered with a good rate just now
+    errors: list  # one "source: reason" line per provider that failed
+
+
+def _fill(template, from_currency, to_currency):
+    return (
+        template.replace("{from}", from_currency)
+        .replace("{to}", to_currency)
+        .replace("{from_lower}", from_currency.lower())
+        .replace("{to_lower}", to_currency.lower())
+    )
+
+
+def _dig(data, path):
+    for part in path.split("."):
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, dict) and part.lower() in data:
+            data = data[part.lower()]
+        elif isinstance(data, dict) and part.upper() in data:
+            data = data[part.upper()]
+        else:
+            raise RateError(f"no '{path}' in the answer", permanent=True)
+    return data
+
+
+def provider_fetch(item, from_currency, to_currency, *, timeout=None):
+    """Ask one `URL#PATH` provider for a rate; raise RateError when it gives none."""
+    import requests
+
+    url, _, path = item.partition("#")
+    url = _fill(url.strip(), from_currency, to_currency)
+    path = _fill(path.strip() or "rate", from_currency, to_currency)
+    try:
+        response = requests.get(
+            url,
+            timeout=timeout or settings.EXCHANGE_RATE_TIMEOUT,
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+    except requests.RequestException as exc:
+        raise RateError(f"network error: {exc.__class__.__name__}") from exc
+    if response.status_code != 200:
+        raise RateError(f"HTTP {response.status_code}", permanent=400 <= response.status_code < 500)
+    try:
+        data = response.json()
+    except ValueError as exc:
+        raise RateError("the answer is not JSON") from exc
+    # Some services answer 200 with an error inside (exchangerate.host without a key).
+    if isinstance(data, dict) and (data.get("success") is False or data.get("result") == "error"):
+        reason = data.get("error") or data.get("error-type") or "error"
+        if isinstance(reason, dict):
+            reason = reason.get("type") or reason.get("info") or "error"
+        raise RateError(f"the service reported an error: {reason}", permanent=True)
+    value = to_decimal(_dig(data, path))
+    if value is None or value <= 0:
+        raise RateError("the rate is not a positive number", permanent=True)
+    low, high = SANE_BANDS.get((from_currency, to_currency), (None, None))
+    if low is not None and not (low <= value <= high):
+        raise RateError(f"rate {value} outside {low}–{high}", permanent=True)
+    return value.quantize(Decimal("0.00000001"))
+
+
+def _source_name(item):
+    from urllib.parse import urlsplit
+
+    return urlsplit(item.partition("#")[0]).netloc or item[:60]
+
+
+def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, providers=None):
+    """Refresh the stored rate from the provider chain, keeping the last good one on failure.
+
+    Without `force`, a row younger than the cache lifetime is kept as it is, so
+    beat can call this hourly and the services are asked at most every 6 hours.
+    """
+    from django.utils import timezone
+
+    from_currency, to_currency = from_currency.upper(), to_currency.upper()
+    now = timezone.now()
+    row = ExchangeRate.objects.filter(from_currency=from_currency, to_currency=to_currency).first()
+    if not force and row is not None and (now - row.last_updated).total_seconds() < CACHE_SECONDS:
+        return RefreshResult(rate_get(from_currency, to_currency), False, [])
+
+    errors = []
+    for item in providers if providers is not None else settings.EXCHANGE_RATE_PROVIDERS:
+        source = _source_name(item)
+        try:
+            value = provider_fetch(item, from_currency, to_currency)
+        except RateError as exc:
+            errors.append(f"{source}: {exc}")
+            continue
+        ExchangeRate.objects.update_or_create(
+            from_currency=from_currency,
+            to_currency=to_currency,
+            defaults={"rate": value, "source": source, "last_updated": now,
+                      "last_attempt_at": now, "last_error": ""},
+        )
+        rate_forget(from_currency, to_currency)
+        return RefreshResult(rate_get(from_currency, to_currency), True, errors)
+
+    # Every provider failed: keep the last good row (else the fallback) and say why.
+    reason = "; ".join(errors)[:2000] or "no providers configured"
+    if row is not None:
+        ExchangeRate.objects.filter(pk=row.pk).update(last_attempt_at=now, last_error=reason)
+    else:  # nothing stored yet: the fallback is in use; remember why for the dashboard
+        cache.set(_error_key(from_currency, to_currency), reason, CACHE_SECONDS)
+    rate_forget(from_currency, to_currency)
+    return RefreshResult(rate_get(from_currency, to_currency), False, errors)
+
+
+def _error_key(from_currency, to_currency):
+    return f"rate-error:{from_currency}:{to_currency}"
+
+
+def rate_status(from_currency="KES", to_currency="EGP"):
+    """What the dashboard's system status says about the rate: value, source, staleness, error."""
+    rate = rate_get(from_currency, to_currency)
+    row = ExchangeRate.objects.filter(
+        from_currency=from_currency.upper(), to_currency=to_currency.upper()
+    ).first()
+    return {
+        "rate": rate.rate,
+        "source": rate.source,
+        "lastUpdated": rate.last_updated,
+        "isFallback": rate.is_fallback,
+        "lastAttemptAt": row.last_attempt_at if row else None,
+        "lastError": row.last_error if row else (
+            cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""
+        ),
+        # the last refresh failed and an older stored rate is in use
+        "isStale": bool(row and row.last_error),
+    }

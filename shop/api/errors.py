@@ -65,9 +65,9 @@ def exception_handler(exc, context):
             response.data["field"] = field
         return response
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        message = str(exc.detail) if isinstance(exc, exceptions.AuthenticationFailed) else _(
-            "Authentication required"
-        )
+        # a subclass with its own text ('Admin authentication required') keeps it
+        generic = type(exc) is exceptions.NotAuthenticated
+        message = _("Authentication required") if generic else str(exc.detail)
     else:
         message = str(exc.detail) if not isinstance(exc.detail, dict | list) else _first_error(exc.detail)[1]
     response.data = {"error": message, "message": message}

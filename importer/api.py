@@ -1,0 +1,202 @@
+"""Staff API for the producer-site importer (spec 7: /api/admin/scrape…)."""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import StaffAreaPermission
+from importer import selectors, services
+from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
+from importer.models import ExternalProduct
+from shop.api.errors import ApiError
+
+
+class ExternalProductSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    price = serializers.DecimalField(max_digits=12, decimal_places=2)  # KES
+    original_price = serializers.DecimalField(max_digits=12, decimal_places=2, allow_null=True)
+    original_currency = serializers.CharField(source="currency")
+    price_egp = serializers.SerializerMethodField()
+    image = serializers.CharField()
+    description = serializers.CharField()
+    source = serializers.CharField()
+    source_url = serializers.CharField()
+    category = serializers.CharField()
+
+    def get_price_egp(self, obj) -> str:
+        return str(services.egp_price(obj.price, config=self.context["config"]))
+
+
+class ProgressSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    base_url = serializers.CharField()
+    max_pages = serializers.IntegerField()
+    pages_planned = serializers.IntegerField()
+    pages_fetched = serializers.IntegerField()
+    products_found = serializers.IntegerField()
+    errors = serializers.ListField(child=serializers.CharField())
+    error_count = serializers.IntegerField()
+    error = serializers.CharField()
+    percent = serializers.IntegerField()
+    elapsed_seconds = serializers.FloatField()
+    cancel_requested = serializers.BooleanField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    finished = serializers.BooleanField()
+
+
+class ConfigSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField()
+    base_url = serializers.CharField()
+    refresh_interval = serializers.IntegerField()
+    auto_import = serializers.BooleanField()
+    markup = serializers.DecimalField(max_digits=6, decimal_places=2)
+    exchange_rate = serializers.DecimalField(max_digits=18, decimal_places=4)
+    rate_source = serializers.CharField()
+    rate_is_fallback = serializers.BooleanField()
+    last_fetch = serializers.DateTimeField(allow_null=True)
+
+
+def _products(config):
+    items = selectors.external_product_list()
+    return ExternalProductSerializer(items, many=True, context={"config": config}).data
+
+
+def _scrape_body(*, config, run=None, cached=False):
+    """The spec's scrape response: success, products, count, errors/error, timestamp (+ job)."""
+    progress = selectors.run_progress(run)
+    products = _products(config)
+    body = {
+        "success": True, "cached": cached, "products": products, "count": len(products),
+        "errors": progress["errors"] if progress else [], "error": "",
+        "timestamp": config["last_fetch"] or timezone.now(), "job": progress,
+    }
+    if run is not None and run.status == "failed":
+        body["error"] = _("Server-side scraper failed: %(error)s") % {"error": run.error}
+        body["success"] = bool(products)  # spec 4: on failure the cache is still served
+    return body
+
+
+def status_payload():
+    """What GET /api/admin/scrape/status answers (also the panel's first paint)."""
+    config = services.importer_config()
+    products = _products(config)
+    return {
+        "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),
+        "products": products, "count": len(products), "timestamp": config["last_fetch"],
+    }
+
+
+class ScrapeApi(APIView):
+    """Start a crawl of the producer's site, or answer from the fresh cache."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    class InputSerializer(serializers.Serializer):
+        force_refresh = serializers.BooleanField(default=False)
+        max_pages = serializers.IntegerField(default=DEFAULT_PAGES, min_value=MIN_PAGES, max_value=MAX_PAGES)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: OpenApiResponse(description="Finished or cached: success, products, count, errors, timestamp"),
+                   202: OpenApiResponse(description="Crawl started: job progress to poll at /api/admin/scrape/status")},
+    )
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        config = services.importer_config()
+        if not config["enabled"]:
+            return Response({"success": True, "cached": False, "products": [], "count": 0, "errors": [],
+                             "error": "", "timestamp": timezone.now(), "job": None})
+        if not data.validated_data["force_refresh"] and services.cache_is_fresh():
+            return Response(_scrape_body(config=config, cached=True))
+        try:
+            run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"])
+        except services.ImporterError as exc:
+            raise ApiError(str(exc), status_code=exc.status_code) from exc
+        config = services.importer_config()
+        body = _scrape_body(config=config, run=run)
+        done = body["job"]["finished"]
+        return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
+
+
+class ScrapeStatusApi(APIView):
+    """The importer configuration, the running (or last) job's progress and the cache."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    @extend_schema(responses=inline_serializer("ScrapeStatus", {
+        "config": ConfigSerializer(), "job": ProgressSerializer(allow_null=True),
+        "products": ExternalProductSerializer(many=True), "count": serializers.IntegerField(),
+        "timestamp": serializers.DateTimeField(allow_null=True),
+    }))
+    def get(self, request):
+        return Response(status_payload())
+
+
+class ScrapeCacheApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    @extend_schema(request=None, responses=inline_serializer("ScrapeCacheCleared", {
+        "success": serializers.BooleanField(), "deleted": serializers.IntegerField()}))
+    def delete(self, request):
+        deleted = services.cache_clear()
+        return Response({"success": True, "deleted": deleted})
+
+
+class ScrapeCancelApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+    area_actions = {"POST": "edit"}
+
+    @extend_schema(request=None, responses=inline_serializer("ScrapeCancelled", {
+        "success": serializers.BooleanField(), "job": ProgressSerializer(allow_null=True)}))
+    def post(self, request):
+        run = services.run_active()
+        if run is None:
+            raise ApiError(_("No crawl is running."), status_code=409)
+        run = services.run_cancel(run=run)
+        return Response({"success": True, "job": selectors.run_progress(run)})
+
+
+class ScrapeImportApi(APIView):
+    """Import cached products into the shop: all of them, or the ones selected."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    class InputSerializer(serializers.Serializer):
+        ids = serializers.ListField(child=serializers.IntegerField(), required=False, allow_empty=True)
+        all = serializers.BooleanField(default=False)
+
+    @extend_schema(request=InputSerializer, responses=inline_serializer("ScrapeImported", {
+        "success": serializers.BooleanField(), "created": serializers.IntegerField(),
+        "updated": serializers.IntegerField(), "errors": serializers.ListField(child=serializers.CharField()),
+        "products": serializers.ListField(child=serializers.DictField()),
+    }))
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        items = None
+        if not data.validated_data["all"]:
+            ids = data.validated_data.get("ids") or []
+            items = list(ExternalProduct.objects.filter(pk__in=ids).order_by("pk"))
+        try:
+            result = services.products_import(external_products=items, user=request.user)
+        except services.ImporterError as exc:
+            raise ApiError(str(exc), status_code=exc.status_code) from exc
+        done = result.created + result.updated
+        return Response({
+            "success": not result.errors, "created": len(result.created), "updated": len(result.updated),
+            "errors": result.errors,
+            "products": [{"id": p.pk, "slug": p.slug, "title": p.title, "price": str(p.price_amount),
+                          "kes_price": str(p.kes_price_amount)} for p in done],
+        })

@@ -1,0 +1,190 @@
+"""Discover and read the producer's catalogue, one polite request at a time.
+
+Order of visits (a priority queue; every URL once; at most `max_pages`):
+1. a platform feed (WooCommerce Store API, Shopify products.json) if exposed;
+   a feed that answers makes the HTML crawl unnecessary;
+2. root, shop, teas listing, category listing;
+3. category pages found on those pages;
+4. product pages of cards that carry no price (the price lives only there);
+5. further pages of a listing (pagination up to page 5, path or query form);
+6. guessed category slugs (spec 7);
+7. product pages of cards that had a price (better descriptions and images).
+"""
+
+import heapq
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from importer.http import FetchError, PoliteSession
+from importer.normalize import deduplicate, normalise
+from importer.parsers import (
+    canonical_url,
+    is_action_link,
+    parse_page,
+    parse_shopify_feed,
+    parse_woocommerce_feed,
+)
+
+log = logging.getLogger(__name__)
+
+MIN_PAGES, MAX_PAGES, DEFAULT_PAGES = 1, 100, 20
+SEED_PATHS = ["/", "/shop/", "/teas/", "/product-category/"]
+GUESSED_SLUGS = [
+    "black-tea", "green-tea", "herbal-tea", "tea-bags", "loose-leaf", "gift-sets", "cold-brew",
+    "attitude-teas", "health-wellness", "luxury-pyramid", "speciality-teas", "string-tag-pyramid",
+    "conservation-teas", "pick-n-mix", "accessories-gifts", "entire-range",
+]
+FEEDS = [("/wp-json/wc/store/v1/products?per_page=100&page=1", parse_woocommerce_feed),
+         ("/products.json?limit=250", parse_shopify_feed)]
+P_FEED, P_SEED, P_CATEGORY, P_NEEDED, P_PAGINATION, P_GUESS, P_EXTRA = range(7)
+
+
+@dataclass
+class Progress:
+    pages_planned: int = 0
+    pages_fetched: int = 0
+    products_found: int = 0
+    errors: list = field(default_factory=list)
+
+
+@dataclass
+class CrawlResult:
+    products: list
+    errors: list
+    pages_fetched: int
+    cancelled: bool = False
+    requests_made: int = 0
+    seconds: float = 0.0
+
+
+class Crawl:
+    def __init__(self, *, base_url, max_pages=DEFAULT_PAGES, session=None,
+                 on_progress=None, should_cancel=None, try_feeds=True):
+        self.base_url = base_url.rstrip("/") + "/"
+        self.max_pages = max(MIN_PAGES, min(MAX_PAGES, int(max_pages)))
+        self._own_session = session is None
+        self.session = session or PoliteSession(base_url=self.base_url)
+        self.on_progress = on_progress or (lambda progress: None)
+        self.should_cancel = should_cancel or (lambda: False)
+        self.try_feeds = try_feeds
+        self.progress = Progress()
+        self._queue, self._queued, self._counter = [], set(), 0
+        self._found = {}  # source URL -> merged raw record
+
+    def _push(self, url, priority):
+        url = canonical_url(url)
+        if is_action_link(url):
+            return
+        if url in self._queued:
+            self._promote(url, priority)
+            return
+        self._queued.add(url)
+        self._counter += 1
+        heapq.heappush(self._queue, (priority, self._counter, url))
+
+    def _promote(self, url, priority):
+        """Move a queued URL up (a priced-card product page turned out to be needed)."""
+        url = canonical_url(url)
+        for index, (p, n, u) in enumerate(self._queue):
+            if u == url and p > priority:
+                self._queue[index] = (priority, n, u)
+                heapq.heapify(self._queue)
+                return
+
+    def _plan(self):
+        self.progress.pages_planned = min(self.max_pages, self.progress.pages_fetched + len(self._queue))
+
+    def _record(self, products):
+        for product in products:
+            found = self._found.get(product.source_url)
+            self._found[product.source_url] = found.merge(product) if found else product
+        self.progress.products_found = sum(1 for p in self._found.values() if p.price)
+
+    def _error(self, message):
+        log.warning("importer: %s", message)
+        self.progress.errors.append(message[:300])
+
+    def run(self):
+        started = time.monotonic()
+        cancelled = False
+        if self.try_feeds:
+            for path, _parser in FEEDS:
+                self._push(urljoin(self.base_url, path), P_FEED)
+        for path in SEED_PATHS:
+            self._push(urljoin(self.base_url, path.lstrip("/")), P_SEED)
+        guesses = [urljoin(self.base_url, f"product-category/{slug}/") for slug in GUESSED_SLUGS]
+        for url in guesses:
+            self._push(url, P_GUESS)
+        feeds = {canonical_url(urljoin(self.base_url, path)): parser for path, parser in FEEDS}
+        self._plan()
+        self.on_progress(self.progress)
+
+        while self._queue and self.progress.pages_fetched < self.max_pages:
+            if self.should_cancel():
+                cancelled = True
+                break
+            priority, _n, url = heapq.heappop(self._queue)
+            try:
+                page = self.session.get(url)
+            except FetchError as exc:
+                if "robots.txt" in str(exc):
+                    log.info("importer: %s", exc)  # not an error: the site asked us not to
+                    self._plan()
+                    continue
+                self.progress.pages_fetched += 1
+                self._error(str(exc))
+            else:
+                self.progress.pages_fetched += 1
+                if page.ok:
+                    if url in feeds:
+                        if self._read_feed(page, feeds[url]):
+                            # a structured feed has the whole catalogue: stop guessing
+                            self._queue = [q for q in self._queue if q[0] <= P_FEED]
+                    else:
+                        self._read_page(page)
+            self._plan()
+            self.on_progress(self.progress)
+
+        if self._own_session:
+            self.session.close()
+        products = deduplicate([p for p in (normalise(raw) for raw in self._found.values()) if p])
+        self.progress.products_found = len(products)
+        self.progress.pages_planned = self.progress.pages_fetched if not cancelled else self.progress.pages_planned
+        self.on_progress(self.progress)
+        return CrawlResult(products=products, errors=list(self.progress.errors),
+                           pages_fetched=self.progress.pages_fetched, cancelled=cancelled,
+                           requests_made=self.session.requests_made,
+                           seconds=time.monotonic() - started)
+
+    def _read_feed(self, page, parser):
+        try:
+            data = json.loads(page.text)
+        except ValueError:
+            return False
+        products = parser(data, self.base_url)
+        self._record(products)
+        return bool(products)
+
+    def _read_page(self, page):
+        parsed = parse_page(page.text, page.url)
+        self._record(parsed.products)
+        for url in parsed.categories:
+            self._push(url, P_CATEGORY)
+        for url in parsed.pagination:
+            self._push(url, P_PAGINATION)
+        for product in parsed.products:
+            link = product.source_url
+            if "#" in link or canonical_url(link) == canonical_url(page.url):
+                continue
+            merged = self._found.get(link)
+            priority = P_NEEDED if not (merged and merged.price) else P_EXTRA
+            self._push(link, priority)
+        for url in parsed.product_links:
+            self._push(url, P_EXTRA)
+
+
+def crawl(**kwargs):
+    return Crawl(**kwargs).run()

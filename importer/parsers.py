@@ -1,0 +1,459 @@
+"""Read products and links out of the producer's pages. Pure: no I/O, no database.
+
+Best source first: schema.org Product in JSON-LD (including @graph and
+AggregateOffer) or microdata; a platform feed (WooCommerce Store API, Shopify
+products.json); then heuristics over product cards and product pages, with the
+spec's fallback price regex when a card has no price element.
+"""
+
+import json
+import re
+from copy import deepcopy
+from dataclasses import dataclass, field
+from decimal import Decimal
+from html import unescape
+from urllib.parse import parse_qs, urljoin, urlsplit, urlunsplit
+
+from lxml import etree, html as lxml_html
+
+from shop.money import to_decimal
+
+# How trustworthy a record is: a better rank replaces a worse one for the same URL.
+RANK_STRUCTURED, RANK_FEED, RANK_PAGE, RANK_CARD = 1, 2, 3, 4
+
+CURRENCY = re.compile(r"K\s?Shs?\.?|KES|Ksh", re.I)
+NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+# The spec's fallback: a currency mark, then a 2–3 digit leading number with
+# optional thousands separators (plus 1-digit groups like "1,250").
+FALLBACK_PRICE = re.compile(
+    r"(?:K\s?Shs?|KES)\.?\s*(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{2,3}(?:\.\d{1,2})?)(?![\d,])", re.I
+)
+PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page)=(\d+)")
+MAX_PAGE_NUMBER = 5
+ACTION_PARAMS = {"add-to-cart", "add_to_wishlist", "remove_item", "orderby", "filter", "min_price",
+                 "max_price", "replytocom", "action", "wc-ajax", "s", "share"}
+ACTION_PATHS = ("/cart", "/checkout", "/my-account", "/wp-login", "/wp-admin", "/login", "/feed",
+                "/wishlist", "/compare", "/xmlrpc", "/comments")
+IMAGE_ATTRS = ("data-large_image", "data-src", "data-lazy-src", "data-original", "src")
+
+
+@dataclass
+class ParsedProduct:
+    name: str
+    price: Decimal | None
+    original_price: Decimal | None = None
+    currency: str = "KES"
+    image: str = ""
+    description: str = ""
+    source_url: str = ""
+    category: str = ""  # the producer's category slug, when the page says
+    rank: int = RANK_CARD
+
+    def merge(self, other):
+        """Keep the better-ranked record, filling its gaps from the other one."""
+        best, rest = (self, other) if self.rank <= other.rank else (other, self)
+        for name in ("price", "original_price", "image", "description", "category"):
+            if not getattr(best, name) and getattr(rest, name):
+                setattr(best, name, getattr(rest, name))
+        return best
+
+
+@dataclass
+class ParsedPage:
+    products: list = field(default_factory=list)
+    categories: list = field(default_factory=list)  # category listing URLs
+    pagination: list = field(default_factory=list)  # further pages of this listing (≤ 5)
+    product_links: list = field(default_factory=list)  # product pages linked from cards
+
+
+# -- small readers ------------------------------------------------------------
+
+
+def clean_text(value):
+    """Collapse whitespace and drop tags from a fragment of text or HTML."""
+    if not value:
+        return ""
+    value = str(value)
+    if "<" in value:
+        try:
+            value = lxml_html.fromstring(f"<div>{value}</div>").text_content()
+        except (etree.ParserError, ValueError):
+            value = re.sub(r"<[^>]+>", " ", value)
+    return re.sub(r"\s+", " ", unescape(value)).strip()
+
+
+def parse_price(value):
+    """Read a KES price: 'KSh 1,250.00', 'KShs73.00', 'KES 350', ranges → the low end."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, Decimal)):
+        number = to_decimal(value)
+    else:
+        text = CURRENCY.sub(" ", str(value).replace("\xa0", " "))
+        match = NUMBER.search(text)
+        if not match:
+            return None
+        number = to_decimal(re.sub(r"[,\s]", "", match.group(0)))
+    return number if number is not None and number > 0 else None
+
+
+def fallback_price(text):
+    match = FALLBACK_PRICE.search((text or "").replace("\xa0", " "))
+    return parse_price(match.group(1)) if match else None
+
+
+def absolute_url(page_url, link):
+    """Resolve a link against the page; protocol-relative links take the page's scheme."""
+    link = (link or "").strip()
+    if not link or link.startswith(("data:", "javascript:", "mailto:", "tel:", "#")):
+        return ""
+    return urljoin(page_url, link)
+
+
+def canonical_url(url):
+    """One spelling per page: no fragment, lower-case host, no trailing `?`."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
+
+
+def is_action_link(url):
+    """Add-to-cart, account, cart and sorting links are never followed."""
+    parts = urlsplit(url)
+    if set(parse_qs(parts.query, keep_blank_values=True)) & ACTION_PARAMS:
+        return True
+    path = parts.path.lower()
+    return any(path == p or path.startswith(p + "/") or path.startswith(p + ".") for p in ACTION_PATHS)
+
+
+def category_slug(url):
+    """The producer's category slug in a listing URL, or ''."""
+    match = re.search(r"/(?:product-category|category|collections)/([^/?#]+)", urlsplit(url).path)
+    return match.group(1).lower() if match else ""
+
+
+def page_number(url):
+    match = PAGINATION.search(urlsplit(url).path + ("?" + urlsplit(url).query if urlsplit(url).query else ""))
+    return int(match.group(1) or match.group(2)) if match else 1
+
+
+def _looks_like_product_link(url):
+    path = urlsplit(url).path
+    return bool(re.search(r"/(?:product|products|shop/p)/[^/]+/?$", path))
+
+
+def _image_of(el, page_url):
+    for attr in IMAGE_ATTRS:
+        value = el.get(attr)
+        if value and not value.startswith("data:"):
+            return absolute_url(page_url, value)
+    srcset = el.get("srcset") or el.get("data-srcset")
+    if srcset:
+        return absolute_url(page_url, srcset.split(",")[0].split()[0])
+    return ""
+
+
+def _price_from_element(el):
+    """Current and original price of a price element: `ins` is current, `del` the original."""
+    el = deepcopy(el)
+    for hidden in el.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " screen-reader-text ")]'):
+        hidden.drop_tree()
+    ins, dels = el.xpath(".//ins"), el.xpath(".//del")
+    if ins:
+        return parse_price(ins[0].text_content()), parse_price(dels[0].text_content()) if dels else None
+    if dels:
+        for old in dels:
+            old.drop_tree()
+    return parse_price(el.text_content()), None
+
+
+def _first(el, xpaths):
+    for xpath in xpaths:
+        found = el.xpath(xpath)
+        if found:
+            return found[0]
+    return None
+
+
+def _class_has(name):
+    return f'contains(concat(" ", normalize-space(@class), " "), " {name} ")'
+
+
+# -- structured data ------------------------------------------------------------
+
+
+def _types(node):
+    kind = node.get("@type", "")
+    return {str(k).rsplit("/", 1)[-1] for k in (kind if isinstance(kind, list) else [kind])}
+
+
+def _walk_jsonld(data):
+    if isinstance(data, list):
+        for item in data:
+            yield from _walk_jsonld(item)
+    elif isinstance(data, dict):
+        if "@graph" in data:
+            yield from _walk_jsonld(data["@graph"])
+        kinds = _types(data)
+        if "Product" in kinds or "ProductGroup" in kinds:
+            yield data
+        elif "ItemList" in kinds:
+            for element in data.get("itemListElement") or []:
+                if isinstance(element, dict):
+                    yield from _walk_jsonld(element.get("item", element))
+
+
+def _offer_price(offers):
+    """(price, currency) of an Offer, a list of them, or an AggregateOffer (low end)."""
+    for offer in offers if isinstance(offers, list) else [offers]:
+        if not isinstance(offer, dict):
+            continue
+        currency = str(offer.get("priceCurrency") or "KES").upper()
+        for key in ("price", "lowPrice"):
+            price = parse_price(offer.get(key))
+            if price:
+                return price, currency
+        spec = offer.get("priceSpecification")
+        if spec:
+            specs = spec if isinstance(spec, list) else [spec]
+            for item in specs:
+                if isinstance(item, dict) and parse_price(item.get("price")):
+                    return parse_price(item.get("price")), str(item.get("priceCurrency") or currency).upper()
+    return None, "KES"
+
+
+def _jsonld_image(image):
+    if isinstance(image, list):
+        image = image[0] if image else ""
+    if isinstance(image, dict):
+        image = image.get("url") or image.get("contentUrl") or ""
+    return str(image or "")
+
+
+def _jsonld_products(doc, page_url):
+    products = []
+    for script in doc.xpath('//script[contains(@type, "ld+json")]'):
+        raw = (script.text or "").strip()
+        raw = re.sub(r"^\s*(<!--|/\*<!\[CDATA\[\*/)|(-->|/\*\]\]>\*/)\s*$", "", raw)
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            continue
+        for node in _walk_jsonld(data):
+            price, currency = _offer_price(node.get("offers") or {})
+            name = clean_text(node.get("name"))
+            if not name:
+                continue
+            products.append(ParsedProduct(
+                name=name, price=price, currency=currency,
+                image=absolute_url(page_url, _jsonld_image(node.get("image"))),
+                description=clean_text(node.get("description")),
+                source_url=canonical_url(absolute_url(page_url, node.get("url") or "") or page_url),
+                rank=RANK_STRUCTURED,
+            ))
+    return products
+
+
+def _microdata_products(doc, page_url):
+    products = []
+    for scope in doc.xpath('//*[@itemscope and contains(@itemtype, "schema.org/Product")]'):
+        def prop(name, scope=scope):
+            found = scope.xpath(f'.//*[@itemprop="{name}"]')
+            if not found:
+                return ""
+            el = found[0]
+            return el.get("content") or el.get("href") or el.get("src") or el.text_content()
+
+        name = clean_text(prop("name"))
+        if not name:
+            continue
+        link = prop("url")
+        products.append(ParsedProduct(
+            name=name, price=parse_price(prop("price")),
+            currency=(clean_text(prop("priceCurrency")) or "KES").upper(),
+            image=absolute_url(page_url, prop("image")), description=clean_text(prop("description")),
+            source_url=canonical_url(absolute_url(page_url, link) if link else page_url),
+            rank=RANK_STRUCTURED,
+        ))
+    return products
+
+
+# -- HTML heuristics -----------------------------------------------------------
+
+CARD_XPATH = (
+    f'//li[{_class_has("product")}] | //div[{_class_has("product")} and {_class_has("type-product")}]'
+    f' | //*[{_class_has("product-card")} or {_class_has("product-item")} or {_class_has("grid-product")}]'
+)
+NAME_XPATHS = [
+    f'.//*[{_class_has("woocommerce-loop-product__title")}]', f'.//*[{_class_has("product-title")}]',
+    f'.//*[{_class_has("product-name")}]', './/*[@itemprop="name"]', ".//h2", ".//h3", ".//h4",
+]
+PRICE_XPATHS = [f'.//*[{_class_has("price")}]', f'.//*[{_class_has("amount")}]', './/*[@itemprop="price"]',
+                 './/*[contains(@class, "price")]']
+
+
+def _cards(doc, page_url):
+    cards = doc.xpath(CARD_XPATH)
+    # an outer wrapper that holds other cards is a grid, not a card
+    inner = [c for c in cards if not any(o is not c and o in c.iterdescendants() for o in cards)]
+    # the main product of a product page is not a card of another product
+    inner = [c for c in inner if not c.xpath(f'.//h1 | .//*[{_class_has("summary")}]')]
+    products = []
+    for card in inner:
+        link = ""
+        for anchor in card.xpath(".//a[@href]"):
+            href = absolute_url(page_url, anchor.get("href"))
+            if href and not is_action_link(href):
+                link = canonical_url(href)
+                break
+        name_el = _first(card, NAME_XPATHS)
+        name = clean_text(name_el.text_content()) if name_el is not None else ""
+        image_el = _first(card, [".//img"])
+        if not name and image_el is not None:
+            name = clean_text(image_el.get("alt"))
+        if not name:
+            continue
+        price_el = _first(card, PRICE_XPATHS)
+        price, original = _price_from_element(price_el) if price_el is not None else (None, None)
+        if price is None:
+            price = fallback_price(card.text_content())
+        products.append(ParsedProduct(
+            name=name, price=price, original_price=original,
+            image=_image_of(image_el, page_url) if image_el is not None else "",
+            source_url=link or f"{canonical_url(page_url)}#{re.sub(r'[^a-z0-9]+', '-', name.lower())}",
+            category=category_slug(page_url), rank=RANK_CARD,
+        ))
+    return products
+
+
+def _is_product_page(doc):
+    body_class = " ".join(doc.xpath("//body/@class"))
+    return bool(
+        "single-product" in body_class
+        or doc.xpath(f'//*[{_class_has("product_title")}]')
+        or doc.xpath(f'//*[{_class_has("single-tea-name")}]')
+        or doc.xpath('//meta[@property="og:type" and @content="product"]')
+    )
+
+
+def _product_page(doc, page_url):
+    name_el = _first(doc, [f'//*[{_class_has("product_title")}]', f'//*[{_class_has("single-tea-name")}]//h1',
+                           f'//*[{_class_has("single-tea-name")}]', "//h1"])
+    name = clean_text(name_el.text_content()) if name_el is not None else ""
+    if not name:
+        return None
+    summary = _first(doc, [f'//*[{_class_has("summary")}]', f'//*[{_class_has("single-tea-name")}]', "//main", "//body"])
+    price_el = _first(summary, [f'.//p[{_class_has("price")}]', f'.//*[{_class_has("price")}]']) if summary is not None else None
+    price, original = _price_from_element(price_el) if price_el is not None else (None, None)
+    if price is None and summary is not None:
+        price = fallback_price(summary.text_content())
+    image = ""
+    gallery = _first(doc, [f'//*[contains(@class, "woocommerce-product-gallery")]//img',
+                           f'//*[{_class_has("single-tea-image")}]//img'])
+    if gallery is not None:
+        image = _image_of(gallery, page_url)
+    if not image:
+        og = doc.xpath('//meta[@property="og:image"]/@content')
+        image = absolute_url(page_url, og[0]) if og else ""
+    desc_el = _first(doc, [f'//*[{_class_has("woocommerce-product-details__short-description")}]',
+                           f'//*[{_class_has("single-tea-description")}]', '//*[@id="tab-description"]'])
+    description = clean_text(desc_el.text_content()) if desc_el is not None else ""
+    if not description:
+        meta = doc.xpath('//meta[@name="description"]/@content | //meta[@property="og:description"]/@content')
+        description = clean_text(meta[0]) if meta else ""
+    return ParsedProduct(name=name, price=price, original_price=original, image=image,
+                         description=description, source_url=canonical_url(page_url), rank=RANK_PAGE)
+
+
+def _links(doc, page_url, result):
+    here = urlsplit(page_url)
+    seen = set()
+    for href in doc.xpath("//a/@href"):
+        url = absolute_url(page_url, href)
+        if not url or url in seen:
+            continue
+        seen.add(url)
+        parts = urlsplit(url)
+        if parts.netloc.lower() != here.netloc.lower() or is_action_link(url):
+            continue
+        url = canonical_url(url)
+        number = page_number(url)
+        if number > 1:
+            if number <= MAX_PAGE_NUMBER:
+                result.pagination.append(url)
+        elif category_slug(url):
+            result.categories.append(url)
+        elif _looks_like_product_link(url):
+            result.product_links.append(url)
+
+
+def parse_page(text, page_url):
+    """Products and links on one HTML page. Malformed HTML gives what can be read."""
+    result = ParsedPage()
+    if not text or not text.strip():
+        return result
+    try:
+        doc = lxml_html.fromstring(text.encode("utf-8", errors="replace") if isinstance(text, str) else text)
+    except (etree.ParserError, ValueError):
+        return result
+    structured = _jsonld_products(doc, page_url) or _microdata_products(doc, page_url)
+    result.products.extend(structured)
+    if not structured and _is_product_page(doc):
+        product = _product_page(doc, page_url)
+        if product:
+            result.products.append(product)
+    result.products.extend(_cards(doc, page_url))
+    _links(doc, page_url, result)
+    return result
+
+
+# -- platform feeds ------------------------------------------------------------
+
+
+def parse_woocommerce_feed(data, base_url):
+    """Products from the WooCommerce Store API (prices are strings in minor units)."""
+    products = []
+    for item in data if isinstance(data, list) else []:
+        if not isinstance(item, dict) or not item.get("name"):
+            continue
+        prices = item.get("prices") or {}
+        minor = int(prices.get("currency_minor_unit") or 0)
+        scale = Decimal(10) ** minor
+
+        def amount(key, prices=prices, scale=scale):
+            value = to_decimal(prices.get(key))
+            return (value / scale) if value and value > 0 else None
+
+        current, regular = amount("price"), amount("regular_price")
+        images = item.get("images") or []
+        categories = item.get("categories") or []
+        products.append(ParsedProduct(
+            name=clean_text(item["name"]), price=current,
+            original_price=regular if regular and current and regular > current else None,
+            currency=str(prices.get("currency_code") or "KES").upper(),
+            image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
+            description=clean_text(item.get("short_description") or item.get("description")),
+            source_url=canonical_url(absolute_url(base_url, item.get("permalink") or f"/product/{item.get('slug')}/")),
+            category=str(categories[0].get("slug", "")) if categories and isinstance(categories[0], dict) else "",
+            rank=RANK_FEED,
+        ))
+    return products
+
+
+def parse_shopify_feed(data, base_url):
+    """Products from a Shopify shop's /products.json."""
+    products = []
+    for item in (data or {}).get("products", []) if isinstance(data, dict) else []:
+        if not isinstance(item, dict) or not item.get("title"):
+            continue
+        variants = [v for v in item.get("variants") or [] if isinstance(v, dict)]
+        prices = [p for p in (parse_price(v.get("price")) for v in variants) if p]
+        images = item.get("images") or []
+        products.append(ParsedProduct(
+            name=clean_text(item["title"]), price=min(prices) if prices else None,
+            image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
+            description=clean_text(item.get("body_html")),
+            source_url=canonical_url(urljoin(base_url, f"/products/{item.get('handle', '')}")),
+            category=str(item.get("product_type") or "").lower().replace(" ", "-"),
+            rank=RANK_FEED,
+        ))
+    return products

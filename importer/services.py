@@ -1,0 +1,313 @@
+"""Importer writes: start, run and cancel a crawl; keep its results; import them into the shop."""
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from catalog.models import Category, Product
+from catalog.services import product_upsert
+from importer.categorize import caffeine_for, categorize, describe
+from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
+from importer.http import FetchError, check_url, download
+from importer.models import ExternalProduct, ImporterRun, RunStatus
+from importer.pricing import import_price
+from shop.rates import rate_get, rates_refresh
+from shop.store_settings import store_settings_get
+
+log = logging.getLogger(__name__)
+
+NEW_STOCK = 50
+FEATURED_COUNT = 3
+SHORT_DESCRIPTION = 100
+IMAGE_MAX_BYTES = 5 * 1024 * 1024
+IMAGE_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif"}
+IMAGE_FOLDER = "products/imported"
+BREWING_EN = "Use 1 teaspoon (or 1 tea bag) per 200 ml of water at 95°C and steep for 3 to 5 minutes."
+BREWING_AR = "استخدم ملعقة صغيرة واحدة (أو كيس شاي واحد) لكل 200 مل من الماء بدرجة 95 مئوية، واتركه 3 إلى 5 دقائق."
+ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
+# a queued/running run older than this is a worker that died: it no longer blocks a new one
+STALE_AFTER = timedelta(hours=1)
+
+
+class ImporterError(Exception):
+    """A request the importer cannot carry out; the message is for the operator."""
+
+    def __init__(self, message, *, status_code=400):
+        super().__init__(message)
+        self.status_code = status_code
+
+
+# -- configuration and cache ----------------------------------------------------
+
+
+def importer_config():
+    """The importer configuration (spec 3), from store settings and the stored rate."""
+    store = store_settings_get()
+    rate = rate_get("KES", "EGP")
+    return {
+        "enabled": store.external_enabled,
+        "base_url": store.external_base_url or settings.IMPORTER_BASE_URL,
+        "refresh_interval": store.external_refresh_interval,
+        "auto_import": store.external_auto_import,
+        "markup": store.importer_markup,
+        "exchange_rate": rate.rate,
+        "rate_source": rate.source,
+        "rate_is_fallback": rate.is_fallback,
+        "last_fetch": cache_timestamp(),
+    }
+
+
+def cache_timestamp():
+    newest = ExternalProduct.objects.order_by("-fetched_at").values_list("fetched_at", flat=True).first()
+    return newest
+
+
+def cache_is_fresh():
+    stamp = cache_timestamp()
+    hours = store_settings_get().external_refresh_interval or 24
+    return stamp is not None and timezone.now() - stamp < timedelta(hours=hours)
+
+
+def cache_clear():
+    """Forget the cached crawl results (imported shop products stay)."""
+    deleted, _detail = ExternalProduct.objects.all().delete()
+    return deleted
+
+
+def egp_price(kes, *, config=None):
+    config = config or importer_config()
+    return import_price(kes=kes, rate=config["exchange_rate"], markup=config["markup"])
+
+
+# -- runs -----------------------------------------------------------------------
+
+
+def run_active():
+    cutoff = timezone.now() - STALE_AFTER
+    return ImporterRun.objects.filter(status__in=ACTIVE, created_at__gte=cutoff).first()
+
+
+def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
+    """Queue a crawl of the producer's site; the Celery task does the work."""
+    try:
+        max_pages = int(max_pages)
+    except (TypeError, ValueError):
+        raise ImporterError(_("Max pages must be a whole number from 1 to 100.")) from None
+    if not MIN_PAGES <= max_pages <= MAX_PAGES:
+        raise ImporterError(_("Max pages must be a whole number from 1 to 100."))
+    base_url = (base_url or importer_config()["base_url"]).strip()
+    try:
+        check_url(base_url)
+    except FetchError as exc:
+        raise ImporterError(_("The producer site address is not allowed: %(reason)s") % {"reason": exc}) from exc
+    with transaction.atomic():
+        if run_active():
+            raise ImporterError(_("A crawl is already running."), status_code=409)
+        run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
+        transaction.on_commit(lambda: dispatch(run.pk))
+    run.refresh_from_db()
+    return run
+
+
+def dispatch(run_id):
+    """Hand a run to Celery (tests may replace this to run it in a thread)."""
+    from importer.tasks import crawl_run_task
+
+    crawl_run_task.delay(run_id)
+
+
+def run_cancel(*, run):
+    """Ask a running crawl to stop after the page it is fetching."""
+    ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(cancel_requested=True)
+    run.refresh_from_db()
+    return run
+
+
+def run_crawl(*, run_id, session=None):
+    """Crawl for one run, saving progress as it goes; keep what was found."""
+    run = ImporterRun.objects.get(pk=run_id)
+    if run.status not in ACTIVE:
+        return run
+    if run.cancel_requested:
+        ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.CANCELLED, finished_at=timezone.now())
+        return ImporterRun.objects.get(pk=run.pk)
+    ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING, started_at=timezone.now())
+    rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
+
+    def on_progress(progress):
+        ImporterRun.objects.filter(pk=run.pk).update(
+            pages_planned=progress.pages_planned, pages_fetched=progress.pages_fetched,
+            products_found=progress.products_found, errors=progress.errors[-50:],
+        )
+
+    def should_cancel():
+        return ImporterRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
+
+    try:
+        crawl = Crawl(base_url=run.base_url, max_pages=run.max_pages, session=session,
+                      on_progress=on_progress, should_cancel=should_cancel)
+        result = crawl.run()
+    except FetchError as exc:  # the base URL itself was refused
+        ImporterRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.FAILED, error=str(exc), finished_at=timezone.now())
+        return ImporterRun.objects.get(pk=run.pk)
+    except Exception as exc:  # never leave a run "running" behind
+        log.exception("importer: crawl %s crashed", run.pk)
+        ImporterRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:500],
+            finished_at=timezone.now())
+        return ImporterRun.objects.get(pk=run.pk)
+
+    if result.products:
+        cache_replace(run=run, products=result.products)
+    if result.cancelled:
+        status, error = RunStatus.CANCELLED, ""
+    elif result.products:
+        status, error = RunStatus.DONE, ""
+    else:
+        status = RunStatus.FAILED
+        error = _("No products found on %(url)s.") % {"url": run.base_url}
+    ImporterRun.objects.filter(pk=run.pk).update(
+        status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
+        pages_fetched=result.pages_fetched, errors=result.errors[-50:],
+        pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
+    )
+    return ImporterRun.objects.get(pk=run.pk)
+
+
+@transaction.atomic
+def cache_replace(*, run, products):
+    """The last crawl's products replace the cache (a partial crawl keeps what it found)."""
+    from urllib.parse import urlsplit
+
+    now = timezone.now()
+    ExternalProduct.objects.all().delete()
+    ExternalProduct.objects.bulk_create([
+        ExternalProduct(
+            run=run, name=p.name, price=p.price, original_price=p.original_price, currency="KES",
+            image=p.image[:1000], description=p.description, source=urlsplit(run.base_url).netloc,
+            source_url=p.source_url[:1000], category=p.category[:60], fetched_at=now,
+        )
+        for p in products
+    ])
+
+
+# -- import into the shop --------------------------------------------------------
+
+
+@dataclass
+class ImportResult:
+    created: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+
+
+def _unique_slug(name):
+    base = slugify(name)[:180] or "tea"
+    slug, n = base, 2
+    while Product.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def image_store(url):
+    """Download a product image into media storage and return its URL (never hot-linked)."""
+    digest = hashlib.sha256(url.encode()).hexdigest()[:24]
+    for ext in IMAGE_TYPES.values():  # downloaded before: reuse it
+        name = f"{IMAGE_FOLDER}/{digest}.{ext}"
+        if default_storage.exists(name):
+            return default_storage.url(name)
+    body, content_type = download(url, max_bytes=IMAGE_MAX_BYTES, allowed_types=set(IMAGE_TYPES))
+    name = default_storage.save(f"{IMAGE_FOLDER}/{digest}.{IMAGE_TYPES[content_type]}", ContentFile(body))
+    return default_storage.url(name)
+
+
+def _category(slug):
+    category = Category.objects.filter(slug=slug).first()
+    if category is None:
+        category, _created = Category.objects.get_or_create(
+            slug=slug, defaults={"name": slug.replace("-", " ").title()})
+    return category
+
+
+def _after_save(product, user, action):
+    try:  # the audit trail, once the back-office's module exists
+        from backoffice.audit import audit_record
+    except ImportError:
+        return
+    if user is not None:
+        audit_record(actor=user, action=action, details=product.title, target=product)
+
+
+def products_import(*, external_products=None, user=None):
+    """Create or update shop products from cached ones, matched by source URL."""
+    items = list(external_products if external_products is not None else ExternalProduct.objects.order_by("pk"))
+    if not items:
+        raise ImporterError(_("No products to save. Please scrape products first."))
+    config = importer_config()
+    result = ImportResult()
+    featured_left = FEATURED_COUNT
+    for item in items:
+        try:
+            product, created = _import_one(item, config=config, feature=featured_left > 0)
+        except FetchError as exc:
+            result.errors.append(f"{item.name}: {exc}")
+            continue
+        if created:
+            result.created.append(product)
+            featured_left -= 1 if product.is_featured else 0
+        else:
+            result.updated.append(product)
+        _after_save(product, user, "product_import" if created else "product_reimport")
+    return result
+
+
+def _import_one(item, *, config, feature):
+    current_egp = egp_price(item.price, config=config)
+    list_egp = egp_price(item.original_price, config=config) if item.original_price else None
+    existing = Product.objects.filter(source_url=item.source_url[:500]).first()
+    images = []
+    if item.image and not (existing and existing.images):
+        try:
+            images = [image_store(item.image)]
+        except FetchError as exc:  # a missing picture is not worth losing the product
+            log.info("importer: image skipped for %s: %s", item.name, exc)
+    prices = {
+        "price_amount": list_egp or current_egp,
+        "sale_price_amount": current_egp if list_egp else None,
+        "kes_price_amount": item.price,
+    }
+    with transaction.atomic():
+        if existing is not None:
+            changes = {**prices, **({"images": images} if images else {})}
+            return product_upsert(product=existing, **changes), False
+        verdict = categorize(name=item.name, description=item.description,
+                             price=current_egp, source_category=item.category)
+        generated_en = describe(name=item.name, category=item.category or "speciality-teas")
+        description_en = item.description
+        description_ar = ""
+        if not description_en or description_en == generated_en:
+            description_en = describe(name=item.name, category=verdict.category, price=current_egp)
+            description_ar = describe(name=item.name, category=verdict.category, price=current_egp, language="ar")
+        product = product_upsert(
+            slug=_unique_slug(item.name),
+            title_en=item.name,
+            description_en=description_en, description_ar=description_ar,
+            short_description_en=description_en[:SHORT_DESCRIPTION],
+            short_description_ar=description_ar[:SHORT_DESCRIPTION],
+            brewing_instructions_en=BREWING_EN, brewing_instructions_ar=BREWING_AR,
+            category=_category(verdict.category), tags=verdict.tags,
+            caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK,
+            is_active=True, is_new=True, is_featured=feature, images=images,
+            source_url=item.source_url[:500], **prices,
+        )
+        return product, True

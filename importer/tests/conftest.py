@@ -1,0 +1,59 @@
+import pytest
+
+from importer.tests.fake_site import producer_site, rate_services
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_rate_services(settings):
+    # the real chain is on the internet; tests never leave 127.0.0.1
+    settings.EXCHANGE_RATE_PROVIDERS = []
+
+
+@pytest.fixture
+def producer():
+    with producer_site() as server:
+        yield server
+
+
+@pytest.fixture
+def rates():
+    with rate_services() as server:
+        yield server
+
+
+@pytest.fixture
+def steady_producer(producer):
+    """The producer without its flaky pages (no real back-off waits in service tests)."""
+    for path, route in list(producer.routes.items()):
+        if isinstance(route, list):
+            producer.routes[path] = route[-1]
+    return producer
+
+
+@pytest.fixture
+def shop_setup(db, settings, steady_producer, rates, tmp_path):
+    """Store settings pointing at the fake producer, the fake rate chain (0.40), media in tmp."""
+    from catalog.models import Category
+    from shop.store_settings import store_settings_update
+
+    settings.EXCHANGE_RATE_PROVIDERS = rates.chain
+    settings.IMPORTER_DELAY_SECONDS = 0.005
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    store_settings_update(external_base_url=steady_producer.url, importer_markup=100)
+    for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
+        Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+    return steady_producer
+
+
+@pytest.fixture
+def crawl(django_capture_on_commit_callbacks):
+    """Start a run and let its (eager) Celery task run, as after a real commit."""
+    from importer import services
+
+    def start(**kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            run = services.run_start(**kwargs)
+        run.refresh_from_db()
+        return run
+
+    return start

@@ -1,0 +1,171 @@
+"""The polite client: the spec's retry policy, robots.txt, delays, caps and refusals."""
+
+import time
+from urllib import robotparser
+
+import pytest
+
+from importer.http import FetchError, PoliteSession, check_url, decode_body
+from importer.tests.fake_site import Answer, FakeServer
+
+
+@pytest.fixture
+def site():
+    with FakeServer() as server:
+        server.routes["/robots.txt"] = Answer(200, "User-agent: *\nDisallow: /private/\n", content_type="text/plain")
+        yield server
+
+
+def session_for(site, **kwargs):
+    sleeps = []
+    kwargs.setdefault("delay", 0)
+    session = PoliteSession(base_url=site.url + "/", sleep=lambda s: sleeps.append(s), **kwargs)
+    return session, sleeps
+
+
+def test_it_retries_503_with_doubling_waits_then_reads_the_page(site):
+    # given
+    site.routes["/flaky"] = [Answer(503), Answer(503), Answer(200, "<p>ok</p>")]
+    session, sleeps = session_for(site)
+    # when
+    page = session.get(site.url + "/flaky")
+    # then
+    assert page.ok and page.text == "<p>ok</p>" and page.attempts == 3
+    assert site.hits("/flaky") == 3
+    assert sleeps == [0.5, 1.0]
+
+
+def test_it_waits_retry_after_seconds_on_429(site):
+    # given
+    site.routes["/busy"] = [Answer(429, headers={"Retry-After": "3"}), Answer(200, "fine")]
+    session, sleeps = session_for(site)
+    # when
+    page = session.get(site.url + "/busy")
+    # then
+    assert page.ok and sleeps == [3.0]
+
+
+def test_it_gives_up_after_5_attempts(site):
+    # given
+    site.routes["/down"] = Answer(500)
+    session, sleeps = session_for(site)
+    # when
+    with pytest.raises(FetchError) as caught:
+        session.get(site.url + "/down")
+    # then
+    assert site.hits("/down") == 5 and caught.value.attempts == 5 and not caught.value.permanent
+    assert sleeps == [0.5, 1.0, 2.0, 4.0]
+
+
+@pytest.mark.parametrize("status", [404, 410, 403, 400])
+def test_it_answers_empty_without_retry_for_other_statuses(site, status):
+    # given
+    site.routes["/gone"] = Answer(status, "nope")
+    session, sleeps = session_for(site)
+    # when
+    page = session.get(site.url + "/gone")
+    # then
+    assert not page.ok and page.status == status and site.hits("/gone") == 1 and sleeps == []
+
+
+def test_it_respects_robots_txt(site):
+    # given
+    session, _ = session_for(site)
+    # when
+    with pytest.raises(FetchError, match="robots.txt"):
+        session.get(site.url + "/private/page")
+    # then
+    assert site.hits("/private/page") == 0 and site.hits("/robots.txt") == 1
+
+
+def test_it_sends_a_descriptive_user_agent(site):
+    # given
+    site.routes["/"] = Answer(200, "home")
+    session, _ = session_for(site)
+    # when
+    session.get(site.url + "/")
+    # then
+    assert all("NileHighlandsTea-importer" in ua for _t, _p, ua in site.requests)
+
+
+def test_it_waits_the_delay_between_requests_to_one_host(site):
+    # given
+    for n in range(4):
+        site.routes[f"/p{n}"] = Answer(200, "x")
+    session = PoliteSession(base_url=site.url + "/", delay=0.1)
+    times, send = [], session.http.get
+    session.http.get = lambda *a, **kw: (times.append(time.monotonic()), send(*a, **kw))[1]
+    # when
+    for n in range(4):
+        session.get(site.url + f"/p{n}")
+    # then robots.txt and four pages went out, each at least 100 ms after the one before
+    assert len(times) == 5 and len(site.requests) == 5
+    assert min(b - a for a, b in zip(times, times[1:])) >= 0.095
+
+
+def test_it_refuses_a_redirect_to_another_site(site):
+    # given
+    site.routes["/away"] = Answer(302, headers={"Location": "http://example.org/elsewhere"})
+    site.routes["/here"] = Answer(301, headers={"Location": "/there"})
+    site.routes["/there"] = Answer(200, "arrived")
+    session, _ = session_for(site)
+    # when / then
+    with pytest.raises(FetchError, match="another site") as caught:
+        session.get(site.url + "/away")
+    assert caught.value.permanent
+    assert session.get(site.url + "/here").text == "arrived"
+
+
+def test_it_caps_the_body_size(site):
+    # given
+    site.routes["/huge"] = Answer(200, "x" * 200_000)
+    session, _ = session_for(site, max_bytes=100_000)
+    # when / then
+    with pytest.raises(FetchError, match="larger than"):
+        session.get(site.url + "/huge")
+
+
+def test_it_refuses_off_site_urls_and_non_http_schemes(site):
+    # given
+    session, _ = session_for(site)
+    # when / then
+    with pytest.raises(FetchError, match="off-site"):
+        session.get("http://example.org/")
+    with pytest.raises(FetchError, match="http"):
+        check_url("ftp://example.org/file")
+    with pytest.raises(FetchError):
+        check_url("javascript:alert(1)")
+
+
+def test_it_refuses_private_and_loopback_hosts_unless_allowed():
+    # when / then
+    with pytest.raises(FetchError, match="private or loopback"):
+        check_url("http://127.0.0.1:8000/", allow_private=False)
+    with pytest.raises(FetchError, match="private or loopback"):
+        check_url("http://10.1.2.3/", allow_private=False)
+    with pytest.raises(FetchError, match="private or loopback"):
+        PoliteSession(base_url="http://localhost/", allow_private=False)
+    assert check_url("http://127.0.0.1:8000/", allow_private=True) == "127.0.0.1"
+
+
+def test_it_retries_network_errors_then_gives_up():
+    # given a port where nothing listens
+    with FakeServer() as server:
+        url = server.url
+    sleeps = []
+    session = PoliteSession(base_url=url + "/", delay=0, sleep=sleeps.append)
+    session._robots[url] = robotparser.RobotFileParser()
+    session._robots[url].parse([])
+    # when
+    with pytest.raises(FetchError, match="network error") as caught:
+        session.get(url + "/x")
+    # then
+    assert caught.value.attempts == 5 and sleeps == [0.5, 1.0, 2.0, 4.0]
+
+
+def test_it_decodes_wrong_encodings_without_crashing():
+    # then
+    assert decode_body("شاي".encode()) == "شاي"
+    assert decode_body("café".encode("latin-1")) == "café"
+    assert decode_body(b"\xff\xfe bad", "no-such-codec")
+

@@ -1,0 +1,145 @@
+"""Crawl runs and importing their products into the shop."""
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from catalog.models import Product
+from importer import services
+from importer.models import ExternalProduct, ImporterRun, RunStatus
+from importer.tests.fake_site import EXPECTED, Answer
+from shop.models import ExchangeRate
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_run_crawls_saves_progress_and_caches_the_products(crawl, shop_setup, owner):
+    # when (Celery runs eagerly in tests)
+    run = crawl(user=owner, max_pages=100)
+    # then
+    assert run.status == RunStatus.DONE and run.started_by == owner
+    assert run.products_found == 9 and run.pages_fetched == run.pages_planned > 20
+    assert sorted(ExternalProduct.objects.values_list("name", flat=True)) == sorted(EXPECTED)
+    # the rate was refreshed from the chain first
+    assert ExchangeRate.objects.get().rate == Decimal("0.4")
+
+
+def test_import_all_creates_products_in_egp_with_the_kes_price_and_categories(crawl, shop_setup, owner):
+    # given
+    crawl(user=owner, max_pages=100)
+    # when
+    result = services.products_import(user=owner)
+    # then
+    assert len(result.created) == 9 and result.errors == []
+    for name, (kes, egp, category) in EXPECTED.items():
+        product = Product.objects.get(title=name)
+        shown = product.sale_price_amount or product.price_amount
+        assert (shown, product.kes_price_amount, product.category.slug) == (Decimal(egp), Decimal(kes), category), name
+        assert product.stock == 50 and product.is_active and product.source_url
+        assert "auto-categorized" in product.tags and "kericho-gold" in product.tags
+    assert Product.objects.filter(is_featured=True).count() == 3
+    sale = Product.objects.get(title="Strawberry & Vanilla 20TB")
+    assert (sale.price_amount, sale.sale_price_amount) == (Decimal("360"), Decimal("304"))
+
+
+def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(crawl, shop_setup, owner):
+    # given
+    crawl(user=owner, max_pages=100)
+    # when
+    services.products_import(user=owner)
+    # then images are in media storage, never the producer's URL
+    hangover = Product.objects.get(title="Hangover Tea")
+    [image] = hangover.images
+    assert image.startswith("/media/products/imported/") and image.endswith(".png")
+    assert (Path(settings.MEDIA_ROOT) / image.removeprefix("/media/")).read_bytes().startswith(b"\x89PNG")
+    assert hangover.brewing_instructions_en.startswith("Use 1 teaspoon") and "95°C" in hangover.brewing_instructions_en
+    assert hangover.brewing_instructions_ar
+    assert hangover.description_en.startswith("Green tea with ginger and mint")
+    assert hangover.short_description_en == hangover.description_en[:100]
+    # a product without a source description gets a generated one, in both languages
+    detox = Product.objects.get(title="Detox Tea")
+    assert "Detox Tea is a premium wellness blend" in detox.description_en and detox.description_ar
+
+
+def test_reimporting_updates_prices_and_never_duplicates(crawl, shop_setup, owner):
+    # given an import at 0.40
+    crawl(user=owner, max_pages=100)
+    services.products_import(user=owner)
+    # when the rate moves to 0.50 and everything is imported again
+    ExchangeRate.objects.update(rate=Decimal("0.5"))
+    from shop.rates import rate_forget
+    rate_forget()
+    result = services.products_import(user=owner)
+    # then
+    assert len(result.created) == 0 and len(result.updated) == 9
+    assert Product.objects.count() == 9
+    assert Product.objects.get(title="Hangover Tea").price_amount == Decimal("350")  # 350 × 0.5 × 2
+
+
+def test_import_one_imports_only_the_selected_product(crawl, shop_setup, owner):
+    # given
+    crawl(user=owner, max_pages=100)
+    love = ExternalProduct.objects.get(name="Love Tea")
+    # when
+    result = services.products_import(external_products=[love], user=owner)
+    # then
+    assert [p.title for p in result.created] == ["Love Tea"] and Product.objects.count() == 1
+
+
+def test_an_image_that_is_not_an_image_is_skipped_and_the_product_kept(crawl, shop_setup, owner):
+    # given the producer answers an HTML page for one picture
+    shop_setup.routes["/wp-content/uploads/2026/01/love.png"] = Answer(200, "<html>hotlink protection</html>")
+    crawl(user=owner, max_pages=100)
+    # when
+    services.products_import(external_products=list(ExternalProduct.objects.filter(name="Love Tea")))
+    # then
+    assert Product.objects.get(title="Love Tea").images == []
+
+
+def test_a_failed_crawl_keeps_the_previous_cache(crawl, shop_setup, owner):
+    # given a cache from an earlier crawl, then a site that answers nothing
+    crawl(user=owner, max_pages=100)
+    shop_setup.routes.clear()
+    # when
+    run = crawl(user=owner, max_pages=10)
+    # then
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and "No products found" in run.error
+    assert ExternalProduct.objects.count() == 9
+
+
+def test_a_base_url_that_is_not_http_is_refused(shop_setup, owner):
+    with pytest.raises(services.ImporterError, match="not allowed"):
+        services.run_start(user=owner, base_url="file:///etc/passwd")
+    assert ImporterRun.objects.count() == 0
+
+
+def test_a_private_base_url_is_refused_unless_allowed(shop_setup, owner, settings):
+    settings.IMPORTER_ALLOW_PRIVATE_HOSTS = False
+    with pytest.raises(services.ImporterError, match="private or loopback"):
+        services.run_start(user=owner, base_url=shop_setup.url)
+
+
+def test_a_cancelled_run_stops_before_fetching(crawl, shop_setup, owner, monkeypatch):
+    # given a run queued but not yet picked up by a worker
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    run = crawl(user=owner, max_pages=100)
+    # when
+    services.run_cancel(run=run)
+    run = services.run_crawl(run_id=run.pk)
+    # then
+    assert run.status == RunStatus.CANCELLED and shop_setup.requests == []
+
+
+def test_only_one_crawl_runs_at_a_time(shop_setup, owner, monkeypatch):
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    services.run_start(user=owner)
+    with pytest.raises(services.ImporterError, match="already running"):
+        services.run_start(user=owner)
+
+
+def test_importing_with_an_empty_cache_says_so(db):
+    with pytest.raises(services.ImporterError, match="No products to save. Please scrape products first."):
+        services.products_import()

@@ -1,0 +1,152 @@
+"""Reading products out of producer pages: structured data first, then heuristics."""
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from importer.normalize import deduplicate, normalise
+from importer.parsers import (
+    ParsedProduct,
+    is_action_link,
+    parse_page,
+    parse_price,
+    parse_shopify_feed,
+    parse_woocommerce_feed,
+)
+from importer.tests.fake_site import card, listing, product_page, woo_price
+
+BASE = "https://shop.example.co.ke"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("KSh 1,250.00", "1250.00"), ("KShs73.00", "73.00"), ("KES 350", "350"), ("Ksh\xa0180.00", "180.00"),
+    ("KSh 250.00 – KSh 700.00", "250.00"), ("1 250", "1250"), ("Ksh. 99", "99"),
+])
+def test_it_reads_kenyan_prices(text, expected):
+    assert parse_price(text) == Decimal(expected)
+
+
+@pytest.mark.parametrize("text", ["", None, "Call for price", "KSh 0.00", "free"])
+def test_it_reads_no_price_from_text_without_one(text):
+    assert parse_price(text) is None
+
+
+def test_it_reads_the_sale_price_and_keeps_the_original_ignoring_screen_reader_text():
+    # given WooCommerce 8 sale markup
+    html = listing([card("Blend", "/product/blend/", price_html=(
+        f'<del aria-hidden="true">{woo_price("18,995.00")}</del>'
+        '<span class="screen-reader-text">Original price was: KSh18,995.00.</span>'
+        f'<ins aria-hidden="true">{woo_price("14,995.00")}</ins>'
+        '<span class="screen-reader-text">Current price is: KSh14,995.00.</span>'))])
+    # when
+    [product] = parse_page(html, BASE + "/shop/").products
+    # then
+    assert (product.price, product.original_price) == (Decimal("14995.00"), Decimal("18995.00"))
+
+
+def test_it_prefers_json_ld_in_a_graph_with_an_aggregate_offer():
+    # given
+    data = {"@context": "https://schema.org/", "@graph": [
+        {"@type": "WebPage", "name": "page"},
+        {"@type": "Product", "name": "Purple Tea", "image": {"url": "/img/purple.png"},
+         "description": "<p>Antioxidant-rich purple tea.</p>",
+         "offers": {"@type": "AggregateOffer", "lowPrice": "250.00", "highPrice": "700.00", "priceCurrency": "KES"}}]}
+    html = product_page("Purple Tea (page title)", price_html=woo_price("999.00"), image="/other.png",
+                        description="other", jsonld=data)
+    # when
+    products = parse_page(html, BASE + "/product/purple-tea/").products
+    # then the structured record comes first and wins
+    best = products[0]
+    assert (best.name, best.price, best.image, best.description) == (
+        "Purple Tea", Decimal("250.00"), BASE + "/img/purple.png", "Antioxidant-rich purple tea.")
+    assert best.source_url == BASE + "/product/purple-tea/"
+
+
+def test_it_reads_a_product_page_without_structured_data():
+    # given
+    html = product_page("Love Tea", price_html=woo_price("280.00"), image="//cdn.example.com/love.png",
+                        description="A rosy blend.")
+    # when
+    [product] = parse_page(html, BASE + "/product/love-tea/").products
+    # then protocol-relative images take the page's scheme
+    assert (product.name, product.price, product.image, product.description) == (
+        "Love Tea", Decimal("280.00"), "https://cdn.example.com/love.png", "A rosy blend.")
+
+
+def test_it_reads_microdata():
+    html = ('<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Rooibos</h1>'
+            '<meta itemprop="price" content="410.00"><img itemprop="image" src="r.png"></div>')
+    [product] = parse_page(html, BASE + "/product/rooibos/").products
+    assert (product.name, product.price, product.image) == ("Rooibos", Decimal("410.00"), BASE + "/product/rooibos/r.png")
+
+
+def test_it_finds_categories_pagination_and_product_links_but_never_action_links():
+    # given
+    html = listing([card("Chai", "/product/chai/", add_to_cart=12)], next_url="/product-category/black-tea/page/2/",
+                   extra='<a href="/product-category/green-tea/">Green</a><a href="/shop/page/9/">9</a>'
+                         '<a href="/shop/?paged=3">3</a><a href="https://other.example/product-category/x/">x</a>'
+                         '<a href="/cart/">cart</a><a href="/shop/?orderby=price">sort</a>')
+    # when
+    parsed = parse_page(html, BASE + "/product-category/black-tea/")
+    # then
+    assert parsed.categories == [BASE + "/product-category/green-tea/"]
+    assert parsed.pagination == [BASE + "/product-category/black-tea/page/2/", BASE + "/shop/?paged=3"]
+    assert parsed.products[0].source_url == BASE + "/product/chai/"
+    assert parsed.products[0].category == "black-tea"
+    assert is_action_link(BASE + "/shop/?add-to-cart=12") and is_action_link(BASE + "/my-account/")
+
+
+def test_it_uses_the_fallback_regex_when_a_card_has_no_price_element():
+    html = ('<ul><li class="product"><a href="/product/x/"><h3>Kenya Gold Chai</h3></a>'
+            '<p>25 tea bags — now only KSh 1,180.00 each pack</p></li></ul>')
+    [product] = parse_page(html, BASE + "/").products
+    assert product.price == Decimal("1180.00")
+
+
+def test_it_survives_malformed_html_and_empty_pages():
+    assert parse_page("<html><li class='product'><h2>Broken <b>tea", BASE).products[0].price is None
+    assert parse_page("", BASE).products == []
+    assert parse_page("\x00\x01garbage", BASE).products == []
+
+
+def test_it_reads_the_woocommerce_store_api_feed_in_minor_units():
+    data = [{"id": 1, "name": "Hangover Tea", "slug": "hangover-tea", "permalink": BASE + "/product/hangover-tea/",
+             "short_description": "<p>Green tea, ginger and mint.</p>",
+             "prices": {"price": "30000", "regular_price": "35000", "currency_code": "KES", "currency_minor_unit": 2},
+             "images": [{"src": BASE + "/h.png"}], "categories": [{"slug": "attitude-teas"}]}]
+    [product] = parse_woocommerce_feed(data, BASE)
+    assert (product.price, product.original_price, product.category, product.description) == (
+        Decimal("300"), Decimal("350"), "attitude-teas", "Green tea, ginger and mint.")
+
+
+def test_it_reads_a_shopify_products_feed():
+    data = json.loads('{"products":[{"title":"Chai","handle":"chai","body_html":"<b>Spiced</b> tea",'
+                      '"variants":[{"price":"450.00"},{"price":"350.00"}],"images":[{"src":"//cdn.x/c.png"}]}]}')
+    [product] = parse_shopify_feed(data, BASE)
+    assert (product.price, product.source_url, product.image) == (
+        Decimal("350.00"), BASE + "/products/chai", "https://cdn.x/c.png")
+
+
+def _p(name, price, url=None):
+    return ParsedProduct(name=name, price=Decimal(price), source_url=url or f"{BASE}/{name}")
+
+
+def test_normalising_keeps_only_named_priced_products_and_fills_descriptions():
+    assert normalise(_p("Tea", "0.00")) is None
+    assert normalise(ParsedProduct(name="", price=Decimal("5"))) is None
+    assert normalise(_p("Tea", "100")).name == "Tea Product"
+    long_name = normalise(_p("x" * 250, "100"))
+    assert len(long_name.name) < 200
+    generated = normalise(_p("Masala Chai", "100"))
+    assert 10 < len(generated.description) <= 400 and "Masala Chai" in generated.description
+    assert len(normalise(ParsedProduct(name="Chai Blend", price=Decimal(1), description="y" * 900)).description) == 400
+
+
+def test_deduplication_merges_by_url_name_and_similarity():
+    products = [_p("Hangover Tea", "350", BASE + "/a"), _p("HANGOVER  tea", "350", BASE + "/b"),
+                _p("Hangover Tea 25TB", "360", BASE + "/c"), _p("Earl Grey", "300", BASE + "/d"),
+                _p("Royal Earl Grey", "310", BASE + "/e"), _p("Detox", "100", BASE + "/f"),
+                _p("Detox", "100", BASE + "/f")]
+    kept = deduplicate(products)
+    assert [p.name for p in kept] == ["Hangover Tea", "Earl Grey", "Royal Earl Grey", "Detox"]

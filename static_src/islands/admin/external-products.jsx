@@ -1,0 +1,269 @@
+// The importer panel: configuration, start/cancel a crawl with live progress,
+// preview of the first 10 products, import all or one, clear the cache.
+// A thin view over /api/admin/scrape…: every price shown here is the server's.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../../lib/api.js";
+import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
+import { toast } from "../../lib/events.js";
+import { formatEgp, formatKes } from "../../lib/money.js";
+import en from "../../i18n/en/importer.json";
+import ar from "../../i18n/ar/importer.json";
+
+addStrings("importer", { en, ar });
+const tr = (key, options) => t(key, { ns: "importer", ...options });
+
+const POLL_MS = 1000;
+const PREVIEW = 10;
+const DESCRIPTION_CUT = 100;
+
+function errorText(err, fallbackKey) {
+  if (err?.status === 401) return tr("authRequired");
+  if (err?.status === 403) return tr("permissionRequired");
+  if (err?.status === 0) return tr("networkError");
+  return err?.message || tr(fallbackKey);
+}
+
+function cut(text) {
+  return text.length > DESCRIPTION_CUT ? `${text.slice(0, DESCRIPTION_CUT)}…` : text;
+}
+
+function elapsed(seconds) {
+  const s = Math.round(seconds || 0);
+  return s < 60 ? tr("seconds", { count: s }) : tr("minutes", { m: Math.floor(s / 60), s: s % 60 });
+}
+
+function Progress({ job }) {
+  const running = !job.finished;
+  return (
+    <section className="importer-progress" aria-live="polite" data-status={job.status}>
+      <div className="importer-progress__head">
+        <strong>{tr(`status.${job.status}`)}</strong>
+        <span>{job.percent}%</span>
+      </div>
+      <div className="importer-bar" role="progressbar" aria-label={tr("progressLabel")}
+           aria-valuemin="0" aria-valuemax="100" aria-valuenow={job.percent}>
+        <div className={`importer-bar__fill${running ? " is-running" : ""}`} style={{ inlineSize: `${job.percent}%` }} />
+      </div>
+      <dl className="importer-stats">
+        <div><dt>{tr("pages")}</dt><dd data-testid="pages">{tr("pagesOf", { fetched: job.pagesFetched, planned: job.pagesPlanned })}</dd></div>
+        <div><dt>{tr("productsFound")}</dt><dd data-testid="found">{job.productsFound}</dd></div>
+        <div><dt>{tr("errors")}</dt><dd>{job.errorCount}</dd></div>
+        <div><dt>{tr("elapsed")}</dt><dd>{elapsed(job.elapsedSeconds)}</dd></div>
+      </dl>
+    </section>
+  );
+}
+
+export default function ExternalProducts({ initial = null }) {
+  const lang = currentLanguage();
+  const [data, setData] = useState(initial);
+  const [maxPages, setMaxPages] = useState(20);
+  const [pagesError, setPagesError] = useState("");
+  const [busy, setBusy] = useState("");
+  const [notice, setNotice] = useState(null); // {kind, text}
+  const timer = useRef(null);
+
+  const job = data?.job;
+  const running = job && !job.finished;
+
+  const load = useCallback(async () => {
+    try {
+      const next = await api("/api/admin/scrape/status");
+      setData(next);
+      return next;
+    } catch (err) {
+      setNotice({ kind: "error", text: errorText(err, "fetchFailed") });
+      return null;
+    }
+  }, []);
+
+  useEffect(() => {
+    if (!initial) load();
+  }, [initial, load]);
+
+  // poll while a crawl runs; when it ends, say how it went
+  useEffect(() => {
+    if (!running) return undefined;
+    timer.current = setTimeout(async () => {
+      const next = await load();
+      const done = next?.job;
+      if (done?.finished) {
+        if (done.status === "failed") {
+          setNotice({ kind: "error", text: tr("serverFailed", { error: done.error || tr("scrapeFailed") }) });
+        } else if (done.status === "cancelled") {
+          setNotice({ kind: "info", text: tr("cancelled") });
+        } else if (done.errorCount) {
+          setNotice({ kind: "info", text: tr("completedWithErrors") });
+        } else {
+          setNotice({ kind: "success", text: tr("completed", { count: next.count }) });
+        }
+      }
+    }, POLL_MS);
+    return () => clearTimeout(timer.current);
+  }, [running, data, load]);
+
+  async function start(forceRefresh) {
+    const pages = Number(maxPages);
+    if (!Number.isInteger(pages) || pages < 1 || pages > 100) {
+      setPagesError(tr("maxPagesInvalid"));
+      return;
+    }
+    setPagesError("");
+    setBusy("start");
+    setNotice(null);
+    try {
+      const answer = await api("/api/admin/scrape", { method: "POST", body: { forceRefresh, maxPages: pages } });
+      if (answer.cached) setNotice({ kind: "info", text: tr("servedFromCache", { count: answer.count }) });
+      await load();
+    } catch (err) {
+      setNotice({ kind: "error", text: errorText(err, "scrapeFailed") });
+    } finally {
+      setBusy("");
+    }
+  }
+
+  async function cancel() {
+    setBusy("cancel");
+    try {
+      await api("/api/admin/scrape/cancel", { method: "POST" });
+      await load();
+    } catch (err) {
+      toast(errorText(err, "scrapeFailed"), "error");
+    } finally {
+      setBusy("");
+    }
+  }
+
+  async function clearCache() {
+    setBusy("clear");
+    try {
+      await api("/api/admin/scrape/cache", { method: "DELETE" });
+      toast(tr("cacheCleared"), "success");
+      setNotice(null);
+      await load();
+    } catch (err) {
+      toast(errorText(err, "clearFailed"), "error");
+    } finally {
+      setBusy("");
+    }
+  }
+
+  async function importProducts(ids) {
+    if (!data?.count) {
+      setNotice({ kind: "error", text: tr("nothingToSave") });
+      return;
+    }
+    setBusy(ids ? `import-${ids[0]}` : "import");
+    try {
+      const body = ids ? { ids } : { all: true };
+      const result = await api("/api/admin/scrape/import", { method: "POST", body });
+      const text = tr("imported", { created: result.created, updated: result.updated });
+      setNotice({ kind: result.errors.length ? "info" : "success", text, errors: result.errors });
+      toast(text, "success");
+    } catch (err) {
+      setNotice({ kind: "error", text: errorText(err, "importFailed") });
+    } finally {
+      setBusy("");
+    }
+  }
+
+  if (!data) {
+    return <p className="importer-loading">{notice ? <span className="alert alert--error">{notice.text}</span> : t("loading")}</p>;
+  }
+  const { config, products } = data;
+  const preview = products.slice(0, PREVIEW);
+
+  return (
+    <div className="importer" data-running={running ? "true" : "false"}>
+      <section className="importer-card importer-config" aria-labelledby="importer-config-title">
+        <h2 id="importer-config-title">{tr("config")}</h2>
+        <dl className="importer-config__list">
+          <div><dt>{tr("baseUrl")}</dt><dd dir="ltr">{config.baseUrl}</dd></div>
+          <div>
+            <dt>{tr("exchangeRate")}</dt>
+            <dd><span dir="ltr">1 KES = {config.exchangeRate} EGP</span>{" "}
+              <small className="importer-muted">
+                {config.rateIsFallback ? tr("rateFallback") : tr("rateSource", { source: config.rateSource })}
+              </small></dd>
+          </div>
+          <div><dt>{tr("markup")}</dt><dd dir="ltr">{config.markup}%</dd></div>
+          <div><dt>{tr("refreshInterval")}</dt><dd>{tr("hours", { count: config.refreshInterval })}</dd></div>
+          <div><dt>{tr("autoImport")}</dt><dd>{config.autoImport ? tr("on") : tr("off")}</dd></div>
+          <div><dt>{tr("lastFetch")}</dt>
+            <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG" : "en-GB") : tr("never")}</dd></div>
+        </dl>
+        {!config.enabled && <p className="alert alert--info">{tr("disabled")}</p>}
+        <div className="importer-actions">
+          <div className={`field importer-pages${pagesError ? " field--error" : ""}`}>
+            <label htmlFor="importer-max-pages">{tr("maxPages")}</label>
+            <input id="importer-max-pages" type="number" min="1" max="100" step="1" value={maxPages}
+                   onChange={(e) => setMaxPages(e.target.value)} aria-describedby="importer-max-pages-hint" />
+            <p id="importer-max-pages-hint" className={pagesError ? "field__error" : "field__hint"}>
+              {pagesError || tr("maxPagesHint")}</p>
+          </div>
+          <div className="importer-buttons">
+            <button type="button" className="button" onClick={() => start(true)} disabled={!!busy || running}>
+              {busy === "start" ? tr("starting") : tr("fetchLatest")}</button>
+            <button type="button" className="button button--ghost" onClick={() => start(false)} disabled={!!busy || running}>
+              {tr("loadCached")}</button>
+            {running && (
+              <button type="button" className="button button--danger" onClick={cancel}
+                      disabled={busy === "cancel" || job.cancelRequested}>
+                {job.cancelRequested ? tr("cancelling") : tr("cancel")}</button>
+            )}
+            <button type="button" className="button button--ghost" onClick={clearCache} disabled={!!busy || running}>
+              {tr("clearCache")}</button>
+          </div>
+        </div>
+      </section>
+
+      {job && <Progress job={job} />}
+      {notice && (
+        <div className={`alert alert--${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+          {notice.text}
+          {notice.errors?.length > 0 && <ul>{notice.errors.map((e) => <li key={e}>{e}</li>)}</ul>}
+        </div>
+      )}
+      {job?.errors?.length > 0 && (
+        <details className="importer-card importer-errors">
+          <summary>{tr("errorList", { count: job.errors.length })}</summary>
+          <ul dir="ltr">{job.errors.map((e, i) => <li key={i}>{e}</li>)}</ul>
+        </details>
+      )}
+
+      <section className="importer-card" aria-labelledby="importer-preview-title">
+        <div className="importer-preview__head">
+          <h2 id="importer-preview-title">{tr("preview")}</h2>
+          <p className="importer-muted">{tr("showing", { shown: preview.length, count: data.count })}</p>
+          <button type="button" className="button button--gold" onClick={() => importProducts(null)}
+                  disabled={!!busy || running || !data.count}>
+            {busy === "import" ? tr("importing") : tr("importAll", { count: data.count })}</button>
+        </div>
+        {preview.length === 0 ? (
+          <p className="importer-empty">{job?.status === "failed" ? tr("noCacheAfterFailure") : tr("empty")}</p>
+        ) : (
+          <ul className="importer-list">
+            {preview.map((p) => (
+              <li key={p.id} className="importer-item" data-testid="preview-item">
+                {p.image ? <img src={p.image} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="importer-noimg" />}
+                <div className="importer-item__body">
+                  <h3>{p.name}</h3>
+                  <p className="importer-muted">{cut(p.description)}</p>
+                  <p className="importer-item__meta">
+                    <strong>{formatEgp(p.priceEgp, lang)}</strong>{" "}
+                    <span className="importer-muted">({formatKes(p.price, lang)})</span>
+                    {p.category && <span className="importer-tag">{p.category}</span>}
+                  </p>
+                </div>
+                <button type="button" className="button button--small button--ghost"
+                        onClick={() => importProducts([p.id])} disabled={!!busy || running}
+                        aria-label={tr("importOneLabel", { name: p.name })}>
+                  {busy === `import-${p.id}` ? tr("importing") : tr("importOne")}</button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
