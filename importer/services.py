@@ -88,6 +88,13 @@ def egp_price(kes, *, config=None):
     return import_price(kes=kes, rate=config["exchange_rate"], markup=config["markup"])
 
 
+def category_for(item, *, config=None):
+    """The shop category an external product gets on import."""
+    price = egp_price(item.price, config=config)
+    return categorize(name=item.name, description=item.description, price=price,
+                      source_category=item.category).category
+
+
 # -- runs -----------------------------------------------------------------------
 
 
