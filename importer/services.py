@@ -17,7 +17,7 @@ from catalog.models import Category, Product
 from catalog.services import product_upsert
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
-from importer.http import FetchError, check_url, download
+from importer.fetch import FetchError, check_url, download
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.pricing import import_price
 from shop.rates import rate_get, rates_refresh
