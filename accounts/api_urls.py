@@ -1,3 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns = []
+from accounts import api
+
+urlpatterns = [
+    path("auth/login", api.AuthLoginApi.as_view(), name="auth-login"),
+    path("auth/register", api.AuthRegisterApi.as_view(), name="auth-register"),
+    path("auth/forgot-password", api.AuthForgotPasswordApi.as_view(), name="auth-forgot-password"),
+    path("auth/reset-password", api.AuthResetPasswordApi.as_view(), name="auth-reset-password"),
+    path("auth/logout", api.AuthLogoutApi.as_view(), name="auth-logout"),
+    path("auth/me", api.AuthMeApi.as_view(), name="auth-me"),
+]

@@ -1,12 +1,31 @@
-"""Customer account writes."""
+"""Customer account writes: register, sign in and out, profile, passwords, reset links."""
 
+import hashlib
+import re
+from datetime import timedelta
+
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import AuthToken, User
+
+SESSION_LIFETIME = timedelta(hours=24)
+REMEMBER_ME_LIFETIME = timedelta(days=30)
+
+# Egyptian mobiles (010, 011, 012, 015 + 8 digits, with or without +20 / 0020),
+# Egyptian landlines (0 + area code, 9-10 digits), or any international number
+# written with its country code (E.164: + and 8 to 15 digits).
+_EGYPT_MOBILE = re.compile(r"^(?:\+20|0020|0)?1[0125]\d{8}$")
+_EGYPT_LANDLINE = re.compile(r"^0[2-9]\d{7,8}$")
+_INTERNATIONAL = re.compile(r"^(?:\+|00)[1-9]\d{7,14}$")
 
 
 class AccountError(Exception):
@@ -18,33 +37,254 @@ class AccountError(Exception):
         self.field = field
 
 
+class ResetLinkError(AccountError):
+    """A reset link that is missing, malformed, used or older than an hour."""
+
+
+def phone_normalize(phone):
+    """Drop the spaces, dashes, dots and brackets people type into phone numbers."""
+    return re.sub(r"[\s\-().]", "", phone or "")
+
+
+def phone_is_valid(phone):
+    number = phone_normalize(phone)
+    return bool(_EGYPT_MOBILE.match(number) or _EGYPT_LANDLINE.match(number) or _INTERNATIONAL.match(number))
+
+
+def customer_errors(*, first_name, last_name, email, password, phone=""):
+    """Check a registration; return {field: message} in form order (empty when fine).
+
+    Fields are named as in the API (camelCase), so both the form and the API
+    can put each message under its own field.
+    """
+    errors = {}
+    if not (first_name or "").strip():
+        errors["firstName"] = _("First name is required")
+    if not (last_name or "").strip():
+        errors["lastName"] = _("Last name is required")
+    email = (email or "").strip().lower()
+    if not email:
+        errors["email"] = _("Email is required")
+    else:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors["email"] = _("Please enter a valid email address")
+    if (phone or "").strip() and not phone_is_valid(phone):
+        errors["phone"] = _("Please enter a valid phone number")
+    if not password:
+        errors["password"] = _("Password is required")
+    else:
+        candidate = User(username=email, email=email, first_name=(first_name or "").strip(),
+                         last_name=(last_name or "").strip())
+        try:
+            validate_password(password, candidate)
+        except ValidationError as exc:
+            errors["password"] = exc.messages[0]
+    if "email" not in errors and User.objects.filter(email__iexact=email).exists():
+        errors["email"] = _("An account with this email already exists")
+    return errors
+
+
 def customer_create(*, first_name, last_name, email, password, phone="", subscribe_newsletter=False,
                     language="en"):
     """Create a customer account; raise AccountError naming the field at fault."""
-    email = (email or "").strip().lower()
-    if not (first_name or "").strip():
-        raise AccountError(_("First name is required"), field="firstName")
-    if not (last_name or "").strip():
-        raise AccountError(_("Last name is required"), field="lastName")
-    if not email:
-        raise AccountError(_("Email is required"), field="email")
-    try:
-        validate_email(email)
-    except ValidationError:
-        raise AccountError(_("Please enter a valid email address"), field="email") from None
-    if not password:
-        raise AccountError(_("Password is required"), field="password")
-    candidate = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip())
-    try:
-        validate_password(password, candidate)
-    except ValidationError as exc:
-        raise AccountError(exc.messages[0], field="password") from None
+    errors = customer_errors(
+        first_name=first_name, last_name=last_name, email=email, password=password, phone=phone
+    )
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise AccountError(message, field=field)
+    email = email.strip().lower()
     with transaction.atomic():
+        # re-checked inside the transaction; the unique index settles a race
         if User.objects.filter(email__iexact=email).exists() or User.objects.filter(username=email).exists():
             raise AccountError(_("An account with this email already exists"), field="email")
-        candidate.phone = (phone or "").strip()
-        candidate.subscribe_newsletter = bool(subscribe_newsletter)
-        candidate.language = language
-        candidate.set_password(password)
-        candidate.save()
-    return candidate
+        user = User(
+            username=email,
+            email=email,
+            first_name=first_name.strip(),
+            last_name=last_name.strip(),
+            phone=phone_normalize(phone),
+            subscribe_newsletter=bool(subscribe_newsletter),
+            language=language,
+        )
+        user.set_password(password)
+        user.save()
+    return user
+
+
+def customer_authenticate(*, request, email, password):
+    """Check credentials through Django's authenticate(), so django-axes counts failures.
+
+    Return the user, or None. A locked-out request comes back as None too, with
+    `request.axes_locked_out` set (the axes middleware then answers 429).
+    """
+    if not email or not password:
+        return None
+    user = authenticate(request, username=email.strip(), password=password)
+    if user is None or user.is_staff:
+        return None
+    return user
+
+
+def session_lifetime(*, remember_me):
+    return REMEMBER_ME_LIFETIME if remember_me else SESSION_LIFETIME
+
+
+def customer_sign_in(*, request, user, remember_me=False, language=None):
+    """Sign `user` in on this session: merge the guest cart, rotate the session id.
+
+    The session (and its cookie) lives 30 days with remember me, else 24 hours.
+    """
+    from orders.cart import cart_merge
+
+    guest_session_key = request.session.session_key  # login() rotates it
+    login(request, user, backend="accounts.backends.EmailOrUsernameBackend")
+    request.session.set_expiry(int(session_lifetime(remember_me=remember_me).total_seconds()))
+    cart_merge(session_key=guest_session_key, user=user)
+    if language and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return user
+
+
+def customer_sign_out(*, request, token=None):
+    """End this session and revoke the bearer token the request came with."""
+    if token is not None:
+        token.delete()
+    logout(request)
+
+
+def token_issue(*, user, remember_me=False):
+    """Issue an API token that lives as long as the matching session would."""
+    token, key = AuthToken.issue(user=user, lifetime=session_lifetime(remember_me=remember_me))
+    return token, key
+
+
+def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False):
+    errors = {}
+    if not (first_name or "").strip():
+        errors["firstName"] = _("First name is required")
+    if not (last_name or "").strip():
+        errors["lastName"] = _("Last name is required")
+    if (phone or "").strip() and not phone_is_valid(phone):
+        errors["phone"] = _("Please enter a valid phone number")
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise AccountError(message, field=field)
+    user.first_name = first_name.strip()
+    user.last_name = last_name.strip()
+    user.phone = phone_normalize(phone)
+    user.subscribe_newsletter = bool(subscribe_newsletter)
+    user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter"])
+    return user
+
+
+def _password_check(*, user, password, confirm):
+    if not password:
+        raise AccountError(_("Password is required"), field="password")
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise AccountError(exc.messages[0], field="password") from None
+    if confirm is not None:
+        if not confirm:
+            raise AccountError(_("Please confirm your password"), field="confirmPassword")
+        if password != confirm:
+            raise AccountError(_("Passwords do not match"), field="confirmPassword")
+
+
+def customer_change_password(*, request, user, current_password, password, confirm):
+    """Change the password, keep this session, end every other session and token."""
+    if not user.check_password(current_password or ""):
+        raise AccountError(_("Your current password is incorrect"), field="currentPassword")
+    _password_check(user=user, password=password, confirm=confirm)
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        # other sessions die with the old password hash; tokens are revoked here
+        AuthToken.objects.filter(user=user).delete()
+    update_session_auth_hash(request, user)
+    return user
+
+
+# --- password reset --------------------------------------------------------
+
+def reset_token_make(user):
+    """A link token: the user's id and Django's reset token.
+
+    Django's token is an HMAC over the password hash, last login and a
+    timestamp, so it stops working once the password changes (single use)
+    and after PASSWORD_RESET_TIMEOUT (1 hour) without any table.
+    """
+    return f"{urlsafe_base64_encode(force_bytes(user.pk))}.{default_token_generator.make_token(user)}"
+
+
+def reset_token_user(token):
+    """Return the user a reset token is good for, or None."""
+    uid, _sep, key = (token or "").partition(".")
+    if not uid or not key:
+        return None
+    try:
+        user = User.objects.get(pk=force_str(urlsafe_base64_decode(uid)), is_active=True)
+    except (User.DoesNotExist, ValueError, TypeError, OverflowError):
+        return None
+    if not default_token_generator.check_token(user, key):
+        return None
+    return user
+
+
+RESET_MAILS_PER_HOUR = 3
+
+
+def _reset_mail_allowed(email):
+    """At most RESET_MAILS_PER_HOUR reset e-mails per address (counted in the shared cache)."""
+    key = "reset-mail:" + hashlib.sha256(email.lower().encode()).hexdigest()
+    cache.add(key, 0, timeout=60 * 60)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=60 * 60)
+        count = 1
+    return count <= RESET_MAILS_PER_HOUR
+
+
+def password_reset_request(*, email, base_url):
+    """E-mail a reset link if a customer has this address; say nothing either way.
+
+    Return None always, so callers cannot leak whether the account exists.
+    """
+    from accounts.tasks import password_reset_email_send
+
+    email = (email or "").strip()
+    if not email:
+        raise AccountError(_("Please enter your email address"), field="email")
+    if not _reset_mail_allowed(email):
+        return  # quietly: the page says the same, the mailbox is not flooded
+    user = User.objects.filter(email__iexact=email, is_active=True, is_staff=False).first()
+    if user is not None:
+        password_reset_email_send.delay(user_id=user.pk, base_url=base_url)
+
+
+def password_reset_complete(*, token, password, confirm=None):
+    """Set a new password from a reset link; end every session and token of the user."""
+    from axes.utils import reset as axes_reset
+
+    if not token or not password or (confirm is not None and not confirm):
+        # a bad or missing token is reported first: the form is of no use without it
+        if reset_token_user(token) is None:
+            raise ResetLinkError(_("This reset link is invalid or has expired"), field="token")
+        raise AccountError(_("Please fill in all fields"))
+    user = reset_token_user(token)
+    if user is None:
+        raise ResetLinkError(_("This reset link is invalid or has expired"), field="token")
+    _password_check(user=user, password=password, confirm=confirm)
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        # every session carries a hash of the old password and now fails to load
+        AuthToken.objects.filter(user=user).delete()
+    # whoever just proved they own the mailbox may sign in again at once
+    axes_reset(username=user.email)
+    return user

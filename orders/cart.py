@@ -1,8 +1,12 @@
 """The server-side cart: one per session for guests, one per customer."""
 
+from django.db import transaction
 from django.db.models import Sum
+from django.utils.translation import gettext as _
 
-from orders.models import Cart
+from catalog.models import Product
+from orders.calculations import order_totals
+from orders.models import Cart, CartLine
 
 
 def cart_get_for_request(request, *, create=False):
@@ -58,3 +62,101 @@ def cart_merge(*, session_key, user):
         else:
             target.lines.create(product=line.product, quantity=quantity)
     guest.delete()
+
+
+class CartError(Exception):
+    """A cart change the catalogue does not allow (message is customer-facing)."""
+
+    def __init__(self, message, *, field="productId"):
+        super().__init__(message)
+        self.message = str(message)
+        self.field = field
+
+
+def _purchasable(product_id):
+    product = Product.objects.filter(pk=product_id, is_active=True).first()
+    if product is None:
+        raise CartError(_("Product not found"))
+    if product.stock <= 0:
+        raise CartError(_("%(product)s is out of stock") % {"product": product.title})
+    return product
+
+
+def cart_line_add(*, cart, product_id, quantity=1):
+    """Add `quantity` of a product; the line never exceeds the stock on hand."""
+    product = _purchasable(product_id)
+    quantity = max(int(quantity), 1)
+    with transaction.atomic():
+        line = cart.lines.select_for_update().filter(product=product).first()
+        wanted = quantity + (line.quantity if line else 0)
+        capped = min(wanted, product.stock)
+        if line:
+            line.quantity = capped
+            line.save(update_fields=["quantity"])
+        else:
+            cart.lines.create(product=product, quantity=capped)
+        cart.save(update_fields=["updated_at"])
+    return capped < wanted
+
+
+def cart_line_update(*, cart, product_id, quantity):
+    """Set a line's quantity; 0 or less removes it. Capped at the stock on hand."""
+    quantity = int(quantity)
+    if quantity <= 0:
+        cart_line_remove(cart=cart, product_id=product_id)
+        return False
+    product = _purchasable(product_id)
+    capped = min(quantity, product.stock)
+    CartLine.objects.update_or_create(cart=cart, product=product, defaults={"quantity": capped})
+    cart.save(update_fields=["updated_at"])
+    return capped < quantity
+
+
+def cart_line_remove(*, cart, product_id):
+    cart.lines.filter(product_id=product_id).delete()
+
+
+def cart_clear(*, cart):
+    if cart is not None:
+        cart.lines.all().delete()
+
+
+def cart_lines(cart):
+    """[(product, quantity)] of `cart`, in the order they were added."""
+    if cart is None:
+        return []
+    return [(line.product, line.quantity) for line in cart.lines.select_related("product").order_by("pk")]
+
+
+def _money(amount):
+    return f"{amount:.2f}"
+
+
+def cart_data(cart, *, payment_method=None, coupon=None):
+    """The cart and its totals as the islands and the API see them."""
+    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method)
+    items = []
+    for row in totals.lines:
+        p = row.product
+        items.append({
+            "id": p.pk, "productId": p.pk, "slug": p.slug, "title": p.title,
+            "image": (p.images or [""])[0], "price": _money(p.price_amount),
+            "salePrice": _money(p.sale_price_amount) if p.sale_price_amount is not None else None,
+            "unitPrice": _money(row.unit_price), "quantity": row.quantity,
+            "lineTotal": _money(row.line_total), "stock": p.stock,
+        })
+    return {
+        "items": items,
+        "itemCount": totals.item_count,
+        "subtotal": _money(totals.subtotal),
+        "discount": _money(totals.discount),
+        "couponCode": totals.coupon_code,
+        "shipping": _money(totals.shipping),
+        "codFee": _money(totals.cod_fee),
+        "tax": _money(totals.tax),
+        "taxRate": str(totals.tax_rate),
+        "pricesIncludeTax": totals.prices_include_tax,
+        "total": _money(totals.total),
+        "freeShippingThreshold": _money(totals.free_shipping_threshold),
+        "freeShippingRemaining": _money(totals.free_shipping_remaining),
+    }

@@ -185,6 +185,10 @@ AXES_HANDLER = (
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# How many reverse proxies of ours stand in front of Django (0: none); lockout
+# counters then use the client address they forward, not the proxy's.
+TRUSTED_PROXY_COUNT = env("TRUSTED_PROXY_COUNT", cast=int, default=0)
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 
 # --- Language -------------------------------------------------------------
 LANGUAGE_CODE = "en"

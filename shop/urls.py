@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.static import serve
 
+from orders.payments.views import paymob_callback
 from shop import views
 
 handler404 = "shop.views.page_not_found"
@@ -11,7 +12,12 @@ handler500 = "shop.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
+    path("robots.txt", views.robots_txt, name="robots-txt"),
+    path("sitemap.xml", views.sitemap_xml, name="sitemap-xml"),
     path("lang/<str:language>/", views.set_language, name="set-language"),
+    # Paymob's server-to-server callback: no language prefix, no CSRF, raw body
+    path("payment/callback/paymob", paymob_callback, name="payment-callback-paymob"),
     path("api/", include(("shop.api.urls", "api"), namespace="api")),
     path("django-admin/", admin.site.urls),
     # Uploaded and imported product images. A shop this size serves them

@@ -1,9 +1,14 @@
 from django.conf import settings
 from django.db import transaction
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.urls import translate_url
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 from django.views.decorators.cache import never_cache
 
 from shop import health
@@ -17,6 +22,10 @@ def healthz(request):
     ok = all(checks.values())
     body = {"status": "ok" if ok else "error", **{k: "ok" if v else "down" for k, v in checks.items()}}
     return JsonResponse(body, status=200 if ok else 503)
+
+
+def favicon(request):
+    return HttpResponsePermanentRedirect(static("shop/favicon.svg"))
 
 
 def set_language(request, language):
@@ -36,11 +45,113 @@ def set_language(request, language):
     return response
 
 
-def home(request):
-    from catalog.models import Product
+HOME_CATEGORIES = ("black-tea", "green-tea", "herbal-tea", "luxury-gifts")
 
-    featured = Product.objects.filter(is_active=True, is_featured=True).select_related("category")[:3]
-    return render(request, "shop/home.html", {"featured": featured})
+
+def home(request):
+    from catalog.models import Category
+    from catalog.selectors import featured_products
+
+    categories = {c.slug: c for c in Category.objects.filter(slug__in=HOME_CATEGORIES)}
+    tiles = [categories[slug] for slug in HOME_CATEGORIES if slug in categories]
+    return render(request, "shop/home.html", {"featured": featured_products(limit=3), "tiles": tiles})
+
+
+def about(request):
+    return render(request, "shop/about.html")
+
+
+def contact(request):
+    """The contact page; its form posts here and works without JavaScript."""
+    from shop.contact import ContactError, contact_message_create
+
+    values, error, sent = {}, None, request.GET.get("sent") == "1"
+    if request.method == "POST":
+        values = {k: request.POST.get(k, "") for k in ("name", "email", "subject", "message")}
+        try:
+            contact_message_create(**values)
+        except ContactError as exc:
+            error = exc
+        else:
+            return HttpResponseRedirect(f"{request.path}?sent=1")
+    return render(
+        request, "shop/contact.html", {"values": values, "error": error, "sent": sent},
+        status=400 if error else 200,
+    )
+
+
+def terms(request):
+    return render(request, "shop/terms.html", {"today": timezone.localdate()})
+
+
+def privacy(request):
+    return render(request, "shop/privacy.html", {"today": timezone.localdate()})
+
+
+@require_POST
+def newsletter(request):
+    """The footer form without JavaScript: subscribe and say so."""
+    from shop.newsletter import NewsletterError, newsletter_subscribe
+
+    try:
+        _subscriber, created = newsletter_subscribe(
+            email=request.POST.get("email"), language=get_language(),
+            site_url=request.build_absolute_uri("/").rstrip("/"),
+        )
+    except NewsletterError as exc:
+        return render(request, "shop/newsletter_done.html", {"message": exc.message, "ok": False}, status=400)
+    message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
+    return render(request, "shop/newsletter_done.html", {"message": message, "ok": True})
+
+
+def newsletter_unsubscribe(request, token):
+    from shop.newsletter import newsletter_unsubscribe as unsubscribe
+
+    subscriber = unsubscribe(token=token)
+    if subscriber is None:
+        return render(request, "shop/newsletter_done.html",
+                      {"message": _("This unsubscribe link is not valid."), "ok": False}, status=404)
+    return render(request, "shop/newsletter_done.html",
+                  {"message": _("You have been unsubscribed. We will not e-mail you again."), "ok": True})
+
+
+SITEMAP_PAGES = ("/", "/shop", "/sale", "/explore", "/about", "/contact", "/terms", "/privacy")
+
+
+def robots_txt(request):
+    from shop.store_settings import store_settings_get
+
+    if store_settings_get().disable_discovery:
+        lines = ["User-agent: *", "Disallow: /"]
+    else:
+        lines = [
+            "User-agent: *", "Disallow: /admindash", "Disallow: /ar/admindash", "Disallow: /api/",
+            "Disallow: /cart", "Disallow: /checkout", "Disallow: /django-admin/",
+            f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}",
+        ]
+    response = HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
+    if store_settings_get().disable_discovery:
+        response["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def sitemap_xml(request):
+    """Pages and active products, each in English and Arabic with hreflang alternates."""
+    from catalog.models import Product
+    from shop.store_settings import store_settings_get
+
+    if store_settings_get().disable_discovery:
+        raise Http404
+    paths = list(SITEMAP_PAGES) + [
+        f"/product/{slug}" for slug in Product.objects.filter(is_active=True).values_list("slug", flat=True)
+    ]
+    base = request.build_absolute_uri("/").rstrip("/")
+    urls = []
+    for path in paths:
+        english = base + path
+        arabic = base + ("/ar/" if path == "/" else "/ar" + path)
+        urls.append({"en": english, "ar": arabic})
+    return render(request, "shop/sitemap.xml", {"urls": urls}, content_type="application/xml")
 
 
 def page_not_found(request, exception=None):

@@ -1,7 +1,9 @@
-// Dashboard entry: the storefront's design system plus the admin islands.
+// Dashboard entry: the storefront's design system, the dashboard shell and the admin islands.
 import "./css/main.css";
 import "./css/admin.css";
 import { mountIslands } from "./lib/mount.jsx";
 import { adminIslands } from "./islands/admin-registry.js";
+import { initShell } from "./islands/admin/shell.js";
 
+initShell();
 mountIslands(adminIslands);

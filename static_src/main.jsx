@@ -6,3 +6,7 @@ import { storefrontIslands } from "./islands/registry.js";
 
 initChrome();
 mountIslands(storefrontIslands);
+// the account forms' enhancements load only on pages that have one
+if (document.querySelector("form[data-account-form]")) {
+  import("./accounts/forms.js").then((module) => module.initAccountForms());
+}

@@ -1,8 +1,19 @@
-from drf_spectacular.utils import extend_schema
+from decimal import Decimal
+
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from shop.api.errors import ApiError
+from shop.contact import ContactError, contact_message_create
+from shop.money import quantize
+from shop.newsletter import NewsletterError, newsletter_subscribe
+from shop.rates import convert, rate_get
+from shop.selectors import announcement_list_visible
 from shop.store_settings import store_settings_get
 
 
@@ -41,3 +52,137 @@ class SettingsApi(APIView):
     @extend_schema(responses=PublicSettingsSerializer)
     def get(self, request):
         return Response(PublicSettingsSerializer(store_settings_get()).data)
+
+
+# --- announcements, newsletter, contact ---------------------------------------
+
+class AnnouncementOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    content = serializers.CharField()
+    link = serializers.CharField()
+    display_start_date = serializers.DateTimeField()
+    display_end_date = serializers.DateTimeField()
+    banner_color = serializers.CharField()
+    background_color = serializers.CharField(source="banner_color")
+    text_color = serializers.CharField()
+    is_active = serializers.BooleanField()
+    is_main = serializers.BooleanField()
+
+
+class AnnouncementListApi(APIView):
+    """Announcements active now, main first (the bar shows the main one, else a random one)."""
+
+    authentication_classes = []
+
+    @extend_schema(responses=AnnouncementOutputSerializer(many=True))
+    def get(self, request):
+        return Response(AnnouncementOutputSerializer(announcement_list_visible()[:50], many=True).data)
+
+
+def _body(request):
+    return request.data if isinstance(request.data, dict) else {}
+
+
+class NewsletterApi(APIView):
+    authentication_classes = []
+
+    class InputSerializer(serializers.Serializer):
+        email = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={200: dict, 201: dict})
+    def post(self, request):
+        try:
+            _subscriber, created = newsletter_subscribe(
+                email=_body(request).get("email"), language=get_language(),
+                site_url=request.build_absolute_uri("/").rstrip("/"),
+            )
+        except NewsletterError as error:
+            raise ApiError(error.message, field=error.field) from None
+        message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
+        return Response({"success": True, "message": message}, status=201 if created else 200)
+
+
+class ContactApi(APIView):
+    authentication_classes = []
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        email = serializers.CharField()
+        subject = serializers.CharField()
+        message = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={201: dict})
+    def post(self, request):
+        body = _body(request)
+        try:
+            saved = contact_message_create(
+                name=body.get("name"), email=body.get("email"),
+                subject=body.get("subject"), message=body.get("message"),
+            )
+        except ContactError as error:
+            raise ApiError(error.message, field=error.field) from None
+        return Response(
+            {"success": True, "id": saved.pk,
+             "message": _("Thank you for your message! We'll get back to you soon.")},
+            status=201,
+        )
+
+
+# --- exchange rates -----------------------------------------------------------
+
+def _rate_or_error(from_currency, to_currency):
+    from_currency = (from_currency or "").strip().upper()[:3]
+    to_currency = (to_currency or "").strip().upper()[:3]
+    rate = rate_get(from_currency, to_currency) if from_currency.isalpha() and to_currency.isalpha() else None
+    if rate is None:
+        raise ApiError(
+            _("Exchange rate for %(from)s to %(to)s is not available. Please try again later.")
+            % {"from": from_currency or "?", "to": to_currency or "?"},
+            status_code=404,
+        )
+    return rate
+
+
+def _rate_text(value):
+    return f"{value.quantize(Decimal('0.000001'))}"
+
+
+class ExchangeRateApi(APIView):
+    """GET /api/exchange-rate?from=KES&to=EGP → {rate}."""
+
+    authentication_classes = []
+
+    @extend_schema(parameters=[OpenApiParameter("from", str), OpenApiParameter("to", str)], responses=dict)
+    def get(self, request):
+        rate = _rate_or_error(request.query_params.get("from", "KES"), request.query_params.get("to", "EGP"))
+        return Response({
+            "rate": _rate_text(rate.rate), "from": rate.from_currency, "to": rate.to_currency,
+            "lastUpdated": rate.last_updated, "source": rate.source, "isFallback": rate.is_fallback,
+        })
+
+
+class KesToEgpRateApi(APIView):
+    authentication_classes = []
+
+    @extend_schema(responses=dict)
+    def get(self, request):
+        rate = _rate_or_error("KES", "EGP")
+        return Response({
+            "success": True, "rate": _rate_text(rate.rate),
+            "timestamp": rate.last_updated or timezone.now(),
+            "base": "KES", "target": "EGP", "source": rate.source,
+        })
+
+
+class KesToEgpConvertApi(APIView):
+    authentication_classes = []
+
+    @extend_schema(request=dict, responses=dict)
+    def post(self, request):
+        rate = _rate_or_error("KES", "EGP")
+        amount = convert(_body(request).get("amount"), rate.rate)
+        return Response({
+            "success": True, "rate": _rate_text(rate.rate),
+            "converted": {"amount": f"{quantize(amount)}", "currency": "EGP"},
+        })

@@ -1,0 +1,8 @@
+"""Account reads shared by the /account page and the API."""
+
+from orders.models import Order
+
+
+def customer_order_list(*, user):
+    """The customer's own orders, newest first, with their items (two queries)."""
+    return Order.objects.filter(user=user).prefetch_related("items").order_by("-created_at")

@@ -1,0 +1,132 @@
+"""/account: profile, password change and the customer's own order history."""
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from accounts.models import AuthToken
+from accounts.tests.factories import order_for
+from orders.models import OrderStatus, PaymentStatus
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice_client(client, alice, password):
+    client.post("/login", {"email": "alice@example.com", "password": password})
+    return client
+
+
+def test_it_asks_strangers_to_sign_in_first(client):
+    # when
+    response = client.get("/account")
+
+    # then
+    assert response.status_code == 302
+    assert response.url == "/login?next=/account"
+
+
+def test_it_lists_the_customers_orders_with_items_totals_and_statuses(alice_client, alice):
+    # given
+    order_for(alice, number="NH-1001", items=(("Kericho Gold Black Tea", Decimal("150.00"), 2),
+                                             ("Purple Tea", Decimal("99.50"), 1)),
+              status=OrderStatus.SHIPPED, payment_status=PaymentStatus.PAID)
+    order_for(alice, number="NH-1002", status=OrderStatus.PENDING, payment_status=PaymentStatus.COD)
+
+    # when
+    page = alice_client.get("/account").content.decode()
+
+    # then
+    assert page.index("NH-1002") < page.index("NH-1001")  # newest first
+    assert "Kericho Gold Black Tea" in page and "Purple Tea" in page
+    assert "E£399.50" in page  # subtotal
+    assert "E£449.50" in page  # total
+    assert "Shipped" in page and "Paid" in page
+    assert "Pending" in page and "Cash on delivery" in page
+
+
+def test_bob_never_sees_alices_orders(client, alice, bob, password):
+    # given
+    order_for(alice, number="NH-ALICE-1")
+    order_for(bob, number="NH-BOB-1")
+    client.post("/login", {"email": "bob@example.com", "password": password})
+
+    # when
+    page = client.get("/account").content.decode()
+
+    # then
+    assert "NH-BOB-1" in page
+    assert "NH-ALICE-1" not in page
+
+
+def test_the_order_history_takes_a_constant_number_of_queries(alice_client, alice, django_assert_max_num_queries):
+    # given
+    for n in range(6):
+        order_for(alice, number=f"NH-{n}")
+
+    # when / then
+    with django_assert_max_num_queries(12):
+        alice_client.get("/account")
+
+
+def test_it_updates_the_profile(alice_client, alice):
+    # when
+    response = alice_client.post("/account", {"action": "profile", "firstName": "Alia", "lastName": "Hassan",
+                                              "phone": "+20 100 000 0000"})
+
+    # then
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert (alice.first_name, alice.phone, alice.subscribe_newsletter) == ("Alia", "+201000000000", False)
+    assert "Your profile has been saved." in alice_client.get("/account").content.decode()
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), [
+    ({"firstName": ""}, "firstName", "First name is required"),
+    ({"lastName": ""}, "lastName", "Last name is required"),
+    ({"phone": "12"}, "phone", "Please enter a valid phone number"),
+])
+def test_the_profile_form_shows_each_message(alice_client, changes, field, message):
+    # when
+    form = {"action": "profile", "firstName": "Alice", "lastName": "Hassan", "phone": "", **changes}
+    response = alice_client.post("/account", form)
+
+    # then
+    assert response.status_code == 400
+    assert response.context["profile_errors"][field] == message
+
+
+def test_changing_the_password_keeps_this_session_and_ends_the_others(alice_client, alice, password):
+    # given
+    phone = Client()
+    phone.post("/login", {"email": "alice@example.com", "password": password})
+    AuthToken.issue(user=alice, lifetime=__import__("datetime").timedelta(days=1))
+
+    # when
+    response = alice_client.post("/account", {"action": "password", "currentPassword": password,
+                                              "password": "Brand-new-pass-5", "confirmPassword": "Brand-new-pass-5"})
+
+    # then
+    assert response.status_code == 302
+    assert alice_client.get("/account").status_code == 200
+    assert phone.get("/account").status_code == 302
+    assert not AuthToken.objects.filter(user=alice).exists()
+
+
+@pytest.mark.parametrize(("changes", "field", "message"), [
+    ({"currentPassword": "wrong"}, "currentPassword", "Your current password is incorrect"),
+    ({"password": "", "confirmPassword": ""}, "password", "Password is required"),
+    ({"password": "Ab1!x", "confirmPassword": "Ab1!x"}, "password", "Password must be at least 8 characters long"),
+    ({"confirmPassword": ""}, "confirmPassword", "Please confirm your password"),
+    ({"confirmPassword": "Brand-new-pass-6"}, "confirmPassword", "Passwords do not match"),
+])
+def test_the_password_form_shows_each_message(alice_client, password, changes, field, message):
+    # when
+    form = {"action": "password", "currentPassword": password, "password": "Brand-new-pass-5",
+            "confirmPassword": "Brand-new-pass-5", **changes}
+    response = alice_client.post("/account", form)
+
+    # then
+    assert response.status_code == 400
+    assert response.context["password_errors"][field] == message

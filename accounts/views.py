@@ -1,0 +1,198 @@
+"""Customer account pages: plain forms that work without JavaScript."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
+
+from accounts import services
+from accounts.selectors import customer_order_list
+from accounts.services import AccountError, ResetLinkError
+
+_REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
+
+
+def site_base_url(request):
+    """The shop's public address for links in e-mails."""
+    return settings.SITE_URL or request.build_absolute_uri("/")
+
+
+def _home():
+    return reverse("shop:home")
+
+
+def _safe_next(request):
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+def _signed_in_customer(request):
+    return request.user.is_authenticated and not request.user.is_staff
+
+
+@never_cache
+@sensitive_post_parameters("password", "confirmPassword")
+def register(request):
+    if _signed_in_customer(request):
+        return redirect(_home())
+    values = {"subscribeNewsletter": True}
+    errors = {}
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in _REGISTER_FIELDS}
+        values["agreeToTerms"] = bool(request.POST.get("agreeToTerms"))
+        values["subscribeNewsletter"] = bool(request.POST.get("subscribeNewsletter"))
+        errors = services.customer_errors(
+            first_name=values["firstName"], last_name=values["lastName"], email=values["email"],
+            password=values["password"], phone=values["phone"],
+        )
+        if not values["confirmPassword"]:
+            errors["confirmPassword"] = _("Please confirm your password")
+        elif values["password"] and values["confirmPassword"] != values["password"]:
+            errors["confirmPassword"] = _("Passwords do not match")
+        if not values["agreeToTerms"]:
+            errors["agreeToTerms"] = _("You must agree to the terms and conditions")
+        if not errors:
+            try:
+                services.customer_create(
+                    first_name=values["firstName"], last_name=values["lastName"], email=values["email"],
+                    password=values["password"], phone=values["phone"],
+                    subscribe_newsletter=values["subscribeNewsletter"], language=get_language() or "en",
+                )
+            except AccountError as exc:
+                errors[exc.field or "form"] = exc.message
+            else:
+                messages.success(request, _("Account created successfully! Please sign in to continue."))
+                return redirect(reverse("accounts:login"))
+        # passwords are never sent back to the browser
+        values["password"] = values["confirmPassword"] = ""
+    return render(request, "accounts/register.html", {"values": values, "errors": errors},
+                  status=400 if errors else 200)
+
+
+@never_cache
+@sensitive_post_parameters("password")
+def login_view(request):
+    next_url = _safe_next(request)
+    if request.method == "GET" and _signed_in_customer(request):
+        return redirect(next_url or _home())
+    values = {"email": "", "rememberMe": False}
+    errors = {}
+    if request.method == "POST":
+        values = {"email": request.POST.get("email", "").strip(),
+                  "rememberMe": bool(request.POST.get("rememberMe"))}
+        password = request.POST.get("password", "")
+        if not values["email"]:
+            errors["email"] = _("Email is required")
+        if not password:
+            errors["password"] = _("Password is required")
+        if not errors:
+            user = services.customer_authenticate(request=request, email=values["email"], password=password)
+            if user is not None:
+                services.customer_sign_in(
+                    request=request, user=user, remember_me=values["rememberMe"], language=get_language()
+                )
+                return redirect(next_url or _home())
+            errors["form"] = _("Login failed. Please try again.")
+    return render(request, "accounts/login.html", {"values": values, "errors": errors, "next": next_url},
+                  status=400 if errors else 200)
+
+
+@require_POST
+def logout_view(request):
+    services.customer_sign_out(request=request)
+    return redirect(_home())
+
+
+@never_cache
+def forgot_password(request):
+    email = ""
+    errors = {}
+    if request.method == "POST":
+        email = request.POST.get("email", "").strip()
+        try:
+            services.password_reset_request(email=email, base_url=site_base_url(request))
+        except AccountError as exc:
+            errors[exc.field or "form"] = exc.message
+        else:
+            return render(request, "accounts/forgot_password_sent.html", {"email": email})
+    return render(request, "accounts/forgot_password.html", {"email": email, "errors": errors},
+                  status=400 if errors else 200)
+
+
+@never_cache
+@sensitive_post_parameters("password", "confirmPassword")
+def reset_password(request):
+    token = request.POST.get("token") or request.GET.get("token") or ""
+    errors = {}
+    if request.method == "POST":
+        try:
+            services.password_reset_complete(
+                token=token, password=request.POST.get("password", ""),
+                confirm=request.POST.get("confirmPassword", ""),
+            )
+        except ResetLinkError:
+            return render(request, "accounts/reset_password_invalid.html", status=400)
+        except AccountError as exc:
+            errors[exc.field or "form"] = exc.message
+        else:
+            return render(request, "accounts/reset_password_done.html")
+    elif services.reset_token_user(token) is None:
+        return render(request, "accounts/reset_password_invalid.html")
+    return render(request, "accounts/reset_password.html", {"token": token, "errors": errors},
+                  status=400 if errors else 200)
+
+
+@never_cache
+@login_required
+@sensitive_post_parameters("currentPassword", "password", "confirmPassword")
+def account(request):
+    user = request.user
+    if user.is_staff:
+        return redirect("/admindash")
+    profile_errors = {}
+    password_errors = {}
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "profile":
+            try:
+                services.customer_update_profile(
+                    user=user, first_name=request.POST.get("firstName", ""),
+                    last_name=request.POST.get("lastName", ""), phone=request.POST.get("phone", ""),
+                    subscribe_newsletter=bool(request.POST.get("subscribeNewsletter")),
+                )
+            except AccountError as exc:
+                profile_errors[exc.field or "form"] = exc.message
+                user.refresh_from_db()
+            else:
+                messages.success(request, _("Your profile has been saved."))
+                return redirect(reverse("accounts:account"))
+        elif action == "password":
+            try:
+                services.customer_change_password(
+                    request=request, user=user, current_password=request.POST.get("currentPassword", ""),
+                    password=request.POST.get("password", ""), confirm=request.POST.get("confirmPassword", ""),
+                )
+            except AccountError as exc:
+                password_errors[exc.field or "form"] = exc.message
+            else:
+                messages.success(request, _("Your password has been changed."))
+                return redirect(reverse("accounts:account"))
+    context = {
+        "profile_errors": profile_errors,
+        "password_errors": password_errors,
+        "orders": customer_order_list(user=user),
+    }
+    return render(request, "accounts/account.html", context,
+                  status=400 if (profile_errors or password_errors) else 200)

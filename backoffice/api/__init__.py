@@ -1,0 +1,1 @@
+"""The admin API, one module per dashboard section; `backoffice/api_urls.py` includes each."""

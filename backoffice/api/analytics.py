@@ -1,0 +1,47 @@
+"""Analytics section: sales figures for a period, wrapped in `data`."""
+
+from decimal import Decimal
+
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import StaffAreaPermission
+from backoffice.analytics import PERIODS, analytics_get
+from shop.api.errors import ApiError
+
+DEFAULT_PERIOD = "30d"
+
+
+def _as_json(value):
+    """Money as "123.45" strings, like every serializer's DecimalField."""
+    if isinstance(value, dict):
+        return {key: _as_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_json(item) for item in value]
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+class AnalyticsApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "analytics"
+
+    @extend_schema(
+        parameters=[OpenApiParameter("period", str, enum=list(PERIODS), default=DEFAULT_PERIOD)],
+        responses=inline_serializer("AnalyticsResponse", {"data": serializers.JSONField()}),
+    )
+    def get(self, request):
+        period = request.query_params.get("period") or DEFAULT_PERIOD
+        if period not in PERIODS:
+            raise ApiError(_("Choose a period of 7d, 30d, 90d or 1y"), field="period")
+        return Response({"data": _as_json(analytics_get(period=period))})
+
+
+urlpatterns = [
+    path("admin/analytics", AnalyticsApi.as_view(), name="admin-analytics"),
+]

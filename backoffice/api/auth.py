@@ -1,0 +1,79 @@
+"""POST /api/admin/login, POST /api/admin/logout, GET /api/admin/verify."""
+
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import permissions_for
+from backoffice.api.base import StaffApi
+from backoffice.auth import staff_sign_in, staff_sign_out
+from shop.api.errors import ApiError
+
+
+class AdminLoginApi(APIView):
+    authentication_classes = []  # a fresh sign-in; no CSRF for a session not yet made
+    permission_classes = []
+
+    class AdminLoginInputSerializer(serializers.Serializer):
+        username = serializers.CharField(required=False, allow_blank=True, default="")
+        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+
+    class AdminLoginOutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        role = serializers.CharField()
+        session_token = serializers.CharField()
+
+    @extend_schema(request=AdminLoginInputSerializer, responses=AdminLoginOutputSerializer, summary="Staff sign in")
+    def post(self, request):
+        data = self.AdminLoginInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        username, password = data.validated_data["username"], data.validated_data["password"]
+        if not username.strip():
+            raise ApiError(_("Username is required"), field="username")
+        if not password:
+            raise ApiError(_("Password is required"), field="password")
+        user, key = staff_sign_in(request=request._request, username=username, password=password)
+        if user is None:
+            raise ApiError(_("Invalid username or password"), status_code=401)
+        return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role, "session_token": key}).data)
+
+
+class AdminLogoutApi(APIView):
+    permission_classes = []
+
+    @extend_schema(
+        request=inline_serializer("AdminLogoutInput", {"sessionToken": serializers.CharField(required=False)}),
+        responses=inline_serializer("AdminLogoutOutput", {"success": serializers.BooleanField()}),
+        summary="Staff sign out",
+    )
+    def post(self, request):
+        staff_sign_out(request=request._request, token_key=request.data.get("session_token") or None)
+        if getattr(request, "auth", None) is not None and hasattr(request.auth, "delete"):
+            request.auth.delete()
+        return Response({"success": True})
+
+
+class AdminVerifyApi(StaffApi):
+    area = None  # any staff member
+
+    @extend_schema(
+        responses=inline_serializer("AdminVerifyOutput", {
+            "valid": serializers.BooleanField(), "username": serializers.CharField(),
+            "role": serializers.CharField(), "permissions": serializers.DictField(),
+        }),
+        summary="Check the staff credentials in use",
+    )
+    def get(self, request):
+        user = request.user
+        return Response({"valid": True, "username": user.username, "role": user.role,
+                         "permissions": permissions_for(user.role)})
+
+
+urlpatterns = [
+    path("admin/login", AdminLoginApi.as_view(), name="admin-login"),
+    path("admin/logout", AdminLogoutApi.as_view(), name="admin-logout"),
+    path("admin/verify", AdminVerifyApi.as_view(), name="admin-verify"),
+]

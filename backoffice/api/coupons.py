@@ -1,0 +1,105 @@
+"""Coupons section: list, create, and deactivate (or reactivate)."""
+
+from decimal import Decimal
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import StaffAreaPermission
+from backoffice.api.fields import DayOrDateTimeField
+from backoffice.api.tables import search_filter
+from backoffice.marketing import coupon_create, coupon_set_active
+from orders.models import Coupon, CouponType
+
+
+class CouponSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    type = serializers.CharField()
+    value = serializers.DecimalField(max_digits=12, decimal_places=2)
+    minimum_order = serializers.DecimalField(source="minimum_order_amount", max_digits=12, decimal_places=2)
+    expiry_date = serializers.DateTimeField(allow_null=True)
+    usage_limit = serializers.IntegerField(allow_null=True)
+    used_count = serializers.IntegerField()
+    is_active = serializers.BooleanField()
+    is_expired = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    def get_is_expired(self, coupon) -> bool:
+        return bool(coupon.expiry_date and coupon.expiry_date < timezone.now())
+
+
+class CouponListApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "coupons"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CouponListInput"
+
+        code = serializers.RegexField(
+            r"^[A-Za-z0-9_-]+$", max_length=40,
+            error_messages={"invalid": _("Use letters, digits, - and _ only")},
+        )
+        type = serializers.ChoiceField(choices=CouponType.values)
+        value = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0.01"))
+        minimum_order = serializers.DecimalField(
+            max_digits=12, decimal_places=2, min_value=Decimal("0"), required=False, default=Decimal("0")
+        )
+        expiry_date = DayOrDateTimeField(required=False, allow_null=True, end_of_day=True, default=None)
+        usage_limit = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+        is_active = serializers.BooleanField(required=False, default=True)
+
+        def validate_code(self, code):
+            return code.strip().upper()
+
+        def validate(self, data):
+            if data["type"] == CouponType.PERCENTAGE and data["value"] > 100:
+                raise serializers.ValidationError({"value": _("A percentage cannot be above 100")})
+            return data
+
+    @extend_schema(parameters=[OpenApiParameter("search", str)], responses=CouponSerializer(many=True))
+    def get(self, request):
+        coupons = search_filter(Coupon.objects.order_by("-created_at", "-pk"),
+                                request.query_params.get("search"), ["code"])
+        return Response(CouponSerializer(coupons, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: CouponSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        fields["minimum_order_amount"] = fields.pop("minimum_order")
+        coupon = coupon_create(actor=request.user, **fields)
+        return Response(CouponSerializer(coupon).data, status=201)
+
+
+class CouponDetailApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "coupons"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CouponDetailInput"
+
+        is_active = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses=CouponSerializer)
+    def put(self, request, coupon_id):
+        coupon = get_object_or_404(Coupon, pk=coupon_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        coupon = coupon_set_active(actor=request.user, coupon=coupon, is_active=data.validated_data["is_active"])
+        return Response(CouponSerializer(coupon).data)
+
+
+urlpatterns = [
+    path("admin/coupons", CouponListApi.as_view(), name="admin-coupons"),
+    path("admin/coupons/<int:coupon_id>", CouponDetailApi.as_view(), name="admin-coupon-detail"),
+]

@@ -1,0 +1,38 @@
+"""Serializer fields shared by the section forms (dates from <input type=date>, colours)."""
+
+from datetime import date, datetime, time
+
+from django.core.validators import RegexValidator
+from django.utils import timezone
+from django.utils.dateparse import parse_date
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+
+class DayOrDateTimeField(serializers.DateTimeField):
+    """Accept an ISO datetime, or a bare date meaning the start (or end) of that local day."""
+
+    def __init__(self, *, end_of_day=False, **kwargs):
+        self.end_of_day = end_of_day
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and len(value.strip()) == 10:
+            day = parse_date(value.strip())
+            if day is not None:
+                return self._aware(day)
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return self._aware(value)
+        return super().to_internal_value(value)
+
+    def _aware(self, day):
+        moment = datetime.combine(day, time.max if self.end_of_day else time.min)
+        return timezone.make_aware(moment.replace(microsecond=0), timezone.get_current_timezone())
+
+
+class ColourField(serializers.CharField):
+    def __init__(self, **kwargs):
+        super().__init__(max_length=9, **kwargs)
+        self.validators.append(
+            RegexValidator(r"^#[0-9a-fA-F]{6}$", _("Enter a colour like #dc2626"))
+        )

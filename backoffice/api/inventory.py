@@ -1,0 +1,63 @@
+"""Admin API: PUT /api/admin/inventory/<id> (add | subtract | set), audited."""
+
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from backoffice.api.base import StaffApi
+from backoffice.api.products import ProductOutputSerializer
+from backoffice.products import StockAction, stock_adjust
+from catalog.models import Product
+from catalog.pricing import Availability
+
+
+class InventoryListApi(StaffApi):
+    area = "products"
+
+    @extend_schema(
+        responses=inline_serializer("Inventory", {
+            "summary": serializers.DictField(), "lowStock": ProductOutputSerializer(many=True),
+            "products": ProductOutputSerializer(many=True)}),
+        summary="Stock of every product, with the summary cards and the low-stock list",
+    )
+    def get(self, request):
+        products = list(Product.objects.select_related("category").order_by("stock", "title_en"))
+        low = [p for p in products if Availability.status(p.stock) != "in"]
+        summary = {
+            "total_products": len(products),
+            "total_units": sum(p.stock for p in products),
+            "in_stock": sum(1 for p in products if Availability.status(p.stock) == "in"),
+            "low_stock": sum(1 for p in products if Availability.status(p.stock) == "low"),
+            "out_of_stock": sum(1 for p in products if Availability.status(p.stock) == "out"),
+        }
+        return Response({"summary": summary, "low_stock": ProductOutputSerializer(low, many=True).data,
+                         "products": ProductOutputSerializer(products, many=True).data})
+
+
+class InventoryUpdateApi(StaffApi):
+    area = "products"
+
+    class InventoryInputSerializer(serializers.Serializer):
+        action = serializers.ChoiceField(choices=StockAction.ALL, error_messages={
+            "invalid_choice": _("Action must be add, subtract or set")})
+        stock = serializers.IntegerField(min_value=0, max_value=1_000_000, error_messages={
+            "invalid": _("Stock must be a whole number of 0 or more"),
+            "min_value": _("Stock must be a whole number of 0 or more")})
+
+    @extend_schema(request=InventoryInputSerializer, responses=ProductOutputSerializer,
+                   summary="Add to, subtract from or set a product's stock (never below 0)")
+    def put(self, request, pk):
+        product = get_object_or_404(Product.objects.select_related("category"), pk=pk)
+        data = self.InventoryInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        stock_adjust(actor=request.user, product=product, action=data.validated_data["action"],
+                     amount=data.validated_data["stock"])
+        return Response(ProductOutputSerializer(product).data)
+
+
+urlpatterns = [
+    path("admin/inventory", InventoryListApi.as_view(), name="admin-inventory-list"),
+    path("admin/inventory/<int:pk>", InventoryUpdateApi.as_view(), name="admin-inventory")]

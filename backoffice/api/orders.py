@@ -1,0 +1,234 @@
+"""Orders section: list with search and status filter, detail, status changes (one and bulk).
+
+Every status change goes through `orders.actions.order_set_status`, which owns
+the transition table, the stock release on cancel and the customer's e-mail.
+"""
+
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import StaffAreaPermission
+from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
+from backoffice.audit import audit_record
+from orders.actions import OrderStatusError, order_set_status
+from orders.models import Order, OrderStatus, Payment
+from shop.api.errors import ApiError
+
+BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
+SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
+
+
+def order_list_queryset():
+    latest_payment = Payment.objects.filter(order=OuterRef("pk")).order_by("-created_at", "-pk")
+    return Order.objects.annotate(
+        item_count=Count("items", distinct=True),
+        latest_payment_id=Subquery(latest_payment.values("payment_id")[:1]),
+    ).order_by("-created_at", "-pk")
+
+
+class OrderRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.CharField()
+    customer_name = serializers.CharField()
+    customer_email = serializers.EmailField(source="email")
+    phone = serializers.CharField()
+    total = serializers.DecimalField(source="total_amount", max_digits=12, decimal_places=2)
+    status = serializers.CharField()
+    payment_status = serializers.CharField()
+    payment_method = serializers.CharField()
+    payment_id = serializers.CharField(source="latest_payment_id", allow_null=True)
+    item_count = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+def _search(orders, text):
+    """Match number, customer name, e-mail, phone or a payment id."""
+    text = text.strip()
+    if not text:
+        return orders
+    match = Q(pk__in=Payment.objects.filter(payment_id__icontains=text).values("order_id"))
+    for field in SEARCH_FIELDS:
+        match |= Q(**{f"{field}__icontains": text})
+    first, _space, last = text.partition(" ")
+    if last.strip():  # "Alice Hassan"
+        match |= Q(first_name__icontains=first, last_name__icontains=last.strip())
+    return orders.filter(match)
+
+
+def _set_status(*, order, status, actor, note=""):
+    """Change one order's status through the checkout's action and audit it."""
+    previous = order.status
+    try:
+        order_set_status(order=order, status=status, actor=actor, note=note)
+    except OrderStatusError as error:
+        raise ApiError(error.message, field="status") from error
+    if order.status == previous:
+        return
+    audit_record(
+        actor=actor,
+        action="order.status",
+        details=f"{order.number}: {previous} → {status}",
+        target=order,
+    )
+
+
+class OrderListApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "orders"
+
+    @extend_schema(
+        parameters=[*PAGING_PARAMETERS, OpenApiParameter("status", str, enum=OrderStatus.values)],
+        responses=page_serializer("OrderPage", OrderRowSerializer),
+    )
+    def get(self, request):
+        orders = _search(order_list_queryset(), request.query_params.get("search") or "")
+        status = request.query_params.get("status") or ""
+        if status and status != "all":
+            if status not in OrderStatus.values:
+                raise ApiError(_("Unknown order status"), field="status")
+            orders = orders.filter(status=status)
+        return Response(paginate(request, orders, lambda rows: OrderRowSerializer(rows, many=True).data))
+
+
+class OrderItemSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    product_id = serializers.IntegerField(allow_null=True)
+    title = serializers.CharField(source="product_title")
+    slug = serializers.CharField(source="product_slug")
+    unit_price = serializers.DecimalField(source="unit_price_amount", max_digits=12, decimal_places=2)
+    quantity = serializers.IntegerField()
+    line_total = serializers.DecimalField(source="line_total_amount", max_digits=12, decimal_places=2)
+
+
+class PaymentSerializer(serializers.Serializer):
+    payment_id = serializers.CharField()
+    provider = serializers.CharField()
+    transaction_id = serializers.CharField()
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class StatusChangeSerializer(serializers.Serializer):
+    from_status = serializers.CharField()
+    to_status = serializers.CharField()
+    note = serializers.CharField()
+    actor = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    def get_actor(self, change) -> str:
+        return change.actor.username if change.actor else ""
+
+
+class OrderDetailSerializer(OrderRowSerializer):
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    customer_id = serializers.IntegerField(source="user_id", allow_null=True)
+    language = serializers.CharField()
+    address = serializers.SerializerMethodField()
+    subtotal = serializers.DecimalField(source="subtotal_amount", max_digits=12, decimal_places=2)
+    discount = serializers.DecimalField(source="discount_amount", max_digits=12, decimal_places=2)
+    shipping = serializers.DecimalField(source="shipping_amount", max_digits=12, decimal_places=2)
+    cod_fee = serializers.DecimalField(source="cod_fee_amount", max_digits=12, decimal_places=2)
+    tax = serializers.DecimalField(source="tax_amount", max_digits=12, decimal_places=2)
+    prices_include_tax = serializers.BooleanField()
+    coupon_code = serializers.CharField()
+    paid_at = serializers.DateTimeField(allow_null=True)
+    items = OrderItemSerializer(many=True)
+    payments = PaymentSerializer(many=True)
+    history = StatusChangeSerializer(source="status_changes", many=True)
+
+    def get_address(self, order) -> dict:
+        fields = ["street", "building", "apartment", "floor", "city", "state", "postal_code", "country"]
+        return {field: getattr(order, field) for field in fields}
+
+
+class OrderDetailApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "orders"
+
+    @extend_schema(operation_id="admin_order_detail", responses=OrderDetailSerializer)
+    def get(self, request, order_id):
+        order = get_object_or_404(
+            order_list_queryset().prefetch_related("items", "payments", "status_changes__actor"),
+            pk=order_id,
+        )
+        return Response(OrderDetailSerializer(order).data)
+
+
+class OrderStatusApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "orders"
+    area_actions = {"PUT": "status"}
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "OrderStatusInput"
+
+        status = serializers.ChoiceField(choices=OrderStatus.values)
+        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
+    def put(self, request, order_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        order = get_object_or_404(Order, pk=order_id)
+        _set_status(order=order, status=data.validated_data["status"], actor=request.user,
+                    note=data.validated_data["note"])
+        return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
+
+
+class OrderBulkStatusApi(APIView):
+    permission_classes = [StaffAreaPermission]
+    area = "orders"
+    area_actions = {"PUT": "status"}
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "OrderBulkStatusInput"
+
+        order_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+        status = serializers.ChoiceField(choices=BULK_STATUSES)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "OrderBulkStatusOutput"
+
+        updated = serializers.IntegerField()
+        failed = serializers.ListField(child=serializers.DictField())
+        message = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def put(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = data.validated_data["order_ids"]
+        if not ids:
+            raise ApiError(_("No orders selected"), field="orderIds")
+        orders = list(Order.objects.filter(pk__in=ids).order_by("pk"))
+        if not orders:
+            raise ApiError(_("No orders selected"), field="orderIds")
+        status = data.validated_data["status"]
+        updated, failed = 0, []
+        for order in orders:
+            try:
+                _set_status(order=order, status=status, actor=request.user)
+                updated += 1
+            except ApiError as error:
+                failed.append({"id": order.pk, "number": order.number, "message": error.message})
+        message = _("%(count)d orders updated") % {"count": updated}
+        return Response({"updated": updated, "failed": failed, "message": message})
+
+
+urlpatterns = [
+    path("admin/orders", OrderListApi.as_view(), name="admin-orders"),
+    path("admin/orders/<int:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
+    path("admin/orders/<int:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
+    path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
+]

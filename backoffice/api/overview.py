@@ -1,0 +1,65 @@
+"""Admin API: GET /api/admin/dashboard (an unwrapped stats object, DECISIONS.md)."""
+
+from django.urls import path
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from backoffice.api.base import StaffApi
+from backoffice.audit import audit_entry_data, audit_recent
+from backoffice.selectors import dashboard_stats, low_stock_products
+from shop import health
+
+
+def _system_status():
+    from importer.models import ImporterRun
+    from shop.models import ExchangeRate
+
+    worker_ok, worker_seen = health.worker_seen_recently()
+    rate = ExchangeRate.objects.filter(from_currency="KES", to_currency="EGP").first()
+    run = ImporterRun.objects.order_by("-created_at").first()
+    return {
+        "database": {"ok": health.database_ok()},
+        "broker": {"ok": health.broker_ok(), "kind": health.broker_description()},
+        "worker": {"ok": worker_ok, "last_seen": worker_seen},
+        "exchange_rate": {
+            "ok": bool(rate and not rate.last_error),
+            "rate": rate.rate if rate else None,
+            "source": rate.source if rate else "",
+            "last_updated": rate.last_updated if rate else None,
+            "last_error": rate.last_error if rate else "",
+        },
+        "last_import": {
+            "status": run.status if run else None,
+            "finished_at": (run.finished_at or run.created_at) if run else None,
+            "products_found": run.products_found if run else 0,
+        },
+    }
+
+
+class DashboardApi(StaffApi):
+    area = "overview"
+
+    @extend_schema(
+        responses=inline_serializer("DashboardStats", {
+            "totalProducts": serializers.IntegerField(), "totalOrders": serializers.IntegerField(),
+            "pendingOrders": serializers.IntegerField(), "totalRevenue": serializers.DecimalField(14, 2),
+            "totalCustomers": serializers.IntegerField(), "lowStockProducts": serializers.IntegerField(),
+            "unreadMessages": serializers.IntegerField(), "recentActivity": serializers.ListField(),
+            "lowStockList": serializers.ListField(), "systemStatus": serializers.DictField(),
+        }),
+        summary="Overview: stats, alerts, system status and recent activity",
+    )
+    def get(self, request):
+        stats = dashboard_stats()
+        stats["total_revenue"] = f"{stats['total_revenue']:.2f}"
+        return Response({
+            **stats,
+            "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],
+            "low_stock_list": [{"id": p["id"], "title": p["title_en"], "stock": p["stock"]}
+                               for p in low_stock_products()],
+            "system_status": _system_status(),
+        })
+
+
+urlpatterns = [path("admin/dashboard", DashboardApi.as_view(), name="admin-dashboard")]

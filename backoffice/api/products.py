@@ -1,0 +1,286 @@
+"""Admin API: products (list, create, update, delete, Delete All), CSV, generators, images."""
+
+from decimal import Decimal
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiTypes, extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+
+from backoffice import product_csv
+from backoffice.api.base import StaffApi
+from backoffice.products import (
+    category_suggest, image_store, product_categorize, product_delete, product_delete_all, product_describe,
+    product_save,
+)
+from catalog.models import CaffeineLevel, Product
+from catalog.pricing import Availability
+from shop.api.errors import ApiError
+
+MAX_BATCH = 5
+STOCK_WARNING_BELOW = 10
+
+
+class ProductOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    title = serializers.CharField(source="title_en")
+    title_ar = serializers.CharField(allow_null=True)
+    short_description = serializers.CharField(source="short_description_en", allow_null=True)
+    short_description_ar = serializers.CharField(allow_null=True)
+    description = serializers.CharField(source="description_en", allow_null=True)
+    description_ar = serializers.CharField(allow_null=True)
+    brewing_instructions = serializers.CharField(source="brewing_instructions_en", allow_null=True)
+    brewing_instructions_ar = serializers.CharField(allow_null=True)
+    price = serializers.DecimalField(source="price_amount", max_digits=12, decimal_places=2)
+    sale_price = serializers.DecimalField(source="sale_price_amount", max_digits=12, decimal_places=2, allow_null=True)
+    images = serializers.ListField(child=serializers.CharField())
+    rating = serializers.DecimalField(max_digits=3, decimal_places=2)
+    review_count = serializers.IntegerField()
+    colors = serializers.ListField(child=serializers.CharField())
+    is_new = serializers.BooleanField()
+    is_active = serializers.BooleanField()
+    is_featured = serializers.BooleanField()
+    category = serializers.CharField(source="category.slug")
+    category_name = serializers.CharField(source="category.name")
+    tags = serializers.ListField(child=serializers.CharField())
+    flavor_notes = serializers.ListField(child=serializers.CharField())
+    ingredients = serializers.ListField(child=serializers.CharField())
+    stock = serializers.IntegerField()
+    # out | low (10 or less) | in, and the table's red mark (below 10, spec 9)
+    stock_status = serializers.SerializerMethodField()
+    stock_warning = serializers.SerializerMethodField()
+    caffeine_level = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+    def get_stock_status(self, product) -> str:
+        return Availability.status(product.stock)
+
+    def get_stock_warning(self, product) -> bool:
+        return product.stock < STOCK_WARNING_BELOW
+
+
+def _text_list():
+    return serializers.ListField(child=serializers.CharField(max_length=100, allow_blank=True), required=False,
+                                 max_length=50)
+
+
+class ProductInputSerializer(serializers.Serializer):
+    """The admin form (spec 5): title required; lists come already split and trimmed."""
+
+    slug = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    title = serializers.CharField(max_length=200, error_messages={
+        "required": _("Title is required"), "blank": _("Title is required")})
+    title_ar = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    short_description = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    short_description_ar = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=10000)
+    description_ar = serializers.CharField(required=False, allow_blank=True, max_length=10000)
+    brewing_instructions = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    brewing_instructions_ar = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+    price = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0"))
+    sale_price = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0"),
+                                          required=False, allow_null=True)
+    images = serializers.ListField(child=serializers.CharField(max_length=1000), required=False, max_length=20)
+    category = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    tags = _text_list()
+    flavor_notes = _text_list()
+    ingredients = _text_list()
+    colors = _text_list()
+    stock = serializers.IntegerField(min_value=0, required=False)
+    caffeine_level = serializers.ChoiceField(choices=CaffeineLevel.choices, required=False)
+    is_new = serializers.BooleanField(required=False)
+    is_active = serializers.BooleanField(required=False)
+    is_featured = serializers.BooleanField(required=False)
+
+    _RENAMED = {"title": "title_en", "short_description": "short_description_en", "description": "description_en",
+                "brewing_instructions": "brewing_instructions_en", "price": "price_amount",
+                "sale_price": "sale_price_amount"}
+
+    def validate(self, attrs):
+        for name in ("tags", "flavor_notes", "ingredients", "colors"):
+            if name in attrs:
+                attrs[name] = [item.strip() for item in attrs[name] if item.strip()]
+        if attrs.get("category") == "":
+            attrs.pop("category")
+        return attrs
+
+    def model_fields(self):
+        return {self._RENAMED.get(k, k): v for k, v in self.validated_data.items()}
+
+
+def _products():
+    return Product.objects.select_related("category").order_by("-created_at", "-pk")
+
+
+class ProductListApi(StaffApi):
+    area = "products"
+
+    def get_permissions(self):
+        # Delete All is its own right (DECISIONS: Owner only)
+        if self.request.method == "DELETE":
+            self.area = "delete_all_products"
+        return super().get_permissions()
+
+    @extend_schema(responses=ProductOutputSerializer(many=True), summary="All products, newest first")
+    def get(self, request):
+        return Response(ProductOutputSerializer(_products(), many=True).data)
+
+    @extend_schema(request=ProductInputSerializer, responses={201: ProductOutputSerializer}, summary="Create a product")
+    def post(self, request):
+        data = ProductInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        product = product_save(actor=request.user, data=data.model_fields())
+        return Response(ProductOutputSerializer(_products().get(pk=product.pk)).data, status=201)
+
+    @extend_schema(responses=inline_serializer("DeleteAllOutput", {"deleted": serializers.IntegerField()}),
+                   summary="Delete every product (Owner only)")
+    def delete(self, request):
+        return Response({"deleted": product_delete_all(actor=request.user)})
+
+
+class ProductDetailApi(StaffApi):
+    area = "products"
+
+    @extend_schema(request=ProductInputSerializer, responses=ProductOutputSerializer,
+                   summary="Update a product (fields not sent stay as they are)")
+    def put(self, request, pk):
+        product = get_object_or_404(Product, pk=pk)
+        data = ProductInputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        product_save(actor=request.user, product=product, data=data.model_fields())
+        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+
+    @extend_schema(responses={204: None}, summary="Delete a product")
+    def delete(self, request, pk):
+        product_delete(actor=request.user, product=get_object_or_404(Product, pk=pk))
+        return Response(status=204)
+
+
+class ProductCategorizeApi(StaffApi):
+    """AI categorize for one product (the spec's rule-based generator)."""
+
+    area = "products"
+    area_actions = {"POST": "edit"}
+
+    @extend_schema(request=None, responses=ProductOutputSerializer, summary="Categorise one product by rule")
+    def post(self, request, pk):
+        product_categorize(actor=request.user, product=get_object_or_404(Product.objects.select_related("category"), pk=pk))
+        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+
+
+class ProductDescribeApi(StaffApi):
+    area = "products"
+    area_actions = {"POST": "edit"}
+
+    @extend_schema(request=None, responses=ProductOutputSerializer, summary="Write a description by rule")
+    def post(self, request, pk):
+        product_describe(actor=request.user, product=get_object_or_404(Product.objects.select_related("category"), pk=pk))
+        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+
+
+class ProductBulkCategorizeApi(StaffApi):
+    """Auto Categorize: the dashboard sends the products in batches of five."""
+
+    area = "products"
+    area_actions = {"POST": "edit"}
+
+    class BulkCategorizeInputSerializer(serializers.Serializer):
+        ids = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=MAX_BATCH,
+                                    error_messages={"min_length": _("No products to categorize")})
+
+    @extend_schema(request=BulkCategorizeInputSerializer, responses=ProductOutputSerializer(many=True),
+                   summary=f"Categorise up to {MAX_BATCH} products by rule")
+    def post(self, request):
+        data = self.BulkCategorizeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = data.validated_data["ids"]
+        for product in Product.objects.select_related("category").filter(pk__in=ids):
+            product_categorize(actor=request.user, product=product)
+        return Response(ProductOutputSerializer(_products().filter(pk__in=ids), many=True).data)
+
+
+class CategorySuggestApi(StaffApi):
+    """The form's Auto Categorize: a suggestion for unsaved form values."""
+
+    area = "products"
+    area_actions = {"POST": "view"}
+
+    class SuggestInputSerializer(serializers.Serializer):
+        title = serializers.CharField(required=False, allow_blank=True, default="")
+        description = serializers.CharField(required=False, allow_blank=True, default="")
+        price = serializers.DecimalField(max_digits=12, decimal_places=2, required=False, allow_null=True)
+
+    @extend_schema(request=SuggestInputSerializer,
+                   responses=inline_serializer("CategorySuggestion", {"category": serializers.CharField(),
+                                                                      "tags": serializers.ListField()}),
+                   summary="Suggest a category for form values")
+    def post(self, request):
+        data = self.SuggestInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        category, tags = category_suggest(**data.validated_data)
+        return Response({"category": category, "tags": tags})
+
+
+class ProductExportApi(StaffApi):
+    area = "products"
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Every product as CSV")
+    def get(self, request):
+        response = HttpResponse(product_csv.products_export(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="products.csv"'
+        return response
+
+
+class ProductImportApi(StaffApi):
+    area = "products"
+    area_actions = {"POST": "create"}
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": inline_serializer("ProductImportInput", {"file": serializers.FileField()})},
+        responses=inline_serializer("ProductImportOutput", {
+            "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
+            "unchanged": serializers.IntegerField(), "errors": serializers.ListField()}),
+        summary="Create or update products from a CSV export",
+    )
+    def post(self, request):
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise ApiError(_("Please choose a CSV file"), field="file")
+        return Response(product_csv.products_import(actor=request.user, upload=upload))
+
+
+class ProductImageUploadApi(StaffApi):
+    area = "products"
+    area_actions = {"POST": "edit"}
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        request={"multipart/form-data": inline_serializer("ImageUploadInput", {"image": serializers.ImageField()})},
+        responses=inline_serializer("ImageUploadOutput", {"url": serializers.CharField()}),
+        summary="Upload a product image into media",
+    )
+    def post(self, request):
+        upload = request.FILES.get("image")
+        if upload is None:
+            raise ApiError(_("Please choose an image"), field="image")
+        return Response({"url": image_store(actor=request.user, upload=upload)}, status=201)
+
+
+urlpatterns = [
+    path("admin/products", ProductListApi.as_view(), name="admin-products"),
+    path("admin/products/export", ProductExportApi.as_view(), name="admin-products-export"),
+    path("admin/products/import", ProductImportApi.as_view(), name="admin-products-import"),
+    path("admin/products/categorize", ProductBulkCategorizeApi.as_view(), name="admin-products-categorize"),
+    path("admin/products/suggest-category", CategorySuggestApi.as_view(), name="admin-products-suggest"),
+    path("admin/products/images", ProductImageUploadApi.as_view(), name="admin-products-images"),
+    path("admin/products/<int:pk>", ProductDetailApi.as_view(), name="admin-product"),
+    path("admin/products/<int:pk>/categorize", ProductCategorizeApi.as_view(), name="admin-product-categorize"),
+    path("admin/products/<int:pk>/describe", ProductDescribeApi.as_view(), name="admin-product-describe"),
+]

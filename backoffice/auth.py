@@ -1,0 +1,36 @@
+"""Staff sign-in and sign-out, shared by the /adminauth page and /api/admin/login."""
+
+from datetime import timedelta
+
+from django.contrib.auth import authenticate, login, logout
+
+from accounts.models import AuthToken
+from accounts.roles import is_staff_member
+
+STAFF_TOKEN_LIFETIME = timedelta(hours=24)
+
+
+def staff_sign_in(*, request, username, password):
+    """Check a staff member's username and password; sign them in and return (user, token key).
+
+    `authenticate` runs django-axes first, so repeated failures lock the
+    username and address out (the lockout response replaces ours). A
+    customer's correct password still gets no staff session. Return
+    (None, None) when the credentials do not open the dashboard.
+    """
+    user = authenticate(request, username=(username or "").strip(), password=password or "")
+    if user is None or not is_staff_member(user):
+        return None, None
+    login(request, user)
+    _token, key = AuthToken.issue(user=user, lifetime=STAFF_TOKEN_LIFETIME)
+    return user, key
+
+
+def staff_sign_out(*, request, token_key=None):
+    """End the session and revoke the bearer token (the one given or the one in use)."""
+    if token_key:
+        AuthToken.objects.filter(key_hash=AuthToken.hash_key(token_key)).delete()
+    used = getattr(request, "auth_token", None)
+    if used is not None:
+        used.delete()
+    logout(request)

@@ -1,0 +1,55 @@
+"""Customer writes from the dashboard (spec 5 'Customer form'), audited."""
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from backoffice.audit import audit_record
+from shop.api.errors import ApiError
+
+
+def _email_taken(email, *, exclude_pk=None):
+    return User.objects.filter(email__iexact=email).exclude(pk=exclude_pk).exists() or \
+        User.objects.filter(username__iexact=email).exclude(pk=exclude_pk).exists()
+
+
+def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_active=True):
+    """Create a customer without a password (they set one through 'Forgot password')."""
+    email = email.strip().lower()
+    with transaction.atomic():
+        if _email_taken(email):
+            raise ApiError(_("An account with this email already exists"), field="email")
+        user = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
+                    phone=(phone or "").strip(), is_active=is_active)
+        user.set_unusable_password()
+        user.save()
+        audit_record(actor=actor, action="customer.create", details=email, target=user)
+    return user
+
+
+def customer_admin_update(*, actor, customer, **fields):
+    """Change a customer's names, e-mail, phone or active flag."""
+    changes = []
+    with transaction.atomic():
+        if "email" in fields:
+            email = fields.pop("email").strip().lower()
+            if email != customer.email.lower():
+                if _email_taken(email, exclude_pk=customer.pk):
+                    raise ApiError(_("An account with this email already exists"), field="email")
+                customer.email = email
+                if "@" in customer.username:  # customers sign in with their e-mail
+                    customer.username = email
+                changes.append("email")
+        for name, value in fields.items():
+            value = value.strip() if isinstance(value, str) else value
+            if getattr(customer, name) != value:
+                setattr(customer, name, value)
+                changes.append(name)
+        customer.save()
+        if changes:
+            action = "customer.update"
+            if changes == ["is_active"]:
+                action = "customer.activate" if customer.is_active else "customer.deactivate"
+            audit_record(actor=actor, action=action, details=f"{customer.email}: {', '.join(changes)}",
+                         target=customer)
+    return customer

@@ -1,0 +1,138 @@
+"""Products as CSV: an export re-imported changes nothing (round trip).
+
+Rows are matched by slug. Lists (tags, notes, ingredients, colours, images)
+are joined with "|". Text that a spreadsheet would run as a formula gets a
+leading apostrophe on export, which import takes off again.
+"""
+
+import csv
+import io
+
+from django.utils.translation import gettext as _
+
+from backoffice.products import product_save
+from catalog.models import Product
+
+COLUMNS = ["slug", "title", "title_ar", "short_description", "short_description_ar", "description",
+           "description_ar", "brewing_instructions", "brewing_instructions_ar", "price", "sale_price",
+           "category", "stock", "caffeine_level", "is_active", "is_featured", "is_new", "tags",
+           "flavor_notes", "ingredients", "colors", "images"]
+LISTS = {"tags", "flavor_notes", "ingredients", "colors", "images"}
+BOOLEANS = {"is_active", "is_featured", "is_new"}
+MAX_BYTES = 5 * 1024 * 1024
+MAX_ROWS = 5000
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_SEPARATOR = "|"
+
+
+def _guard(text):
+    return f"'{text}" if text.startswith(_FORMULA) else text
+
+
+def _unguard(text):
+    return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA) else text
+
+
+def _row(product):
+    def text(name):
+        return getattr(product, name) or ""
+
+    return {
+        "slug": product.slug,
+        "title": text("title_en"), "title_ar": text("title_ar"),
+        "short_description": text("short_description_en"), "short_description_ar": text("short_description_ar"),
+        "description": text("description_en"), "description_ar": text("description_ar"),
+        "brewing_instructions": text("brewing_instructions_en"),
+        "brewing_instructions_ar": text("brewing_instructions_ar"),
+        "price": f"{product.price_amount:.2f}",
+        "sale_price": f"{product.sale_price_amount:.2f}" if product.sale_price_amount is not None else "",
+        "category": product.category.slug,
+        "stock": str(product.stock),
+        "caffeine_level": product.caffeine_level,
+        **{name: "true" if getattr(product, name) else "false" for name in BOOLEANS},
+        **{name: _SEPARATOR.join(str(v) for v in (getattr(product, name) or [])) for name in LISTS},
+    }
+
+
+def products_export():
+    """Every product as CSV text (UTF-8 with BOM so spreadsheets read Arabic)."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS)
+    writer.writeheader()
+    for product in Product.objects.select_related("category").order_by("pk"):
+        writer.writerow({k: _guard(v) for k, v in _row(product).items()})
+    return "\ufeff" + out.getvalue()
+
+
+def _parse(raw):
+    """A CSV row as the admin API's product input (camel-free, before validation)."""
+    data = {}
+    for name in COLUMNS:
+        if name not in raw or raw[name] is None:
+            continue
+        value = _unguard(raw[name].strip() if name not in LISTS else raw[name])
+        if name in LISTS:
+            data[name] = [part.strip() for part in value.split(_SEPARATOR) if part.strip()]
+        elif name in BOOLEANS:
+            data[name] = value.strip().lower() in ("1", "true", "yes")
+        elif name == "sale_price":
+            data[name] = value or None
+        else:
+            data[name] = value
+    return data
+
+
+def _changed(product, fields):
+    for name, value in fields.items():
+        if name == "category":
+            if product.category.slug != value:
+                return True
+        else:
+            current = getattr(product, name)
+            if isinstance(value, str) and current is None:
+                current = ""
+            if current != value:
+                return True
+    return False
+
+
+def products_import(*, actor, upload):
+    """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
+    from backoffice.api.products import ProductInputSerializer
+    from shop.api.errors import ApiError
+
+    if upload.size > MAX_BYTES:
+        raise ApiError(_("The CSV file must be 5 MB or smaller"), field="file")
+    try:
+        text = upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(_("The CSV file must be UTF-8 text"), field="file") from None
+    reader = csv.DictReader(io.StringIO(text))
+    if not reader.fieldnames or "title" not in reader.fieldnames:
+        raise ApiError(_("The CSV file needs a header row with at least a title column"), field="file")
+    report = {"created": 0, "updated": 0, "unchanged": 0, "errors": []}
+    existing = {p.slug: p for p in Product.objects.select_related("category")}
+    for number, raw in enumerate(reader, start=2):
+        if number - 1 > MAX_ROWS:
+            report["errors"].append({"row": number, "field": None, "message": _("Too many rows")})
+            break
+        data = ProductInputSerializer(data=_parse(raw))
+        if not data.is_valid():
+            field, errors = next(iter(data.errors.items()))
+            report["errors"].append({"row": number, "field": field, "message": str(errors[0])})
+            continue
+        fields = data.model_fields()
+        product = existing.get(fields.get("slug") or "")
+        try:
+            if product is None:
+                product = product_save(actor=actor, data=fields)
+                existing[product.slug] = product
+                report["created"] += 1
+            elif _changed(product, {k: v for k, v in fields.items() if k != "slug"}):
+                product_save(actor=actor, product=product, data=fields)
+                report["updated"] += 1
+            else:
+                report["unchanged"] += 1
+        except ApiError as exc:
+            report["errors"].append({"row": number, "field": exc.field, "message": exc.message})
+    return report

@@ -1,0 +1,174 @@
+"""Back-office product writes: save, delete, stock, generators, image upload.
+
+Every write is audited. Product content goes through the catalogue's
+`product_upsert` when it is there (it keeps the search text in step).
+"""
+
+import secrets
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from backoffice.audit import audit_record
+from catalog.models import Category, Product
+from shop.api.errors import ApiError
+
+DEFAULT_CATEGORY = "black-tea"
+LOW_STOCK = 10
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+# magic bytes of the formats we accept; SVG is refused (it can carry script)
+_IMAGE_SIGNATURES = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg", b"GIF87a": "gif", b"GIF89a": "gif"}
+
+
+def _upsert(*, product=None, **fields):
+    try:
+        from catalog.services import product_upsert
+    except ImportError:  # the storefront's catalogue services are not merged yet
+        product = product or Product()
+        for name, value in fields.items():
+            setattr(product, name, value)
+        product.save()
+        return product
+    return product_upsert(product=product, **fields)
+
+
+def category_for(slug):
+    """The assignable category with `slug`, or a 400 naming the field."""
+    category = Category.objects.filter(slug=slug or DEFAULT_CATEGORY).first()
+    if category is None or not category.is_assignable:
+        raise ApiError(_("Unknown category"), field="category")
+    return category
+
+
+def _unique_slug(base, *, exclude_pk=None):
+    base = slugify(base)[:180] or "product"
+    slug, n = base, 2
+    while Product.objects.filter(slug=slug).exclude(pk=exclude_pk).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def product_save(*, actor, data, product=None):
+    """Create a product or update `product` from validated form data (model field names)."""
+    fields = dict(data)
+    if "category" in fields:
+        fields["category"] = category_for(fields["category"])
+    elif product is None:
+        fields["category"] = category_for(DEFAULT_CATEGORY)
+    slug = (fields.pop("slug", "") or "").strip()
+    with transaction.atomic():
+        if product is None:
+            fields["slug"] = _unique_slug(slug or fields.get("title_en", ""))
+        elif slug and slug != product.slug:
+            if Product.objects.filter(slug=slug).exclude(pk=product.pk).exists():
+                raise ApiError(_("A product with this slug already exists"), field="slug")
+            fields["slug"] = slugify(slug)
+        creating = product is None
+        product = _upsert(product=product, **fields)
+        audit_record(actor=actor, action="product.create" if creating else "product.update",
+                     details=product.title_en, target=product)
+    return product
+
+
+def product_delete(*, actor, product):
+    with transaction.atomic():
+        title, pk = product.title_en, product.pk
+        product.delete()
+        audit_record(actor=actor, action="product.delete", details=f"{title} (#{pk})")
+
+
+def product_delete_all(*, actor):
+    with transaction.atomic():
+        count, _detail = Product.objects.all().delete()
+        audit_record(actor=actor, action="product.delete_all", details=f"{Product._meta.verbose_name_plural}: {count}")
+    return count
+
+
+class StockAction:
+    ADD = "add"
+    SUBTRACT = "subtract"
+    SET = "set"
+    ALL = (ADD, SUBTRACT, SET)
+
+
+def stock_adjust(*, actor, product, action, amount):
+    """Add, subtract or set stock in one conditional UPDATE; stock never goes below 0."""
+    if action not in StockAction.ALL:
+        raise ApiError(_("Action must be add, subtract or set"), field="action")
+    if amount < 0:
+        raise ApiError(_("Stock must be a whole number of 0 or more"), field="stock")
+    expression = {
+        StockAction.ADD: F("stock") + amount,
+        StockAction.SUBTRACT: Greatest(F("stock") - amount, Value(0)),
+        StockAction.SET: Value(amount),
+    }[action]
+    with transaction.atomic():
+        before = Product.objects.filter(pk=product.pk).values_list("stock", flat=True).first()
+        Product.objects.filter(pk=product.pk).update(stock=expression)
+        product.refresh_from_db(fields=["stock", "updated_at"])
+        audit_record(actor=actor, action=f"inventory.{action}",
+                     details=f"{product.title_en}: {before} → {product.stock}", target=product)
+    return product
+
+
+# --- the rule-based generators (importer/categorize.py, spec 5 and 9) ------------
+
+def _generators():
+    try:
+        from importer import categorize as generators
+    except ImportError:
+        raise ApiError(_("The product generators are not available yet"), status_code=503) from None
+    return generators
+
+
+def category_suggest(*, title, description="", price=None):
+    """Suggest a category slug and tags for a product that may not be saved yet."""
+    if not (title or "").strip():
+        raise ApiError(_("Please enter a product title first"), field="title")
+    result = _generators().categorize(name=title, description=description or "", price=price)
+    return result.category, list(result.tags)
+
+
+def product_categorize(*, actor, product):
+    """Give `product` the generator's category and add its tags."""
+    category, tags = category_suggest(title=product.title_en, description=product.description_en or "",
+                                      price=product.price_amount)
+    merged = list(product.tags or []) + [t for t in tags if t not in (product.tags or [])]
+    return product_save(actor=actor, product=product, data={"category": category, "tags": merged})
+
+
+def product_describe(*, actor, product):
+    """Write both language descriptions with the rule-based generator."""
+    generators = _generators()
+    texts = {
+        f"description_{lang}": generators.describe(name=getattr(product, f"title_{lang}") or product.title_en,
+                                                  category=product.category.slug,
+                                                  price=product.price_amount, language=lang)
+        for lang in ("en", "ar")
+    }
+    return product_save(actor=actor, product=product, data=texts)
+
+
+# --- images -----------------------------------------------------------------------
+
+def image_store(*, actor, upload):
+    """Keep an uploaded product image under media/products/ and return its URL."""
+    if upload.size > MAX_IMAGE_BYTES:
+        raise ApiError(_("The image must be 5 MB or smaller"), field="image")
+    head = upload.read(16)
+    upload.seek(0)
+    kind = next((k for sig, k in _IMAGE_SIGNATURES.items() if head.startswith(sig)), None)
+    if kind is None and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        kind = "webp"
+    if kind is None:
+        raise ApiError(_("Please upload a JPEG, PNG, GIF or WebP image"), field="image")
+    stem = slugify(Path(upload.name or "image").stem)[:40] or "image"
+    name = default_storage.save(f"products/{stem}-{secrets.token_hex(4)}.{kind}", upload)
+    audit_record(actor=actor, action="product.image_upload", details=name)
+    return f"{settings.MEDIA_URL}{name}"

@@ -1,0 +1,85 @@
+"""Staff users (spec 5 'Admin user'): only the Owner manages them; Owners are untouchable."""
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import AuthToken, Role, User
+from backoffice.audit import audit_record
+from shop.api.errors import ApiError
+
+ASSIGNABLE_ROLES = [Role.MANAGER, Role.HEAD_SUPPORT, Role.SUPPORT]
+
+
+def _check_role(role):
+    if role == Role.OWNER:
+        raise ApiError(_("The Owner role cannot be assigned"), field="role")
+    if role not in ASSIGNABLE_ROLES:
+        raise ApiError(_("Please choose a valid role"), field="role")
+
+
+def _check_unique(*, username, email, exclude_pk=None):
+    others = User.objects.exclude(pk=exclude_pk)
+    if others.filter(username__iexact=username).exists():
+        raise ApiError(_("A user with this username already exists"), field="username")
+    if others.filter(email__iexact=email).exists():
+        raise ApiError(_("A user with this email already exists"), field="email")
+
+
+def _check_password(password, user):
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ApiError(exc.messages[0], field="password") from None
+
+
+def staff_create(*, actor, username, email, password, role=Role.SUPPORT, is_active=True):
+    _check_role(role)
+    if not password:
+        raise ApiError(_("Password is required"), field="password")
+    with transaction.atomic():
+        _check_unique(username=username, email=email)
+        user = User(username=username, email=email.lower(), role=role, is_staff=True, is_active=is_active)
+        _check_password(password, user)
+        user.set_password(password)
+        user.save()
+        audit_record(actor=actor, action="staff.create", details=f"{username} ({role})", target=user)
+    return user
+
+
+def _guard_owner(user):
+    if user.role == Role.OWNER or user.is_superuser:
+        raise ApiError(_("Owner users cannot be edited or deleted"), status_code=403)
+
+
+def staff_update(*, actor, user, username=None, email=None, password="", role=None, is_active=None):
+    """Change a staff member; an empty password keeps the current one."""
+    _guard_owner(user)
+    with transaction.atomic():
+        if role is not None:
+            _check_role(role)
+            user.role = role
+        _check_unique(username=username or user.username, email=email or user.email, exclude_pk=user.pk)
+        if username:
+            user.username = username
+        if email:
+            user.email = email.lower()
+        if is_active is not None:
+            user.is_active = is_active
+        if password:
+            _check_password(password, user)
+            user.set_password(password)
+        user.save()
+        if password or user.is_active is False:
+            AuthToken.objects.filter(user=user).delete()  # a changed password or deactivation ends sessions
+        audit_record(actor=actor, action="staff.update", details=f"{user.username} ({user.role})", target=user)
+    return user
+
+
+def staff_delete(*, actor, user):
+    _guard_owner(user)
+    with transaction.atomic():
+        name = user.username
+        user.delete()
+        audit_record(actor=actor, action="staff.delete", details=name)

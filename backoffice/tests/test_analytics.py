@@ -1,0 +1,143 @@
+"""Analytics figures against orders whose numbers were worked out by hand."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from backoffice.tests.builders_b import make_category, make_order, make_product
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def shop_history():
+    """Seven orders; only paid and COD orders that were not cancelled make revenue.
+
+    | order | payment  | status     | age      | lines              | total |
+    | A     | paid     | processing | now      | P1×2@100, P2×1@50  | 300 (incl. 50 shipping) |
+    | B     | cod      | delivered  | 2 days   | P1×1@100           | 150 (incl. 50 shipping) |
+    | C     | paid     | cancelled  | 1 day    | P2×5@50            | 250 (not revenue) |
+    | D     | awaiting | pending    | now      | P3×10@80           | 800 (not counted) |
+    | E     | failed   | cancelled  | now      | P1×4@100           | 400 (not counted) |
+    | F     | paid     | shipped    | 20 days  | P3×3@80            | 240 |
+    | G     | paid     | delivered  | 100 days | P2×10@50           | 500 |
+    """
+    black = make_category("black-tea", "Black Tea", "شاي أسود", 1)
+    green = make_category("green-tea", "Green Tea", "شاي أخضر", 2)
+    p1 = make_product(title="Kericho Gold", category=black)
+    p2 = make_product(title="Green Mist", category=green)
+    p3 = make_product(title="Highland Black", category=black)
+    now = timezone.now()
+    make_order(lines=[(p1, 2, "100"), (p2, 1, "50")], total="300", created_at=now)
+    make_order(lines=[(p1, 1, "100")], total="150", payment_status="cod", status="delivered",
+               created_at=now - timedelta(days=2))
+    make_order(lines=[(p2, 5, "50")], status="cancelled", created_at=now - timedelta(days=1))
+    make_order(lines=[(p3, 10, "80")], payment_status="awaiting", status="pending", created_at=now)
+    make_order(lines=[(p1, 4, "100")], payment_status="failed", status="cancelled", created_at=now)
+    make_order(lines=[(p3, 3, "80")], status="shipped", created_at=now - timedelta(days=20))
+    make_order(lines=[(p2, 10, "50")], status="delivered", created_at=now - timedelta(days=100))
+    return {"p1": p1, "p2": p2, "p3": p3}
+
+
+def _analytics(client, owner, period):
+    client.force_login(owner)
+    response = client.get(f"/api/admin/analytics?period={period}")
+    assert response.status_code == 200
+    return response.json()["data"]
+
+
+def test_the_last_7_days_count_paid_and_cod_orders_only(client, owner, shop_history):
+    # when
+    data = _analytics(client, owner, "7d")
+    # then
+    orders = data["orders"]
+    assert orders["revenueThisMonth"] == "450.00"
+    assert orders["ordersThisMonth"] == 2
+    assert orders["averageOrderValue"] == "225.00"
+    assert orders["statusBreakdown"] == {
+        "pending": 0, "processing": 1, "shipped": 0, "delivered": 1, "cancelled": 1,
+    }
+    top = [(p["title"], p["totalSold"], p["revenue"]) for p in data["products"]["topSellingProducts"]]
+    assert top == [("Kericho Gold", 3, "300.00"), ("Green Mist", 1, "50.00")]
+    categories = {c["slug"]: (c["productCount"], c["unitsSold"], c["revenue"])
+                  for c in data["products"]["categoryBreakdown"]}
+    assert categories == {"black-tea": (2, 3, "300.00"), "green-tea": (1, 1, "50.00")}
+    assert data["products"]["totalProducts"] == 3
+
+
+def test_longer_periods_take_in_older_orders(client, owner, shop_history):
+    # when
+    month = _analytics(client, owner, "30d")
+    year = _analytics(client, owner, "1y")
+    # then
+    assert (month["orders"]["revenueThisMonth"], month["orders"]["ordersThisMonth"]) == ("690.00", 3)
+    assert month["orders"]["averageOrderValue"] == "230.00"
+    assert [p["title"] for p in month["products"]["topSellingProducts"]] == [
+        "Kericho Gold", "Highland Black", "Green Mist",  # 3 (E£300), 3 (E£240), 1
+    ]
+    assert (year["orders"]["revenueThisMonth"], year["orders"]["ordersThisMonth"]) == ("1190.00", 4)
+    assert year["orders"]["averageOrderValue"] == "297.50"
+    assert year["products"]["topSellingProducts"][0]["title"] == "Green Mist"
+    assert year["products"]["topSellingProducts"][0]["totalSold"] == 11
+
+
+def test_the_daily_bars_cover_the_last_7_days_oldest_first(client, owner, shop_history):
+    # when
+    daily = _analytics(client, owner, "90d")["orders"]["dailyOrders"]
+    # then
+    today = timezone.localdate()
+    assert [d["date"] for d in daily] == [(today - timedelta(days=6 - i)).isoformat() for i in range(7)]
+    assert [d["revenue"] for d in daily] == ["0.00"] * 4 + ["150.00", "0.00", "300.00"]
+    assert [d["orders"] for d in daily] == [0, 0, 0, 0, 1, 0, 1]
+
+
+def test_only_five_top_sellers_are_listed(client, owner):
+    # given
+    products = [make_product() for _ in range(7)]
+    for quantity, product in enumerate(products, start=1):
+        make_order(lines=[(product, quantity, "10")])
+    # when
+    top = _analytics(client, owner, "7d")["products"]["topSellingProducts"]
+    # then
+    assert [p["totalSold"] for p in top] == [7, 6, 5, 4, 3]
+
+
+def test_the_average_order_value_is_rounded_to_piasters(client, owner):
+    # given
+    product = make_product()
+    for total in ("33.33", "33.33", "33.35"):  # E£100.01 over 3 orders
+        make_order(lines=[(product, 1, total)])
+    # when
+    orders = _analytics(client, owner, "7d")["orders"]
+    # then
+    assert orders["revenueThisMonth"] == "100.01"
+    assert orders["averageOrderValue"] == "33.34"
+
+
+def test_an_empty_shop_answers_zeros(client, owner):
+    # when
+    data = _analytics(client, owner, "1y")
+    # then
+    assert data["orders"]["revenueThisMonth"] == "0.00"
+    assert data["orders"]["averageOrderValue"] == "0.00"
+    assert data["products"]["topSellingProducts"] == []
+    assert len(data["orders"]["dailyOrders"]) == 7
+
+
+def test_it_rejects_an_unknown_period(client, owner):
+    # given
+    client.force_login(owner)
+    # when
+    response = client.get("/api/admin/analytics?period=2w")
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == "period"
+
+
+def test_it_reads_with_a_constant_number_of_queries(client, owner, shop_history, django_assert_max_num_queries):
+    # given
+    client.force_login(owner)
+    # then
+    with django_assert_max_num_queries(14):
+        client.get("/api/admin/analytics?period=1y")

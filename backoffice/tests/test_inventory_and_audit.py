@@ -1,0 +1,61 @@
+import pytest
+
+from backoffice.models import AuditEntry
+from backoffice.tests import factories
+
+
+@pytest.mark.django_db
+class TestInventory:
+    @pytest.mark.parametrize("action,amount,expected", [("add", 5, 13), ("subtract", 3, 5), ("subtract", 50, 0),
+                                                        ("set", 42, 42), ("set", 0, 0)])
+    def test_it_changes_stock_and_never_goes_below_zero(self, client, manager, action, amount, expected):
+        # given
+        product = factories.product(stock=8)
+        client.force_login(manager)
+        # when
+        response = client.put(f"/api/admin/inventory/{product.pk}", {"action": action, "stock": amount},
+                              content_type="application/json")
+        # then
+        assert response.status_code == 200
+        assert response.json()["stock"] == expected
+        product.refresh_from_db()
+        assert product.stock == expected
+        entry = AuditEntry.objects.get(action=f"inventory.{action}")
+        assert entry.actor == manager and entry.details.endswith(f"8 → {expected}")
+        assert entry.target_type == "product" and entry.target_id == str(product.pk)
+
+    @pytest.mark.parametrize("body", [{"action": "add", "stock": "abc"}, {"action": "add", "stock": -1},
+                                      {"action": "double", "stock": 1}, {"action": "add", "stock": 1.5}])
+    def test_it_refuses_non_numeric_or_negative_input(self, client, manager, body):
+        product = factories.product(stock=8)
+        client.force_login(manager)
+        response = client.put(f"/api/admin/inventory/{product.pk}", body, content_type="application/json")
+        assert response.status_code == 400
+        product.refresh_from_db()
+        assert product.stock == 8 and not AuditEntry.objects.exists()
+
+    def test_the_summary_counts_low_and_out_of_stock(self, client, support):
+        factories.product("A", stock=0)
+        factories.product("B", stock=10)
+        factories.product("C", stock=11)
+        client.force_login(support)
+        body = client.get("/api/admin/inventory").json()
+        assert body["summary"] == {"totalProducts": 3, "totalUnits": 21, "inStock": 1, "lowStock": 1, "outOfStock": 1}
+        assert [p["title"] for p in body["lowStock"]] == ["A", "B"]
+
+
+@pytest.mark.django_db
+def test_the_overview_shows_recent_activity_from_the_audit_log(client, owner, manager):
+    # given
+    product = factories.product(stock=4)
+    client.force_login(manager)
+    client.put(f"/api/admin/inventory/{product.pk}", {"action": "add", "stock": 2}, content_type="application/json")
+    client.put("/api/admin/settings", {"storeName": "Chai Corner"}, content_type="application/json")
+    # when
+    client.force_login(owner)
+    body = client.get("/api/admin/dashboard").json()
+    # then
+    actions = [(a["actor"], a["action"]) for a in body["recentActivity"]]
+    assert actions == [("manager", "settings.update"), ("manager", "inventory.add")]
+    assert body["lowStockProducts"] == 1 and body["lowStockList"][0]["stock"] == 6
+    assert body["systemStatus"]["database"]["ok"] is True

@@ -1,0 +1,214 @@
+"""Announcements, coupons and newsletter sections of the admin API."""
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from backoffice.models import AuditEntry
+from orders.models import Coupon
+from shop.models import Announcement, NewsletterSubscriber
+
+pytestmark = pytest.mark.django_db
+
+
+def _post(client, url, body):
+    return client.post(url, body, content_type="application/json")
+
+
+def _put(client, url, body):
+    return client.put(url, body, content_type="application/json")
+
+
+# --- announcements ------------------------------------------------------------
+
+def test_a_new_announcement_runs_30_days_in_the_default_colours(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    response = _post(client, "/api/admin/announcements", {"title": "Ramadan hours", "content": "Open late"})
+    # then
+    assert response.status_code == 201
+    body = response.json()
+    start = timezone.datetime.fromisoformat(body["displayStartDate"])
+    end = timezone.datetime.fromisoformat(body["displayEndDate"])
+    assert end - start == timedelta(days=30)
+    assert (body["bannerColor"], body["textColor"], body["isActive"], body["isLive"]) == (
+        "#dc2626", "#ffffff", True, True,
+    )
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.details, entry.actor) == ("announcement.create", "Ramadan hours", manager)
+
+
+def test_dates_from_a_date_input_cover_whole_days(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    body = _post(client, "/api/admin/announcements", {
+        "title": "Eid", "content": "Closed", "displayStartDate": "2030-04-01", "displayEndDate": "2030-04-03",
+    }).json()
+    # then
+    announcement = Announcement.objects.get(pk=body["id"])
+    start = timezone.localtime(announcement.display_start_date)
+    end = timezone.localtime(announcement.display_end_date)
+    assert (start.date().isoformat(), start.hour, start.minute) == ("2030-04-01", 0, 0)
+    assert (end.date().isoformat(), end.hour, end.minute) == ("2030-04-03", 23, 59)
+    assert body["isLive"] is False
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"content": "x"}, "title"),
+    ({"title": "x"}, "content"),
+    ({"title": "x", "content": "y", "bannerColor": "red"}, "bannerColor"),
+    ({"title": "x", "content": "y", "displayStartDate": "2030-05-02", "displayEndDate": "2030-05-01"},
+     "displayEndDate"),
+])
+def test_it_rejects_an_incomplete_or_wrong_announcement(client, manager, body, field):
+    # given
+    client.force_login(manager)
+    # when
+    response = _post(client, "/api/admin/announcements", body)
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+    assert not Announcement.objects.exists()
+
+
+def test_only_one_announcement_is_main(client, owner):
+    # given
+    client.force_login(owner)
+    first = _post(client, "/api/admin/announcements", {"title": "A", "content": "a", "isMain": True}).json()
+    second = _post(client, "/api/admin/announcements", {"title": "B", "content": "b"}).json()
+    # when
+    _put(client, f"/api/admin/announcements/{second['id']}", {"isMain": True})
+    # then
+    mains = list(Announcement.objects.filter(is_main=True).values_list("pk", flat=True))
+    assert mains == [second["id"]]
+    assert Announcement.objects.get(pk=first["id"]).title == "A"
+
+
+def test_an_announcement_can_be_edited_and_deleted(client, manager):
+    # given
+    client.force_login(manager)
+    created = _post(client, "/api/admin/announcements", {"title": "Old", "content": "c"}).json()
+    # when
+    edited = _put(client, f"/api/admin/announcements/{created['id']}", {"title": "New", "isActive": False})
+    deleted = client.delete(f"/api/admin/announcements/{created['id']}")
+    # then
+    assert edited.json()["title"] == "New"
+    assert edited.json()["isActive"] is False
+    assert edited.json()["displayEndDate"] == created["displayEndDate"]  # untouched fields kept
+    assert deleted.status_code == 204
+    assert not Announcement.objects.exists()
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", flat=True)) == [
+        "announcement.create", "announcement.update", "announcement.delete",
+    ]
+
+
+# --- coupons ------------------------------------------------------------------
+
+def test_a_coupon_code_is_upper_cased_and_usage_limit_0_means_unlimited(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    response = _post(client, "/api/admin/coupons", {
+        "code": " eid10 ", "type": "percentage", "value": "10", "minimumOrder": "200", "usageLimit": 0,
+    })
+    # then
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["code"], body["usageLimit"], body["usedCount"], body["isActive"]) == ("EID10", None, 0, True)
+    assert body["minimumOrder"] == "200.00"
+    assert AuditEntry.objects.get().action == "coupon.create"
+
+
+def test_an_expiry_date_lasts_to_the_end_of_that_day(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    body = _post(client, "/api/admin/coupons",
+                 {"code": "NY", "type": "fixed", "value": "25", "expiryDate": "2030-12-31", "usageLimit": 100}
+                 ).json()
+    # then
+    coupon = Coupon.objects.get(pk=body["id"])
+    assert timezone.localtime(coupon.expiry_date).strftime("%Y-%m-%d %H:%M") == "2030-12-31 23:59"
+    assert coupon.usage_limit == 100
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"type": "fixed", "value": "5"}, "code"),
+    ({"code": "A", "type": "fixed"}, "value"),
+    ({"code": "A", "type": "fixed", "value": "0"}, "value"),
+    ({"code": "A", "type": "percentage", "value": "120"}, "value"),
+    ({"code": "A", "type": "bogo", "value": "5"}, "type"),
+    ({"code": "A B", "type": "fixed", "value": "5"}, "code"),
+    ({"code": "A", "type": "fixed", "value": "5", "usageLimit": -1}, "usageLimit"),
+])
+def test_it_rejects_a_wrong_coupon(client, manager, body, field):
+    # given
+    client.force_login(manager)
+    # when
+    response = _post(client, "/api/admin/coupons", body)
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+
+
+def test_it_refuses_a_second_coupon_with_the_same_code(client, manager):
+    # given
+    Coupon.objects.create(code="TEA", type="fixed", value=5)
+    client.force_login(manager)
+    # when
+    response = _post(client, "/api/admin/coupons", {"code": "tea", "type": "fixed", "value": "7"})
+    # then
+    assert response.status_code == 400
+    assert response.json() == {"error": "A coupon with this code already exists",
+                                "message": "A coupon with this code already exists", "field": "code"}
+
+
+def test_a_coupon_can_be_deactivated_and_the_list_shows_it(client, owner, head_support):
+    # given
+    coupon = Coupon.objects.create(code="OLD", type="fixed", value=5)
+    client.force_login(owner)
+    # when
+    response = _put(client, f"/api/admin/coupons/{coupon.pk}", {"isActive": False})
+    # then
+    assert response.json()["isActive"] is False
+    assert AuditEntry.objects.get().action == "coupon.deactivate"
+    client.force_login(head_support)
+    listed = client.get("/api/admin/coupons").json()
+    assert [(c["code"], c["isActive"]) for c in listed] == [("OLD", False)]
+
+
+# --- newsletter ---------------------------------------------------------------
+
+def test_it_lists_subscribers_with_a_status_filter(client, head_support):
+    # given
+    NewsletterSubscriber.objects.create(email="a@example.com")
+    NewsletterSubscriber.objects.create(email="b@example.com", is_active=False)
+    client.force_login(head_support)
+    # when
+    active = client.get("/api/admin/newsletter", {"status": "active"}).json()
+    everyone = client.get("/api/admin/newsletter").json()
+    # then
+    assert [s["email"] for s in active["results"]] == ["a@example.com"]
+    assert everyone["count"] == 2
+    assert everyone["activeCount"] == 1
+
+
+def test_the_csv_export_lists_every_subscriber_safely(client, manager):
+    # given
+    NewsletterSubscriber.objects.create(email="a@example.com", language="ar")
+    NewsletterSubscriber.objects.create(email="=cmd@example.com", is_active=False)
+    client.force_login(manager)
+    # when
+    response = client.get("/api/admin/newsletter/export")
+    # then
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment;" in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0] == ["email", "status", "language", "subscribed_at"]
+    assert sorted(r[:3] for r in rows[1:]) == [["'=cmd@example.com", "unsubscribed", "en"],
+                                               ["a@example.com", "active", "ar"]]

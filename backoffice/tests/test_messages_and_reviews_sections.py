@@ -1,0 +1,196 @@
+"""Messages (contact messages and replies) and reviews moderation sections of the admin API."""
+
+import pytest
+from django.core import mail
+
+from backoffice.models import AuditEntry
+from backoffice.tests.builders_b import make_message, make_product, make_review
+from catalog.models import Review
+from catalog.services import review_set_approved
+
+pytestmark = pytest.mark.django_db
+
+
+# --- messages -----------------------------------------------------------------
+
+def test_it_lists_messages_by_status_with_counts(client, support):
+    # given
+    new = make_message(status="new")
+    make_message(status="closed")
+    client.force_login(support)
+    # when
+    body = client.get("/api/admin/contact-messages", {"status": "new"}).json()
+    # then
+    assert [m["id"] for m in body["results"]] == [new.pk]
+    assert body["statusCounts"] == {"new": 1, "read": 0, "replied": 0, "closed": 1}
+    assert client.get("/api/admin/contact-messages", {"status": "unread"}).status_code == 400
+
+
+def test_it_searches_messages(client, support):
+    # given
+    make_message(subject="Gift wrapping", email="gift@example.com")
+    make_message(subject="Refund")
+    client.force_login(support)
+    # when
+    body = client.get("/api/admin/contact-messages", {"search": "gift"}).json()
+    # then
+    assert [m["subject"] for m in body["results"]] == ["Gift wrapping"]
+
+
+def test_head_support_marks_a_message_read(client, head_support):
+    # given
+    message = make_message()
+    client.force_login(head_support)
+    # when
+    response = client.put(f"/api/admin/contact-messages/{message.pk}", {"status": "read"},
+                          content_type="application/json")
+    # then
+    assert response.json()["status"] == "read"
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.details) == ("message.status", "sara@example.com: new → read")
+
+
+def test_a_reply_emails_the_sender_and_marks_the_message_replied(client, support):
+    # given
+    message = make_message(subject="Where is my tea?")
+    client.force_login(support)
+    # when
+    response = client.post(f"/api/admin/messages/{message.pk}/reply",
+                           {"replyMessage": "  It ships tomorrow.  "}, content_type="application/json")
+    # then
+    assert response.status_code == 200
+    assert response.json()["status"] == "replied"
+    assert response.json()["replyMessage"] == "It ships tomorrow."
+    sent = mail.outbox[0]
+    assert sent.to == ["sara@example.com"]
+    assert sent.subject == "Re: Where is my tea?"
+    assert sent.body.startswith("It ships tomorrow.")
+    assert "> my order has not arrived." in sent.body
+    assert AuditEntry.objects.get().action == "message.reply"
+
+
+def test_an_empty_reply_is_refused(client, support):
+    # given
+    message = make_message()
+    client.force_login(support)
+    # when
+    response = client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "   "},
+                           content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "Please enter a reply message"
+    assert response.json()["field"] == "replyMessage"
+    assert mail.outbox == []
+
+
+def test_a_reply_that_cannot_be_sent_keeps_the_message_as_it_was(client, support, monkeypatch):
+    # given
+    import smtplib
+
+    from django.core.mail import EmailMessage
+
+    def fail(self, fail_silently=False):
+        raise smtplib.SMTPServerDisconnected("gone")
+
+    monkeypatch.setattr(EmailMessage, "send", fail)
+    message = make_message(status="read")
+    client.force_login(support)
+    # when
+    response = client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Hi"},
+                           content_type="application/json")
+    # then
+    assert response.status_code == 502
+    assert response.json()["message"] == "Failed to send reply"
+    message.refresh_from_db()
+    assert (message.status, message.reply_message) == ("read", "")
+    assert not AuditEntry.objects.exists()
+
+
+# --- reviews ------------------------------------------------------------------
+
+def test_it_lists_reviews_by_status_and_search(client, support):
+    # given
+    product = make_product(title="Kericho Gold")
+    pending = make_review(product=product, title="Malty")
+    make_review(product=product, title="Smooth", approved=True)
+    make_review(title="Grassy")
+    client.force_login(support)
+    # when
+    pending_only = client.get("/api/reviews/admin", {"status": "pending"}).json()
+    searched = client.get("/api/reviews/admin", {"search": "kericho", "status": "pending"}).json()
+    # then
+    assert {r["title"] for r in pending_only["results"]} == {"Malty", "Grassy"}
+    assert [r["id"] for r in searched["results"]] == [pending.pk]
+    assert searched["results"][0]["productTitle"] == "Kericho Gold"
+    assert pending_only["statusCounts"] == {"pending": 2, "approved": 1}
+
+
+def test_approving_a_review_updates_the_product_rating(client, head_support):
+    # given
+    product = make_product()
+    review = make_review(product=product, rating=4)
+    client.force_login(head_support)
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/approve", {"isApproved": True},
+                          content_type="application/json")
+    # then
+    assert response.json()["isApproved"] is True
+    product.refresh_from_db()
+    assert (product.review_count, str(product.rating)) == (1, "4.00")
+    assert AuditEntry.objects.get().action == "review.approve"
+
+
+def test_rejecting_sends_a_review_back_to_pending(client, manager):
+    # given
+    product = make_product()
+    review = make_review(product=product, approved=True)
+    client.force_login(manager)
+    # when
+    client.put(f"/api/reviews/admin/{review.pk}/approve", {"isApproved": False}, content_type="application/json")
+    # then
+    review.refresh_from_db()
+    assert review.is_approved is False
+    assert AuditEntry.objects.get().action == "review.reject"
+
+
+def test_support_may_respond_to_a_review(client, support):
+    # given
+    review = make_review()
+    client.force_login(support)
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/response", {"adminResponse": "Thank you, Alice!"},
+                          content_type="application/json")
+    # then
+    assert response.json()["adminResponse"] == "Thank you, Alice!"
+    assert AuditEntry.objects.get().action == "review.respond"
+
+
+def test_an_empty_response_is_refused(client, support):
+    # given
+    review = make_review()
+    client.force_login(support)
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/response", {"adminResponse": "  "},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "Response cannot be empty"
+    assert not AuditEntry.objects.exists()
+
+
+def test_deleting_a_review_recounts_the_product(client, manager):
+    # given
+    product = make_product()
+    review = review_set_approved(review=make_review(product=product), approved=True)
+    product.refresh_from_db()
+    assert product.review_count == 1
+    client.force_login(manager)
+    # when
+    response = client.delete(f"/api/reviews/admin/{review.pk}")
+    # then
+    assert response.status_code == 204
+    assert not Review.objects.exists()
+    product.refresh_from_db()
+    assert product.review_count == 0
+    entry = AuditEntry.objects.get()
+    assert (entry.action, entry.target_id) == ("review.delete", str(review.pk))

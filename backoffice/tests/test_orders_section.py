@@ -1,0 +1,200 @@
+"""Orders section API: list, detail, status changes one by one and in bulk."""
+
+import pytest
+from django.core import mail
+
+from backoffice.models import AuditEntry
+from backoffice.tests.builders_b import make_order, make_product
+from orders.models import Order
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_lists_orders_newest_first_with_their_payment(client, support):
+    # given
+    product = make_product()
+    older = make_order(lines=[(product, 1, "150")])
+    newer = make_order(lines=[(product, 2, "150")], payment_status="cod", payment_method="cod")
+    client.force_login(support)
+    # when
+    body = client.get("/api/admin/orders").json()
+    # then
+    assert body["count"] == 2
+    assert [row["id"] for row in body["results"]] == [newer.pk, older.pk]
+    row = body["results"][1]
+    assert row["customerName"] == "Alice Hassan"
+    assert row["total"] == "150.00"
+    assert row["paymentId"].startswith("pay_b")
+    assert row["itemCount"] == 1
+
+
+def test_it_searches_by_number_name_email_and_payment_id(client, manager):
+    # given
+    sara = make_order(first_name="Sara", last_name="Nabil", email="sara@example.com")
+    other = make_order()
+    client.force_login(manager)
+
+    def found(text):
+        return [row["id"] for row in client.get("/api/admin/orders", {"search": text}).json()["results"]]
+
+    # then
+    assert found("sara nabil") == [sara.pk]
+    assert found("SARA@example") == [sara.pk]
+    assert found(other.number) == [other.pk]
+    assert found(sara.payments.get().payment_id) == [sara.pk]
+    assert found("nobody") == []
+
+
+def test_it_filters_by_status_and_pages(client, manager):
+    # given
+    for _ in range(3):
+        make_order(status="shipped")
+    make_order(status="pending", payment_status="awaiting")
+    client.force_login(manager)
+    # when
+    page = client.get("/api/admin/orders", {"status": "shipped", "pageSize": 2, "page": 2}).json()
+    # then
+    assert (page["count"], page["page"], page["pageSize"], page["totalPages"]) == (3, 2, 2, 2)
+    assert len(page["results"]) == 1
+    assert all(row["status"] == "shipped" for row in page["results"])
+    assert client.get("/api/admin/orders", {"status": "lost"}).status_code == 400
+
+
+def test_the_detail_shows_items_customer_address_payment_and_history(client, support, owner):
+    # given
+    product = make_product(title="Kericho Gold")
+    order = make_order(lines=[(product, 2, "120")])
+    client.force_login(owner)
+    client.put(f"/api/admin/orders/{order.pk}/status", {"status": "shipped", "note": "DHL 123"},
+               content_type="application/json")
+    client.force_login(support)
+    # when
+    detail = client.get(f"/api/admin/orders/{order.pk}").json()
+    # then
+    assert detail["items"][0]["title"] == "Kericho Gold"
+    assert (detail["items"][0]["quantity"], detail["items"][0]["lineTotal"]) == (2, "240.00")
+    assert detail["customerEmail"] == "alice@example.com"
+    assert detail["address"]["city"] == "Cairo"
+    assert detail["payments"][0]["provider"] == "sandbox"
+    assert [(h["fromStatus"], h["toStatus"], h["actor"], h["note"]) for h in detail["history"]] == [
+        ("processing", "shipped", "owner", "DHL 123")
+    ]
+
+
+def test_a_status_change_emails_the_customer_and_is_audited(
+    client, support, django_capture_on_commit_callbacks
+):
+    # given
+    order = make_order(lines=[(make_product(), 1, "100")])
+    client.force_login(support)
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "shipped"},
+                              content_type="application/json")
+    # then
+    assert response.status_code == 200
+    assert response.json()["status"] == "shipped"
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    entry = AuditEntry.objects.get()
+    assert (entry.actor, entry.action, entry.target_id) == (support, "order.status", str(order.pk))
+    assert entry.details == f"{order.number}: processing → shipped"
+
+
+def test_cancelling_puts_the_stock_back(client, manager):
+    # given
+    product = make_product(stock=5)
+    order = make_order(lines=[(product, 2, "100")], stock_reserved=True)
+    client.force_login(manager)
+    # when
+    client.put(f"/api/admin/orders/{order.pk}/status", {"status": "cancelled"}, content_type="application/json")
+    # then
+    product.refresh_from_db()
+    assert product.stock == 7
+
+
+def test_setting_the_same_status_again_writes_no_audit_entry(client, manager):
+    # given
+    order = make_order(status="processing")
+    client.force_login(manager)
+    # when
+    response = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "processing"},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 200
+    assert not AuditEntry.objects.exists()
+
+
+def test_it_rejects_an_unknown_status(client, manager):
+    # given
+    order = make_order()
+    client.force_login(manager)
+    # when
+    response = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "lost"},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == "status"
+
+
+def test_bulk_changes_every_selected_order(client, head_support):
+    # given
+    first, second, untouched = make_order(), make_order(), make_order()
+    client.force_login(head_support)
+    # when
+    response = client.put("/api/admin/bulk/orders", {"orderIds": [first.pk, second.pk], "status": "delivered"},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 200
+    assert response.json()["updated"] == 2
+    statuses = dict(Order.objects.values_list("pk", "status"))
+    assert statuses == {first.pk: "delivered", second.pk: "delivered", untouched.pk: "processing"}
+    assert AuditEntry.objects.filter(action="order.status").count() == 2
+
+
+def test_bulk_without_a_selection_says_no_orders_selected(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    response = client.put("/api/admin/bulk/orders", {"orderIds": [], "status": "shipped"},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "No orders selected"
+
+
+def test_bulk_offers_only_the_four_bulk_statuses(client, manager):
+    # given
+    order = make_order()
+    client.force_login(manager)
+    # when
+    response = client.put("/api/admin/bulk/orders", {"orderIds": [order.pk], "status": "pending"},
+                          content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == "status"
+
+
+def test_bulk_reports_orders_it_could_not_change(client, manager):
+    # given: un-cancelling needs the stock again, and it has sold out
+    product = make_product(stock=0)
+    stuck = make_order(lines=[(product, 3, "100")], status="cancelled")
+    fine = make_order(status="shipped")
+    client.force_login(manager)
+    # when
+    body = client.put("/api/admin/bulk/orders", {"orderIds": [stuck.pk, fine.pk], "status": "processing"},
+                      content_type="application/json").json()
+    # then
+    assert body["updated"] == 1
+    assert [f["id"] for f in body["failed"]] == [stuck.pk]
+    stuck.refresh_from_db()
+    assert stuck.status == "cancelled"
+
+
+def test_the_list_takes_a_constant_number_of_queries(client, manager, django_assert_max_num_queries):
+    # given
+    for _ in range(15):
+        make_order(lines=[(make_product(), 1, "10")])
+    client.force_login(manager)
+    # then
+    with django_assert_max_num_queries(8):
+        client.get("/api/admin/orders")

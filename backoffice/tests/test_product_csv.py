@@ -1,0 +1,47 @@
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from backoffice.tests import factories
+from catalog.models import Product
+
+
+def _upload(text):
+    return SimpleUploadedFile("products.csv", text.encode("utf-8"), content_type="text/csv")
+
+
+@pytest.mark.django_db
+class TestProductCsv:
+    def test_an_export_reimported_changes_nothing(self, client, manager):
+        # given: products with Arabic text, lists, a sale price and a formula-looking title
+        factories.category("green-tea", "Green Tea")
+        factories.product("Kenya Gold", title_ar="ذهب كينيا", tags=["strong", "morning"], sale_price_amount="99.50",
+                          flavor_notes=["malt"], images=["/media/a.png"], is_featured=True)
+        factories.product("=HYPERLINK(\"x\")", slug="formula", category_slug="green-tea", stock=0,
+                          description_en="Line one\nline two, with comma")
+        client.force_login(manager)
+        before = list(Product.objects.order_by("pk").values())
+        exported = client.get("/api/admin/products/export").content.decode("utf-8")
+        # when
+        response = client.post("/api/admin/products/import", {"file": _upload(exported.lstrip("\ufeff"))})
+        # then
+        assert response.status_code == 200, response.content
+        assert response.json() == {"created": 0, "updated": 0, "unchanged": 2, "errors": []}
+        assert list(Product.objects.order_by("pk").values()) == before
+        assert "'=HYPERLINK" in exported  # spreadsheets do not run it
+
+    def test_an_import_creates_new_rows_and_updates_changed_ones(self, client, manager):
+        factories.product("Kenya Gold", stock=5)
+        client.force_login(manager)
+        csv = "slug,title,price,stock,tags\nkenya-gold,Kenya Gold,120.00,40,\n,Fresh Chai,80,7,spicy|warm\n"
+        response = client.post("/api/admin/products/import", {"file": _upload(csv)})
+        assert response.json()["created"] == 1 and response.json()["updated"] == 1
+        assert Product.objects.get(slug="kenya-gold").stock == 40
+        assert Product.objects.get(slug="fresh-chai").tags == ["spicy", "warm"]
+
+    def test_it_reports_bad_rows_and_keeps_the_good_ones(self, client, manager):
+        factories.category()
+        client.force_login(manager)
+        csv = "title,price\n,10\nGood tea,abc\nFine tea,5\n"
+        report = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()
+        assert report["created"] == 1
+        assert [(e["row"], e["field"]) for e in report["errors"]] == [(2, "title"), (3, "price")]

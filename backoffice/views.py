@@ -1,0 +1,67 @@
+"""The staff pages: /adminauth (sign in) and the /admindash shell."""
+
+from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_POST
+
+from accounts.roles import is_staff_member, permissions_for
+from backoffice.auth import staff_sign_in, staff_sign_out
+from backoffice.sections import SECTIONS, can_open, section_from_path, sidebar_for
+from shop.templatetags.shop_tags import lurl
+
+
+@never_cache
+@ensure_csrf_cookie
+def adminauth(request):
+    """Sign staff in; an already signed-in staff member goes to the dashboard."""
+    if is_staff_member(request.user):
+        return HttpResponseRedirect(lurl("/admindash"))
+    error = ""
+    username = ""
+    if request.method == "POST":  # the no-JavaScript form; the island uses /api/admin/login
+        username = request.POST.get("username", "")
+        user, _key = staff_sign_in(request=request, username=username, password=request.POST.get("password", ""))
+        if user is not None:
+            return HttpResponseRedirect(lurl("/admindash"))
+        error = _("Invalid username or password")
+    props = {"language": get_language(), "dashboardUrl": lurl("/admindash")}
+    return render(request, "backoffice/adminauth.html", {"props": props, "error": error, "username": username},
+                  status=401 if error else 200)
+
+
+@require_POST
+def adminauth_logout(request):
+    staff_sign_out(request=request)
+    return HttpResponseRedirect(lurl("/adminauth"))
+
+
+@never_cache
+@ensure_csrf_cookie
+def dashboard(request, section=""):
+    """Render the shell with the sidebar, header and the active section's island."""
+    if not is_staff_member(request.user):
+        return HttpResponseRedirect(lurl("/adminauth"))
+    active = section_from_path(request.path)
+    user = request.user
+    allowed = can_open(user, active)
+    props = {
+        "section": active.slug,
+        "role": user.role,
+        "username": user.username,
+        "permissions": permissions_for(user.role),
+        "language": get_language(),
+        "sections": [s.slug for s in SECTIONS if can_open(user, s)],
+    }
+    context = {
+        "active": active,
+        "allowed": allowed,
+        "sidebar": sidebar_for(user),
+        "props": props,
+        "island": f"admin-{active.slug}",
+        "role_label": user.get_role_display(),
+    }
+    return render(request, "backoffice/dashboard.html", context, status=200 if allowed else 403)

@@ -1,0 +1,104 @@
+"""Public catalogue API: products and reviews (spec section 7)."""
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog.models import Product
+from catalog.selectors import product_get, product_list, review_list_approved
+from catalog.serializers import ProductOutputSerializer, ReviewOutputSerializer
+from catalog.services import ReviewError, review_create
+from shop.api.errors import ApiError
+
+MAX_LIMIT = 200
+
+
+def _int_param(value, default, *, low=0, high=None):
+    try:
+        number = int(str(value).strip()[:10])
+    except (TypeError, ValueError):
+        return default
+    number = max(number, low)
+    return min(number, high) if high is not None else number
+
+
+class ProductListApi(APIView):
+    """All active products, optionally filtered, sorted and paged."""
+
+    authentication_classes = []
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("category", str), OpenApiParameter("search", str),
+            OpenApiParameter("price", str), OpenApiParameter("sort", str),
+            OpenApiParameter("limit", int), OpenApiParameter("offset", int),
+        ],
+        responses=ProductOutputSerializer(many=True),
+    )
+    def get(self, request):
+        params = request.query_params
+        products = product_list(
+            category=params.get("category"), search=params.get("search"),
+            price=params.get("price"), sort=params.get("sort"),
+        )
+        offset = _int_param(params.get("offset"), 0)
+        limit = _int_param(params.get("limit"), None, low=1, high=MAX_LIMIT) if "limit" in params else None
+        page = products[offset: offset + limit] if limit else products[offset:]
+        return Response(ProductOutputSerializer(page, many=True).data)
+
+
+class ProductDetailApi(APIView):
+    authentication_classes = []
+
+    @extend_schema(responses=ProductOutputSerializer)
+    def get(self, request, slug):
+        product = product_get(slug=slug)
+        if product is None:
+            raise ApiError(_("Product not found"), status_code=404)
+        return Response(ProductOutputSerializer(product).data)
+
+
+class ReviewApi(APIView):
+    """GET the approved reviews of a product; POST a review as the signed-in customer."""
+
+    class InputSerializer(serializers.Serializer):
+        product_id = serializers.IntegerField(required=False)
+        rating = serializers.JSONField(required=False)
+        title = serializers.JSONField(required=False)
+        comment = serializers.JSONField(required=False)
+
+    @extend_schema(parameters=[OpenApiParameter("productId", int, required=True)],
+                   responses=ReviewOutputSerializer(many=True))
+    def get(self, request):
+        product_id = _int_param(request.query_params.get("productId"), None, low=1)
+        if product_id is None:
+            raise ApiError(_("No product id provided"), field="productId")
+        reviews = review_list_approved(product=product_id).select_related("product")
+        return Response(ReviewOutputSerializer(reviews, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: ReviewOutputSerializer})
+    def post(self, request):
+        user = request.user
+        if not user.is_authenticated:
+            raise ApiError(_("Please login to submit a review"), status_code=401)
+        data = request.data if isinstance(request.data, dict) else {}
+        product_id = _int_param(data.get("product_id"), None, low=1)
+        product = Product.objects.filter(pk=product_id, is_active=True).first() if product_id else None
+        if product is None:
+            raise ApiError(_("Product not found"), field="productId", status_code=404)
+        try:
+            review = review_create(
+                user=user, product=product, rating=data.get("rating"),
+                title=data.get("title"), comment=data.get("comment"),
+            )
+        except ReviewError as error:
+            raise ApiError(error.message, field=error.field, status_code=error.status_code) from None
+        return Response(
+            {
+                "message": _("Review submitted successfully! It will be visible after approval."),
+                "review": ReviewOutputSerializer(review).data,
+            },
+            status=201,
+        )

@@ -1,0 +1,200 @@
+"""Storefront catalogue pages: shop, sale, explore and product detail."""
+
+import json
+
+from django.core.paginator import Paginator
+from django.db.models import F
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from catalog import selectors
+from catalog.models import Product
+from catalog.pricing import Availability, price_info
+from catalog.services import review_is_allowed
+from shop.money import format_egp
+from shop.rates import rate_get
+from shop.store_settings import store_settings_get
+from django.utils.translation import get_language
+
+PAGE_SIZE = 24
+MAX_STEPPER = 99
+
+
+def _filters_from(request):
+    params = request.GET
+    filters = selectors.clean_filters(
+        category=params.get("category"), search=params.get("search"),
+        price=params.get("price"), sort=params.get("sort"),
+    )
+    filters["view"] = "list" if params.get("view") == "list" else "grid"
+    return filters
+
+
+def _page_number(request):
+    try:
+        return max(1, min(int(request.GET.get("page", "1")[:6]), 10_000))
+    except ValueError:
+        return 1
+
+
+def _query(filters, **changes):
+    """The shop URL's query for `filters` with `changes`; defaults are left out."""
+    from urllib.parse import urlencode
+
+    merged = {**filters, **changes}
+    pairs = [(k, merged[k]) for k in ("category", "search", "price", "sort", "view", "page") if merged.get(k)]
+    pairs = [(k, v) for k, v in pairs if not (k, v) in {("sort", "featured"), ("view", "grid"), ("page", 1)}]
+    return "?" + urlencode(pairs) if pairs else ""
+
+
+def _rate_props():
+    rate = rate_get("KES", "EGP")
+    return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
+
+
+def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
+    """The filtered product list; the filters island fetches the `results` fragment of this view."""
+    filters = _filters_from(request)
+    products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
+    if sale_only:
+        products = products.filter(sale_price_amount__isnull=False, sale_price_amount__lt=F("price_amount"))
+    paginator = Paginator(products, PAGE_SIZE)
+    page = paginator.get_page(_page_number(request))
+    categories = list(selectors.category_list_with_counts())
+    category_names = {c.slug: c.name for c in categories}
+    chips = []
+    if filters["category"]:
+        chips.append((category_names.get(filters["category"], filters["category"]), _query(filters, category="", page=None)))
+    if filters["search"]:
+        chips.append((f"“{filters['search']}”", _query(filters, search="", page=None)))
+    if filters["price"]:
+        chips.append((str(dict(price_choices())[filters["price"]]), _query(filters, price="", page=None)))
+    context = {
+        "filters": filters,
+        "page": page,
+        "total": paginator.count,
+        "chips": chips,
+        "grid_query": _query(filters, view="grid"),
+        "list_query": _query(filters, view="list"),
+        "categories": categories,
+        "page_title": title or _("Shop"),
+        "sale_only": sale_only,
+        "prev_query": _query(filters, page=page.previous_page_number()) if page.has_previous() else None,
+        "next_query": _query(filters, page=page.next_page_number()) if page.has_next() else None,
+        "island_props": {
+            "filters": filters,
+            "categories": [
+                {"slug": c.slug, "name": c.name, "count": c.product_count} for c in categories if c.is_assignable
+            ],
+            "prices": [{"value": v, "label": str(label)} for v, label in price_choices()],
+            "sorts": [{"value": v, "label": str(label)} for v, label in sort_choices()],
+            "basePath": request.path,
+        },
+        "price_choices": price_choices(),
+        "sort_choices": sort_choices(),
+        "rate_props": _rate_props(),
+    }
+    if request.headers.get("X-Fragment") == "results":
+        return render(request, "catalog/_shop_results.html", context)
+    return render(request, template, context)
+
+
+def sale(request):
+    return shop(request, title=_("Sale"), sale_only=True)
+
+
+def explore(request):
+    categories = [c for c in selectors.category_list_with_counts() if c.is_assignable]
+    return render(request, "catalog/explore.html", {"categories": categories})
+
+
+def price_choices():
+    return [
+        ("under-100", _("Under E£100")),
+        ("100-200", _("E£100 – E£200")),
+        ("200-300", _("E£200 – E£300")),
+        ("over-300", _("Over E£300")),
+    ]
+
+
+def sort_choices():
+    return [
+        ("featured", _("Featured")),
+        ("newest", _("Newest")),
+        ("price-asc", _("Price: Low to High")),
+        ("price-desc", _("Price: High to Low")),
+        ("top-rated", _("Top Rated")),
+    ]
+
+
+def product_detail(request, slug):
+    product = selectors.product_get(slug=slug)
+    if product is None:
+        return render(request, "catalog/product_not_found.html", status=404)
+    info = price_info(product)
+    store = store_settings_get()
+    reviews = list(selectors.review_list_approved(product=product)[:50])
+    user = request.user
+    if not user.is_authenticated:
+        reason = "login"
+    elif not review_is_allowed(user=user, product=product):
+        reason = "not-buyer"
+    else:
+        reason = ""
+    language = get_language()
+    top = max(0, min(product.stock, MAX_STEPPER))
+    context = {
+        "product": product,
+        "info": info,
+        "stock_status": Availability.status(product.stock),
+        "reviews": reviews,
+        "related": selectors.product_related(product=product),
+        "show_kes": store.show_kes_conversion and product.kes_price_amount is not None,
+        "cart_props": {
+            "productId": product.pk,
+            "stock": product.stock,
+            # line totals come from the server, one per quantity the stepper allows
+            "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
+        },
+        "review_props": {
+            "productId": product.pk,
+            "reason": reason,
+            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
+        },
+        "rate_props": _rate_props(),
+        "json_ld": _script_safe(json.dumps(_product_json_ld(request, product, info), ensure_ascii=False)),
+    }
+    return render(request, "catalog/product_detail.html", context)
+
+
+def _script_safe(text):
+    """JSON that cannot close its <script> element, whatever a title contains."""
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _product_json_ld(request, product, info):
+    """schema.org Product with its offer, for search engines."""
+    data = {
+        "@context": "https://schema.org",
+        "@type": "Product",
+        "name": product.title,
+        "description": product.short_description or product.description[:300],
+        "sku": str(product.pk),
+        "brand": {"@type": "Brand", "name": product.brand or "Kericho Gold"},
+        "category": product.category.name,
+        "url": request.build_absolute_uri(request.path),
+        "offers": {
+            "@type": "Offer",
+            "price": f"{info.price:.2f}",
+            "priceCurrency": "EGP",
+            "availability": "https://schema.org/InStock" if product.stock > 0 else "https://schema.org/OutOfStock",
+            "url": request.build_absolute_uri(request.path),
+        },
+    }
+    if product.images:
+        data["image"] = [request.build_absolute_uri(url) for url in product.images[:5]]
+    if product.review_count:
+        data["aggregateRating"] = {
+            "@type": "AggregateRating", "ratingValue": f"{product.rating:.1f}", "reviewCount": product.review_count,
+        }
+    return data

@@ -1,0 +1,380 @@
+"""Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_serializer, inline_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog.models import Product
+from orders import cart as carts
+from orders.actions import order_confirm_cod
+from orders.checkout import CheckoutError, checkout_validate, coupon_check, order_place
+from orders.models import Order, Payment, PaymentStatus
+from orders.payments import get_provider, provider_for_method
+from orders.payments.base import PaymentError
+from orders.payments.services import payment_start, payment_verify
+from orders.stock import InsufficientStock
+from shop.api.errors import ApiError
+from shop.templatetags.shop_tags import lurl
+
+logger = logging.getLogger("orders")
+
+CartSchema = inline_serializer("Cart", {
+    "items": serializers.ListField(child=serializers.DictField()),
+    "item_count": serializers.IntegerField(), "subtotal": serializers.CharField(),
+    "discount": serializers.CharField(), "shipping": serializers.CharField(),
+    "cod_fee": serializers.CharField(), "tax": serializers.CharField(),
+    "prices_include_tax": serializers.BooleanField(), "total": serializers.CharField(),
+    "free_shipping_remaining": serializers.CharField(), "notice": serializers.CharField(required=False),
+})
+
+
+def _cart_response(request, cart, *, notice=None, status=200):
+    data = carts.cart_data(cart)
+    if notice:
+        data["notice"] = notice
+    return Response(data, status=status)
+
+
+def _capped_notice(capped):
+    return _("Only the quantity in stock was added") if capped else None
+
+
+def _cart_error(exc):
+    return ApiError(exc.message, field=exc.field, status_code=404 if "not found" in exc.message else 400)
+
+
+class CartApi(APIView):
+    """The visitor's cart (session for guests, account for customers)."""
+
+    @extend_schema(responses=CartSchema)
+    def get(self, request):
+        return _cart_response(request, carts.cart_get_for_request(request))
+
+    @extend_schema(responses=CartSchema)
+    def delete(self, request):
+        carts.cart_clear(cart=carts.cart_get_for_request(request))
+        return _cart_response(request, carts.cart_get_for_request(request))
+
+
+class CartItemAddApi(APIView):
+    @extend_schema_serializer(component_name="CartItemAddInput")
+    class InputSerializer(serializers.Serializer):
+        product_id = serializers.IntegerField()
+        quantity = serializers.IntegerField(default=1, min_value=1, max_value=999)
+
+    @extend_schema(request=InputSerializer, responses=CartSchema)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cart = carts.cart_get_for_request(request, create=True)
+        try:
+            capped = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
+                                         quantity=data.validated_data["quantity"])
+        except carts.CartError as exc:
+            raise _cart_error(exc) from None
+        return _cart_response(request, cart, notice=_capped_notice(capped))
+
+
+class CartItemApi(APIView):
+    @extend_schema_serializer(component_name="CartItemInput")
+    class InputSerializer(serializers.Serializer):
+        quantity = serializers.IntegerField(max_value=999)
+
+    @extend_schema(request=InputSerializer, responses=CartSchema)
+    def patch(self, request, product_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cart = carts.cart_get_for_request(request, create=True)
+        try:
+            capped = carts.cart_line_update(cart=cart, product_id=product_id,
+                                            quantity=data.validated_data["quantity"])
+        except carts.CartError as exc:
+            raise _cart_error(exc) from None
+        return _cart_response(request, cart, notice=_capped_notice(capped))
+
+    @extend_schema(responses=CartSchema)
+    def delete(self, request, product_id):
+        cart = carts.cart_get_for_request(request)
+        if cart is not None:
+            carts.cart_line_remove(cart=cart, product_id=product_id)
+        return _cart_response(request, cart)
+
+
+class CartSummaryApi(APIView):
+    """The cart's totals for a payment method and coupon code (checkout summary)."""
+
+    @extend_schema_serializer(component_name="CartSummaryInput")
+    class InputSerializer(serializers.Serializer):
+        coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
+        payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
+
+    @extend_schema(request=InputSerializer, responses=CartSchema)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cart = carts.cart_get_for_request(request)
+        coupon = None
+        code = data.validated_data["coupon_code"].strip()
+        if code:
+            subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
+            try:
+                coupon = coupon_check(code=code, subtotal=subtotal)
+            except CheckoutError as exc:
+                raise ApiError(exc.message, field=exc.field) from None
+        return Response(carts.cart_data(cart, coupon=coupon,
+                                        payment_method=data.validated_data["payment_method"]))
+
+
+def _remember_order(request, order):
+    """Let this session (and only it) see the order on /thankyou and /payment/success."""
+    numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
+    request.session["orders"] = numbers + [order.number]
+
+
+def session_owns(request, order):
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and order.user_id == user.pk:
+        return True
+    return order.number in request.session.get("orders", [])
+
+
+def order_summary(order, payment=None):
+    return {
+        "orderId": order.number, "total": f"{order.total_amount:.2f}", "email": order.email,
+        "paymentId": payment.payment_id if payment else "", "paymentMethod": order.payment_method,
+        "paymentStatus": order.payment_status, "status": order.status,
+    }
+
+
+class PaymentTestApi(APIView):
+    """Which Paymob keys are configured (never the keys themselves)."""
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        key = settings.PAYMOB_SECRET_KEY
+        parts = key.split("_")
+        prefix = "_".join(parts[:3]) if len(parts) > 3 else key[:3]
+        return Response({"success": True, "config": {
+            "secretKeyExists": bool(key), "publicKeyExists": bool(settings.PAYMOB_PUBLIC_KEY),
+            "apiKeyExists": bool(settings.PAYMOB_API_KEY), "secretKeyPrefix": prefix,
+            "provider": settings.PAYMENT_PROVIDER, "sandbox": bool(settings.PAYMENT_SANDBOX),
+        }})
+
+
+class CreateIntentionApi(APIView):
+    """Place the order from the server-side cart and start its payment.
+
+    Prices, totals and items' prices in the body are ignored: the server
+    computes the amount from the catalogue and the store settings.
+    """
+
+    @extend_schema_serializer(component_name="CreateIntentionCustomer")
+    class CustomerSerializer(serializers.Serializer):
+        first_name = serializers.CharField(required=False, allow_blank=True, default="")
+        last_name = serializers.CharField(required=False, allow_blank=True, default="")
+        email = serializers.CharField(required=False, allow_blank=True, default="")
+        phone = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema_serializer(component_name="CreateIntentionAddress")
+    class AddressSerializer(serializers.Serializer):
+        street = serializers.CharField(required=False, allow_blank=True, default="")
+        building = serializers.CharField(required=False, allow_blank=True, default="")
+        apartment = serializers.CharField(required=False, allow_blank=True, default="")
+        floor = serializers.CharField(required=False, allow_blank=True, default="")
+        city = serializers.CharField(required=False, allow_blank=True, default="")
+        state = serializers.CharField(required=False, allow_blank=True, default="")
+        postal_code = serializers.CharField(required=False, allow_blank=True, default="")
+        country = serializers.CharField(required=False, allow_blank=True, default="EGY")
+
+    @extend_schema_serializer(component_name="CreateIntentionItem")
+    class ItemSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        quantity = serializers.IntegerField(min_value=1, max_value=999)
+
+    @extend_schema_serializer(component_name="CreateIntentionInput")
+    class InputSerializer(serializers.Serializer):
+        payment_method = serializers.ChoiceField(choices=["card", "cod", "sandbox"], default="card")
+        test_mode = serializers.BooleanField(required=False, default=False)
+        customer = serializers.DictField(required=False, default=dict)
+        billing_address = serializers.DictField(required=False, default=dict)
+        items = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+        coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
+        create_account = serializers.BooleanField(required=False, default=False)
+        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+        confirm_password = serializers.CharField(required=False, allow_blank=True, default="",
+                                                 trim_whitespace=False)
+
+    @extend_schema(request=InputSerializer, responses=inline_serializer("PaymentIntention", {
+        "success": serializers.BooleanField(), "payment_url": serializers.CharField(),
+        "payment_id": serializers.CharField(), "amount": serializers.CharField(),
+        "order_id": serializers.CharField(), "email": serializers.CharField(),
+    }))
+    def post(self, request):
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        method = data["payment_method"]
+        provider_name = provider_for_method(method, test_mode=data["test_mode"])
+        if provider_name == "sandbox":
+            method = "sandbox"
+        if not get_provider(provider_name).is_configured():
+            raise ApiError(_("Payment service is not configured correctly"), status_code=503)
+        fields = {**data["customer"], **data["billing_address"], "payment_method": method,
+                  "coupon_code": data["coupon_code"], "create_account": data["create_account"],
+                  "password": data["password"], "confirm_password": data["confirm_password"]}
+        try:
+            form = checkout_validate(fields, user=request.user)
+        except CheckoutError as exc:
+            raise ApiError(exc.message, field=exc.field) from None
+        cart = carts.cart_get_for_request(request)
+        lines = carts.cart_lines(cart)
+        if not lines and data["items"]:
+            lines = self._body_lines(data["items"])
+        if not lines:
+            raise ApiError(_("Your cart is empty"))
+        user = request.user if request.user.is_authenticated else None
+        new_user = None
+        try:
+            with transaction.atomic():
+                if form.create_account and user is None:
+                    new_user = self._account_create(form)
+                order = order_place(lines=lines, form=form, user=user or new_user,
+                                    session_key=request.session.session_key or "", language=get_language())
+        except CheckoutError as exc:
+            raise ApiError(exc.message, field=exc.field, status_code=exc.status_code) from None
+        except InsufficientStock as exc:
+            raise ApiError(exc.message, field="items", status_code=409) from None
+        if new_user is not None:
+            old_key = request.session.session_key
+            login(request._request, new_user, backend="accounts.backends.EmailOrUsernameBackend")
+            carts.cart_merge(session_key=old_key, user=new_user)
+        _remember_order(request, order)
+        return_url = request.build_absolute_uri(lurl("/payment/success"))
+        notification_url = request.build_absolute_uri(reverse("payment-callback-paymob"))
+        try:
+            payment, start = payment_start(order=order, provider_name=provider_name, return_url=return_url,
+                                           notification_url=notification_url)
+        except PaymentError as exc:
+            message = (_("Payment request timed out") if "timed out" in exc.message
+                       else _("Payment service is not available"))
+            return Response({"success": False, "error": message, "message": message,
+                             "orderId": order.number}, status=502)
+        if provider_name == "cod":
+            order = order_confirm_cod(order=order)
+            carts.cart_clear(cart=carts.cart_get_for_request(request))
+        return Response({
+            "success": True, "paymentUrl": start.payment_url, "paymentId": payment.payment_id,
+            "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
+            "currency": "EGP", **order_summary(order, payment),
+        }, status=201)
+
+    @staticmethod
+    def _body_lines(items):
+        wanted = {}
+        for item in items:
+            try:
+                wanted[int(item.get("id"))] = max(1, min(int(item.get("quantity", 1)), 999))
+            except (TypeError, ValueError):
+                raise ApiError(_("Please check the items in your cart"), field="items") from None
+        products = Product.objects.filter(pk__in=wanted, is_active=True).in_bulk()
+        return [(products[pk], q) for pk, q in wanted.items() if pk in products]
+
+    @staticmethod
+    def _account_create(form):
+        from accounts.services import AccountError, customer_create
+
+        try:
+            return customer_create(first_name=form.first_name, last_name=form.last_name, email=form.email,
+                                   password=form.password, phone=form.phone, language=get_language())
+        except AccountError as exc:
+            raise CheckoutError(exc.message, field=exc.field) from None
+
+
+class PaymentVerifyApi(APIView):
+    """Whether a payment is confirmed, from the server's state (asking the provider if needed)."""
+
+    @extend_schema(responses=inline_serializer("PaymentVerification", {
+        "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
+        "status": serializers.CharField(),
+    }))
+    def get(self, request, payment_id):
+        payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
+        if payment is None:
+            raise ApiError(_("Payment verification failed"), status_code=404)
+        payment = payment_verify(payment=payment, params=request.query_params.dict())
+        order = payment.order
+        confirmed = payment.status == PaymentStatus.PAID
+        body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
+        if session_owns(request, order):
+            body["order"] = {**order_summary(order, payment), "amount": f"{payment.amount:.2f}"}
+            if confirmed:
+                carts.cart_clear(cart=carts.cart_get_for_request(request))
+        return Response(body)
+
+
+class OrderCreateApi(APIView):
+    """Spec 7 compatibility: the server-side order of a payment the provider confirmed."""
+
+    @extend_schema_serializer(component_name="OrderCreateInput")
+    class InputSerializer(serializers.Serializer):
+        payment_id = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        payment = Payment.objects.select_related("order").filter(
+            payment_id=data.validated_data["payment_id"]).first()
+        if payment is not None:
+            payment = payment_verify(payment=payment)
+        if payment is None or payment.status != PaymentStatus.PAID:
+            raise ApiError(_("Payment not confirmed"), field="paymentId")
+        order = Order.objects.get(pk=payment.order_id)
+        return Response({"id": order.number, **order_summary(order, payment)})
+
+
+class CheckoutRegisterApi(APIView):
+    """Create a customer account during checkout and sign it in."""
+
+    @extend_schema_serializer(component_name="CheckoutRegisterInput")
+    class InputSerializer(serializers.Serializer):
+        first_name = serializers.CharField(required=False, allow_blank=True, default="")
+        last_name = serializers.CharField(required=False, allow_blank=True, default="")
+        email = serializers.CharField(required=False, allow_blank=True, default="")
+        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+        phone = serializers.CharField(required=False, allow_blank=True, default="")
+        is_active = serializers.BooleanField(required=False, default=True)
+
+    @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        from accounts.models import AuthToken
+        from accounts.services import AccountError, customer_create
+
+        body = self.InputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            user = customer_create(first_name=data["first_name"], last_name=data["last_name"],
+                                   email=data["email"], password=data["password"], phone=data["phone"],
+                                   language=get_language())
+        except AccountError as exc:
+            raise ApiError(exc.message, field=exc.field) from None
+        old_key = request.session.session_key
+        login(request._request, user, backend="accounts.backends.EmailOrUsernameBackend")
+        carts.cart_merge(session_key=old_key, user=user)
+        _token, key = AuthToken.issue(user=user, lifetime=timedelta(hours=24))
+        return Response({
+            "user": {"id": user.pk, "firstName": user.first_name, "lastName": user.last_name,
+                     "email": user.email, "phone": user.phone},
+            "sessionToken": key, "message": _("Account created successfully"),
+        }, status=201)

@@ -1,0 +1,43 @@
+"""The one interface every payment provider implements (healthchecks-style transports)."""
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class PaymentError(Exception):
+    """The provider failed. `permanent` means retrying the same request will not help."""
+
+    def __init__(self, message, *, permanent=False):
+        super().__init__(message)
+        self.message = str(message)
+        self.permanent = permanent
+
+
+@dataclass(frozen=True)
+class PaymentStart:
+    """Where to send the browser, and the provider's ids for the attempt."""
+
+    payment_url: str
+    provider_order_id: str = ""
+    reference: str = ""  # e.g. Paymob's intention id
+
+
+@dataclass(frozen=True)
+class TransactionResult:
+    """A transaction as the provider reported it (callback, redirect or inquiry)."""
+
+    transaction_id: str
+    provider_order_id: str
+    success: bool
+    pending: bool
+    amount_cents: int
+    currency: str
+    raw: dict = field(default_factory=dict)
+
+
+class Provider(Protocol):
+    name: str
+
+    def start(self, *, order, payment, return_url, notification_url) -> PaymentStart: ...
+
+    def inquire(self, *, payment) -> TransactionResult | None: ...

@@ -1,0 +1,57 @@
+"""A local imitation of a hosted payment page ("Test payment").
+
+It signs its callback exactly like Paymob, with its own secret, and goes
+through the same callback code. Refused unless settings.PAYMENT_SANDBOX.
+"""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+
+from orders.payments.base import PaymentError, PaymentStart
+from orders.payments.paymob import hmac_sign
+from shop.money import to_minor_units
+
+
+class SandboxProvider:
+    name = "sandbox"
+
+    @staticmethod
+    def is_configured():
+        return bool(settings.PAYMENT_SANDBOX)
+
+    @property
+    def hmac_secret(self):
+        return hashlib.sha256(f"sandbox-hmac:{settings.SECRET_KEY}".encode()).hexdigest()
+
+    def start(self, *, order, payment, return_url, notification_url):
+        if not settings.PAYMENT_SANDBOX:
+            raise PaymentError("The test payment provider is switched off", permanent=True)
+        return PaymentStart(
+            payment_url=reverse("orders:payment-sandbox", args=[payment.payment_id]),
+            provider_order_id=f"sbx{secrets.randbelow(10**9):09d}",
+            reference=f"sbx_{payment.payment_id}",
+        )
+
+    def inquire(self, *, payment):
+        return None  # the sandbox reports only through its callback
+
+    def transaction(self, *, payment, success):
+        """The Paymob-shaped callback body for a Pay/Decline click, and its HMAC."""
+        obj = {
+            "id": int(timezone.now().timestamp() * 1000) * 100 + secrets.randbelow(100),
+            "pending": False, "amount_cents": to_minor_units(payment.amount), "success": success,
+            "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
+            "is_refunded": False, "is_3d_secure": True, "integration_id": 0, "profile_id": 0,
+            "has_parent_transaction": False,
+            "order": {"id": payment.provider_order_id, "merchant_order_id": payment.order.number,
+                      "amount_cents": to_minor_units(payment.amount), "currency": payment.currency},
+            "created_at": timezone.now().strftime("%Y-%m-%dT%H:%M:%S.%f"), "currency": payment.currency,
+            "source_data": {"pan": "4242", "type": "card", "sub_type": "Test"},
+            "data": {"message": "Approved" if success else "Declined"},
+            "error_occured": False, "is_live": False, "owner": 0,
+        }
+        return {"type": "TRANSACTION", "obj": obj}, hmac_sign(obj, self.hmac_secret)

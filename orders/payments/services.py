@@ -1,0 +1,148 @@
+"""Payment writes: start an attempt, apply what the provider reports (once)."""
+
+import logging
+import secrets
+
+from django.db import IntegrityError, transaction
+
+from orders.actions import order_mark_paid, order_payment_failed
+from orders.models import Order, Payment, PaymentEvent, PaymentStatus
+from orders.payments import get_provider
+from orders.payments.base import PaymentError
+from orders.payments.paymob import hmac_verify, transaction_result
+from shop.money import to_minor_units
+
+logger = logging.getLogger("orders.payments")
+
+
+class CallbackRejected(Exception):
+    """The callback cannot be applied; `status` is the HTTP answer (400 or 403)."""
+
+    def __init__(self, reason, status=400):
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+def payment_start(*, order, provider_name, return_url, notification_url):
+    """Create the Payment for `order` and ask the provider where to send the browser.
+
+    A provider failure is logged with the order number and re-raised; the
+    order stays pending with its stock reserved until it expires.
+    """
+    payment = Payment.objects.create(
+        order=order, provider=provider_name, payment_id=f"pay_{secrets.token_urlsafe(12)}",
+        amount=order.total_amount, currency="EGP",
+        status=PaymentStatus.COD if provider_name == "cod" else PaymentStatus.AWAITING,
+    )
+    provider = get_provider(provider_name)
+    try:
+        start = provider.start(order=order, payment=payment, return_url=return_url,
+                               notification_url=notification_url)
+    except PaymentError as exc:
+        logger.error("payment start failed for order %s (%s): %s", order.number, provider_name, exc.message)
+        raise
+    payment.provider_order_id = start.provider_order_id
+    payment.redirect_url = start.payment_url[:1000]
+    payment.save(update_fields=["provider_order_id", "redirect_url", "updated_at"])
+    return payment, start
+
+
+def _apply(payment, result, kind):
+    """Record the event once per (kind, transaction id) and move the order."""
+    if result.amount_cents != to_minor_units(payment.amount) or result.currency != payment.currency:
+        logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
+                       result.amount_cents, result.currency, payment.order.number)
+        raise CallbackRejected("amount or currency mismatch")
+    try:
+        with transaction.atomic():
+            PaymentEvent.objects.create(payment=payment, kind=kind, transaction_id=result.transaction_id,
+                                        success=result.success, payload=result.raw)
+    except IntegrityError:
+        logger.info("payment %s: %s %s already applied", payment.payment_id, kind, result.transaction_id)
+        return payment
+    if result.pending:
+        return payment
+    raw = result.raw if isinstance(result.raw, dict) else {}
+    refunded = str(raw.get("is_refunded")).lower() == "true" or str(raw.get("is_voided")).lower() == "true"
+    with transaction.atomic():
+        locked = Payment.objects.select_for_update().get(pk=payment.pk)
+        if result.success and refunded and locked.status == PaymentStatus.PAID:
+            locked.status = PaymentStatus.REFUNDED
+            locked.save(update_fields=["status", "updated_at"])
+            Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED)
+        elif result.success and locked.status == PaymentStatus.AWAITING:
+            locked.status = PaymentStatus.PAID
+            locked.transaction_id = result.transaction_id
+            locked.save(update_fields=["status", "transaction_id", "updated_at"])
+            order_mark_paid(order=locked.order, note=f"Paid ({locked.provider} {result.transaction_id})")
+        elif not result.success and locked.status == PaymentStatus.AWAITING:
+            locked.status = PaymentStatus.FAILED
+            locked.transaction_id = result.transaction_id
+            locked.save(update_fields=["status", "transaction_id", "updated_at"])
+            order_payment_failed(order=locked.order, note=f"Payment declined ({result.transaction_id})")
+    payment.refresh_from_db()
+    return payment
+
+
+def callback_process(*, provider_name, body, received_hmac, kind="callback"):
+    """Verify and apply a transaction callback body (already parsed JSON).
+
+    403 when the HMAC is missing or wrong; 400 when the body is malformed,
+    names no payment of ours, or its amount/currency differ from the order's.
+    Repeats of a transaction change nothing.
+    """
+    if not isinstance(body, dict):
+        raise CallbackRejected("body is not an object")
+    if body.get("type") == "TOKEN":
+        return None  # saved-card tokens: we do not store cards
+    obj = body.get("obj") if "obj" in body else body
+    if not isinstance(obj, dict):
+        raise CallbackRejected("obj missing")
+    provider = get_provider(provider_name)
+    if not hmac_verify(obj, received_hmac, provider.hmac_secret):
+        logger.warning("%s callback with a bad HMAC rejected", provider_name)
+        raise CallbackRejected("bad hmac", status=403)
+    try:
+        result = transaction_result(obj)
+    except PaymentError as exc:
+        raise CallbackRejected(exc.message) from None
+    payment = (Payment.objects.select_related("order")
+               .filter(provider=provider_name, provider_order_id=result.provider_order_id).first())
+    if payment is None:
+        logger.warning("%s callback for unknown order id %s", provider_name, result.provider_order_id)
+        raise CallbackRejected("unknown order")
+    return _apply(payment, result, kind)
+
+
+def payment_verify(*, payment, params=None):
+    """Bring `payment` up to date: signed redirect params first, else ask the provider.
+
+    Return the payment. Never trusts unsigned query parameters.
+    """
+    if payment.status != PaymentStatus.AWAITING:
+        return payment
+    provider = get_provider(payment.provider)
+    if params and params.get("hmac") and hasattr(provider, "hmac_secret"):
+        flat = {k: v for k, v in params.items() if k != "hmac"}
+        if hmac_verify(flat, params.get("hmac"), provider.hmac_secret):
+            try:
+                result = transaction_result(flat)
+            except PaymentError:
+                result = None
+            if result is not None and result.provider_order_id == payment.provider_order_id:
+                try:
+                    return _apply(payment, result, "redirect")
+                except CallbackRejected:
+                    return payment
+    try:
+        result = provider.inquire(payment=payment)
+    except PaymentError as exc:
+        logger.error("payment inquiry failed for order %s: %s", payment.order.number, exc.message)
+        return payment
+    if result is not None and result.provider_order_id == payment.provider_order_id:
+        try:
+            return _apply(payment, result, "inquiry")
+        except CallbackRejected:
+            return payment
+    return payment

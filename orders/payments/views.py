@@ -1,0 +1,54 @@
+"""Provider-facing HTTP: Paymob's server-to-server callback and the sandbox page."""
+
+import json
+import logging
+
+from django.conf import settings
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from orders.models import Payment, PaymentStatus
+from orders.payments import get_provider
+from orders.payments.services import CallbackRejected, callback_process
+from shop.templatetags.shop_tags import lurl
+
+logger = logging.getLogger("orders.payments")
+
+
+@csrf_exempt
+@require_POST
+def paymob_callback(request):
+    """Paymob's transaction-processed callback: raw JSON body, `?hmac=` in the query."""
+    try:
+        body = json.loads(request.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        logger.warning("paymob callback with a malformed body rejected")
+        return HttpResponseBadRequest("malformed body")
+    try:
+        callback_process(provider_name="paymob", body=body, received_hmac=request.GET.get("hmac", ""))
+    except CallbackRejected as exc:
+        if exc.status == 403:
+            return HttpResponseForbidden("bad hmac")
+        return HttpResponseBadRequest(exc.reason)
+    return HttpResponse("ok")
+
+
+@require_http_methods(["GET", "POST"])
+def sandbox_page(request, payment_id):
+    """The local 'Test payment' page: Pay or Decline, then the Paymob-like return."""
+    if not settings.PAYMENT_SANDBOX:
+        raise Http404
+    payment = get_object_or_404(Payment.objects.select_related("order"), payment_id=payment_id,
+                                provider="sandbox")
+    if request.method == "POST" and payment.status == PaymentStatus.AWAITING:
+        provider = get_provider("sandbox")
+        body, signature = provider.transaction(payment=payment, success=request.POST.get("action") == "pay")
+        try:
+            callback_process(provider_name="sandbox", body=body, received_hmac=signature)
+        except CallbackRejected as exc:
+            logger.warning("sandbox callback rejected: %s", exc.reason)
+    if request.method == "POST":
+        return redirect(f"{lurl('/payment/success')}?payment_id={payment.payment_id}")
+    return render(request, "orders/sandbox.html", {"payment": payment, "order": payment.order})

@@ -1,0 +1,62 @@
+from decimal import Decimal
+
+import pytest
+from rest_framework.test import APIClient
+
+from catalog.models import Category, Product
+
+
+@pytest.fixture
+def category(db):
+    return Category.objects.create(slug="black-tea", name="Black tea")
+
+
+@pytest.fixture
+def make_product(category):
+    counter = {"n": 0}
+
+    def make(*, price="300.00", sale=None, stock=10, title=None, active=True):
+        counter["n"] += 1
+        n = counter["n"]
+        return Product.objects.create(
+            slug=f"tea-{n}", title=title or f"Tea {n}", price_amount=Decimal(price),
+            sale_price_amount=Decimal(sale) if sale else None, stock=stock, category=category,
+            is_active=active,
+        )
+
+    return make
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+CHECKOUT = {
+    "customer": {"firstName": "Mona", "lastName": "Ali", "email": "mona@example.com", "phone": "01012345678"},
+    "billingAddress": {"street": "12 Nile St", "city": "Cairo", "state": "Cairo", "country": "EGY"},
+}
+
+
+@pytest.fixture
+def checkout_body():
+    def body(**extra):
+        return {**CHECKOUT, **extra}
+
+    return body
+
+
+@pytest.fixture
+def fake_paymob(settings):
+    from orders.tests.payments.fake_paymob import FakePaymob
+
+    fake = FakePaymob().start()
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_BASE_URL = fake.url
+    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+    settings.PAYMOB_API_KEY = "legacy-api-key"
+    settings.PAYMOB_HMAC_SECRET = "test_hmac_secret"
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
+    yield fake
+    fake.stop()

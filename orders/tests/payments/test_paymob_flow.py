@@ -1,0 +1,249 @@
+"""Card checkout against the fake Paymob: intention, callback, replay, inquiry, faults."""
+
+import json
+import logging
+
+import pytest
+from django.core import mail
+
+from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
+from orders.payments.paymob import hmac_sign
+
+pytestmark = pytest.mark.django_db
+
+
+def _place(api, make_product, checkout_body, *, price="300.00", quantity=2, stock=10, **extra):
+    tea = make_product(price=price, stock=stock)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": quantity}, format="json")
+    response = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card", **extra),
+                        format="json")
+    return tea, response
+
+
+def _callback_body(payment, *, success=True, tx_id=555001, amount_cents=None, currency="EGP"):
+    cents = amount_cents if amount_cents is not None else int(payment.amount * 100)
+    obj = {
+        "id": tx_id, "pending": False, "amount_cents": cents, "success": success, "is_auth": False,
+        "is_capture": False, "is_standalone_payment": True, "is_voided": False, "is_refunded": False,
+        "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1, "has_parent_transaction": False,
+        "order": {"id": int(payment.provider_order_id), "merchant_order_id": payment.order.number,
+                  "currency": currency},
+        "created_at": "2026-11-21T20:00:00.123456", "currency": currency,
+        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
+        "error_occured": False, "owner": 302852,
+    }
+    return {"type": "TRANSACTION", "obj": obj}
+
+
+def _post_callback(client, body, signature):
+    return client.post(f"/payment/callback/paymob?hmac={signature}", data=json.dumps(body),
+                       content_type="application/json")
+
+
+def test_it_creates_a_paymob_intention_with_the_documented_shape(api, make_product, checkout_body, fake_paymob):
+    # when
+    tea, response = _place(api, make_product, checkout_body)
+    # then
+    assert response.status_code == 201, response.content
+    assert fake_paymob.errors == []
+    method, path, headers, body = fake_paymob.requests[0]
+    assert path == "/v1/intention/"
+    assert headers["Authorization"] == "Token egy_sk_test_abc123"
+    order = Order.objects.get()
+    assert body["amount"] == 65000  # 600 + 50 shipping, in piasters
+    assert body["special_reference"] == order.number
+    assert body["notification_url"].endswith("/payment/callback/paymob")
+    assert "/payment/success" in body["redirection_url"]
+    assert body["payment_methods"] == [4097558]
+    data = response.json()
+    assert data["paymentUrl"] == (f"{fake_paymob.url}/unifiedcheckout/?publicKey=egy_pk_test_def456"
+                                  "&clientSecret=egy_csk_test_4707abc")
+    assert data["amount"] == "650.00"
+    assert order.status == OrderStatus.PENDING and order.payment_status == PaymentStatus.AWAITING
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_a_tampered_body_gets_the_servers_amount(api, make_product, checkout_body, fake_paymob):
+    # given a browser that claims everything costs one pound
+    tea = make_product(price="300.00")
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    body = checkout_body(paymentMethod="card", items=[{"id": tea.pk, "title": "x", "price": 1, "quantity": 2}],
+                         subtotal=2, shipping=0, tax=0, total=1)
+    # when
+    response = api.post("/api/payment/create-intention", body, format="json")
+    # then
+    assert response.json()["amount"] == "650.00"
+    assert fake_paymob.requests[0][3]["amount"] == 65000
+
+
+def test_a_verified_callback_marks_the_order_paid_once_however_often_replayed(
+        client, api, make_product, checkout_body, fake_paymob, django_capture_on_commit_callbacks):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    body = _callback_body(payment)
+    signature = hmac_sign(body["obj"], "test_hmac_secret")
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        first = _post_callback(client, body, signature)
+        again = _post_callback(client, body, signature)
+    # then
+    assert first.status_code == 200 and again.status_code == 200
+    payment.refresh_from_db()
+    order = payment.order
+    assert payment.status == PaymentStatus.PAID
+    assert order.payment_status == PaymentStatus.PAID and order.status == OrderStatus.PROCESSING
+    assert PaymentEvent.objects.filter(kind="callback").count() == 1
+    assert len(mail.outbox) == 1 and order.number in mail.outbox[0].subject
+
+
+def test_it_rejects_a_forged_callback_and_changes_nothing(client, api, make_product, checkout_body, fake_paymob):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    body = _callback_body(payment)
+    # when
+    forged = _post_callback(client, body, hmac_sign(body["obj"], "guessed-secret"))
+    missing = client.post("/payment/callback/paymob", data=json.dumps(body), content_type="application/json")
+    # then
+    assert forged.status_code == 403 and missing.status_code == 403
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.AWAITING
+    assert PaymentEvent.objects.count() == 0
+
+
+def test_it_rejects_malformed_callbacks_with_400(client, api, make_product, checkout_body, fake_paymob):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    unknown = _callback_body(payment)
+    unknown["obj"]["order"]["id"] = 999
+    wrong_amount = _callback_body(payment, amount_cents=100)
+    # when
+    bad_json = client.post("/payment/callback/paymob?hmac=x", data="{not json", content_type="application/json")
+    unknown_order = _post_callback(client, unknown, hmac_sign(unknown["obj"], "test_hmac_secret"))
+    mismatch = _post_callback(client, wrong_amount, hmac_sign(wrong_amount["obj"], "test_hmac_secret"))
+    # then
+    assert bad_json.status_code == 400
+    assert unknown_order.status_code == 400
+    assert mismatch.status_code == 400
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.AWAITING
+
+
+def test_a_declined_callback_fails_the_order_and_releases_stock(client, api, make_product, checkout_body,
+                                                                fake_paymob):
+    # given
+    tea, _ = _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    body = _callback_body(payment, success=False)
+    # when
+    response = _post_callback(client, body, hmac_sign(body["obj"], "test_hmac_secret"))
+    # then
+    assert response.status_code == 200
+    order = Order.objects.get()
+    assert order.payment_status == PaymentStatus.FAILED and order.status == OrderStatus.CANCELLED
+    tea.refresh_from_db()
+    assert tea.stock == 10
+
+
+def test_a_later_success_replay_cannot_revive_a_declined_payment(client, api, make_product, checkout_body,
+                                                                 fake_paymob):
+    # given a declined transaction, then a (validly signed) success for another transaction
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    declined = _callback_body(payment, success=False, tx_id=1)
+    _post_callback(client, declined, hmac_sign(declined["obj"], "test_hmac_secret"))
+    # when
+    again = _post_callback(client, declined, hmac_sign(declined["obj"], "test_hmac_secret"))
+    # then
+    assert again.status_code == 200
+    assert PaymentEvent.objects.count() == 1
+
+
+def test_verify_asks_paymob_when_the_callback_has_not_arrived(api, make_product, checkout_body, fake_paymob):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    fake_paymob.inquiry = _callback_body(payment, tx_id=777)["obj"]
+    # when
+    response = api.get(f"/api/payment/verify/{payment.payment_id}")
+    # then
+    assert response.json()["success"] is True and response.json()["confirmed"] is True
+    assert response.json()["order"]["orderId"] == payment.order.number
+    assert api.get("/api/cart").json()["itemCount"] == 0  # success clears the cart
+    assert PaymentEvent.objects.get().kind == "inquiry"
+
+
+def test_verify_never_trusts_unsigned_query_parameters(api, make_product, checkout_body, fake_paymob):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    # when
+    response = api.get(f"/api/payment/verify/{payment.payment_id}?success=true&hmac=deadbeef")
+    # then
+    assert response.json()["confirmed"] is False
+    assert Order.objects.get().payment_status == PaymentStatus.AWAITING
+
+
+def test_post_orders_returns_the_order_only_for_a_confirmed_payment(client, api, make_product, checkout_body,
+                                                                    fake_paymob):
+    # given
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    # when
+    before = api.post("/api/orders", {"paymentId": payment.payment_id, "paymentStatus": "completed",
+                                      "total": 1}, format="json")
+    body = _callback_body(payment)
+    _post_callback(client, body, hmac_sign(body["obj"], "test_hmac_secret"))
+    after = api.post("/api/orders", {"paymentId": payment.payment_id}, format="json")
+    # then
+    assert before.status_code == 400
+    assert after.status_code == 200 and after.json()["id"] == payment.order.number
+
+
+@pytest.mark.parametrize("mode", ["error", "malformed", "slow"])
+def test_when_paymob_fails_the_order_stays_pending_with_stock_reserved(
+        api, make_product, checkout_body, fake_paymob, settings, caplog, mode):
+    # given
+    fake_paymob.mode = mode
+    if mode == "slow":
+        fake_paymob.delay = 0.5
+        settings.PAYMOB_TIMEOUT = 0.2  # stands in for the 30 s limit
+    # when
+    with caplog.at_level(logging.ERROR, logger="orders.payments"):
+        tea, response = _place(api, make_product, checkout_body)
+    # then
+    order = Order.objects.get()
+    assert response.status_code == 502
+    expected = "Payment request timed out" if mode == "slow" else "Payment service is not available"
+    assert response.json()["message"] == expected
+    assert order.status == OrderStatus.PENDING and order.payment_status == PaymentStatus.AWAITING
+    tea.refresh_from_db()
+    assert tea.stock == 8
+    assert order.number in caplog.text
+
+
+def test_payment_test_reports_which_keys_exist_but_never_a_key(api, fake_paymob):
+    # when
+    body = api.post("/api/payment/test", {"test": True}, format="json").json()
+    # then
+    assert body["success"] is True
+    assert body["config"]["secretKeyExists"] and body["config"]["apiKeyExists"]
+    assert body["config"]["secretKeyPrefix"] == "egy_sk_test"
+    assert "abc123" not in json.dumps(body)
+
+
+def test_an_unconfigured_paymob_is_refused_before_any_order(api, make_product, checkout_body, settings):
+    # given
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_SECRET_KEY = ""
+    tea = make_product()
+    api.post("/api/cart/items", {"productId": tea.pk}, format="json")
+    # when
+    response = api.post("/api/payment/create-intention", checkout_body(), format="json")
+    # then
+    assert response.status_code == 503
+    assert response.json()["message"] == "Payment service is not configured correctly"
+    assert Order.objects.count() == 0

@@ -1,0 +1,68 @@
+"""Real threads on PostgreSQL: no overselling, no coupon over its limit."""
+
+import threading
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+
+from orders.checkout import CheckoutError, checkout_validate, order_place
+from orders.models import Coupon, Order
+from orders.stock import InsufficientStock
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
+]
+
+FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
+        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "cod"}
+
+
+def _race(n, work):
+    barrier = threading.Barrier(n)
+    outcomes = []
+
+    def run():
+        try:
+            barrier.wait()
+            work()
+            outcomes.append("ok")
+        except (InsufficientStock, CheckoutError):
+            outcomes.append("refused")
+        finally:
+            connection.close()  # each thread has its own connection
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes
+
+
+def test_twenty_parallel_checkouts_for_five_in_stock_make_exactly_five_orders(make_product):
+    # given
+    tea = make_product(stock=5)
+    # when
+    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_validate(FORM)))
+    # then
+    tea.refresh_from_db()
+    assert outcomes.count("ok") == 5 and outcomes.count("refused") == 15
+    assert Order.objects.count() == 5
+    assert tea.stock == 0
+
+
+def test_a_coupon_with_usage_limit_three_is_used_exactly_three_times(make_product):
+    # given
+    tea = make_product(stock=100)
+    Coupon.objects.create(code="THREE", type="fixed", value=Decimal("10"), usage_limit=3)
+    form = {**FORM, "coupon_code": "THREE"}
+    # when
+    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_validate(form)))
+    # then
+    assert outcomes.count("ok") == 3
+    assert Coupon.objects.get().used_count == 3
+    assert Order.objects.filter(coupon_code="THREE").count() == 3
+    tea.refresh_from_db()
+    assert tea.stock == 97  # refused checkouts gave their stock back

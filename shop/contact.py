@@ -1,0 +1,54 @@
+"""Contact messages: stored for the dashboard and e-mailed to the store address."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from shop.models import ContactMessage
+from shop.store_settings import store_settings_get
+
+LIMITS = {"name": 120, "email": 254, "subject": 200, "message": 5000}
+
+
+class ContactError(Exception):
+    def __init__(self, message, *, field=None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def contact_message_create(*, name, email, subject, message):
+    """Validate, store and forward a visitor's message."""
+    values = {}
+    for field, raw in (("name", name), ("email", email), ("subject", subject), ("message", message)):
+        values[field] = raw.strip() if isinstance(raw, str) else ""
+    for field in ("name", "email", "subject", "message"):
+        if not values[field]:
+            raise ContactError(_("Please fill in all fields"), field=field)
+        if len(values[field]) > LIMITS[field]:
+            raise ContactError(
+                _("Please keep this field under %(n)d characters") % {"n": LIMITS[field]},
+                field=field,
+            )
+    try:
+        validate_email(values["email"])
+    except ValidationError:
+        raise ContactError(_("Please enter a valid email address"), field="email") from None
+    with transaction.atomic():
+        saved = ContactMessage.objects.create(**values)
+        transaction.on_commit(lambda: _notify_store(saved))
+    return saved
+
+
+def _notify_store(message):
+    store = store_settings_get()
+    send_mail(
+        subject=f"[{store.store_name}] {message.subject}",
+        message=f"{message.name} <{message.email}>\n\n{message.message}",
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        recipient_list=[store.store_email],
+        fail_silently=True,
+    )

@@ -1,0 +1,86 @@
+"""Newsletter subscriptions: subscribing twice changes nothing; every e-mail can unsubscribe."""
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.core.validators import validate_email
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from shop.models import NewsletterSubscriber
+from shop.store_settings import store_settings_get
+
+
+class NewsletterError(Exception):
+    def __init__(self, message, *, field="email"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def _clean_email(email):
+    email = (email or "").strip() if isinstance(email, str) else ""
+    if not email:
+        raise NewsletterError(_("Email is required"))
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise NewsletterError(_("Please enter a valid email address")) from None
+    if len(email) > 254:
+        raise NewsletterError(_("Please enter a valid email address"))
+    return email.lower()
+
+
+def newsletter_unsubscribe_path(subscriber):
+    prefix = "/ar" if subscriber.language == "ar" else ""
+    return f"{prefix}/newsletter/unsubscribe/{subscriber.unsubscribe_token}"
+
+
+def newsletter_subscribe(*, email, language="en", site_url=""):
+    """Subscribe `email` (again); return (subscriber, created). Sends a welcome on first subscribe."""
+    email = _clean_email(email)
+    language = "ar" if language == "ar" else "en"
+    try:
+        with transaction.atomic():
+            subscriber, created = NewsletterSubscriber.objects.get_or_create(
+                email=email, defaults={"language": language}
+            )
+    except IntegrityError:  # a parallel request subscribed the same address
+        subscriber, created = NewsletterSubscriber.objects.get(email=email), False
+    if not created and subscriber.is_active:
+        return subscriber, False
+    if not subscriber.is_active:
+        subscriber.is_active = True
+        subscriber.language = language
+        subscriber.save(update_fields=["is_active", "language"])
+    transaction.on_commit(lambda: _send_welcome(subscriber, site_url))
+    return subscriber, True
+
+
+def _send_welcome(subscriber, site_url):
+    store = store_settings_get()
+    with translation.override(subscriber.language):
+        context = {
+            "store": store,
+            "unsubscribe_url": f"{site_url}{newsletter_unsubscribe_path(subscriber)}",
+        }
+        send_mail(
+            subject=_("Welcome to the %(store)s newsletter") % {"store": store.store_name},
+            message=render_to_string("shop/email/newsletter_welcome.txt", context),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=[subscriber.email],
+            fail_silently=True,
+        )
+
+
+def newsletter_unsubscribe(*, token):
+    """Stop sending to the subscriber with this token; return it, or None for an unknown token."""
+    if not token or len(token) > 64:
+        return None
+    subscriber = NewsletterSubscriber.objects.filter(unsubscribe_token=token).first()
+    if subscriber is not None and subscriber.is_active:
+        subscriber.is_active = False
+        subscriber.save(update_fields=["is_active"])
+    return subscriber

@@ -1,0 +1,75 @@
+import pytest
+from django.core import mail
+
+from catalog.tests.factories import make_product
+from shop.models import ContactMessage, NewsletterSubscriber
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_shows_real_featured_products_and_settings_values(client):
+    make_product(title="Featured Gold", is_featured=True)
+    make_product(title="Plain")
+    html = client.get("/").content.decode()
+    assert "Featured Gold" in html and "Plain" not in html
+    assert "Verified Purchase" in html and "10K+" in html
+    assert "E£1,000.00" in html
+
+
+@pytest.mark.parametrize("path", ["/about", "/contact", "/terms", "/privacy", "/ar/about", "/ar/terms", "/ar/privacy", "/ar/contact"])
+def test_content_pages_render_in_both_languages(client, path):
+    assert client.get(path).status_code == 200
+
+
+def test_terms_has_12_sections_and_privacy_13(client):
+    assert client.get("/terms").content.decode().count("<li><h2>") + client.get("/terms").content.decode().count('<li id="shipping"><h2>') == 12
+    privacy = client.get("/privacy").content.decode()
+    assert privacy.count("<li><h2>") + privacy.count('<li id="returns"><h2>') == 13
+
+
+def test_the_contact_form_stores_and_emails_without_javascript(client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/contact", {"name": "Sara", "email": "sara@example.com", "subject": "Hi", "message": "Hello"})
+    assert response.status_code == 302
+    assert "Thank you for your message!" in client.get(response["Location"]).content.decode()
+    assert ContactMessage.objects.count() == 1 and len(mail.outbox) == 1
+
+
+def test_the_contact_form_reports_missing_fields(client):
+    response = client.post("/contact", {"name": "Sara", "email": "", "subject": "Hi", "message": "Hello"})
+    assert response.status_code == 400
+    assert "There was an error sending your message. Please try again." in response.content.decode()
+
+
+def test_the_footer_form_subscribes_once_and_the_link_unsubscribes(client):
+    assert client.post("/newsletter", {"email": "a@example.com"}).status_code == 200
+    assert "already subscribed" in client.post("/newsletter", {"email": "a@example.com"}).content.decode()
+    assert client.post("/newsletter", {"email": "nope"}).status_code == 400
+    subscriber = NewsletterSubscriber.objects.get()
+    assert client.get(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}").status_code == 200
+    subscriber.refresh_from_db()
+    assert subscriber.is_active is False
+    assert client.get("/newsletter/unsubscribe/bogus").status_code == 404
+
+
+def test_sitemap_lists_pages_and_active_products_in_both_languages(client):
+    product = make_product()
+    hidden = make_product(is_active=False)
+    xml = client.get("/sitemap.xml").content.decode()
+    assert f"http://testserver/product/{product.slug}" in xml
+    assert f"http://testserver/ar/product/{product.slug}" in xml
+    assert "http://testserver/ar/shop" in xml
+    assert hidden.slug not in xml
+
+
+def test_robots_allows_crawling_until_discovery_is_disabled(client):
+    assert "Sitemap:" in client.get("/robots.txt").content.decode()
+    store_settings_update(disable_discovery=True)
+    assert "Disallow: /\n" in client.get("/robots.txt").content.decode()
+    assert 'content="noindex' in client.get("/shop").content.decode()
+
+
+def test_pages_carry_canonical_hreflang_and_open_graph(client):
+    html = client.get("/about").content.decode()
+    assert 'rel="canonical"' in html and 'hreflang="ar"' in html and 'property="og:title"' in html

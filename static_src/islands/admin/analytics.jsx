@@ -1,0 +1,199 @@
+// Analytics section: a period's revenue, orders, average order value, status breakdown,
+// top sellers, categories and the last 7 days of sales as inline SVG bars.
+import { useState } from "react";
+import { at, Section, sectionStrings, StatCard, useAdminData } from "./components/index.js";
+import { formatEgp } from "../../lib/money.js";
+import { currentLanguage } from "../../lib/i18n.js";
+import en from "../../i18n/en/admin-analytics.json";
+import ar from "../../i18n/ar/admin-analytics.json";
+
+const st = sectionStrings("admin-analytics", en, ar);
+const PERIODS = ["7d", "30d", "90d", "1y"];
+const STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"];
+
+const money = (amount) => formatEgp(amount, currentLanguage());
+const locale = () => (currentLanguage() === "ar" ? "ar-EG" : "en-GB");
+
+function dayLabel(isoDate) {
+  // the server's local calendar day; noon keeps it on that day in any browser time zone
+  return new Date(`${isoDate}T12:00:00`).toLocaleDateString(locale(), { weekday: "short", day: "numeric" });
+}
+
+// Vertical bars, one per day, oldest at the reading start (left in English, right in Arabic).
+export function SalesBars({ days }) {
+  const rtl = currentLanguage() === "ar";
+  const width = 560;
+  const height = 220;
+  const top = 24;
+  const bottom = 40;
+  const slot = width / days.length;
+  const barWidth = Math.min(48, slot * 0.6);
+  const max = Math.max(...days.map((d) => Number(d.revenue)), 0);
+  const plot = height - top - bottom;
+  return (
+    <svg
+      className="admin-b-bars"
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={st("dailyChartLabel")}
+      preserveAspectRatio="xMidYMid meet"
+    >
+      <line x1="0" x2={width} y1={height - bottom} y2={height - bottom} className="admin-b-bars__axis" />
+      {days.map((day, i) => {
+        const value = Number(day.revenue);
+        const h = max > 0 ? Math.max(value > 0 ? 2 : 0, (value / max) * plot) : 0;
+        const index = rtl ? days.length - 1 - i : i;
+        const cx = slot * index + slot / 2;
+        return (
+          <g key={day.date} data-date={day.date}>
+            <title>{`${dayLabel(day.date)}: ${money(day.revenue)} · ${st("ordersCount", { count: day.orders })}`}</title>
+            <rect
+              x={cx - barWidth / 2}
+              y={height - bottom - h}
+              width={barWidth}
+              height={h}
+              rx="4"
+              className="admin-b-bars__bar"
+            />
+            <text x={cx} y={height - bottom - h - 6} textAnchor="middle" className="admin-b-bars__value">
+              {value > 0 ? Math.round(value).toLocaleString(locale()) : ""}
+            </text>
+            <text x={cx} y={height - bottom + 18} textAnchor="middle" className="admin-b-bars__label">
+              {dayLabel(day.date)}
+            </text>
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
+
+function StatusBreakdown({ breakdown }) {
+  const total = STATUSES.reduce((sum, s) => sum + (breakdown[s] || 0), 0);
+  return (
+    <ul className="admin-b-breakdown">
+      {STATUSES.map((status) => {
+        const count = breakdown[status] || 0;
+        const share = total ? (count / total) * 100 : 0;
+        return (
+          <li key={status}>
+            <span className="admin-b-breakdown__label">{st(`status.${status}`)}</span>
+            <span className="admin-b-breakdown__track" aria-hidden="true">
+              <span className={`admin-b-breakdown__fill admin-b-breakdown__fill--${status}`} style={{ inlineSize: `${share}%` }} />
+            </span>
+            <span className="admin-b-breakdown__count">{count}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export default function AdminAnalytics() {
+  const [period, setPeriod] = useState("30d");
+  const { data, loading, error, reload } = useAdminData(`/api/admin/analytics?period=${period}`);
+  const analytics = data?.data;
+
+  const periodSelect = (
+    <label className="admin-b-period">
+      {st("period")}
+      <select className="input" value={period} onChange={(e) => setPeriod(e.target.value)}>
+        {PERIODS.map((p) => (
+          <option key={p} value={p}>
+            {st(`periods.${p}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  if (error && !analytics) {
+    return (
+      <Section actions={periodSelect}>
+        <div className="alert alert--error" role="alert">
+          <p>{st("loadFailed")}</p>
+          <button type="button" className="button button--small" onClick={reload}>
+            {st("retry")}
+          </button>
+        </div>
+      </Section>
+    );
+  }
+  if (!analytics) return <p className="admin-loading">{at("loading")}</p>;
+
+  const { orders, products } = analytics;
+  return (
+    <div className="admin-b-analytics" aria-busy={loading}>
+      <Section title={st(`periodTitle.${period}`)} actions={periodSelect}>
+        {error && <p className="alert alert--error">{st("loadFailed")}</p>}
+        <div className="admin-stats">
+          <StatCard label={st("revenue")} value={money(orders.revenueThisMonth)} />
+          <StatCard label={st("orders")} value={orders.ordersThisMonth.toLocaleString(locale())} />
+          <StatCard label={st("averageOrderValue")} value={money(orders.averageOrderValue)} />
+          <StatCard label={st("activeProducts")} value={products.totalProducts.toLocaleString(locale())} />
+        </div>
+        <p className="admin-muted">{st("countedNote")}</p>
+      </Section>
+      <Section title={st("last7Days")}>
+        <SalesBars days={orders.dailyOrders} />
+      </Section>
+      <div className="admin-grid-2">
+        <Section title={st("statusBreakdown")}>
+          <StatusBreakdown breakdown={orders.statusBreakdown} />
+        </Section>
+        <Section title={st("topSellers")}>
+          {products.topSellingProducts.length ? (
+            <ol className="admin-b-top">
+              {products.topSellingProducts.map((p) => (
+                <li key={p.id}>
+                  <span>
+                    {p.title}
+                    <span className="admin-muted"> · {p.categoryName}</span>
+                  </span>
+                  <span>
+                    {st("sold", { count: p.totalSold })} · {money(p.revenue)}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="admin-muted">{st("noSales")}</p>
+          )}
+        </Section>
+      </div>
+      <Section title={st("categories")}>
+        <div className="admin-table">
+          <div className="admin-table__scroll">
+            <table aria-label={st("categories")}>
+              <thead>
+                <tr>
+                  <th>{st("category")}</th>
+                  <th>{st("products")}</th>
+                  <th>{st("unitsSold")}</th>
+                  <th>{st("revenue")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {products.categoryBreakdown.map((c) => (
+                  <tr key={c.slug}>
+                    <td>{c.name}</td>
+                    <td>{c.productCount}</td>
+                    <td>{c.unitsSold}</td>
+                    <td>{money(c.revenue)}</td>
+                  </tr>
+                ))}
+                {!products.categoryBreakdown.length && (
+                  <tr>
+                    <td colSpan={4} className="admin-table__empty">
+                      {at("noResults")}
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+// Announcements section: the storefront's announcement bars; add, edit, delete, colours, dates.
+import { useState } from "react";
+import {
+  api,
+  at,
+  Badge,
+  can,
+  ConfirmDialog,
+  DataTable,
+  Dialog,
+  Field,
+  formatDateTime,
+  Section,
+  sectionStrings,
+  toast,
+  Toggle,
+  useAdminData,
+} from "./components/index.js";
+import en from "../../i18n/en/admin-announcements.json";
+import ar from "../../i18n/ar/admin-announcements.json";
+
+const st = sectionStrings("admin-announcements", en, ar);
+const DEFAULT_RUN_DAYS = 30;
+
+function isoDay(date) {
+  const d = new Date(date);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+function blankForm() {
+  const today = new Date();
+  const end = new Date(today);
+  end.setDate(end.getDate() + DEFAULT_RUN_DAYS);
+  return {
+    title: "",
+    content: "",
+    link: "",
+    displayStartDate: isoDay(today),
+    displayEndDate: isoDay(end),
+    bannerColor: "#dc2626",
+    textColor: "#ffffff",
+    isActive: true,
+    isMain: false,
+  };
+}
+
+function formFrom(a) {
+  return { ...a, displayStartDate: isoDay(a.displayStartDate), displayEndDate: isoDay(a.displayEndDate) };
+}
+
+function AnnouncementForm({ initial, onClose, onSaved }) {
+  const [form, setForm] = useState(initial.id ? formFrom(initial) : blankForm());
+  const [errors, setErrors] = useState({});
+  const [busy, setBusy] = useState(false);
+  const set = (key) => (value) => setForm((prev) => ({ ...prev, [key]: value }));
+  const input = (key) => (e) => set(key)(e.target.value);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    const missing = {};
+    for (const key of ["title", "content", "displayStartDate", "displayEndDate"]) {
+      if (!String(form[key]).trim()) missing[key] = st("required");
+    }
+    setErrors(missing);
+    if (Object.keys(missing).length) return;
+    setBusy(true);
+    const body = {
+      title: form.title.trim(),
+      content: form.content.trim(),
+      link: form.link.trim(),
+      displayStartDate: form.displayStartDate,
+      displayEndDate: form.displayEndDate,
+      bannerColor: form.bannerColor,
+      textColor: form.textColor,
+      isActive: form.isActive,
+      isMain: form.isMain,
+    };
+    try {
+      const saved = initial.id
+        ? await api(`/api/admin/announcements/${initial.id}`, { method: "PUT", body })
+        : await api("/api/admin/announcements", { method: "POST", body });
+      toast(st("saved"), "success");
+      onSaved(saved);
+    } catch (err) {
+      if (err.field) setErrors({ [err.field]: err.message });
+      toast(st("saveFailed"), "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={initial.id ? st("editTitle") : st("addTitle")}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose}>
+            {at("cancel")}
+          </button>
+          <button type="submit" form="announcement-form" className="button" disabled={busy}>
+            {busy ? at("saving") : at("save")}
+          </button>
+        </>
+      }
+    >
+      <form id="announcement-form" className="admin-form-grid" onSubmit={submit} noValidate>
+        <Field label={st("title")} error={errors.title} className="field--wide">
+          {(id) => <input id={id} value={form.title} onChange={input("title")} maxLength={200} required />}
+        </Field>
+        <Field label={st("content")} error={errors.content} className="field--wide">
+          {(id) => <textarea id={id} value={form.content} onChange={input("content")} maxLength={2000} required />}
+        </Field>
+        <Field label={st("link")} error={errors.link} hint={st("linkHint")} className="field--wide">
+          {(id) => <input id={id} value={form.link} onChange={input("link")} dir="ltr" placeholder="/shop" />}
+        </Field>
+        <Field label={st("start")} error={errors.displayStartDate}>
+          {(id) => <input id={id} type="date" value={form.displayStartDate} onChange={input("displayStartDate")} required />}
+        </Field>
+        <Field label={st("end")} error={errors.displayEndDate}>
+          {(id) => <input id={id} type="date" value={form.displayEndDate} onChange={input("displayEndDate")} required />}
+        </Field>
+        <Field label={st("bannerColor")} error={errors.bannerColor}>
+          {(id) => <input id={id} type="color" value={form.bannerColor} onChange={input("bannerColor")} className="admin-b-color" />}
+        </Field>
+        <Field label={st("textColor")} error={errors.textColor}>
+          {(id) => <input id={id} type="color" value={form.textColor} onChange={input("textColor")} className="admin-b-color" />}
+        </Field>
+        <div className="field field--wide admin-b-toggles">
+          <Toggle label={st("active")} checked={form.isActive} onChange={set("isActive")} />
+          <Toggle label={st("main")} checked={form.isMain} onChange={set("isMain")} />
+        </div>
+        <div className="field field--wide">
+          <span className="admin-muted">{st("preview")}</span>
+          <div className="admin-b-preview" style={{ background: form.bannerColor, color: form.textColor }}>
+            <strong>{form.title || st("title")}</strong> {form.content}
+          </div>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export default function AdminAnnouncements({ permissions }) {
+  const { data, setData, loading } = useAdminData("/api/admin/announcements", { fallback: [] });
+  const [editing, setEditing] = useState(null);
+  const [deleting, setDeleting] = useState(null);
+  const rows = data || [];
+  const mayCreate = can(permissions, "coupons", "create");
+  const mayEdit = can(permissions, "coupons", "edit");
+  const mayDelete = can(permissions, "coupons", "delete");
+
+  const saved = (announcement) => {
+    setData((prev) => {
+      const others = (prev || []).map((a) => (announcement.isMain && a.id !== announcement.id ? { ...a, isMain: false } : a));
+      return others.some((a) => a.id === announcement.id)
+        ? others.map((a) => (a.id === announcement.id ? announcement : a))
+        : [announcement, ...others];
+    });
+    setEditing(null);
+  };
+
+  const remove = async () => {
+    try {
+      await api(`/api/admin/announcements/${deleting.id}`, { method: "DELETE" });
+      setData((prev) => prev.filter((a) => a.id !== deleting.id));
+      toast(st("deleted"), "success");
+    } catch (err) {
+      console.error(err);
+      toast(st("deleteFailed"), "error");
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const columns = [
+    {
+      key: "title",
+      label: st("title"),
+      sortable: true,
+      render: (a) => (
+        <>
+          <span className="admin-b-swatch" style={{ background: a.bannerColor, color: a.textColor }} aria-hidden="true">
+            A
+          </span>{" "}
+          <strong>{a.title}</strong>
+          <div className="admin-muted">{a.content}</div>
+        </>
+      ),
+    },
+    { key: "displayStartDate", label: st("start"), sortable: true, render: (a) => formatDateTime(a.displayStartDate) },
+    { key: "displayEndDate", label: st("end"), sortable: true, render: (a) => formatDateTime(a.displayEndDate) },
+    {
+      key: "state",
+      label: st("state"),
+      render: (a) => (
+        <span className="admin-row-actions">
+          {a.isLive ? <Badge kind="success">{st("live")}</Badge> : <Badge>{a.isActive ? st("scheduled") : at("inactive")}</Badge>}
+          {a.isMain && <Badge kind="info">{st("main")}</Badge>}
+        </span>
+      ),
+    },
+  ];
+  if (mayEdit || mayDelete) {
+    columns.push({
+      key: "actions",
+      label: at("actions"),
+      render: (a) => (
+        <span className="admin-row-actions">
+          {mayEdit && (
+            <button type="button" className="button button--small button--ghost" onClick={() => setEditing(a)}>
+              {at("edit")}
+            </button>
+          )}
+          {mayDelete && (
+            <button type="button" className="button button--small button--danger" onClick={() => setDeleting(a)}>
+              {at("delete")}
+            </button>
+          )}
+        </span>
+      ),
+    });
+  }
+
+  return (
+    <Section>
+      <DataTable
+        rows={rows}
+        columns={columns}
+        label={st("tableLabel")}
+        loading={loading}
+        searchText={(a) => `${a.title} ${a.content}`}
+        filters={[
+          {
+            key: "state",
+            label: st("state"),
+            allLabel: st("allStates"),
+            options: [
+              { value: "live", label: st("live") },
+              { value: "inactive", label: at("inactive") },
+            ],
+            match: (a, v) => (v === "live" ? a.isLive : !a.isActive),
+          },
+        ]}
+        emptyText={st("empty")}
+        toolbar={
+          mayCreate && (
+            <button type="button" className="button button--small" onClick={() => setEditing({})}>
+              {st("add")}
+            </button>
+          )
+        }
+      />
+      {editing && <AnnouncementForm initial={editing} onClose={() => setEditing(null)} onSaved={saved} />}
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        message={deleting ? st("confirmDelete", { title: deleting.title }) : ""}
+        confirmLabel={at("delete")}
+        onConfirm={remove}
+        onCancel={() => setDeleting(null)}
+      />
+    </Section>
+  );
+}

@@ -1,0 +1,72 @@
+// A modal dialog (Escape and the backdrop close it; focus moves in and back) and a confirm.
+import { useEffect, useRef } from "react";
+import { at } from "./strings.js";
+
+export function Dialog({ open, title, onClose, children, footer, wide = false }) {
+  const panel = useRef(null);
+  useEffect(() => {
+    if (!open) return undefined;
+    const previous = document.activeElement;
+    const first = panel.current?.querySelector("input, select, textarea, button:not(.admin-dialog__close)");
+    (first || panel.current)?.focus();
+    const onKey = (e) => e.key === "Escape" && onClose?.();
+    document.addEventListener("keydown", onKey);
+    document.body.classList.add("no-scroll");
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.body.classList.remove("no-scroll");
+      previous?.focus?.();
+    };
+  }, [open]);
+  if (!open) return null;
+  return (
+    <div className="admin-dialog" role="presentation">
+      <div className="admin-dialog__backdrop" onClick={onClose} />
+      <div
+        className={`admin-dialog__panel${wide ? " admin-dialog__panel--wide" : ""}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        tabIndex={-1}
+        ref={panel}
+      >
+        <div className="admin-dialog__head">
+          <h2>{title}</h2>
+          <button type="button" className="icon-button admin-dialog__close" onClick={onClose} aria-label={at("close")}>
+            ×
+          </button>
+        </div>
+        <div className="admin-dialog__body">{children}</div>
+        {footer && <div className="admin-dialog__foot">{footer}</div>}
+      </div>
+    </div>
+  );
+}
+
+export function ConfirmDialog({ open, title, message, confirmLabel, danger = true, busy = false, onConfirm, onCancel }) {
+  return (
+    <Dialog
+      open={open}
+      title={title || at("confirmTitle")}
+      onClose={onCancel}
+      footer={
+        <>
+          <button type="button" className="button button--ghost" onClick={onCancel}>
+            {at("cancel")}
+          </button>
+          <button
+            type="button"
+            className={`button${danger ? " button--danger" : ""}`}
+            onClick={onConfirm}
+            disabled={busy}
+            data-confirm
+          >
+            {confirmLabel || at("confirm")}
+          </button>
+        </>
+      }
+    >
+      <p>{message}</p>
+    </Dialog>
+  );
+}

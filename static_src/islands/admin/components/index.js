@@ -1,0 +1,8 @@
+// Everything a dashboard section island needs, from one import.
+export { DataTable } from "./DataTable.jsx";
+export { Dialog, ConfirmDialog } from "./Dialog.jsx";
+export { StatusSelect, Badge } from "./StatusSelect.jsx";
+export { Field, Toggle } from "./Field.jsx";
+export { api, ApiError, toast, errorMessage, useAdminData, can } from "./api.js";
+export { at, sectionStrings } from "./strings.js";
+export { StatCard, Section, Forbidden, formatDateTime, formatAge } from "./Layout.jsx";

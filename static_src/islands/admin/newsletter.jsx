@@ -1,0 +1,56 @@
+// Newsletter section: subscribers with search and status filter, and a CSV export.
+import { Badge, formatDateTime, Section, sectionStrings, StatCard } from "./components/index.js";
+import { ServerTable, useServerList } from "./server-table.jsx";
+import en from "../../i18n/en/admin-newsletter.json";
+import ar from "../../i18n/ar/admin-newsletter.json";
+
+const st = sectionStrings("admin-newsletter", en, ar);
+
+export default function AdminNewsletter() {
+  const table = useServerList("/api/admin/newsletter", { status: "" });
+  const exportParams = new URLSearchParams();
+  if (table.filters.status) exportParams.set("status", table.filters.status);
+  if (table.search.trim()) exportParams.set("search", table.search.trim());
+  const exportUrl = `/api/admin/newsletter/export${exportParams.size ? `?${exportParams}` : ""}`;
+
+  const columns = [
+    { key: "email", label: st("email"), render: (s) => <span dir="ltr">{s.email}</span> },
+    {
+      key: "isActive",
+      label: st("statusLabel"),
+      render: (s) => <Badge kind={s.isActive ? "success" : "neutral"}>{s.isActive ? st("status.active") : st("status.unsubscribed")}</Badge>,
+    },
+    { key: "language", label: st("language"), render: (s) => st(`languages.${s.language}`, { defaultValue: s.language }) },
+    { key: "createdAt", label: st("subscribed"), render: (s) => formatDateTime(s.createdAt) },
+  ];
+
+  return (
+    <>
+      <div className="admin-stats">
+        <StatCard label={st("activeSubscribers")} value={table.data.activeCount ?? "–"} />
+      </div>
+      <Section>
+        <ServerTable
+          table={table}
+          label={st("tableLabel")}
+          searchPlaceholder={st("searchPlaceholder")}
+          columns={columns}
+          filters={[
+            {
+              key: "status",
+              label: st("statusLabel"),
+              allLabel: st("allStatuses"),
+              options: ["active", "unsubscribed"].map((value) => ({ value, label: st(`status.${value}`) })),
+            },
+          ]}
+          emptyText={st("empty")}
+          toolbar={
+            <a className="button button--small button--ghost" href={exportUrl} download>
+              {st("export")}
+            </a>
+          }
+        />
+      </Section>
+    </>
+  );
+}

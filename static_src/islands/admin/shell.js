@@ -1,0 +1,61 @@
+// The dashboard header without React: auto-refresh every 60 s, Refresh Now, and the
+// toast a sign-in leaves behind. Sections listen for REFRESH_EVENT and reload their data.
+import { toast } from "../../lib/events.js";
+
+export const REFRESH_EVENT = "admin:refresh";
+export const REFRESHED_EVENT = "admin:refreshed";
+const AUTO_KEY = "adminAutoRefresh";
+const FLASH_KEY = "adminFlash";
+const INTERVAL_MS = 60000;
+
+export function flashToast(message, kind = "success") {
+  sessionStorage.setItem(FLASH_KEY, JSON.stringify({ message, kind }));
+}
+
+function showFlash() {
+  const raw = sessionStorage.getItem(FLASH_KEY);
+  if (!raw) return;
+  sessionStorage.removeItem(FLASH_KEY);
+  try {
+    const { message, kind } = JSON.parse(raw);
+    setTimeout(() => toast(message, kind), 50);
+  } catch {
+    /* a broken flash is simply dropped */
+  }
+}
+
+export function initShell() {
+  showFlash();
+  const header = document.querySelector("[data-admin-header]");
+  if (!header) return;
+  const state = header.querySelector("[data-refresh-state]");
+  const last = header.querySelector("[data-refresh-last]");
+  const toggle = header.querySelector("[data-refresh-toggle]");
+  const indicator = header.querySelector("[data-refresh-indicator]");
+  let timer = null;
+
+  const stamp = () => {
+    const now = new Date();
+    last.dateTime = now.toISOString();
+    last.textContent = now.toLocaleTimeString(document.documentElement.lang === "ar" ? "ar-EG" : "en-GB");
+  };
+  const refresh = () => {
+    window.dispatchEvent(new CustomEvent(REFRESH_EVENT));
+    stamp();
+  };
+  const setAuto = (on) => {
+    localStorage.setItem(AUTO_KEY, on ? "1" : "0");
+    clearInterval(timer);
+    timer = on ? setInterval(refresh, INTERVAL_MS) : null;
+    state.textContent = on ? state.dataset.on : state.dataset.off;
+    toggle.textContent = on ? toggle.dataset.disable : toggle.dataset.enable;
+    toggle.setAttribute("aria-pressed", String(on));
+    indicator.classList.toggle("is-on", on);
+  };
+
+  stamp();
+  setAuto(localStorage.getItem(AUTO_KEY) === "1");
+  header.querySelector("[data-refresh-now]").addEventListener("click", refresh);
+  toggle.addEventListener("click", () => setAuto(localStorage.getItem(AUTO_KEY) !== "1"));
+  window.addEventListener(REFRESHED_EVENT, stamp);
+}

@@ -1,0 +1,79 @@
+// The cart page: quantity controls and remove over the server's cart; totals from the server.
+import { useState } from "react";
+import { api } from "../lib/api.js";
+import { announceCart, toast } from "../lib/events.js";
+import { addStrings, t, currentLanguage } from "../lib/i18n.js";
+import { formatEgp } from "../lib/money.js";
+import { OrderSummary, localPath } from "./order-summary.jsx";
+import en from "../i18n/en/cart.json";
+import ar from "../i18n/ar/cart.json";
+
+addStrings("cart", { en, ar });
+
+export default function Cart({ cart: initial }) {
+  const [cart, setCart] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const lang = currentLanguage();
+
+  async function change(request) {
+    setBusy(true);
+    try {
+      const next = await request();
+      setCart(next);
+      announceCart(next);
+      if (next.notice) toast(next.notice, "info");
+    } catch (err) {
+      toast(err.message === "timeout" ? t("requestTimedOut") : err.status ? err.message : t("networkError"), "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+  const setQuantity = (item, quantity) =>
+    change(() => api(`/api/cart/items/${item.productId}`, { method: "PATCH", body: { quantity } }));
+  const remove = (item) => change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }));
+  const clear = () => change(() => api("/api/cart", { method: "DELETE" }));
+
+  if (!cart.items.length) {
+    return (
+      <div className="empty-state">
+        <p>{t("cart:empty")}</p>
+        <a className="button" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+      </div>
+    );
+  }
+  return (
+    <div className="cart-layout" aria-busy={busy}>
+      <ul className="cart-lines">
+        {cart.items.map((item) => (
+          <li className="cart-line" key={item.productId} data-testid="cart-line">
+            {item.image ? <img className="cart-line__image" src={item.image} alt="" loading="lazy" /> : <span className="cart-line__image" />}
+            <div className="cart-line__info">
+              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title">{item.title}</a>
+              <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
+            </div>
+            <div className="qty" role="group" aria-label={t("cart:quantity")}>
+              <button type="button" className="qty__btn" disabled={busy} aria-label={t("cart:decrease")}
+                onClick={() => setQuantity(item, item.quantity - 1)}>−</button>
+              <span className="qty__value" data-testid="qty">{item.quantity}</span>
+              <button type="button" className="qty__btn" disabled={busy || item.quantity >= item.stock}
+                aria-label={t("cart:increase")} onClick={() => setQuantity(item, item.quantity + 1)}>+</button>
+            </div>
+            <span className="price cart-line__total">{formatEgp(item.lineTotal, lang)}</span>
+            <button type="button" className="link-button cart-line__remove" disabled={busy} onClick={() => remove(item)}>
+              {t("cart:remove")}
+            </button>
+          </li>
+        ))}
+        <li className="cart-lines__actions">
+          <button type="button" className="link-button" disabled={busy} onClick={clear}>{t("cart:clear")}</button>
+        </li>
+      </ul>
+      <aside className="form-card cart-summary">
+        <h2>{t("cart:orderSummary")}</h2>
+        <OrderSummary cart={cart} />
+        <a className="button button--block" href={localPath("/checkout")}>{t("cart:proceed")}</a>
+        <a className="button button--ghost button--block" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+// Checkout: contact, customer, billing address, payment method, account, coupon, summary.
+// The server validates again and computes every amount; this island shows what it answers.
+import { useState } from "react";
+import { api } from "../lib/api.js";
+import { announceCart, toast } from "../lib/events.js";
+import { addStrings, t } from "../lib/i18n.js";
+import { OrderSummary, localPath } from "./order-summary.jsx";
+import cartEn from "../i18n/en/cart.json";
+import cartAr from "../i18n/ar/cart.json";
+import en from "../i18n/en/checkout.json";
+import ar from "../i18n/ar/checkout.json";
+
+addStrings("cart", { en: cartEn, ar: cartAr });
+addStrings("checkout", { en, ar });
+
+const REQUIRED = ["email", "firstName", "lastName", "phone"];
+const ADDRESS = ["street", "city", "state"];
+const PASSWORD_MIN = 8;
+
+function clientErrors(form, user) {
+  if (REQUIRED.some((name) => !form[name].trim())) {
+    return { field: REQUIRED.find((name) => !form[name].trim()), message: t("checkout:requiredFields") };
+  }
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) {
+    return { field: "email", message: t("checkout:invalidEmail") };
+  }
+  if (ADDRESS.some((name) => !form[name].trim())) {
+    return { field: ADDRESS.find((name) => !form[name].trim()), message: t("checkout:billingAddress") };
+  }
+  if (form.createAccount && !user) {
+    if (form.password.length < PASSWORD_MIN) return { field: "password", message: t("checkout:passwordLength") };
+    if (form.password !== form.confirmPassword) return { field: "confirmPassword", message: t("checkout:passwordMismatch") };
+  }
+  return null;
+}
+
+function failureMessage(err) {
+  if (err.message === "timeout") return t("checkout:paymentTimedOut");
+  if (err.message === "network") return t("checkout:networkError");
+  if (err.message === "parse") return t("checkout:parseError");
+  if (err.status) return err.message || t("checkout:invalidResponse", { status: err.status });
+  return t("checkout:failed");
+}
+
+export default function Checkout({ cart: initialCart, methods, countries, governorates, user }) {
+  const [cart, setCart] = useState(initialCart);
+  const [form, setForm] = useState({
+    email: user?.email || "", firstName: user?.firstName || "", lastName: user?.lastName || "",
+    phone: user?.phone || "", street: "", building: "", apartment: "", floor: "", city: "", state: "",
+    postalCode: "", country: "EGY", paymentMethod: methods.includes("card") ? "card" : methods[0],
+    createAccount: false, password: "", confirmPassword: "", couponCode: "",
+  });
+  const [errors, setErrors] = useState({});
+  const [formError, setFormError] = useState("");
+  const [appliedCoupon, setAppliedCoupon] = useState("");
+  const [processing, setProcessing] = useState(false);
+
+  async function refreshSummary(changes = {}) {
+    const next = { paymentMethod: form.paymentMethod, couponCode: appliedCoupon, ...changes };
+    const data = await api("/api/cart/summary", { method: "POST", body: next });
+    setCart(data);
+    return data;
+  }
+
+  function update(name, value) {
+    setForm((f) => ({ ...f, [name]: value, ...(name === "country" ? { state: "" } : {}) }));
+    if (errors[name]) setErrors((e) => ({ ...e, [name]: "" })); // a field's error clears on edit
+    if (name === "paymentMethod") refreshSummary({ paymentMethod: value }).catch(() => {});
+  }
+
+  async function applyCoupon() {
+    const code = form.couponCode.trim();
+    try {
+      await refreshSummary({ couponCode: code });
+      setAppliedCoupon(code);
+      setErrors((e) => ({ ...e, couponCode: "" }));
+      if (code) toast(t("checkout:couponApplied"), "success");
+    } catch (err) {
+      setErrors((e) => ({ ...e, couponCode: err.message }));
+    }
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    const problem = clientErrors(form, user);
+    if (problem) {
+      setErrors({ [problem.field]: problem.message });
+      setFormError(problem.message);
+      toast(problem.message, "error");
+      return;
+    }
+    setErrors({});
+    setFormError("");
+    setProcessing(true);
+    try {
+      const result = await api("/api/payment/create-intention", {
+        method: "POST",
+        timeout: 30000,
+        body: {
+          paymentMethod: form.paymentMethod,
+          testMode: form.paymentMethod === "sandbox",
+          customer: { firstName: form.firstName, lastName: form.lastName, email: form.email, phone: form.phone },
+          billingAddress: {
+            street: form.street, building: form.building, apartment: form.apartment, floor: form.floor,
+            city: form.city, state: form.state, postalCode: form.postalCode, country: form.country,
+          },
+          couponCode: appliedCoupon || form.couponCode,
+          createAccount: form.createAccount && !user,
+          password: form.password,
+          confirmPassword: form.confirmPassword,
+        },
+      });
+      if (!result || !result.success) throw Object.assign(new Error(t("checkout:notSuccessful")), { status: 200 });
+      if (!result.paymentUrl) throw Object.assign(new Error(t("checkout:noPaymentUrl")), { status: 200 });
+      if (!result.paymentId) throw Object.assign(new Error(t("checkout:noPaymentId")), { status: 200 });
+      if (form.paymentMethod === "cod") announceCart({ itemCount: 0, items: [] });
+      window.location.assign(result.paymentUrl);
+    } catch (err) {
+      const message = failureMessage(err);
+      if (err.field) setErrors({ [err.field]: message });
+      setFormError(message);
+      toast(message, "error");
+      setProcessing(false);
+    }
+  }
+
+  if (!cart.items.length) {
+    return (
+      <div className="empty-state">
+        <p>{t("cart:empty")}</p>
+        <a className="button" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+      </div>
+    );
+  }
+
+  const field = (name, label, props = {}) => (
+    <div className={`field${errors[name] ? " field--error" : ""}`}>
+      <label htmlFor={`co-${name}`}>{label}</label>
+      <input id={`co-${name}`} name={name} value={form[name]} onChange={(e) => update(name, e.target.value)}
+        aria-invalid={Boolean(errors[name])} {...props} />
+      {errors[name] && <p className="field__error">{errors[name]}</p>}
+    </div>
+  );
+  const locked = Boolean(user);
+
+  return (
+    <form className="checkout-layout" onSubmit={submit} noValidate>
+      <div className="checkout-main">
+        <a className="back-link" href={localPath("/cart")}>{t("checkout:backToCart")}</a>
+        {formError && <p className="alert alert--error" role="alert">{formError}</p>}
+        <fieldset className="form-card checkout-section">
+          <legend>{t("checkout:contact")}</legend>
+          {field("email", t("checkout:email"), { type: "email", autoComplete: "email", readOnly: locked, dir: "ltr" })}
+          {field("phone", t("checkout:phone"), { type: "tel", autoComplete: "tel", inputMode: "tel", dir: "ltr" })}
+        </fieldset>
+        <fieldset className="form-card checkout-section">
+          <legend>{t("checkout:customer")}</legend>
+          <div className="field-row">
+            {field("firstName", t("checkout:firstName"), { autoComplete: "given-name", readOnly: locked })}
+            {field("lastName", t("checkout:lastName"), { autoComplete: "family-name", readOnly: locked })}
+          </div>
+          {locked && <p className="field__hint">{t("checkout:signedInLocked")}</p>}
+        </fieldset>
+        <fieldset className="form-card checkout-section">
+          <legend>{t("checkout:billing")}</legend>
+          <div className="field">
+            <label htmlFor="co-country">{t("checkout:country")}</label>
+            <select id="co-country" value={form.country} onChange={(e) => update("country", e.target.value)}>
+              {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+            </select>
+          </div>
+          {field("street", t("checkout:street"), { autoComplete: "address-line1" })}
+          <div className="field-row field-row--3">
+            {field("building", t("checkout:building"))}
+            {field("floor", t("checkout:floor"), { inputMode: "numeric" })}
+            {field("apartment", t("checkout:apartment"))}
+          </div>
+          <div className="field-row">
+            {field("city", t("checkout:city"), { autoComplete: "address-level2" })}
+            {form.country === "EGY" ? (
+              <div className={`field${errors.state ? " field--error" : ""}`}>
+                <label htmlFor="co-state">{t("checkout:governorate")}</label>
+                <select id="co-state" value={form.state} onChange={(e) => update("state", e.target.value)}
+                  aria-invalid={Boolean(errors.state)}>
+                  <option value="">{t("checkout:chooseGovernorate")}</option>
+                  {governorates.map((g) => <option key={g.value} value={g.value}>{g.name}</option>)}
+                </select>
+                {errors.state && <p className="field__error">{errors.state}</p>}
+              </div>
+            ) : (
+              field("state", t("checkout:state"), { autoComplete: "address-level1" })
+            )}
+          </div>
+          {field("postalCode", t("checkout:postalCode"), { inputMode: "numeric", autoComplete: "postal-code" })}
+        </fieldset>
+        <fieldset className="form-card checkout-section">
+          <legend>{t("checkout:paymentMethod")}</legend>
+          <div className="pay-methods" role="radiogroup">
+            {methods.map((m) => (
+              <label key={m} className={`pay-method${form.paymentMethod === m ? " pay-method--active" : ""}`}>
+                <input type="radio" name="paymentMethod" value={m} checked={form.paymentMethod === m}
+                  onChange={() => update("paymentMethod", m)} />
+                <span className="pay-method__name">{t(`checkout:method_${m}`)}</span>
+                <span className="pay-method__hint">{t(`checkout:methodHint_${m}`)}</span>
+              </label>
+            ))}
+          </div>
+          {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
+        </fieldset>
+        {!user && (
+          <fieldset className="form-card checkout-section">
+            <legend>{t("checkout:account")}</legend>
+            <label className="check">
+              <input type="checkbox" checked={form.createAccount} onChange={(e) => update("createAccount", e.target.checked)} />
+              {t("checkout:createAccount")}
+            </label>
+            {form.createAccount && (
+              <div className="field-row">
+                {field("password", t("checkout:password"), { type: "password", autoComplete: "new-password" })}
+                {field("confirmPassword", t("checkout:confirmPassword"), { type: "password", autoComplete: "new-password" })}
+              </div>
+            )}
+          </fieldset>
+        )}
+      </div>
+      <aside className="form-card checkout-summary">
+        <h2>{t("cart:orderSummary")}</h2>
+        <ul className="mini-lines">
+          {cart.items.map((item) => (
+            <li key={item.productId}><span>{item.title} × {item.quantity}</span></li>
+          ))}
+        </ul>
+        <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>
+          <label htmlFor="co-couponCode">{t("checkout:coupon")}</label>
+          <div className="coupon__row">
+            <input id="co-couponCode" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)} />
+            <button type="button" className="button button--ghost button--small" onClick={applyCoupon}>
+              {t("checkout:apply")}
+            </button>
+          </div>
+          {errors.couponCode && <p className="field__error">{errors.couponCode}</p>}
+        </div>
+        <OrderSummary cart={cart} showHint={false} />
+        <button type="submit" className="button button--gold button--block" disabled={processing} data-testid="place-order">
+          {processing ? t("checkout:processing") : t(form.paymentMethod === "cod" ? "checkout:placeOrder" : "checkout:payNow")}
+        </button>
+        {form.paymentMethod === "sandbox" && <p className="field__hint">{t("checkout:sandboxNote")}</p>}
+      </aside>
+    </form>
+  );
+}

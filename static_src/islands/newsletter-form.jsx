@@ -1,0 +1,41 @@
+// The footer newsletter form: subscribing twice is fine, the server says so.
+import { useState } from "react";
+import { api } from "../lib/api.js";
+import { addStrings, t } from "../lib/i18n.js";
+import en from "../i18n/en/newsletter.json";
+import ar from "../i18n/ar/newsletter.json";
+
+addStrings("newsletter", { en, ar });
+const tr = (key, opts) => t(key, { ns: "newsletter", ...opts });
+
+export default function NewsletterForm() {
+  const [email, setEmail] = useState("");
+  const [state, setState] = useState({ status: "idle", message: "" });
+
+  const submit = async (event) => {
+    event.preventDefault();
+    setState({ status: "submitting", message: "" });
+    try {
+      const body = await api("/api/newsletter", { method: "POST", body: { email: email.trim() } });
+      setState({ status: "success", message: body.message });
+      setEmail("");
+    } catch (error) {
+      const known = error.status >= 400 && error.status < 500 && error.message;
+      setState({ status: "error", message: known ? error.message : tr("failed") });
+    }
+  };
+
+  return (
+    <form className="newsletter-form" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor="newsletter-email">{tr("email")}</label>
+      <input id="newsletter-email" type="email" name="email" required value={email} placeholder={tr("placeholder")}
+        onChange={(e) => setEmail(e.target.value)} />
+      <button type="submit" className="button" disabled={state.status === "submitting"}>
+        {state.status === "submitting" ? tr("subscribing") : tr("subscribe")}
+      </button>
+      {state.message && (
+        <p className={`alert ${state.status === "success" ? "alert--success" : "alert--error"}`} role="status">{state.message}</p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,93 @@
+// /payment/success: asks the server whether the payment is confirmed; never trusts the URL.
+import { useEffect, useState } from "react";
+import { api } from "../lib/api.js";
+import { announceCart, toast } from "../lib/events.js";
+import { addStrings, t, currentLanguage } from "../lib/i18n.js";
+import { formatEgp } from "../lib/money.js";
+import { localPath } from "./order-summary.jsx";
+import en from "../i18n/en/payment.json";
+import ar from "../i18n/ar/payment.json";
+
+addStrings("payment", { en, ar });
+
+const ATTEMPTS = 6; // the callback may arrive a few seconds after the customer
+const PAUSE_MS = 1500;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export default function PaymentReturn({ paymentId, params = {} }) {
+  const [state, setState] = useState("verifying");
+  const [order, setOrder] = useState(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    async function verify() {
+      if (!paymentId) return fail();
+      const query = new URLSearchParams(params).toString();
+      for (let attempt = 0; attempt < ATTEMPTS && !cancelled; attempt += 1) {
+        try {
+          const result = await api(`/api/payment/verify/${encodeURIComponent(paymentId)}?${query}`);
+          if (result.confirmed) {
+            setOrder(result.order || null);
+            setState("success");
+            announceCart({ itemCount: 0, items: [] });
+            toast(t("payment:completed"), "success");
+            return;
+          }
+          if (result.status !== "awaiting") break;
+        } catch {
+          break;
+        }
+        await sleep(PAUSE_MS);
+      }
+      if (!cancelled) fail();
+    }
+    function fail() {
+      setState("failed");
+      toast(t("payment:verificationFailed"), "error");
+    }
+    verify();
+    return () => {
+      cancelled = true;
+    };
+  }, [paymentId]);
+
+  if (state === "verifying") {
+    return (
+      <section className="form-card result-card" data-state="verifying">
+        <div className="spinner" aria-hidden="true" />
+        <h1>{t("payment:verifying")}</h1>
+        <p className="muted">{t("payment:wait")}</p>
+      </section>
+    );
+  }
+  if (state === "failed") {
+    return (
+      <section className="form-card result-card result-card--failed" data-state="failed">
+        <h1>{t("payment:failed")}</h1>
+        <p>{t("payment:failedText")}</p>
+        <div className="result-card__actions">
+          <a className="button" href={localPath("/cart")}>{t("payment:returnToCart")}</a>
+          <a className="button button--ghost" href={localPath("/contact")}>{t("payment:contactSupport")}</a>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className="form-card result-card result-card--success" data-state="success">
+      <h1>{t("payment:success")}</h1>
+      <p>{t("payment:successText")}</p>
+      {order && (
+        <dl className="summary">
+          <div className="summary__row"><dt>{t("payment:orderId")}</dt><dd data-testid="order-number">{order.orderId}</dd></div>
+          <div className="summary__row"><dt>{t("payment:amount")}</dt><dd data-testid="order-total">{formatEgp(order.amount, currentLanguage())}</dd></div>
+          <div className="summary__row"><dt>{t("payment:email")}</dt><dd data-testid="order-email">{order.email}</dd></div>
+          <div className="summary__row"><dt>{t("payment:paymentId")}</dt><dd className="mono">{order.paymentId}</dd></div>
+        </dl>
+      )}
+      <div className="result-card__actions">
+        <a className="button" href={localPath("/shop")}>{t("payment:continueShopping")}</a>
+        <a className="button button--ghost" href={localPath("/")}>{t("payment:backHome")}</a>
+      </div>
+    </section>
+  );
+}

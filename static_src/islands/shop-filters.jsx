@@ -1,0 +1,158 @@
+// Shop filters: keeps the URL in step (?category=&search=&price=&sort=&view=) and swaps in
+// the server-rendered results for it, so a filtered URL can be shared, reloaded or crawled.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { addStrings, t } from "../lib/i18n.js";
+import en from "../i18n/en/shopfilters.json";
+import ar from "../i18n/ar/shopfilters.json";
+
+addStrings("shopfilters", { en, ar });
+const tr = (key, opts) => t(key, { ns: "shopfilters", ...opts });
+
+const KEYS = ["category", "search", "price", "sort", "view", "page"];
+const DEFAULTS = { sort: "featured", view: "grid", page: "1" };
+
+function toQuery(filters) {
+  const params = new URLSearchParams();
+  for (const key of KEYS) {
+    const value = filters[key];
+    if (value && DEFAULTS[key] !== String(value)) params.set(key, value);
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function fromSearch(search) {
+  const params = new URLSearchParams(search);
+  const filters = {};
+  for (const key of KEYS) filters[key] = params.get(key) || "";
+  return filters;
+}
+
+export default function ShopFilters({ filters: initial, categories = [], prices = [], sorts = [], basePath = "/shop" }) {
+  const [filters, setFilters] = useState({ ...initial, page: "" });
+  const [search, setSearch] = useState(initial.search || "");
+  const [open, setOpen] = useState(() => window.matchMedia("(min-width: 801px)").matches);
+  const request = useRef(0);
+
+  const load = useCallback(async (next, { push = true } = {}) => {
+    const results = document.getElementById("shop-results");
+    const query = toQuery(next);
+    if (push) history.pushState(null, "", basePath + query);
+    const id = ++request.current;
+    results?.setAttribute("aria-busy", "true");
+    results?.setAttribute("data-loading-text", tr("loadingProducts"));
+    try {
+      const response = await fetch(basePath + query, { headers: { "X-Fragment": "results", Accept: "text/html" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const html = await response.text();
+      if (id !== request.current || !results) return;
+      results.innerHTML = html; // server-rendered, escaped by Django
+    } catch (error) {
+      if (id !== request.current || !results) return;
+      const box = document.createElement("div");
+      box.className = "alert alert--error";
+      box.setAttribute("role", "alert");
+      const text = document.createElement("p");
+      text.textContent = tr("unableToLoad", { message: error.message });
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "button button--small";
+      retry.textContent = t("tryAgain");
+      retry.addEventListener("click", () => load(next, { push: false }));
+      box.append(text, retry);
+      results.replaceChildren(box);
+    } finally {
+      if (id === request.current) results?.removeAttribute("aria-busy");
+    }
+  }, [basePath]);
+
+  const change = (patch) => {
+    const next = { ...filters, page: "", ...patch };
+    setFilters(next);
+    load(next);
+  };
+
+  useEffect(() => {
+    const onPop = () => {
+      const next = fromSearch(location.search);
+      setFilters(next);
+      setSearch(next.search);
+      load(next, { push: false });
+    };
+    // links inside the results (chips, Clear all, view toggle, pages) go through the island
+    const onClick = (event) => {
+      const link = event.target.closest?.("#shop-results a[data-shop-link]");
+      if (!link || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      const next = fromSearch(new URL(link.href).search);
+      setFilters(next);
+      setSearch(next.search);
+      load(next);
+    };
+    window.addEventListener("popstate", onPop);
+    document.addEventListener("click", onClick);
+    return () => {
+      window.removeEventListener("popstate", onPop);
+      document.removeEventListener("click", onClick);
+    };
+  }, [load]);
+
+  return (
+    <div className={`shop-filters${open ? " is-open" : ""}`}>
+      <button type="button" className="button button--ghost shop-filters__toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {tr("filters")}
+      </button>
+      <form
+        className="shop-filters__body"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          change({ search: search.trim() });
+        }}
+      >
+        <div className="field">
+          <label htmlFor="shop-search">{tr("search")}</label>
+          <div className="search-row">
+            <input id="shop-search" type="search" name="search" value={search} maxLength={100}
+              placeholder={tr("searchPlaceholder")} onChange={(e) => setSearch(e.target.value)} />
+            <button type="submit" className="button button--small">{tr("searchButton")}</button>
+          </div>
+        </div>
+        <fieldset className="filter-group">
+          <legend>{tr("categories")}</legend>
+          <label className="radio">
+            <input type="radio" name="category" checked={!filters.category} onChange={() => change({ category: "" })} /> {tr("all")}
+          </label>
+          {categories.map((c) => (
+            <label className="radio" key={c.slug}>
+              <input type="radio" name="category" value={c.slug} checked={filters.category === c.slug}
+                onChange={() => change({ category: c.slug })} /> {c.name} <span className="count">({c.count})</span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="filter-group">
+          <legend>{tr("price")}</legend>
+          <label className="radio">
+            <input type="radio" name="price" checked={!filters.price} onChange={() => change({ price: "" })} /> {tr("anyPrice")}
+          </label>
+          {prices.map((p) => (
+            <label className="radio" key={p.value}>
+              <input type="radio" name="price" value={p.value} checked={filters.price === p.value}
+                onChange={() => change({ price: p.value })} /> {p.label}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="filter-group">
+          <legend>{tr("brand")}</legend>
+          <label className="radio"><input type="checkbox" checked disabled readOnly /> Kericho Gold</label>
+        </fieldset>
+        <div className="field">
+          <label htmlFor="shop-sort">{tr("sortBy")}</label>
+          <select id="shop-sort" value={filters.sort || "featured"} onChange={(e) => change({ sort: e.target.value })}>
+            {sorts.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          </select>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+"""The whole purchase in Chromium: cart, guest checkout, sandbox Pay/Decline, COD, Arabic."""
+
+from decimal import Decimal
+
+import pytest
+
+from catalog.models import Category, Product
+from orders.models import Order, PaymentStatus
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def teas(db):
+    black = Category.objects.create(slug="black-tea", name="Black tea", name_ar="شاي أسود")
+    return [
+        Product.objects.create(slug="kericho-gold", title="Kericho Gold", title_ar="كريتشو جولد",
+                               price_amount=Decimal("300.00"), stock=10, category=black),
+        Product.objects.create(slug="green-leaf", title="Green Leaf", title_ar="ورقة خضراء",
+                               price_amount=Decimal("250.00"), sale_price_amount=Decimal("200.00"), stock=10,
+                               category=black),
+    ]
+
+
+def _add_to_cart(page, product, quantity=1):
+    # exactly what the product page's Add to cart sends
+    page.evaluate(
+        """([id, q]) => fetch('/api/cart/items', {method: 'POST', headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({productId: id, quantity: q})}).then(r => r.json())""",
+        [product.pk, quantity],
+    )
+
+
+def _shot(screenshot, page, name):
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header stays on top in a full-page shot
+    screenshot(page, name)
+
+
+def _fill_checkout(page, *, arabic=False):
+    page.fill("#co-email", "mona@example.com")
+    page.fill("#co-phone", "٠١٠١٢٣٤٥٦٧٨" if arabic else "01012345678")
+    page.fill("#co-firstName", "Mona")
+    page.fill("#co-lastName", "Ali")
+    page.fill("#co-street", "12 Nile Street")
+    page.fill("#co-city", "Cairo")
+    page.select_option("#co-state", "Giza")
+
+
+def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas):
+    # given two teas in the cart
+    page = new_page(viewport=DESKTOP)
+    page.goto("/")
+    _add_to_cart(page, teas[0])
+    _add_to_cart(page, teas[1])
+    page.goto("/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    page.get_by_role("button", name="Increase quantity").first.click()
+    page.wait_for_function("document.querySelector('[data-testid=qty]').textContent === '2'")
+    assert page.get_by_text("Add E£200.00 more for free shipping").is_visible()
+    assert page.locator(".site-header .badge").first.text_content() == "3"
+    _shot(screenshot, page, "checkout-cart-en-desktop")
+    # when checking out as a guest with the sandbox
+    page.get_by_role("link", name="Proceed to Checkout").click()
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page)
+    page.get_by_label("Test payment").check()
+    _shot(screenshot, page, "checkout-form-en-desktop")
+    page.get_by_test_id("place-order").click()
+    page.get_by_role("button", name="Pay").wait_for()
+    assert page.get_by_text("Test payment").first.is_visible()
+    assert page.get_by_test_id("sandbox-amount").text_content() == "E£850.00"
+    _shot(screenshot, page, "checkout-sandbox-en-desktop")
+    page.get_by_role("button", name="Pay").click()
+    # then the return page confirms with the server and shows the order
+    page.locator("[data-state=success]").wait_for()
+    order = Order.objects.get()
+    assert order.payment_status == PaymentStatus.PAID
+    assert page.get_by_test_id("order-number").text_content() == order.number
+    assert page.get_by_test_id("order-total").text_content() == "E£850.00"
+    assert page.get_by_test_id("order-email").text_content() == "mona@example.com"
+    _shot(screenshot, page, "checkout-success-en-desktop")
+    page.goto("/thankyou")
+    assert page.get_by_test_id("order-number").text_content() == order.number
+    assert page.get_by_text("ships within 1-2 business days").is_visible()
+    page.goto("/cart")
+    assert page.get_by_text("Your cart is empty").is_visible()
+
+
+def test_a_declined_test_payment_shows_failed_and_puts_stock_back(new_page, screenshot, teas):
+    # given
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    _add_to_cart(page, teas[0], 2)
+    page.goto("/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page)
+    page.get_by_label("Test payment").check()
+    page.get_by_test_id("place-order").click()
+    # when
+    page.get_by_role("button", name="Decline").click()
+    # then
+    page.locator("[data-state=failed]").wait_for()
+    assert page.get_by_role("link", name="Return to Cart").is_visible()
+    assert page.get_by_role("link", name="Contact Support").is_visible()
+    _shot(screenshot, page, "checkout-failed-en-phone")
+    teas[0].refresh_from_db()
+    assert teas[0].stock == 10
+    assert Order.objects.get().payment_status == PaymentStatus.FAILED
+
+
+def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas):
+    # given
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    _add_to_cart(page, teas[1], 5)
+    page.goto("/checkout")
+    page.locator("#co-email").wait_for()
+    # when the form is sent empty first, then filled
+    page.get_by_label("Cash on Delivery").check()
+    page.get_by_test_id("place-order").click()
+    assert page.get_by_role("alert").text_content() == "Please fill in all required fields"
+    _fill_checkout(page)
+    _shot(screenshot, page, "checkout-form-en-phone")
+    page.get_by_test_id("place-order").click()
+    # then
+    page.wait_for_url("**/thankyou")
+    order = Order.objects.get()
+    assert order.payment_status == PaymentStatus.COD
+    assert page.get_by_test_id("order-total").text_content() == "E£1,000.00"
+    _shot(screenshot, page, "checkout-thankyou-en-phone")
+
+
+def test_the_purchase_works_in_arabic(new_page, screenshot, teas):
+    # given
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto("/ar/")
+    _add_to_cart(page, teas[0])
+    _add_to_cart(page, teas[1])
+    page.goto("/ar/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.get_by_text("المتابعة إلى الدفع").is_visible()
+    _shot(screenshot, page, "checkout-cart-ar-phone")
+    # when
+    page.goto("/ar/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=True)
+    page.get_by_label("دفع تجريبي").check()
+    _shot(screenshot, page, "checkout-form-ar-phone")
+    page.get_by_test_id("place-order").click()
+    page.get_by_role("button", name="Pay").or_(page.get_by_role("button", name="ادفع")).first.wait_for()
+    _shot(screenshot, page, "checkout-sandbox-ar-phone")
+    page.locator("button[value=pay]").click()
+    # then
+    page.locator("[data-state=success]").wait_for()
+    assert "/ar/payment/success" in page.url
+    assert page.get_by_text("تم الدفع بنجاح").is_visible()
+    _shot(screenshot, page, "checkout-success-ar-phone")
+    order = Order.objects.get()
+    assert order.language == "ar" and order.phone == "01012345678" and order.state == "Giza"
+
+
+def test_the_checkout_in_arabic_on_desktop(new_page, screenshot, teas):
+    page = new_page(viewport=DESKTOP, locale="ar-EG")
+    page.goto("/ar/")
+    _add_to_cart(page, teas[0], 4)
+    page.goto("/ar/checkout")
+    page.locator("#co-email").wait_for()
+    assert page.locator("#co-state option", has_text="الجيزة").count() == 1
+    _shot(screenshot, page, "checkout-form-ar-desktop")
+    page.goto("/ar/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    _shot(screenshot, page, "checkout-cart-ar-desktop")

@@ -1,0 +1,133 @@
+"""A new visitor on a phone, in English and Arabic: browse, search, filter, sort, open a
+product, convert a price, read reviews, send a contact message and subscribe."""
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from catalog.models import Product
+from catalog.services import review_create, review_set_approved
+from catalog.tests.factories import make_delivered_order
+from shop.models import ContactMessage, NewsletterSubscriber
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def catalogue(alice):
+    call_command("seed_demo", verbosity=0)
+    product = Product.objects.filter(is_active=True, stock__gt=0).order_by("pk").first()
+    make_delivered_order(user=alice, product=product)
+    review = review_create(user=alice, product=product, rating=4, title="<script>window.pwned=1</script>Lovely",
+                           comment="Bright and brisk")
+    review_set_approved(review=review, approved=True)
+    return product
+
+
+def _islands_ready(page, name):
+    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for()
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_phone_visitor_browses_searches_filters_and_sorts(new_page, screenshot, catalogue, locale, prefix):
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    screenshot(page, f"storefront-home-{lang}-phone")
+    page.goto(f"{prefix}/shop")
+    _islands_ready(page, "shop-filters")
+    screenshot(page, f"storefront-shop-{lang}-phone")
+    total = int(page.locator(".shop-results").get_attribute("data-total"))
+    assert total > 3
+    # filter: open the panel, pick a category
+    page.locator(".shop-filters__toggle").click()
+    page.locator('input[name="category"][value="green-tea"]').check()
+    page.wait_for_url(re.compile(r"category=green-tea"))
+    page.locator('#shop-results:not([aria-busy]) .shop-results').wait_for()
+    filtered = int(page.locator(".shop-results").get_attribute("data-total"))
+    assert 0 < filtered < total
+    # sort
+    page.locator("#shop-sort").select_option("price-asc")
+    page.wait_for_url(re.compile(r"sort=price-asc"))
+    screenshot(page, f"storefront-shop-filtered-{lang}-phone")
+    # the URL reloads to the same list without JavaScript
+    assert "category=green-tea" in page.url
+    page.reload()
+    assert int(page.locator(".shop-results").get_attribute("data-total")) == filtered
+    # clear all, then search
+    page.locator("a.chip--clear").click()
+    page.wait_for_url(re.compile(r"/shop$"))
+    page.locator(".shop-filters__toggle").click() if not page.locator("#shop-search").is_visible() else None
+    page.locator("#shop-search").fill("اخضر" if lang == "ar" else "GREEN")
+    page.locator("#shop-search").press("Enter")
+    page.wait_for_url(re.compile(r"search="))
+    page.locator('#shop-results:not([aria-busy]) .product-card').first.wait_for()
+    assert int(page.locator(".shop-results").get_attribute("data-total")) >= 1
+    # back restores the previous list
+    page.go_back()
+    page.wait_for_url(re.compile(r"/shop$"))
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_page, screenshot, catalogue, locale, prefix):
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/shop")
+    page.locator(".product-card__title a").first.click()
+    page.wait_for_url(re.compile(r"/product/"))
+    page.goto(f"{prefix}/product/{catalogue.slug}")
+    _islands_ready(page, "add-to-cart")
+    # reviews: the visitor's text is shown, inert
+    assert "<script>window.pwned=1</script>Lovely" in page.locator(".review__title").first.inner_text()
+    assert page.evaluate("window.pwned") is None
+    # the stepper stays within 1..stock
+    stepper = page.locator(".stepper input")
+    page.get_by_role("button", name=re.compile("Decrease|إنقاص")).is_disabled()
+    page.get_by_role("button", name=re.compile("Increase|زيادة")).click()
+    assert stepper.input_value() == "2"
+    stepper.fill("100000")
+    assert int(stepper.input_value()) == min(catalogue.stock, 99)
+    # rate badge and converter
+    _islands_ready(page, "rate-badge")
+    assert "0.376" in page.locator(".rate-badge").first.inner_text()
+    page.locator(".converter > button").first.click()
+    page.locator(".converter__quick .chip").nth(2).click()  # KSh 1,000
+    assert "376.00" in page.locator(".converter__result output").inner_text()
+    screenshot(page, f"storefront-product-{lang}-phone")
+    page.locator(".converter__actions button").first.click()  # swap: 1000 EGP → KES
+    assert "2,660" in page.locator(".converter__result output").inner_text()
+    # the review form explains who may write
+    assert page.locator('[data-island="review-form"] .alert').is_visible()
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_phone_visitor_sends_a_contact_message_and_subscribes(new_page, screenshot, catalogue, locale, prefix):
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/contact")
+    page.locator("#c-name").fill("Sara")
+    page.locator("#c-email").fill(f"sara-{lang}@example.com")
+    page.locator("#c-subject").fill("Wholesale")
+    page.locator("#c-message").fill("Do you sell 5 kg bags?")
+    page.locator(".contact-form button[type=submit]").click()
+    page.locator(".alert--success").wait_for()
+    screenshot(page, f"storefront-contact-{lang}-phone")
+    assert ContactMessage.objects.filter(email=f"sara-{lang}@example.com").exists()
+    # the footer newsletter island
+    _islands_ready(page, "newsletter-form")
+    page.locator("#newsletter-email").fill(f"news-{lang}@example.com")
+    page.locator(".newsletter-form button").click()
+    page.locator(".newsletter-form .alert--success").wait_for()
+    assert NewsletterSubscriber.objects.filter(email=f"news-{lang}@example.com").exists()
+
+
+def test_desktop_pages_in_both_languages(new_page, screenshot, catalogue):
+    for prefix, lang in (("", "en"), ("/ar", "ar")):
+        page = new_page(viewport=DESKTOP, locale="ar-EG" if lang == "ar" else "en-US")
+        for name, path in (("home", "/"), ("shop", "/shop?view=list&price=100-200"), ("product", f"/product/{catalogue.slug}"),
+                           ("about", "/about"), ("terms", "/terms"), ("explore", "/explore")):
+            page.goto(prefix + path)
+            screenshot(page, f"storefront-{name}-{lang}-desktop")
+            assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
