@@ -9,6 +9,12 @@ export const adminIslands = {
   "admin-roles": () => import("./admin/roles.jsx"),
   "admin-storage": () => import("./admin/storage.jsx"),
   "admin-database": () => import("./admin/database.jsx"),
-  // part B: orders, analytics, announcements, coupons, newsletter, messages, reviews (one line each)
+  "admin-orders": () => import("./admin/orders.jsx"),
+  "admin-analytics": () => import("./admin/analytics.jsx"),
+  "admin-announcements": () => import("./admin/announcements.jsx"),
+  "admin-coupons": () => import("./admin/coupons.jsx"),
+  "admin-newsletter": () => import("./admin/newsletter.jsx"),
+  "admin-messages": () => import("./admin/messages.jsx"),
+  "admin-reviews": () => import("./admin/reviews.jsx"),
   "admin-external-products": () => import("./admin/external-products.jsx"),
 };
