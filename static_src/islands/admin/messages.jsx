@@ -14,8 +14,9 @@ import {
   sectionStrings,
   StatusSelect,
   toast,
+  DataTable,
+  useServerList,
 } from "./components/index.js";
-import { ServerTable, useServerList } from "./server-table.jsx";
 import en from "../../i18n/en/admin-messages.json";
 import ar from "../../i18n/ar/admin-messages.json";
 
@@ -175,7 +176,7 @@ export default function AdminMessages({ permissions }) {
           </Badge>
         ))}
       </p>
-      <ServerTable
+      <DataTable
         table={table}
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}

@@ -1,6 +1,5 @@
 // Newsletter section: subscribers with search and status filter, and a CSV export.
-import { Badge, formatDateTime, Section, sectionStrings, StatCard } from "./components/index.js";
-import { ServerTable, useServerList } from "./server-table.jsx";
+import { Badge, DataTable, formatDateTime, Section, sectionStrings, StatCard, useServerList } from "./components/index.js";
 import en from "../../i18n/en/admin-newsletter.json";
 import ar from "../../i18n/ar/admin-newsletter.json";
 
@@ -30,7 +29,7 @@ export default function AdminNewsletter() {
         <StatCard label={st("activeSubscribers")} value={table.data.activeCount ?? "–"} />
       </div>
       <Section>
-        <ServerTable
+        <DataTable
           table={table}
           label={st("tableLabel")}
           searchPlaceholder={st("searchPlaceholder")}

@@ -12,8 +12,9 @@ import {
   sectionStrings,
   StatusSelect,
   toast,
+  DataTable,
+  useServerList,
 } from "./components/index.js";
-import { ServerTable, useServerList } from "./server-table.jsx";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import en from "../../i18n/en/admin-orders.json";
@@ -244,7 +245,7 @@ export default function AdminOrders({ permissions }) {
 
   return (
     <Section>
-      <ServerTable
+      <DataTable
         table={table}
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}

@@ -13,8 +13,9 @@ import {
   Section,
   sectionStrings,
   toast,
+  DataTable,
+  useServerList,
 } from "./components/index.js";
-import { ServerTable, useServerList } from "./server-table.jsx";
 import en from "../../i18n/en/admin-reviews.json";
 import ar from "../../i18n/ar/admin-reviews.json";
 
@@ -212,7 +213,7 @@ export default function AdminReviews({ permissions }) {
           {st("status.approved")}: {counts.approved ?? 0}
         </Badge>
       </p>
-      <ServerTable
+      <DataTable
         table={table}
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}

@@ -1,13 +1,20 @@
-// The dashboard's table: search, filters, sorting, pagination, row selection and a bulk bar.
-// Works on the rows it is given (the API answers whole lists for a shop this size).
+// The dashboard's table: search, filters, pagination, row selection and a bulk bar, in two modes.
 //
-// columns: [{ key, label, render?(row), value?(row) (for sorting), sortable?, className? }]
-// filters: [{ key, label, options: [{value, label}], match(row, value), value?, onChange? }]
-// bulkActions(selectedIds, clearSelection) -> buttons shown while rows are selected
+// Client mode (`rows`): works on the rows it is given (the API answers whole lists for a shop this
+// size): searches, filters, sorts and pages in the browser; keeps its own selection.
+//   columns: [{ key, label, render?(row), value?(row) (for sorting), sortable?, className? }]
+//   filters: [{ key, label, options: [{value, label}], match(row, value), value?, onChange? }]
+//   bulkActions(selectedIds, clearSelection) -> buttons shown while rows are selected
+//
+// Server mode (`table`, from useServerList): search, filters and page go to the API; the page
+// shown is the server's answer. Selection is the caller's (`selected`, `onSelectedChange`), and
+// `bulkBar` (always shown when given) holds the bulk controls.
+//   filters: [{ key, label, allLabel?, options: [{value, label}] }]
 import { useEffect, useMemo, useState } from "react";
 import { at } from "./strings.js";
 
-const PAGE_SIZES = [10, 25, 50, 100];
+const CLIENT_PAGE_SIZES = [10, 25, 50, 100];
+const SERVER_PAGE_SIZES = [10, 20, 50, 100];
 
 function valueOf(column, row) {
   if (column.value) return column.value(row);
@@ -24,23 +31,26 @@ function compare(a, b) {
   return String(a).localeCompare(String(b), undefined, { sensitivity: "base" });
 }
 
-export function DataTable({
-  rows,
-  columns,
-  rowKey = "id",
-  searchText,
-  searchPlaceholder,
-  filters = [],
-  selectable = false,
-  bulkActions,
-  pageSize: initialPageSize = 25,
-  loading = false,
-  emptyText,
-  rowClassName,
-  toolbar,
-  initialSort = null,
-  label,
-}) {
+function toggled(set, id) {
+  const next = new Set(set);
+  if (next.has(id)) next.delete(id);
+  else next.add(id);
+  return next;
+}
+
+// all shown rows selected: unselect them; otherwise select every id in `selectIds`
+function toggledAll(set, shownIds, selectIds, allShownSelected) {
+  const next = new Set(set);
+  if (allShownSelected) shownIds.forEach((id) => next.delete(id));
+  else selectIds.forEach((id) => next.add(id));
+  return next;
+}
+
+export function DataTable(props) {
+  return props.table ? <ServerPagedTable {...props} /> : <ClientPagedTable {...props} />;
+}
+
+function ClientPagedTable({ rows, columns, rowKey = "id", searchText, filters = [], pageSize: initialPageSize = 25, initialSort = null, selectable = false, bulkActions, ...rest }) {
   const [query, setQuery] = useState("");
   const [filterValues, setFilterValues] = useState(() =>
     Object.fromEntries(filters.map((f) => [f.key, f.value ?? ""])),
@@ -79,41 +89,140 @@ export function DataTable({
   }, [rows, rowKey]);
 
   const visible = filtered.slice(page * pageSize, page * pageSize + pageSize);
-  const visibleIds = visible.map((r) => r[rowKey]);
-  const allVisibleSelected = visibleIds.length > 0 && visibleIds.every((id) => selected.has(id));
   const clearSelection = () => setSelected(new Set());
 
-  const toggleAll = () =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (allVisibleSelected) visibleIds.forEach((id) => next.delete(id));
-      else filtered.forEach((r) => next.add(r[rowKey]));
-      return next;
-    });
-  const toggleOne = (id) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const sortBy = (key) =>
-    setSort((prev) => (prev && prev.key === key ? (prev.dir === 1 ? { key, dir: -1 } : null) : { key, dir: 1 }));
+  return (
+    <TableFrame
+      {...rest}
+      className="admin-table admin-table--cards"
+      columns={columns}
+      rows={visible}
+      rowKey={rowKey}
+      search={
+        searchText && {
+          value: query,
+          set: (value) => {
+            setQuery(value);
+            setPage(0);
+          },
+        }
+      }
+      filters={filters}
+      filterValue={(f) => (f.value !== undefined ? f.value : filterValues[f.key])}
+      setFilter={(f, value) => {
+        if (f.onChange) f.onChange(value);
+        setFilterValues((prev) => ({ ...prev, [f.key]: value }));
+        setPage(0);
+      }}
+      sort={sort}
+      sortBy={(key) =>
+        setSort((prev) => (prev && prev.key === key ? (prev.dir === 1 ? { key, dir: -1 } : null) : { key, dir: 1 }))
+      }
+      selectable={selectable}
+      selected={selected}
+      onSelectedChange={setSelected}
+      selectAllIds={filtered.map((r) => r[rowKey])}
+      showBulkBar={selected.size > 0}
+      bulkBar={selected.size > 0 && bulkActions && bulkActions([...selected], clearSelection)}
+      pager={{
+        from: filtered.length ? page * pageSize + 1 : 0,
+        to: page * pageSize + visible.length,
+        total: filtered.length,
+        page: page + 1,
+        pages,
+        setPage: (number) => setPage(number - 1),
+        pageSize,
+        pageSizes: CLIENT_PAGE_SIZES,
+        setPageSize: (size) => {
+          setPageSize(size);
+          setPage(0);
+        },
+      }}
+    />
+  );
+}
+
+function ServerPagedTable({ table, columns, filters = [], selectable = false, selected, onSelectedChange, bulkBar, cards = true, ...rest }) {
+  const { data } = table;
+  const rows = data.results || [];
+  const from = data.count ? (data.page - 1) * data.pageSize + 1 : 0;
+  return (
+    <TableFrame
+      {...rest}
+      className={`admin-table admin-b-table${cards ? " admin-table--cards" : ""}`}
+      loading={table.loading}
+      columns={columns}
+      rows={rows}
+      rowKey="id"
+      search={{ value: table.search, set: table.setSearch }}
+      filters={filters}
+      filterValue={(f) => table.filters[f.key] || ""}
+      setFilter={(f, value) => table.setFilter(f.key, value)}
+      selectable={selectable}
+      selected={selected}
+      onSelectedChange={onSelectedChange}
+      selectAllIds={rows.map((r) => r.id)}
+      showBulkBar={Boolean(bulkBar)}
+      selectAllOnPhone={cards}
+      bulkBar={bulkBar}
+      pager={{
+        from,
+        to: from ? from + rows.length - 1 : 0,
+        total: data.count,
+        page: data.page,
+        pages: data.totalPages,
+        setPage: table.setPage,
+        pageSize: table.pageSize,
+        pageSizes: SERVER_PAGE_SIZES,
+        setPageSize: table.setPageSize,
+      }}
+    />
+  );
+}
+
+// What both modes show: toolbar, bulk bar, the table itself and the pager.
+function TableFrame({
+  className,
+  columns,
+  rows,
+  rowKey,
+  label,
+  loading = false,
+  emptyText,
+  rowClassName,
+  toolbar,
+  search,
+  searchPlaceholder,
+  filters,
+  filterValue,
+  setFilter,
+  sort = null,
+  sortBy,
+  selectable,
+  selected,
+  onSelectedChange,
+  selectAllIds,
+  showBulkBar,
+  selectAllOnPhone = false,
+  bulkBar,
+  pager,
+}) {
+  const shownIds = rows.map((r) => r[rowKey]);
+  const allShownSelected = selectable && shownIds.length > 0 && shownIds.every((id) => selected.has(id));
+  const toggleAll = () => onSelectedChange(toggledAll(selected, shownIds, selectAllIds, allShownSelected));
+  const toggleOne = (id) => onSelectedChange(toggled(selected, id));
 
   return (
-    <div className="admin-table admin-table--cards">
+    <div className={className}>
       <div className="admin-table__toolbar">
-        {searchText && (
+        {search && (
           <input
             type="search"
             className="input admin-table__search"
             placeholder={searchPlaceholder || at("search")}
             aria-label={searchPlaceholder || at("search")}
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              setPage(0);
-            }}
+            value={search.value}
+            onChange={(e) => search.set(e.target.value)}
           />
         )}
         {filters.map((f) => (
@@ -121,12 +230,8 @@ export function DataTable({
             key={f.key}
             className="input admin-table__filter"
             aria-label={f.label}
-            value={f.value !== undefined ? f.value : filterValues[f.key]}
-            onChange={(e) => {
-              if (f.onChange) f.onChange(e.target.value);
-              setFilterValues((prev) => ({ ...prev, [f.key]: e.target.value }));
-              setPage(0);
-            }}
+            value={filterValue(f)}
+            onChange={(e) => setFilter(f, e.target.value)}
           >
             <option value="">{f.allLabel || f.label}</option>
             {f.options.map((o) => (
@@ -139,13 +244,21 @@ export function DataTable({
         {toolbar && <div className="admin-table__actions">{toolbar}</div>}
       </div>
 
-      {selectable && selected.size > 0 && (
+      {selectable && showBulkBar && (
         <div className="admin-table__bulk" role="region" aria-label={at("bulkActions")}>
+          {selectAllOnPhone && (
+            <label className="admin-b-phone-only admin-b-select-all">
+              <input type="checkbox" checked={allShownSelected} onChange={toggleAll} />
+              {at("selectAll")}
+            </label>
+          )}
           <span>{at("selectedCount", { count: selected.size })}</span>
-          {bulkActions && bulkActions([...selected], clearSelection)}
-          <button type="button" className="link-button" onClick={clearSelection}>
-            {at("clearSelection")}
-          </button>
+          {bulkBar}
+          {selected.size > 0 && (
+            <button type="button" className="link-button" onClick={() => onSelectedChange(new Set())}>
+              {at("clearSelection")}
+            </button>
+          )}
         </div>
       )}
 
@@ -155,7 +268,7 @@ export function DataTable({
             <tr>
               {selectable && (
                 <th className="admin-table__check">
-                  <input type="checkbox" aria-label={at("selectAll")} checked={allVisibleSelected} onChange={toggleAll} />
+                  <input type="checkbox" aria-label={at("selectAll")} checked={allShownSelected} onChange={toggleAll} />
                 </th>
               )}
               {columns.map((c) => (
@@ -164,7 +277,7 @@ export function DataTable({
                   className={c.className}
                   aria-sort={sort && sort.key === c.key ? (sort.dir === 1 ? "ascending" : "descending") : undefined}
                 >
-                  {c.sortable ? (
+                  {c.sortable && sortBy ? (
                     <button type="button" className="admin-table__sort" onClick={() => sortBy(c.key)}>
                       {c.label}
                       <span aria-hidden="true">
@@ -179,7 +292,7 @@ export function DataTable({
             </tr>
           </thead>
           <tbody>
-            {visible.map((row) => {
+            {rows.map((row) => {
               const id = row[rowKey];
               return (
                 <tr key={id} className={rowClassName ? rowClassName(row) : undefined} data-row-id={id}>
@@ -201,7 +314,7 @@ export function DataTable({
                 </tr>
               );
             })}
-            {!visible.length && (
+            {!rows.length && (
               <tr>
                 <td colSpan={columns.length + (selectable ? 1 : 0)} className="admin-table__empty">
                   {loading ? at("loading") : emptyText || at("noResults")}
@@ -213,20 +326,32 @@ export function DataTable({
       </div>
 
       <div className="admin-table__pager">
-        <span>{at("showing", { from: filtered.length ? page * pageSize + 1 : 0, to: page * pageSize + visible.length, total: filtered.length })}</span>
+        <span>{at("showing", { from: pager.from, to: pager.to, total: pager.total })}</span>
         <label className="admin-table__page-size">
           {at("perPage")}
-          <select className="input" value={pageSize} onChange={(e) => { setPageSize(Number(e.target.value)); setPage(0); }}>
-            {PAGE_SIZES.map((n) => (
-              <option key={n} value={n}>{n}</option>
+          <select className="input" value={pager.pageSize} onChange={(e) => pager.setPageSize(Number(e.target.value))}>
+            {pager.pageSizes.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
             ))}
           </select>
         </label>
-        <button type="button" className="button button--small button--ghost" disabled={page === 0} onClick={() => setPage(page - 1)}>
+        <button
+          type="button"
+          className="button button--small button--ghost"
+          disabled={pager.page <= 1}
+          onClick={() => pager.setPage(pager.page - 1)}
+        >
           {at("previous")}
         </button>
-        <span>{at("pageOf", { page: page + 1, pages })}</span>
-        <button type="button" className="button button--small button--ghost" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+        <span>{at("pageOf", { page: pager.page, pages: pager.pages })}</span>
+        <button
+          type="button"
+          className="button button--small button--ghost"
+          disabled={pager.page >= pager.pages}
+          onClick={() => pager.setPage(pager.page + 1)}
+        >
           {at("next")}
         </button>
       </div>

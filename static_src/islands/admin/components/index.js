@@ -1,5 +1,6 @@
 // Everything a dashboard section island needs, from one import.
 export { DataTable } from "./DataTable.jsx";
+export { useServerList } from "./useServerList.js";
 export { Dialog, ConfirmDialog } from "./Dialog.jsx";
 export { StatusSelect, Badge } from "./StatusSelect.jsx";
 export { Field, Toggle } from "./Field.jsx";
