@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from accounts.models import Role, User
 from accounts.roles import AREAS, MATRIX, permissions_for
 from backoffice.api.base import StaffApi
-from backoffice.sections import AREA_LABELS, ROLE_LABELS
+from backoffice.sections import ROLE_LABELS
 from backoffice.staff import ASSIGNABLE_ROLES, staff_create, staff_delete, staff_update
 
 
@@ -62,7 +62,7 @@ class RolesApi(StaffApi):
         return Response({
             "roles": [{"value": value, "label": str(ROLE_LABELS[value])} for value, _label in Role.choices],
             "permissions": {role: permissions_for(role) for role in MATRIX},
-            "areas": [{"key": key, "label": str(AREA_LABELS.get(key, label))} for key, label in AREAS.items()],
+            "areas": [{"key": key, "label": str(label)} for key, label in AREAS.items()],
             "assignable_roles": [str(r) for r in ASSIGNABLE_ROLES],
         })
 
