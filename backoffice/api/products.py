@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiTypes, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
@@ -162,26 +162,30 @@ class ProductDetailApi(StaffApi):
         return Response(status=204)
 
 
-class ProductCategorizeApi(StaffApi):
+# Apply one rule-based service (`rule(actor=, product=)`) to one product; answer it as saved.
+class _ProductRuleApi(StaffApi):
+    area = "products"
+    area_actions = {"POST": "edit"}
+    rule = None
+
+    def post(self, request, pk):
+        product = get_object_or_404(Product.objects.select_related("category"), pk=pk)
+        type(self).rule(actor=request.user, product=product)
+        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+
+
+@extend_schema_view(post=extend_schema(request=None, responses=ProductOutputSerializer,
+                                       summary="Categorise one product by rule"))
+class ProductCategorizeApi(_ProductRuleApi):
     """AI categorize for one product (the spec's rule-based generator)."""
 
-    area = "products"
-    area_actions = {"POST": "edit"}
-
-    @extend_schema(request=None, responses=ProductOutputSerializer, summary="Categorise one product by rule")
-    def post(self, request, pk):
-        product_categorize(actor=request.user, product=get_object_or_404(Product.objects.select_related("category"), pk=pk))
-        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+    rule = staticmethod(product_categorize)
 
 
-class ProductDescribeApi(StaffApi):
-    area = "products"
-    area_actions = {"POST": "edit"}
-
-    @extend_schema(request=None, responses=ProductOutputSerializer, summary="Write a description by rule")
-    def post(self, request, pk):
-        product_describe(actor=request.user, product=get_object_or_404(Product.objects.select_related("category"), pk=pk))
-        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+@extend_schema_view(post=extend_schema(request=None, responses=ProductOutputSerializer,
+                                       summary="Write a description by rule"))
+class ProductDescribeApi(_ProductRuleApi):
+    rule = staticmethod(product_describe)
 
 
 class ProductBulkCategorizeApi(StaffApi):
