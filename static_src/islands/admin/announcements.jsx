@@ -8,6 +8,7 @@ import {
   ConfirmDialog,
   DataTable,
   Dialog,
+  DialogFooter,
   Field,
   formatDateTime,
   Section,
@@ -15,6 +16,8 @@ import {
   toast,
   Toggle,
   useAdminData,
+  useConfirmedDelete,
+  useSubmit,
 } from "./components/index.js";
 import en from "../../i18n/en/admin-announcements.json";
 import ar from "../../i18n/ar/admin-announcements.json";
@@ -51,11 +54,11 @@ function formFrom(a) {
 function AnnouncementForm({ initial, onClose, onSaved }) {
   const [form, setForm] = useState(initial.id ? formFrom(initial) : blankForm());
   const [errors, setErrors] = useState({});
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key) => (value) => setForm((prev) => ({ ...prev, [key]: value }));
   const input = (key) => (e) => set(key)(e.target.value);
 
-  const submit = async (event) => {
+  const send = async (event) => {
     event.preventDefault();
     const missing = {};
     for (const key of ["title", "content", "displayStartDate", "displayEndDate"]) {
@@ -63,7 +66,6 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
     }
     setErrors(missing);
     if (Object.keys(missing).length) return;
-    setBusy(true);
     const body = {
       title: form.title.trim(),
       content: form.content.trim(),
@@ -75,18 +77,19 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
       isActive: form.isActive,
       isMain: form.isMain,
     };
-    try {
-      const saved = initial.id
-        ? await api(`/api/admin/announcements/${initial.id}`, { method: "PUT", body })
-        : await api("/api/admin/announcements", { method: "POST", body });
-      toast(st("saved"), "success");
-      onSaved(saved);
-    } catch (err) {
-      if (err.field) setErrors({ [err.field]: err.message });
-      toast(st("saveFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () =>
+        initial.id
+          ? api(`/api/admin/announcements/${initial.id}`, { method: "PUT", body })
+          : api("/api/admin/announcements", { method: "POST", body }),
+      {
+        done: (saved) => {
+          toast(st("saved"), "success");
+          onSaved(saved);
+        },
+        failText: () => st("saveFailed"),
+      },
+    );
   };
 
   return (
@@ -94,18 +97,9 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
       open
       title={initial.id ? st("editTitle") : st("addTitle")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>
-            {at("cancel")}
-          </button>
-          <button type="submit" form="announcement-form" className="button" disabled={busy}>
-            {busy ? at("saving") : at("save")}
-          </button>
-        </>
-      }
+      footer={<DialogFooter formId="announcement-form" onCancel={onClose} busy={busy} />}
     >
-      <form id="announcement-form" className="admin-form-grid" onSubmit={submit} noValidate>
+      <form id="announcement-form" className="admin-form-grid" onSubmit={send} noValidate>
         <Field label={st("title")} error={errors.title} className="field--wide">
           {(id) => <input id={id} value={form.title} onChange={input("title")} maxLength={200} required />}
         </Field>
@@ -145,7 +139,6 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
 export default function AdminAnnouncements({ permissions }) {
   const { data, setData, loading } = useAdminData("/api/admin/announcements", { fallback: [] });
   const [editing, setEditing] = useState(null);
-  const [deleting, setDeleting] = useState(null);
   const rows = data || [];
   const mayCreate = can(permissions, "coupons", "create");
   const mayEdit = can(permissions, "coupons", "edit");
@@ -161,18 +154,17 @@ export default function AdminAnnouncements({ permissions }) {
     setEditing(null);
   };
 
-  const remove = async () => {
-    try {
-      await api(`/api/admin/announcements/${deleting.id}`, { method: "DELETE" });
-      setData((prev) => prev.filter((a) => a.id !== deleting.id));
+  const { deleting, ask: setDeleting, cancel, remove } = useConfirmedDelete({
+    path: (a) => `/api/admin/announcements/${a.id}`,
+    removed: (gone) => {
+      setData((prev) => prev.filter((a) => a.id !== gone.id));
       toast(st("deleted"), "success");
-    } catch (err) {
+    },
+    failed: (err) => {
       console.error(err);
       toast(st("deleteFailed"), "error");
-    } finally {
-      setDeleting(null);
-    }
-  };
+    },
+  });
 
   const columns = [
     {
@@ -258,7 +250,7 @@ export default function AdminAnnouncements({ permissions }) {
         message={deleting ? st("confirmDelete", { title: deleting.title }) : ""}
         confirmLabel={at("delete")}
         onConfirm={remove}
-        onCancel={() => setDeleting(null)}
+        onCancel={cancel}
       />
     </Section>
   );

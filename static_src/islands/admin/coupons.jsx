@@ -7,6 +7,7 @@ import {
   can,
   DataTable,
   Dialog,
+  DialogFooter,
   Field,
   formatDateTime,
   Section,
@@ -14,6 +15,7 @@ import {
   toast,
   Toggle,
   useAdminData,
+  useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
@@ -40,11 +42,11 @@ const BLANK = { code: "", type: "percentage", value: "", minimumOrder: "0", expi
 function CouponForm({ onClose, onSaved }) {
   const [form, setForm] = useState(BLANK);
   const [errors, setErrors] = useState({});
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key) => (value) => setForm((prev) => ({ ...prev, [key]: value }));
   const input = (key) => (e) => set(key)(e.target.value);
 
-  const submit = async (event) => {
+  const send = async (event) => {
     event.preventDefault();
     const missing = {};
     if (!form.code.trim()) missing.code = st("required");
@@ -61,17 +63,13 @@ function CouponForm({ onClose, onSaved }) {
       usageLimit: Number.isNaN(limit) || limit <= 0 ? null : limit, // 0 means unlimited
       isActive: form.isActive,
     };
-    setBusy(true);
-    try {
-      const coupon = await api("/api/admin/coupons", { method: "POST", body });
-      toast(st("created", { code: coupon.code }), "success");
-      onSaved(coupon);
-    } catch (err) {
-      if (err.field) setErrors({ [err.field]: err.message });
-      toast(st("createFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(() => api("/api/admin/coupons", { method: "POST", body }), {
+      done: (coupon) => {
+        toast(st("created", { code: coupon.code }), "success");
+        onSaved(coupon);
+      },
+      failText: () => st("createFailed"),
+    });
   };
 
   return (
@@ -79,18 +77,9 @@ function CouponForm({ onClose, onSaved }) {
       open
       title={st("addTitle")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>
-            {at("cancel")}
-          </button>
-          <button type="submit" form="coupon-form" className="button" disabled={busy}>
-            {busy ? at("saving") : st("create")}
-          </button>
-        </>
-      }
+      footer={<DialogFooter formId="coupon-form" onCancel={onClose} busy={busy} submitLabel={st("create")} />}
     >
-      <form id="coupon-form" className="admin-form-grid" onSubmit={submit} noValidate>
+      <form id="coupon-form" className="admin-form-grid" onSubmit={send} noValidate>
         <Field label={st("code")} error={errors.code}>
           {(id) => (
             <input id={id} value={form.code} dir="ltr" onChange={(e) => set("code")(e.target.value.toUpperCase())} maxLength={40} required />

@@ -1,6 +1,6 @@
 // Customers: search, add/edit dialog (first, last, email, phone), active toggle, totals from real orders.
 import { useState } from "react";
-import { DataTable, Dialog, Field, Toggle, api, at, can, errorMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, formatDateTime, sectionStrings, toast, useSubmit, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-customers.json";
 import ar from "../../i18n/ar/admin-customers.json";
@@ -14,7 +14,7 @@ function CustomerDialog({ customer, onClose, onSaved }) {
     email: customer?.email || "", phone: customer?.phone || "",
   });
   const [errors, setErrors] = useState({});
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key) => (e) => {
     setForm((f) => ({ ...f, [key]: e.target.value }));
     setErrors((er) => ({ ...er, [key]: undefined }));
@@ -31,19 +31,19 @@ function CustomerDialog({ customer, onClose, onSaved }) {
   const save = async (e) => {
     e.preventDefault();
     if (!validate()) return;
-    setBusy(true);
-    try {
-      const saved = customer
-        ? await api(`/api/admin/users/${customer.id}`, { method: "PUT", body: form })
-        : await api("/api/admin/users", { method: "POST", body: form });
-      toast(customer ? st("updated") : st("created"), "success");
-      onSaved(saved);
-    } catch (err) {
-      if (err.field) setErrors({ [err.field]: err.message });
-      toast(errorMessage(err, st("saveFailed")), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () =>
+        customer
+          ? api(`/api/admin/users/${customer.id}`, { method: "PUT", body: form })
+          : api("/api/admin/users", { method: "POST", body: form }),
+      {
+        done: (saved) => {
+          toast(customer ? st("updated") : st("created"), "success");
+          onSaved(saved);
+        },
+        failText: (err) => errorMessage(err, st("saveFailed")),
+      },
+    );
   };
   const input = (key, props = {}) => (id) => <input id={id} name={key} className="input" value={form[key]} onChange={set(key)} {...props} />;
   return (
@@ -51,12 +51,7 @@ function CustomerDialog({ customer, onClose, onSaved }) {
       open
       title={customer ? st("editCustomer") : st("addCustomer")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
-          <button type="submit" form="customer-form" className="button" disabled={busy}>{busy ? at("saving") : at("save")}</button>
-        </>
-      }
+      footer={<DialogFooter formId="customer-form" onCancel={onClose} busy={busy} />}
     >
       <form id="customer-form" onSubmit={save} noValidate className="admin-form-grid">
         <Field label={st("firstName")} error={errors.firstName}>{input("firstName", { autoComplete: "off" })}</Field>

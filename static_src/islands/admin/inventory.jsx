@@ -1,6 +1,6 @@
 // Inventory: summary cards, low-stock list, search, and minus / plus / set per product.
 import { useState } from "react";
-import { Badge, DataTable, Dialog, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { Badge, DataTable, Dialog, DialogFooter, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
 import en from "../../i18n/en/admin-inventory.json";
 import ar from "../../i18n/ar/admin-inventory.json";
 
@@ -24,12 +24,7 @@ function SetStockDialog({ product, onClose, onSet }) {
       open
       title={st("setStockFor", { title: product.title })}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
-          <button type="submit" form="set-stock-form" className="button">{at("save")}</button>
-        </>
-      }
+      footer={<DialogFooter formId="set-stock-form" onCancel={onClose} />}
     >
       <form id="set-stock-form" onSubmit={submit} noValidate>
         <div className={`field${error ? " field--error" : ""}`}>

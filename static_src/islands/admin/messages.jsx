@@ -7,6 +7,7 @@ import {
   Badge,
   can,
   Dialog,
+  DialogFooter,
   errorMessage,
   Field,
   formatDateTime,
@@ -14,7 +15,10 @@ import {
   sectionStrings,
   StatusSelect,
   toast,
+  useSubmit,
   DataTable,
+  statusFilter,
+  statusOptions,
   useServerList,
 } from "./components/index.js";
 import en from "../../i18n/en/admin-messages.json";
@@ -23,12 +27,11 @@ import ar from "../../i18n/ar/admin-messages.json";
 const st = sectionStrings("admin-messages", en, ar);
 const STATUSES = ["new", "read", "replied", "closed"];
 const TONE = { new: "warning", read: "neutral", replied: "success", closed: "info" };
-const options = STATUSES.map((value) => ({ value, label: st(`status.${value}`) }));
 
 function MessageDialog({ message, mayReply, onClose, onReplied }) {
   const [reply, setReply] = useState("");
   const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((_field, message) => setError(message));
 
   const send = async (event) => {
     event.preventDefault();
@@ -36,21 +39,17 @@ function MessageDialog({ message, mayReply, onClose, onReplied }) {
       setError(st("replyRequired"));
       return;
     }
-    setBusy(true);
     setError("");
-    try {
-      const saved = await api(`/api/admin/messages/${message.id}/reply`, {
-        method: "POST",
-        body: { replyMessage: reply.trim() },
-      });
-      toast(st("replySent", { email: message.email }), "success");
-      onReplied(saved);
-    } catch (err) {
-      if (err.field) setError(err.message);
-      toast(errorMessage(err, st("replyFailed")), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () => api(`/api/admin/messages/${message.id}/reply`, { method: "POST", body: { replyMessage: reply.trim() } }),
+      {
+        done: (saved) => {
+          toast(st("replySent", { email: message.email }), "success");
+          onReplied(saved);
+        },
+        failText: (err) => errorMessage(err, st("replyFailed")),
+      },
+    );
   };
 
   return (
@@ -60,16 +59,15 @@ function MessageDialog({ message, mayReply, onClose, onReplied }) {
       title={message.subject}
       onClose={onClose}
       footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>
-            {at("close")}
-          </button>
-          {mayReply && (
-            <button type="submit" form="reply-form" className="button" disabled={busy}>
-              {busy ? st("sending") : st("sendReply")}
-            </button>
-          )}
-        </>
+        <DialogFooter
+          formId="reply-form"
+          onCancel={onClose}
+          cancelLabel={at("close")}
+          canSubmit={mayReply}
+          busy={busy}
+          submitLabel={st("sendReply")}
+          busyLabel={st("sending")}
+        />
       }
     >
       <p className="admin-muted">
@@ -151,7 +149,7 @@ export default function AdminMessages({ permissions }) {
       label: st("statusLabel"),
       render: (m) =>
         mayEdit ? (
-          <StatusSelect value={m.status} options={options} label={st("statusFor", { subject: m.subject })} onChange={(s) => changeStatus(m, s)} />
+          <StatusSelect value={m.status} options={statusOptions(st, STATUSES)} label={st("statusFor", { subject: m.subject })} onChange={(s) => changeStatus(m, s)} />
         ) : (
           <Badge kind={TONE[m.status]}>{st(`status.${m.status}`)}</Badge>
         ),
@@ -181,7 +179,7 @@ export default function AdminMessages({ permissions }) {
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
-        filters={[{ key: "status", label: st("statusLabel"), allLabel: st("allStatuses"), options }]}
+        filters={[statusFilter(st, STATUSES)]}
         emptyText={st("empty")}
       />
       {open && (

@@ -1,5 +1,5 @@
 // Newsletter section: subscribers with search and status filter, and a CSV export.
-import { Badge, DataTable, formatDateTime, Section, sectionStrings, StatCard, useServerList } from "./components/index.js";
+import { Badge, DataTable, formatDateTime, Section, sectionStrings, StatCard, statusFilter, useServerList } from "./components/index.js";
 import en from "../../i18n/en/admin-newsletter.json";
 import ar from "../../i18n/ar/admin-newsletter.json";
 
@@ -34,14 +34,7 @@ export default function AdminNewsletter() {
           label={st("tableLabel")}
           searchPlaceholder={st("searchPlaceholder")}
           columns={columns}
-          filters={[
-            {
-              key: "status",
-              label: st("statusLabel"),
-              allLabel: st("allStatuses"),
-              options: ["active", "unsubscribed"].map((value) => ({ value, label: st(`status.${value}`) })),
-            },
-          ]}
+          filters={[statusFilter(st, ["active", "unsubscribed"])]}
           emptyText={st("empty")}
           toolbar={
             <a className="button button--small button--ghost" href={exportUrl} download>

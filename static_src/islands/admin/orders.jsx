@@ -13,6 +13,8 @@ import {
   StatusSelect,
   toast,
   DataTable,
+  statusFilter,
+  statusOptions,
   useServerList,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
@@ -27,7 +29,6 @@ const PAYMENT_TONE = { paid: "success", cod: "info", awaiting: "warning", failed
 const STATUS_TONE = { pending: "warning", processing: "info", shipped: "info", delivered: "success", cancelled: "danger" };
 
 const money = (amount) => formatEgp(amount, currentLanguage());
-const statusOptions = (values) => values.map((value) => ({ value, label: st(`status.${value}`) }));
 
 function OrderDetail({ orderId, onClose }) {
   const [order, setOrder] = useState(null);
@@ -233,7 +234,7 @@ export default function AdminOrders({ permissions }) {
         mayChange ? (
           <StatusSelect
             value={o.status}
-            options={statusOptions(STATUSES)}
+            options={statusOptions(st, STATUSES)}
             label={st("statusFor", { number: o.number })}
             onChange={(status) => changeStatus(o, status)}
           />
@@ -250,7 +251,7 @@ export default function AdminOrders({ permissions }) {
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
-        filters={[{ key: "status", label: st("statusLabel"), allLabel: st("allStatuses"), options: statusOptions(STATUSES) }]}
+        filters={[statusFilter(st, STATUSES)]}
         selectable={mayChange}
         selected={selected}
         onSelectedChange={setSelected}
@@ -264,7 +265,7 @@ export default function AdminOrders({ permissions }) {
                 value={bulkStatus}
                 onChange={(e) => setBulkStatus(e.target.value)}
               >
-                {statusOptions(BULK_STATUSES).map((o) => (
+                {statusOptions(st, BULK_STATUSES).map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>

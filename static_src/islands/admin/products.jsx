@@ -3,7 +3,7 @@
 // delete, and Delete All for the Owner.
 import { useRef, useState } from "react";
 import {
-  Badge, ConfirmDialog, DataTable, Dialog, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
+  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
   upload, useAdminData,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
@@ -137,12 +137,7 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
       wide
       title={product ? st("editProduct") : st("addProduct")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
-          <button type="submit" form="product-form" className="button" disabled={busy}>{busy ? at("saving") : at("save")}</button>
-        </>
-      }
+      footer={<DialogFooter formId="product-form" onCancel={onClose} busy={busy} />}
     >
       <form id="product-form" onSubmit={save} noValidate className="admin-form-grid">
         <Field label={st("title")} error={errors.title}>{input("title", { required: true, name: "title" })}</Field>

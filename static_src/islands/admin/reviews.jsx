@@ -7,13 +7,17 @@ import {
   can,
   ConfirmDialog,
   Dialog,
+  DialogFooter,
   errorMessage,
   Field,
   formatDateTime,
   Section,
   sectionStrings,
   toast,
+  useConfirmedDelete,
+  useSubmit,
   DataTable,
+  statusFilter,
   useServerList,
 } from "./components/index.js";
 import en from "../../i18n/en/admin-reviews.json";
@@ -33,7 +37,7 @@ function Stars({ rating }) {
 function ResponseDialog({ review, onClose, onSaved }) {
   const [text, setText] = useState(review.adminResponse || "");
   const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((_field, message) => setError(message));
 
   const save = async (event) => {
     event.preventDefault();
@@ -41,20 +45,16 @@ function ResponseDialog({ review, onClose, onSaved }) {
       setError(st("responseRequired"));
       return;
     }
-    setBusy(true);
-    try {
-      const saved = await api(`/api/reviews/admin/${review.id}/response`, {
-        method: "PUT",
-        body: { adminResponse: text.trim() },
-      });
-      toast(st("responseSaved"), "success");
-      onSaved(saved);
-    } catch (err) {
-      if (err.field) setError(err.message);
-      toast(errorMessage(err, st("responseFailed")), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () => api(`/api/reviews/admin/${review.id}/response`, { method: "PUT", body: { adminResponse: text.trim() } }),
+      {
+        done: (saved) => {
+          toast(st("responseSaved"), "success");
+          onSaved(saved);
+        },
+        failText: (err) => errorMessage(err, st("responseFailed")),
+      },
+    );
   };
 
   return (
@@ -62,16 +62,7 @@ function ResponseDialog({ review, onClose, onSaved }) {
       open
       title={st("respondTitle", { title: review.title })}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>
-            {at("cancel")}
-          </button>
-          <button type="submit" form="response-form" className="button" disabled={busy}>
-            {busy ? at("saving") : st("saveResponse")}
-          </button>
-        </>
-      }
+      footer={<DialogFooter formId="response-form" onCancel={onClose} busy={busy} submitLabel={st("saveResponse")} />}
     >
       <blockquote className="admin-b-quote">
         <Stars rating={review.rating} /> <strong>{review.title}</strong>
@@ -102,7 +93,6 @@ export default function AdminReviews({ permissions }) {
     onError: () => toast(st("fetchFailed"), "error"),
   });
   const [responding, setResponding] = useState(null);
-  const [deleting, setDeleting] = useState(null);
   const mayModerate = can(permissions, "messages", "edit");
   const mayRespond = can(permissions, "messages", "reply");
   const mayDelete = can(permissions, "messages", "delete");
@@ -119,18 +109,17 @@ export default function AdminReviews({ permissions }) {
     }
   };
 
-  const remove = async () => {
-    try {
-      await api(`/api/reviews/admin/${deleting.id}`, { method: "DELETE" });
+  const { deleting, ask: setDeleting, cancel, remove } = useConfirmedDelete({
+    path: (r) => `/api/reviews/admin/${r.id}`,
+    removed: () => {
       toast(st("deleted"), "success");
       table.reload();
-    } catch (err) {
+    },
+    failed: (err) => {
       console.error(err);
       toast(st("deleteFailed"), "error");
-    } finally {
-      setDeleting(null);
-    }
-  };
+    },
+  });
 
   const columns = [
     {
@@ -218,14 +207,7 @@ export default function AdminReviews({ permissions }) {
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
-        filters={[
-          {
-            key: "status",
-            label: st("statusLabel"),
-            allLabel: st("allStatuses"),
-            options: ["pending", "approved"].map((value) => ({ value, label: st(`status.${value}`) })),
-          },
-        ]}
+        filters={[statusFilter(st, ["pending", "approved"])]}
         emptyText={st("empty")}
       />
       {responding && (
@@ -243,7 +225,7 @@ export default function AdminReviews({ permissions }) {
         message={deleting ? st("confirmDelete", { title: deleting.title, name: deleting.userName }) : ""}
         confirmLabel={at("delete")}
         onConfirm={remove}
-        onCancel={() => setDeleting(null)}
+        onCancel={cancel}
       />
     </Section>
   );

@@ -1,8 +1,8 @@
 // Roles: the permission matrix for everyone; staff users (create/edit/delete) for the Owner only.
 import { useState } from "react";
 import {
-  Badge, ConfirmDialog, DataTable, Dialog, Field, Section, Toggle, api, at, camel, errorMessage, formatDateTime,
-  sectionStrings, toast, useAdminData,
+  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Section, Toggle, api, at, camel, errorMessage, formatDateTime,
+  sectionStrings, toast, useConfirmedDelete, useSubmit, useAdminData,
 } from "./components/index.js";
 import en from "../../i18n/en/admin-roles.json";
 import ar from "../../i18n/ar/admin-roles.json";
@@ -48,7 +48,7 @@ function StaffDialog({ user, roles, onClose, onSaved }) {
     role: user?.role || "support", isActive: user ? user.isActive : true,
   });
   const [errors, setErrors] = useState({});
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key, value) => {
     setForm((f) => ({ ...f, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
@@ -63,32 +63,27 @@ function StaffDialog({ user, roles, onClose, onSaved }) {
       setErrors(found);
       return;
     }
-    setBusy(true);
     const body = { ...form, username: form.username.trim(), email: form.email.trim() };
-    try {
-      const saved = user
-        ? await api(`/api/admin/users/admin/${user.id}`, { method: "PUT", body })
-        : await api("/api/admin/users/admin", { method: "POST", body });
-      toast(user ? st("updated") : st("created_toast"), "success");
-      onSaved(saved);
-    } catch (err) {
-      if (err.field) setErrors({ [err.field]: err.message });
-      toast(errorMessage(err, st("saveFailed")), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () =>
+        user
+          ? api(`/api/admin/users/admin/${user.id}`, { method: "PUT", body })
+          : api("/api/admin/users/admin", { method: "POST", body }),
+      {
+        done: (saved) => {
+          toast(user ? st("updated") : st("created_toast"), "success");
+          onSaved(saved);
+        },
+        failText: (err) => errorMessage(err, st("saveFailed")),
+      },
+    );
   };
   return (
     <Dialog
       open
       title={user ? st("editUser") : st("addUser")}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
-          <button type="submit" form="staff-form" className="button" disabled={busy}>{busy ? at("saving") : at("save")}</button>
-        </>
-      }
+      footer={<DialogFooter formId="staff-form" onCancel={onClose} busy={busy} />}
     >
       <form id="staff-form" onSubmit={save} noValidate>
         <Field label={st("username")} error={errors.username}>
@@ -117,20 +112,16 @@ function StaffDialog({ user, roles, onClose, onSaved }) {
 function StaffUsers({ roles }) {
   const { data, setData, loading } = useAdminData("/api/admin/users/admin", { fallback: [] });
   const [editing, setEditing] = useState(null);
-  const [deleting, setDeleting] = useState(null);
   const label = (value) => roles.roles.find((r) => r.value === value)?.label || value;
 
-  const remove = async () => {
-    try {
-      await api(`/api/admin/users/admin/${deleting.id}`, { method: "DELETE" });
-      setData((rows) => rows.filter((r) => r.id !== deleting.id));
+  const { deleting, ask: setDeleting, cancel, remove } = useConfirmedDelete({
+    path: (u) => `/api/admin/users/admin/${u.id}`,
+    removed: (gone) => {
+      setData((rows) => rows.filter((r) => r.id !== gone.id));
       toast(st("deleted"), "success");
-    } catch (err) {
-      toast(errorMessage(err, st("deleteFailed")), "error");
-    } finally {
-      setDeleting(null);
-    }
-  };
+    },
+    failed: (err) => toast(errorMessage(err, st("deleteFailed")), "error"),
+  });
 
   const columns = [
     { key: "username", label: st("username"), sortable: true, render: (u) => <strong dir="ltr">{u.username}</strong> },
@@ -170,7 +161,7 @@ function StaffUsers({ roles }) {
           }}
         />
       )}
-      <ConfirmDialog open={!!deleting} message={st("confirmDelete", { username: deleting?.username })} onConfirm={remove} onCancel={() => setDeleting(null)} />
+      <ConfirmDialog open={!!deleting} message={st("confirmDelete", { username: deleting?.username })} onConfirm={remove} onCancel={cancel} />
     </Section>
   );
 }

@@ -70,3 +70,19 @@ export function ConfirmDialog({ open, title, message, confirmLabel, danger = tru
     </Dialog>
   );
 }
+
+// A form dialog's footer: cancel (or close) and the submit button of the form `formId`.
+export function DialogFooter({ formId, onCancel, cancelLabel, submitLabel, busyLabel, busy = false, canSubmit = true }) {
+  return (
+    <>
+      <button type="button" className="button button--ghost" onClick={onCancel}>
+        {cancelLabel || at("cancel")}
+      </button>
+      {canSubmit && (
+        <button type="submit" form={formId} className="button" disabled={busy}>
+          {busy ? busyLabel || at("saving") : submitLabel || at("save")}
+        </button>
+      )}
+    </>
+  );
+}

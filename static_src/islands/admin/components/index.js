@@ -1,7 +1,10 @@
 // Everything a dashboard section island needs, from one import.
 export { DataTable } from "./DataTable.jsx";
 export { useServerList } from "./useServerList.js";
-export { Dialog, ConfirmDialog } from "./Dialog.jsx";
+export { Dialog, ConfirmDialog, DialogFooter } from "./Dialog.jsx";
+export { useSubmit } from "./useSubmit.js";
+export { useConfirmedDelete } from "./useConfirmedDelete.js";
+export { statusFilter, statusOptions } from "./filters.js";
 export { StatusSelect, Badge } from "./StatusSelect.jsx";
 export { Field, Toggle } from "./Field.jsx";
 export { api, ApiError, toast, errorMessage, useAdminData, can, upload, camel, sleep } from "./api.js";
