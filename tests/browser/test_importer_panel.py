@@ -91,6 +91,8 @@ def test_the_panel_reads_right_to_left_in_arabic_on_a_phone(new_page, live_serve
     assert page.get_by_test_id("preview-item").count() == 9
     screenshot(page, "importer-panel-done-ar-phone")
     page.screenshot(path=str(ARTIFACTS / "importer-panel-done-ar-phone-top.png"))
+    page.locator(".importer-progress").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "importer-panel-done-ar-phone-progress.png"))
 
 
 def test_support_staff_see_the_panel_but_not_its_actions(new_page, live_server, support, producer):
