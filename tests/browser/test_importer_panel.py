@@ -73,6 +73,13 @@ def test_a_manager_crawls_watches_progress_previews_and_imports_everything(new_p
         product = Product.objects.get(title=name)
         assert str(product.sale_price_amount or product.price_amount) == f"{egp}.00"
         assert str(product.kes_price_amount) == kes and product.category.slug == category
+    # and a shopper sees the EGP price with the producer's KES price beside it, and the downloaded picture
+    shop = new_page(viewport=DESKTOP)
+    shop.goto(f"/product/{Product.objects.get(title='Hangover Tea').slug}")
+    body = shop.locator("main").inner_text()
+    assert "E£280.00" in body and "KSh\u00a0350" in body
+    assert "/media/products/imported/" in shop.locator("main img").first.get_attribute("src")
+    screenshot(shop, "importer-imported-product-en-desktop")
 
 
 def test_the_panel_reads_right_to_left_in_arabic_on_a_phone(new_page, live_server, producer, owner, screenshot):
