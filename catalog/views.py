@@ -5,10 +5,11 @@ import json
 from django.core.paginator import Paginator
 from django.db.models import F
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from catalog import selectors
-from catalog.models import Product
+from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.pricing import Availability, price_info
 from catalog.services import review_is_allowed
 from shop.money import format_egp
@@ -94,9 +95,15 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
         "sort_choices": sort_choices(),
         "rate_props": _rate_props(),
     }
+    context["results_cache_key"] = f"{catalog_version()}:{get_language()}:{request.path}:{_query(filters, page=page.number)}"
+    context["fragment_seconds"] = FRAGMENT_SECONDS
     if request.headers.get("X-Fragment") == "results":
-        return render(request, "catalog/_shop_results.html", context)
-    return render(request, template, context)
+        response = render(request, "catalog/_shop_results.html", context)
+    else:
+        response = render(request, template, context)
+    # the same URL answers a page or a fragment: never let a cache mix them up
+    patch_vary_headers(response, ["X-Fragment"])
+    return response
 
 
 def sale(request):
@@ -133,7 +140,7 @@ def product_detail(request, slug):
         return render(request, "catalog/product_not_found.html", status=404)
     info = price_info(product)
     store = store_settings_get()
-    reviews = list(selectors.review_list_approved(product=product)[:50])
+    reviews = selectors.review_list_approved(product=product)[:50]
     user = request.user
     if not user.is_authenticated:
         reason = "login"
@@ -148,7 +155,10 @@ def product_detail(request, slug):
         "info": info,
         "stock_status": Availability.status(product.stock),
         "reviews": reviews,
-        "related": selectors.product_related(product=product),
+        # evaluated by the template only when the cached fragment is missing
+        "related": lambda: selectors.product_related(product=product),
+        "fragment_key": f"{catalog_version()}:{language}:{product.pk}:{product.updated_at.timestamp()}",
+        "fragment_seconds": FRAGMENT_SECONDS,
         "show_kes": store.show_kes_conversion and product.kes_price_amount is not None,
         "cart_props": {
             "productId": product.pk,

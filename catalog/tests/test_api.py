@@ -91,3 +91,11 @@ def test_posting_a_review_checks_sign_in_fields_and_purchase(client, alice):
     assert response.status_code == 201
     assert response.json()["message"] == "Review submitted successfully! It will be visible after approval."
     assert Review.objects.get().is_approved is False
+
+
+def test_every_storefront_endpoint_is_in_the_schema(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").content.decode()
+    for path in ("/api/products", "/api/products/{slug}", "/api/reviews", "/api/announcements", "/api/newsletter",
+                 "/api/contact", "/api/exchange-rate", "/api/exchange-rate/kes-to-egp",
+                 "/api/exchange-rate/convert/kes-to-egp"):
+        assert f'"{path}"' in schema or f"{path}:" in schema

@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -107,6 +108,7 @@ def test_only_verified_buyers_get_the_review_form(client, alice):
 
 
 def _count_queries(client, url):
+    cache.clear()  # count the queries of a cold page, not of cached fragments
     with CaptureQueriesContext(connection) as queries:
         assert client.get(url).status_code == 200
     return len(queries)
@@ -132,3 +134,15 @@ def test_shop_and_product_pages_make_the_same_number_of_queries_at_10_and_200_pr
              _count_queries(client, "/shop?sort=price-asc&price=100-200"))
     # then
     assert small == large
+
+
+def test_a_product_change_shows_at_once_despite_the_fragment_cache(client):
+    # given
+    product = make_product(title="Old name")
+    assert "Old name" in client.get("/shop").content.decode()
+    # when
+    from catalog.services import product_upsert
+    product_upsert(product=product, title_en="New name")
+    # then
+    html = client.get("/shop").content.decode()
+    assert "New name" in html and "Old name" not in html

@@ -24,7 +24,7 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
     try {
       const cart = await api("/api/cart/items", { method: "POST", body: { productId, quantity } });
       announceCart(cart);
-      toast(tr("added"), "success");
+      toast(cart.notice || tr("added"), cart.notice ? "info" : "success");
     } catch (error) {
       toast(error.message && !["network", "timeout", "parse"].includes(error.message) ? error.message : tr("failed"), "error");
     } finally {

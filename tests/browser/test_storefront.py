@@ -27,7 +27,7 @@ def catalogue(alice):
 
 
 def _islands_ready(page, name):
-    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for()
+    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for(state="attached")
 
 
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
@@ -131,3 +131,47 @@ def test_desktop_pages_in_both_languages(new_page, screenshot, catalogue):
             page.goto(prefix + path)
             screenshot(page, f"storefront-{name}-{lang}-desktop")
             assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
+
+
+def _sign_in(page, live_server, user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice, locale, prefix):
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    _sign_in(page, live_server, alice)
+    page.goto(f"{prefix}/product/{catalogue.slug}#reviews")
+    _islands_ready(page, "review-form")
+    form = page.locator(".review-form")
+    # empty fields are refused before any request
+    form.locator("button[type=submit]").click()
+    assert form.locator(".alert--error").is_visible()
+    form.locator(".rating-input label").nth(2).click()
+    page.locator("#review-title").fill("Malty and bright")
+    page.locator("#review-comment").fill("<b>Great</b> with milk.")
+    form.locator("button[type=submit]").click()
+    form.locator(".alert--success").wait_for()
+    screenshot(page, f"storefront-review-sent-{lang}-phone")
+    review = catalogue.reviews.get(title="Malty and bright")
+    assert (review.rating, review.is_approved, review.comment) == (3, False, "<b>Great</b> with milk.")
+
+
+def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
+    # given
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto(f"/ar/product/{catalogue.slug}")
+    _islands_ready(page, "add-to-cart")
+    _islands_ready(page, "cart-badge")
+    # when
+    page.get_by_role("button", name="زيادة الكمية").click()
+    page.get_by_role("button", name="زيادة الكمية").click()
+    page.locator(".add-to-cart__button").click()
+    # then
+    page.locator(".toast--success").wait_for()
+    assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "3"

@@ -129,6 +129,12 @@ export function ServerTable({
 
       {selectable && bulkBar && (
         <div className="admin-table__bulk" role="region" aria-label={at("bulkActions")}>
+          {cards && (
+            <label className="admin-b-phone-only admin-b-select-all">
+              <input type="checkbox" checked={allSelected} onChange={toggleAll} />
+              {at("selectAll")}
+            </label>
+          )}
           <span>{at("selectedCount", { count: selected.size })}</span>
           {bulkBar}
           {selected.size > 0 && (
