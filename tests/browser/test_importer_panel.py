@@ -51,10 +51,11 @@ def test_a_manager_crawls_watches_progress_previews_and_imports_everything(new_p
     # when a crawl starts
     page.get_by_role("button", name="Fetch latest").click()
     # then progress is drawn while it runs, and reaches 100 %
-    page.locator(".importer-progress[data-status='running']").wait_for(timeout=10_000)
-    page.wait_for_function("Number(document.querySelector('[data-testid=found]')?.textContent) >= 3")
+    page.locator(".importer-progress[data-status='running']").wait_for(timeout=20_000)
+    page.wait_for_function("Number(document.querySelector('[data-testid=found]')?.textContent) >= 3",
+                           timeout=20_000)
     screenshot(page, "importer-panel-running-en-desktop")
-    page.locator(".importer-progress[data-status='done']").wait_for(timeout=30_000)
+    page.locator(".importer-progress[data-status='done']").wait_for(timeout=60_000)
     assert page.get_by_role("progressbar").get_attribute("aria-valuenow") == "100"
     assert page.get_by_test_id("found").inner_text() == "9"
     # and the preview lists the products with EGP and KES prices
