@@ -189,3 +189,25 @@ def test_coupons_and_announcements_screens(new_page, live_server, manager, scree
     page.get_by_text("Free delivery this week").wait_for()
     page.get_by_role("button", name="إضافة إعلان").click()
     screenshot(page, "backoffice-b-announcement-form-ar-phone")
+
+
+def test_newsletter_and_messages_screens_in_arabic_on_a_phone(new_page, live_server, head_support, screenshot):
+    # given
+    from shop.models import NewsletterSubscriber
+
+    NewsletterSubscriber.objects.create(email="fan@example.com", language="ar")
+    NewsletterSubscriber.objects.create(email="gone@example.com", is_active=False)
+    make_message(subject="هل الشاي عضوي؟", name="سارة")
+    page = _signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
+    # when
+    _open(page, "/ar/admindash/newsletter", "admin-newsletter")
+    page.get_by_text("fan@example.com").wait_for()
+    # then
+    with page.expect_download() as download:
+        page.get_by_role("link", name="تصدير CSV").click()
+    assert "fan@example.com" in open(download.value.path(), encoding="utf-8").read()
+    screenshot(page, "backoffice-b-newsletter-ar-phone")
+    # when
+    _open(page, "/ar/admindash/messages", "admin-messages")
+    page.get_by_role("row").filter(has_text="هل الشاي عضوي؟").wait_for()
+    screenshot(page, "backoffice-b-messages-ar-phone")

@@ -98,7 +98,7 @@ export function ServerTable({
   const from = data.count ? (data.page - 1) * data.pageSize + 1 : 0;
 
   return (
-    <div className={`admin-table${cards ? " admin-table--cards" : ""}`}>
+    <div className={`admin-table admin-b-table${cards ? " admin-table--cards" : ""}`}>
       <div className="admin-table__toolbar">
         <input
           type="search"
