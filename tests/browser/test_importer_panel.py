@@ -1,14 +1,17 @@
 """The importer panel in a real browser: crawl with live progress, preview, import all."""
 
 import threading
+import time
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import OperationalError
 from django.test import Client
 
 from catalog.models import Category, Product
 from importer import services
 from importer.tests.fake_site import EXPECTED, producer_site, rate_services
+from shop.rates import rates_refresh
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
 
@@ -27,8 +30,20 @@ def producer(settings, tmp_path, monkeypatch):
         # a worker of our own: the crawl runs beside the web server, so progress is really live
         workers = []
 
+        # The test database is SQLite in shared memory, where a busy table fails at once instead
+        # of waiting (file SQLite waits, PostgreSQL locks rows): store the rate up front so the
+        # worker only writes its run, and let the worker start again if its first write collides.
+        rates_refresh(force=True)
+
+        def work(run_id):
+            for _attempt in range(3):
+                try:
+                    return services.run_crawl(run_id=run_id)
+                except OperationalError:
+                    time.sleep(0.2)
+
         def dispatch(run_id):
-            worker = threading.Thread(target=services.run_crawl, kwargs={"run_id": run_id}, daemon=True)
+            worker = threading.Thread(target=work, args=(run_id,), daemon=True)
             workers.append(worker)
             worker.start()
 
