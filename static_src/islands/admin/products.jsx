@@ -4,7 +4,7 @@
 import { useRef, useState } from "react";
 import {
   Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
-  upload, useAdminData,
+  upload, useAdminData, useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-products.json";
@@ -64,7 +64,7 @@ function toPayload(f) {
 function ProductDialog({ product, categories, onClose, onSaved }) {
   const [form, setForm] = useState(() => (product ? toForm(product) : { ...EMPTY }));
   const [errors, setErrors] = useState({});
-  const [busy, setBusy] = useState(false);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key) => (e) => {
     const value = e && e.target ? (e.target.type === "checkbox" ? e.target.checked : e.target.value) : e;
     setForm((f) => ({ ...f, [key]: value }));
@@ -77,19 +77,19 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
       setErrors({ title: st("titleRequired") });
       return;
     }
-    setBusy(true);
-    try {
-      const saved = product
-        ? await api(`/api/admin/products/${product.id}`, { method: "PUT", body: toPayload(form) })
-        : await api("/api/admin/products", { method: "POST", body: toPayload(form) });
-      toast(product ? st("updated") : st("created"), "success");
-      onSaved(saved);
-    } catch (err) {
-      if (err.field) setErrors({ [err.field]: err.message });
-      toast(st("saveFailed"), "error");
-    } finally {
-      setBusy(false);
-    }
+    await submit(
+      () =>
+        product
+          ? api(`/api/admin/products/${product.id}`, { method: "PUT", body: toPayload(form) })
+          : api("/api/admin/products", { method: "POST", body: toPayload(form) }),
+      {
+        done: (saved) => {
+          toast(product ? st("updated") : st("created"), "success");
+          onSaved(saved);
+        },
+        failText: () => st("saveFailed"),
+      },
+    );
   };
 
   const autoCategorize = async () => {
