@@ -5,7 +5,7 @@ from decimal import Decimal
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser

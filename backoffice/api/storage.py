@@ -1,7 +1,7 @@
 """Admin API: /api/admin/storage/status | refresh | clear | config (Owner only)."""
 
 from django.urls import path
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response

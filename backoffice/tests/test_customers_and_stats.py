@@ -48,6 +48,16 @@ class TestCustomers:
                                               "phone": "0100"}, content_type="application/json")
         assert ok.status_code == 201 and ok.json()["email"] == "mona@example.com" and ok.json()["isActive"] is True
 
+    def test_field_errors_come_in_the_staff_members_language(self, client, manager):
+        # given a staff member working in Arabic
+        client.force_login(manager)
+        # when a required field is missing
+        missing = client.post("/api/admin/users", {"lastName": "Said", "email": "m@example.com"},
+                              content_type="application/json", HTTP_ACCEPT_LANGUAGE="ar")
+        # then the message is the Arabic one, not the text translated when the module loaded
+        assert missing.json()["field"] == "firstName"
+        assert missing.json()["message"] == "الاسم الأول مطلوب"
+
     def test_an_email_in_use_is_refused(self, client, manager, alice):
         client.force_login(manager)
         response = client.post("/api/admin/users", {"firstName": "A", "lastName": "B", "email": "ALICE@example.com"},
