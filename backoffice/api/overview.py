@@ -9,25 +9,28 @@ from backoffice.api.base import StaffApi
 from backoffice.audit import audit_entry_data, audit_recent
 from backoffice.selectors import dashboard_stats, low_stock_products
 from shop import health
+from shop.rates import rate_status
 
 
 def _system_status():
     from importer.models import ImporterRun
-    from shop.models import ExchangeRate
 
     worker_ok, worker_seen = health.worker_seen_recently()
-    rate = ExchangeRate.objects.filter(from_currency="KES", to_currency="EGP").first()
+    rate = rate_status("KES", "EGP")
     run = ImporterRun.objects.order_by("-created_at").first()
     return {
         "database": {"ok": health.database_ok()},
         "broker": {"ok": health.broker_ok(), "kind": health.broker_description()},
         "worker": {"ok": worker_ok, "last_seen": worker_seen},
+        # the fallback rate (no provider has answered yet) or a failed last
+        # refresh is shown as a problem, with the reason
         "exchange_rate": {
-            "ok": bool(rate and not rate.last_error),
-            "rate": rate.rate if rate else None,
-            "source": rate.source if rate else "",
-            "last_updated": rate.last_updated if rate else None,
-            "last_error": rate.last_error if rate else "",
+            "ok": not rate["isFallback"] and not rate["isStale"],
+            "rate": str(rate["rate"].normalize()),
+            "source": rate["source"],
+            "last_updated": rate["lastUpdated"],
+            "last_error": rate["lastError"],
+            "is_fallback": rate["isFallback"],
         },
         "last_import": {
             "status": run.status if run else None,

@@ -59,3 +59,29 @@ def test_the_overview_shows_recent_activity_from_the_audit_log(client, owner, ma
     assert actions == [("manager", "settings.update"), ("manager", "inventory.add")]
     assert body["lowStockProducts"] == 1 and body["lowStockList"][0]["stock"] == 6
     assert body["systemStatus"]["database"]["ok"] is True
+
+
+@pytest.mark.django_db
+class TestSystemStatusExchangeRate:
+    def _rate(self, client, owner):
+        client.force_login(owner)
+        return client.get("/api/admin/dashboard").json()["systemStatus"]["exchangeRate"]
+
+    def test_it_flags_the_fallback_rate_when_no_service_has_answered(self, client, owner):
+        rate = self._rate(client, owner)
+        assert rate["rate"] == "0.376" and rate["isFallback"] is True and rate["ok"] is False
+
+    def test_it_flags_a_failed_refresh_with_the_reason(self, client, owner):
+        from shop.models import ExchangeRate
+
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="frankfurter",
+                                    last_error="all providers failed")
+        rate = self._rate(client, owner)
+        assert rate["ok"] is False and rate["lastError"] == "all providers failed" and rate["isFallback"] is False
+
+    def test_a_fresh_stored_rate_is_ok(self, client, owner):
+        from shop.models import ExchangeRate
+
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="frankfurter")
+        rate = self._rate(client, owner)
+        assert rate["ok"] is True and rate["rate"] == "0.39"

@@ -62,8 +62,10 @@ export default function Overview({ language }) {
             </li>
             <li>
               <span>{st("exchangeRate")}</span>
-              <Status ok={sys.exchangeRate?.rate ? sys.exchangeRate.ok : null}>
-                {sys.exchangeRate?.rate ? `1 KES = ${sys.exchangeRate.rate} EGP · ${formatDateTime(sys.exchangeRate.lastUpdated)}` : st("never")}
+              <Status ok={sys.exchangeRate?.ok}>
+                {`1 KES = ${sys.exchangeRate?.rate} EGP · `}
+                {sys.exchangeRate?.isFallback ? st("rateFallback") : formatDateTime(sys.exchangeRate?.lastUpdated)}
+                {sys.exchangeRate?.lastError ? ` · ${sys.exchangeRate.lastError}` : ""}
               </Status>
             </li>
             <li>
