@@ -65,7 +65,8 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
     category_names = {c.slug: c.name for c in categories}
     chips = []
     if filters["category"]:
-        chips.append((category_names.get(filters["category"], filters["category"]), _query(filters, category="", page=None)))
+        label = category_names.get(filters["category"]) or (request.GET.get("category") or "")[:40]
+        chips.append((label, _query(filters, category="", page=None)))
     if filters["search"]:
         chips.append((f"“{filters['search']}”", _query(filters, search="", page=None)))
     if filters["price"]:
