@@ -4,8 +4,12 @@ import json
 
 from django.core.paginator import Paginator
 from django.db.models import F
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from catalog import selectors
@@ -53,9 +57,36 @@ def _rate_props():
     return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
 
 
-def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
-    """The filtered product list; the filters island fetches the `results` fragment of this view."""
+def shop(request, *, title=None, sale_only=False):
+    """The filtered product list; the filters island fetches the `results` fragment of this view.
+
+    The rendered body is kept in the shared cache per catalogue version, language,
+    filters, rate and settings, so a repeat visit costs no catalogue query at all.
+    """
     filters = _filters_from(request)
+    fragment = request.headers.get("X-Fragment") == "results"
+    store = store_settings_get()
+    key = ":".join(str(part) for part in (
+        "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
+        _query(filters, page=_page_number(request)), rate_get("KES", "EGP").rate, store.updated_at.timestamp(),
+    ))
+    body = cache.get(key)
+    if body is None:
+        context = _shop_context(request, filters, title=title, sale_only=sale_only)
+        template = "catalog/_shop_results.html" if fragment else "catalog/_shop_body.html"
+        body = render_to_string(template, context, request)
+        cache.set(key, body, FRAGMENT_SECONDS)
+    if fragment:
+        response = HttpResponse(body)
+    else:
+        # the body was rendered (and escaped) by our own template above
+        response = render(request, "catalog/shop.html", {"body": mark_safe(body), "page_title": title or _("Shop")})
+    # the same URL answers a page or a fragment: never let a cache mix them up
+    patch_vary_headers(response, ["X-Fragment"])
+    return response
+
+
+def _shop_context(request, filters, *, title, sale_only):
     products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
     if sale_only:
         products = products.filter(sale_price_amount__isnull=False, sale_price_amount__lt=F("price_amount"))
@@ -71,7 +102,7 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
         chips.append((f"“{filters['search']}”", _query(filters, search="", page=None)))
     if filters["price"]:
         chips.append((str(dict(price_choices())[filters["price"]]), _query(filters, price="", page=None)))
-    context = {
+    return {
         "filters": filters,
         "page": page,
         "total": paginator.count,
@@ -96,15 +127,6 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
         "sort_choices": sort_choices(),
         "rate_props": _rate_props(),
     }
-    context["results_cache_key"] = f"{catalog_version()}:{get_language()}:{request.path}:{_query(filters, page=page.number)}"
-    context["fragment_seconds"] = FRAGMENT_SECONDS
-    if request.headers.get("X-Fragment") == "results":
-        response = render(request, "catalog/_shop_results.html", context)
-    else:
-        response = render(request, template, context)
-    # the same URL answers a page or a fragment: never let a cache mix them up
-    patch_vary_headers(response, ["X-Fragment"])
-    return response
 
 
 def sale(request):
