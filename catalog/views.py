@@ -2,14 +2,15 @@
 
 import json
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import F
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog import selectors
@@ -19,7 +20,6 @@ from catalog.services import review_is_allowed
 from shop.money import format_egp
 from shop.rates import rate_get
 from shop.store_settings import store_settings_get
-from django.utils.translation import get_language
 
 PAGE_SIZE = 24
 MAX_STEPPER = 99
@@ -158,12 +158,27 @@ def sort_choices():
 
 
 def product_detail(request, slug):
+    """A product page. Everything but the review form is the same for every visitor,
+    so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
     product = selectors.product_get(slug=slug)
     if product is None:
         return render(request, "catalog/product_not_found.html", status=404)
-    info = price_info(product)
     store = store_settings_get()
-    reviews = selectors.review_list_approved(product=product)[:50]
+    language = get_language()
+    base = ":".join(str(part) for part in (
+        "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
+        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.get_host(),
+    ))
+    keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
+    found = cache.get_many(keys.values())
+    if len(found) < len(keys):
+        context = _product_context(request, product, store, language)
+        found = {
+            keys["top"]: render_to_string("catalog/_product_top.html", context, request),
+            keys["bottom"]: render_to_string("catalog/_product_bottom.html", context, request),
+            keys["json_ld"]: context["json_ld"],
+        }
+        cache.set_many(found, FRAGMENT_SECONDS)
     user = request.user
     if not user.is_authenticated:
         reason = "login"
@@ -171,17 +186,29 @@ def product_detail(request, slug):
         reason = "not-buyer"
     else:
         reason = ""
-    language = get_language()
+    return render(request, "catalog/product_detail.html", {
+        "product": product,
+        # rendered (and escaped) by our own templates above
+        "top": mark_safe(found[keys["top"]]),
+        "bottom": mark_safe(found[keys["bottom"]]),
+        "json_ld": found[keys["json_ld"]],
+        "review_props": {
+            "productId": product.pk,
+            "reason": reason,
+            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
+        },
+    })
+
+
+def _product_context(request, product, store, language):
+    info = price_info(product)
     top = max(0, min(product.stock, MAX_STEPPER))
-    context = {
+    return {
         "product": product,
         "info": info,
         "stock_status": Availability.status(product.stock),
-        "reviews": reviews,
-        # evaluated by the template only when the cached fragment is missing
-        "related": lambda: selectors.product_related(product=product),
-        "fragment_key": f"{catalog_version()}:{language}:{product.pk}:{product.updated_at.timestamp()}",
-        "fragment_seconds": FRAGMENT_SECONDS,
+        "reviews": selectors.review_list_approved(product=product)[:50],
+        "related": selectors.product_related(product=product),
         "show_kes": store.show_kes_conversion and product.kes_price_amount is not None,
         "cart_props": {
             "productId": product.pk,
@@ -189,15 +216,9 @@ def product_detail(request, slug):
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
         },
-        "review_props": {
-            "productId": product.pk,
-            "reason": reason,
-            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
-        },
         "rate_props": _rate_props(),
         "json_ld": _script_safe(json.dumps(_product_json_ld(request, product, info), ensure_ascii=False)),
     }
-    return render(request, "catalog/product_detail.html", context)
 
 
 def _script_safe(text):
