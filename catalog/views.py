@@ -217,6 +217,10 @@ def _product_context(request, product, store, language):
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
         },
         "rate_props": _rate_props(),
+        "tab_props": {"tabs": [
+            {"id": "details", "label": _("Details")}, {"id": "care", "label": _("Care Guide")},
+            {"id": "reviews", "label": _("Reviews")},
+        ]},
         "json_ld": _script_safe(json.dumps(_product_json_ld(request, product, info), ensure_ascii=False)),
     }
 
