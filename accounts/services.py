@@ -10,7 +10,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
@@ -96,21 +96,25 @@ def customer_create(*, first_name, last_name, email, password, phone="", subscri
         field, message = next(iter(errors.items()))
         raise AccountError(message, field=field)
     email = email.strip().lower()
-    with transaction.atomic():
-        # re-checked inside the transaction; the unique index settles a race
-        if User.objects.filter(email__iexact=email).exists() or User.objects.filter(username=email).exists():
-            raise AccountError(_("An account with this email already exists"), field="email")
-        user = User(
-            username=email,
-            email=email,
-            first_name=first_name.strip(),
-            last_name=last_name.strip(),
-            phone=phone_normalize(phone),
-            subscribe_newsletter=bool(subscribe_newsletter),
-            language=language,
-        )
-        user.set_password(password)
-        user.save()
+    duplicate = AccountError(_("An account with this email already exists"), field="email")
+    if User.objects.filter(username=email).exists():
+        raise duplicate
+    try:
+        with transaction.atomic():
+            user = User(
+                username=email,
+                email=email,
+                first_name=first_name.strip(),
+                last_name=last_name.strip(),
+                phone=phone_normalize(phone),
+                subscribe_newsletter=bool(subscribe_newsletter),
+                language=language,
+            )
+            user.set_password(password)
+            user.save()
+    except IntegrityError:
+        # two sign-ups with one address at once: the unique index lets one through
+        raise duplicate from None
     return user
 
 

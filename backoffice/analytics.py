@@ -102,6 +102,7 @@ def top_sellers(*, since, limit=TOP_SELLERS):
             "title": products[row["product_id"]].title,
             "slug": products[row["product_id"]].slug,
             "category": products[row["product_id"]].category.slug,
+            "category_name": products[row["product_id"]].category.name,
             "total_sold": row["total_sold"],
             "revenue": quantize(row["revenue"]),
         }

@@ -8,6 +8,7 @@ from accounts.models import AuthToken
 from accounts.roles import is_staff_member
 
 STAFF_TOKEN_LIFETIME = timedelta(hours=24)
+_SESSION_TOKEN_KEY = "staff_token_id"
 
 
 def staff_sign_in(*, request, username, password):
@@ -22,12 +23,17 @@ def staff_sign_in(*, request, username, password):
     if user is None or not is_staff_member(user):
         return None, None
     login(request, user)
-    _token, key = AuthToken.issue(user=user, lifetime=STAFF_TOKEN_LIFETIME)
+    token, key = AuthToken.issue(user=user, lifetime=STAFF_TOKEN_LIFETIME)
+    # remembered so that signing out of the session also revokes this token
+    request.session[_SESSION_TOKEN_KEY] = token.pk
     return user, key
 
 
 def staff_sign_out(*, request, token_key=None):
     """End the session and revoke the bearer token (the one given or the one in use)."""
+    session_token = request.session.get(_SESSION_TOKEN_KEY) if hasattr(request, "session") else None
+    if session_token:
+        AuthToken.objects.filter(pk=session_token).delete()
     if token_key:
         AuthToken.objects.filter(key_hash=AuthToken.hash_key(token_key)).delete()
     used = getattr(request, "auth_token", None)

@@ -27,7 +27,8 @@ def contact_message_set_status(*, actor, message, status):
 def _reply_email(*, message, reply):
     store = store_settings_get()
     quoted = "\n".join(f"> {line}" for line in message.message.splitlines())
-    body = f"{reply}\n\n— {store.store_name}\n\n{_('Your message:')}\n{quoted}\n"
+    heading = _("Your message:")
+    body = f"{reply}\n\n— {store.store_name}\n\n{heading}\n{quoted}\n"
     return EmailMessage(
         subject=_("Re: %(subject)s") % {"subject": message.subject},
         body=body,

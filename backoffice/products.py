@@ -65,10 +65,11 @@ def product_save(*, actor, data, product=None):
     with transaction.atomic():
         if product is None:
             fields["slug"] = _unique_slug(slug or fields.get("title_en", ""))
-        elif slug and slug != product.slug:
-            if Product.objects.filter(slug=slug).exclude(pk=product.pk).exists():
+        elif slug and slugify(slug) != product.slug:
+            slug = slugify(slug)
+            if not slug or Product.objects.filter(slug=slug).exclude(pk=product.pk).exists():
                 raise ApiError(_("A product with this slug already exists"), field="slug")
-            fields["slug"] = slugify(slug)
+            fields["slug"] = slug
         creating = product is None
         product = _upsert(product=product, **fields)
         audit_record(actor=actor, action="product.create" if creating else "product.update",

@@ -13,6 +13,29 @@ from accounts.models import Role
 from accounts.roles import has_permission, is_staff_member
 
 
+# The roles' names in this app's catalogue too, so the dashboard shows them in Arabic.
+ROLE_LABELS = {
+    Role.OWNER: _("Owner"),
+    Role.MANAGER: _("Manager"),
+    Role.HEAD_SUPPORT: _("Head Support"),
+    Role.SUPPORT: _("Support"),
+}
+
+# The matrix areas' names (accounts.roles.AREAS), likewise.
+AREA_LABELS = {
+    "products": _("Products, inventory and import"),
+    "delete_all_products": _("Delete all products"),
+    "orders": _("Orders"),
+    "customers": _("Customers"),
+    "coupons": _("Coupons and announcements"),
+    "messages": _("Messages and reviews"),
+    "analytics": _("Analytics"),
+    "overview": _("Overview"),
+    "settings": _("Settings"),
+    "system": _("Roles, storage, database and system"),
+}
+
+
 @dataclass(frozen=True)
 class Section:
     slug: str

@@ -52,7 +52,6 @@ def dashboard_stats():
 
 
 def low_stock_products(*, limit=5):
-    return list(
-        Product.objects.filter(stock__lte=Availability.LOW_STOCK).order_by("stock", "title_en")
-        .values("id", "title_en", "stock")[:limit]
-    )
+    """The products with the least stock (10 or less), titles in the active language."""
+    return list(Product.objects.filter(stock__lte=Availability.LOW_STOCK).order_by("stock", "title_en")
+                .only("id", "title_en", "title_ar", "stock")[:limit])

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.roles import is_staff_member, permissions_for
 from backoffice.auth import staff_sign_in, staff_sign_out
-from backoffice.sections import SECTIONS, can_open, section_from_path, sidebar_for
+from backoffice.sections import ROLE_LABELS, SECTIONS, can_open, section_from_path, sidebar_for
+from catalog.models import Category
 from shop.templatetags.shop_tags import lurl
 
 
@@ -56,12 +57,15 @@ def dashboard(request, section=""):
         "language": get_language(),
         "sections": [s.slug for s in SECTIONS if can_open(user, s)],
     }
+    if active.slug in ("products", "inventory"):
+        props["categories"] = [{"slug": c.slug, "name": c.name}
+                               for c in Category.objects.filter(is_assignable=True).order_by("position", "slug")]
     context = {
         "active": active,
         "allowed": allowed,
         "sidebar": sidebar_for(user),
         "props": props,
         "island": f"admin-{active.slug}",
-        "role_label": user.get_role_display(),
+        "role_label": ROLE_LABELS.get(user.role, user.role),
     }
     return render(request, "backoffice/dashboard.html", context, status=200 if allowed else 403)

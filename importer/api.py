@@ -27,8 +27,20 @@ class ExternalProductSerializer(serializers.Serializer):
     source_url = serializers.CharField()
     category = serializers.CharField()
 
+    original_price_egp = serializers.SerializerMethodField()
+    shop_category = serializers.SerializerMethodField()
+
     def get_price_egp(self, obj) -> str:
         return str(services.egp_price(obj.price, config=self.context["config"]))
+
+    def get_original_price_egp(self, obj) -> str | None:
+        if not obj.original_price:
+            return None
+        return str(services.egp_price(obj.original_price, config=self.context["config"]))
+
+    def get_shop_category(self, obj) -> str:
+        """The category the import will give it (the rule-based categoriser)."""
+        return services.category_for(obj, config=self.context["config"])
 
 
 class ProgressSerializer(serializers.Serializer):

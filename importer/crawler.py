@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
-from importer.http import FetchError, PoliteSession
+from importer.fetch import FetchError, PoliteSession
 from importer.normalize import deduplicate, normalise
 from importer.parsers import (
     canonical_url,

@@ -47,14 +47,18 @@ def _key(name):
 
 def is_similar(a, b):
     """Same product under two spellings: names match, or one holds the other at a close price."""
-    ka, kb = _key(a.name), _key(b.name)
+    return _similar(_key(a.name), a.price, _key(b.name), b.price)
+
+
+def _similar(ka, pa, kb, pb):
     if ka == kb:
         return True
-    short, long_ = sorted((ka, kb), key=len)
-    if short and short in long_ and len(short) / len(long_) >= SIMILAR_LENGTH:
-        low, high = sorted((a.price, b.price))
-        return (high - low) / high < SIMILAR_PRICE
-    return False
+    short, long_ = (ka, kb) if len(ka) <= len(kb) else (kb, ka)
+    # cheap length test first: this runs for every pair of a large catalogue
+    if not short or len(short) < SIMILAR_LENGTH * len(long_) or short not in long_:
+        return False
+    low, high = sorted((pa, pb))
+    return (high - low) / high < SIMILAR_PRICE
 
 
 def deduplicate(products):
@@ -63,12 +67,16 @@ def deduplicate(products):
     for product in products:
         found = by_url.get(product.source_url)
         by_url[product.source_url] = found.merge(product) if found else product
-    kept = []
+    kept, keys, exact = [], [], {}
     for product in by_url.values():
-        for index, other in enumerate(kept):
-            if is_similar(product, other):
-                kept[index] = other.merge(product)
-                break
-        else:
+        key = _key(product.name)
+        index = exact.get(key)
+        if index is None:
+            index = next((i for i, (k, price) in enumerate(keys) if _similar(key, product.price, k, price)), None)
+        if index is None:
+            exact[key] = len(kept)
             kept.append(product)
+            keys.append((key, product.price))
+        else:
+            kept[index] = kept[index].merge(product)
     return kept

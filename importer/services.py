@@ -17,7 +17,7 @@ from catalog.models import Category, Product
 from catalog.services import product_upsert
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
-from importer.http import FetchError, check_url, download
+from importer.fetch import FetchError, check_url, download
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.pricing import import_price
 from shop.rates import rate_get, rates_refresh
@@ -86,6 +86,13 @@ def cache_clear():
 def egp_price(kes, *, config=None):
     config = config or importer_config()
     return import_price(kes=kes, rate=config["exchange_rate"], markup=config["markup"])
+
+
+def category_for(item, *, config=None):
+    """The shop category an external product gets on import."""
+    price = egp_price(item.price, config=config)
+    return categorize(name=item.name, description=item.description, price=price,
+                      source_category=item.category).category
 
 
 # -- runs -----------------------------------------------------------------------

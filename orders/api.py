@@ -1,10 +1,7 @@
 """Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
 
 import logging
-from datetime import timedelta
-
 from django.conf import settings
-from django.contrib.auth import login
 from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -255,9 +252,9 @@ class CreateIntentionApi(APIView):
         except InsufficientStock as exc:
             raise ApiError(exc.message, field="items", status_code=409) from None
         if new_user is not None:
-            old_key = request.session.session_key
-            login(request._request, new_user, backend="accounts.backends.EmailOrUsernameBackend")
-            carts.cart_merge(session_key=old_key, user=new_user)
+            from accounts.services import customer_sign_in
+
+            customer_sign_in(request=request._request, user=new_user)
         _remember_order(request, order)
         return_url = request.build_absolute_uri(lurl("/payment/success"))
         notification_url = request.build_absolute_uri(reverse("payment-callback-paymob"))
@@ -357,8 +354,7 @@ class CheckoutRegisterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
-        from accounts.models import AuthToken
-        from accounts.services import AccountError, customer_create
+        from accounts.services import AccountError, customer_create, customer_sign_in, token_issue
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -369,10 +365,8 @@ class CheckoutRegisterApi(APIView):
                                    language=get_language())
         except AccountError as exc:
             raise ApiError(exc.message, field=exc.field) from None
-        old_key = request.session.session_key
-        login(request._request, user, backend="accounts.backends.EmailOrUsernameBackend")
-        carts.cart_merge(session_key=old_key, user=user)
-        _token, key = AuthToken.issue(user=user, lifetime=timedelta(hours=24))
+        customer_sign_in(request=request._request, user=user)
+        _token, key = token_issue(user=user)
         return Response({
             "user": {"id": user.pk, "firstName": user.first_name, "lastName": user.last_name,
                      "email": user.email, "phone": user.phone},

@@ -108,9 +108,12 @@ def checkout_validate(data, *, user=None):
         validate_email(form.email)
     except ValidationError:
         raise CheckoutError(_("Please enter a valid email address"), field="email") from None
-    if not re.fullmatch(r"\+?[0-9][0-9 \-]{5,20}", form.phone):
+    from accounts.services import phone_is_valid, phone_normalize  # one phone rule for the shop
+
+    local_abroad = form.country != "EGY" and re.fullmatch(r"\d{7,15}", phone_normalize(form.phone))
+    if not (phone_is_valid(form.phone) or local_abroad):
         raise CheckoutError(_("Please enter a valid phone number"), field="phone")
-    form.phone = re.sub(r"[ \-]", "", form.phone)
+    form.phone = phone_normalize(form.phone)
     if not (form.street and form.city and form.state):
         missing = next(n for n in ("street", "city", "state") if not getattr(form, n))
         raise CheckoutError(_("Please fill in your billing address"), field=missing)
@@ -170,7 +173,12 @@ def _coupon_use(coupon):
 
 
 def _order_number():
-    return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
+    """A short number customers can read out on the phone: NHT-<yymmdd>-<6 hex>."""
+    for _attempt in range(5):
+        number = f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
+        if not Order.objects.filter(number=number).exists():
+            return number
+    return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
 def order_place(*, lines, form, user=None, session_key="", language="en"):

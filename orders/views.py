@@ -3,21 +3,24 @@
 from django.conf import settings
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 from orders import cart as carts
 from orders.api import session_owns
 from orders.checkout import COUNTRIES, GOVERNORATES
-from orders.models import Order
+from orders.models import Order, Payment
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
 
 
+@ensure_csrf_cookie  # the islands send it back on every write
 def cart_page(request):
     cart = carts.cart_get_for_request(request)
     data = carts.cart_data(cart)
     return render(request, "orders/cart.html", {"cart": data, "props": {"cart": data}})
 
 
+@ensure_csrf_cookie
 def checkout_page(request):
     cart = carts.cart_get_for_request(request)
     data = carts.cart_data(cart)
@@ -41,8 +44,29 @@ def checkout_page(request):
     return render(request, "orders/checkout.html", {"cart": data, "props": props})
 
 
+def _payment_id_from(params):
+    """Which of our payments a return URL is about: ours, else Paymob's ids.
+
+    Paymob appends its transaction parameters (`id` is its transaction id,
+    `order` its order id) to the redirection URL. This only picks the payment;
+    the verification that follows trusts nothing in the URL.
+    """
+    if params.get("payment_id"):
+        return params["payment_id"]
+    candidate = params.get("id", "")
+    if candidate and Payment.objects.filter(payment_id=candidate).exists():
+        return candidate
+    order_id = params.get("order") or params.get("order_id")
+    if order_id:
+        payment = Payment.objects.filter(provider_order_id=order_id).only("payment_id").first()
+        if payment:
+            return payment.payment_id
+    return candidate
+
+
+@ensure_csrf_cookie
 def payment_success(request):
-    payment_id = request.GET.get("payment_id") or request.GET.get("id") or ""
+    payment_id = _payment_id_from(request.GET)
     return render(request, "orders/payment_return.html",
                   {"props": {"paymentId": payment_id, "params": request.GET.dict()}})
 

@@ -85,3 +85,26 @@ class MaintenanceModeMiddleware:
             response["Retry-After"] = "3600"
             return response
         return self.get_response(request)
+
+
+class StripNullBytesMiddleware:
+    """Drop NUL characters from query parameters.
+
+    PostgreSQL text cannot hold them, so a crafted `?q=%00` would otherwise
+    turn a harmless lookup into a 500. Forms and serializers already refuse
+    NUL in submitted fields; this covers every raw `request.GET` read.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
+            cleaned = request.GET.copy()
+            for key in list(cleaned.keys()):
+                cleaned.setlist(key.replace("\x00", ""), [v.replace("\x00", "") for v in cleaned.getlist(key)])
+                if "\x00" in key:
+                    del cleaned[key]
+            cleaned._mutable = False
+            request.GET = cleaned
+        return self.get_response(request)

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "shop.middleware.StripNullBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "shop.middleware.ShopLocaleMiddleware",
@@ -248,7 +249,7 @@ PAYMOB_PUBLIC_KEY = env("PAYMOB_PUBLIC_KEY", default="")
 PAYMOB_API_KEY = env("PAYMOB_API_KEY", default="")
 PAYMOB_HMAC_SECRET = env("PAYMOB_HMAC_SECRET", default="")
 PAYMOB_INTEGRATION_IDS = env_list("PAYMOB_INTEGRATION_IDS", default=[])
-PAYMOB_TIMEOUT = 30
+PAYMOB_TIMEOUT = 25  # answer before the browser gives up at 30 s
 
 # --- Exchange rates and importer -------------------------------------------
 EXCHANGE_RATE_PROVIDERS = env_list(

@@ -12,6 +12,7 @@ handler500 = "shop.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("robots.txt", views.robots_txt, name="robots-txt"),
     path("sitemap.xml", views.sitemap_xml, name="sitemap-xml"),
     path("lang/<str:language>/", views.set_language, name="set-language"),

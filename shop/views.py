@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.db import transaction
-from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
 from django.urls import translate_url
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -21,6 +22,10 @@ def healthz(request):
     ok = all(checks.values())
     body = {"status": "ok" if ok else "error", **{k: "ok" if v else "down" for k, v in checks.items()}}
     return JsonResponse(body, status=200 if ok else 503)
+
+
+def favicon(request):
+    return HttpResponsePermanentRedirect(static("shop/favicon.svg"))
 
 
 def set_language(request, language):

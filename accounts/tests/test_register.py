@@ -164,3 +164,19 @@ def test_the_api_registers_a_customer(client):
     assert response.json()["message"] == "Account created successfully! Please sign in to continue."
     user = User.objects.get(email="mona@example.com")
     assert not user.is_staff and user.role == "" and user.subscribe_newsletter is False
+
+
+def test_a_sign_up_racing_another_with_the_same_address_gets_the_duplicate_message(alice, monkeypatch):
+    from accounts import services
+
+    # given: the early check has already passed when the other sign-up commits
+    monkeypatch.setattr(services, "customer_errors", lambda **kwargs: {})
+    User.objects.filter(pk=alice.pk).update(username="alice-legacy")
+
+    # when
+    with pytest.raises(services.AccountError) as raised:
+        services.customer_create(first_name="A", last_name="B", email="Alice@example.com", password="x")
+
+    # then
+    assert (raised.value.field, raised.value.message) == ("email", "An account with this email already exists")
+    assert User.objects.filter(email__iexact="alice@example.com").count() == 1

@@ -7,9 +7,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.analytics import PERIODS, analytics_get
 from shop.api.errors import ApiError
 
@@ -27,8 +26,7 @@ def _as_json(value):
     return value
 
 
-class AnalyticsApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class AnalyticsApi(StaffApi):
     area = "analytics"
 
     @extend_schema(

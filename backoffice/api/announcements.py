@@ -9,9 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.fields import ColourField, DayOrDateTimeField
 from backoffice.marketing import announcement_create, announcement_delete, announcement_update
 from shop.models import Announcement
@@ -56,8 +55,7 @@ class AnnouncementSerializer(serializers.Serializer):
         return data
 
 
-class AnnouncementListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class AnnouncementListApi(StaffApi):
     area = "coupons"  # DECISIONS: "coupons, announcements" share one row
 
     @extend_schema(responses=AnnouncementSerializer(many=True))
@@ -72,8 +70,7 @@ class AnnouncementListApi(APIView):
         return Response(AnnouncementSerializer(announcement).data, status=201)
 
 
-class AnnouncementDetailApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class AnnouncementDetailApi(StaffApi):
     area = "coupons"
 
     @extend_schema(request=AnnouncementSerializer, responses=AnnouncementSerializer)

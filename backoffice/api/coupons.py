@@ -9,9 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.fields import DayOrDateTimeField
 from backoffice.api.tables import search_filter
 from backoffice.marketing import coupon_create, coupon_set_active
@@ -35,8 +34,7 @@ class CouponSerializer(serializers.Serializer):
         return bool(coupon.expiry_date and coupon.expiry_date < timezone.now())
 
 
-class CouponListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class CouponListApi(StaffApi):
     area = "coupons"
 
     class InputSerializer(serializers.Serializer):
@@ -80,8 +78,7 @@ class CouponListApi(APIView):
         return Response(CouponSerializer(coupon).data, status=201)
 
 
-class CouponDetailApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class CouponDetailApi(StaffApi):
     area = "coupons"
 
     class InputSerializer(serializers.Serializer):

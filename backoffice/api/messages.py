@@ -9,9 +9,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.inbox import contact_message_reply, contact_message_set_status
 from shop.api.errors import ApiError
@@ -32,8 +31,7 @@ class MessageSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class MessageListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class MessageListApi(StaffApi):
     area = "messages"
 
     class OutputSerializer(page_serializer("ContactMessagePage", MessageSerializer)):
@@ -60,8 +58,7 @@ class MessageListApi(APIView):
         return Response(page)
 
 
-class MessageStatusApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class MessageStatusApi(StaffApi):
     area = "messages"
 
     class InputSerializer(serializers.Serializer):
@@ -79,8 +76,7 @@ class MessageStatusApi(APIView):
         return Response(MessageSerializer(message).data)
 
 
-class MessageReplyApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class MessageReplyApi(StaffApi):
     area = "messages"
     area_actions = {"POST": "reply"}
 

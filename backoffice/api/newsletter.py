@@ -7,9 +7,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.exports import subscribers_csv
 from shop.api.errors import ApiError
@@ -42,8 +41,7 @@ def _subscribers(request):
 STATUS_PARAMETER = OpenApiParameter("status", str, enum=["all", *STATUSES])
 
 
-class SubscriberListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class SubscriberListApi(StaffApi):
     area = AREA
 
     class OutputSerializer(page_serializer("SubscriberPage", SubscriberSerializer)):
@@ -59,8 +57,7 @@ class SubscriberListApi(APIView):
         return Response(page)
 
 
-class SubscriberExportApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class SubscriberExportApi(StaffApi):
     area = AREA
 
     @extend_schema(parameters=[OpenApiParameter("search", str), STATUS_PARAMETER],

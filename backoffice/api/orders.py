@@ -11,9 +11,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from orders.actions import OrderStatusError, order_set_status
@@ -78,8 +77,7 @@ def _set_status(*, order, status, actor, note=""):
     )
 
 
-class OrderListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class OrderListApi(StaffApi):
     area = "orders"
 
     @extend_schema(
@@ -149,8 +147,7 @@ class OrderDetailSerializer(OrderRowSerializer):
         return {field: getattr(order, field) for field in fields}
 
 
-class OrderDetailApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class OrderDetailApi(StaffApi):
     area = "orders"
 
     @extend_schema(operation_id="admin_order_detail", responses=OrderDetailSerializer)
@@ -162,8 +159,7 @@ class OrderDetailApi(APIView):
         return Response(OrderDetailSerializer(order).data)
 
 
-class OrderStatusApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class OrderStatusApi(StaffApi):
     area = "orders"
     area_actions = {"PUT": "status"}
 
@@ -184,8 +180,7 @@ class OrderStatusApi(APIView):
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
-class OrderBulkStatusApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class OrderBulkStatusApi(StaffApi):
     area = "orders"
     area_actions = {"PUT": "status"}
 

@@ -56,8 +56,7 @@ class DashboardApi(StaffApi):
         return Response({
             **stats,
             "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],
-            "low_stock_list": [{"id": p["id"], "title": p["title_en"], "stock": p["stock"]}
-                               for p in low_stock_products()],
+            "low_stock_list": [{"id": p.pk, "title": p.title, "stock": p.stock} for p in low_stock_products()],
             "system_status": _system_status(),
         })
 

@@ -12,9 +12,8 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from accounts.roles import StaffAreaPermission
+from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.audit import audit_record
 from catalog.models import Review
@@ -49,8 +48,7 @@ def _fresh(review):
     return ReviewSerializer(Review.objects.select_related("product").get(pk=review.pk)).data
 
 
-class ReviewListApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class ReviewListApi(StaffApi):
     area = "messages"  # DECISIONS: "messages, reviews" share one row
 
     class OutputSerializer(page_serializer("ReviewPage", ReviewSerializer)):
@@ -78,8 +76,7 @@ class ReviewListApi(APIView):
         return Response(page)
 
 
-class ReviewApproveApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class ReviewApproveApi(StaffApi):
     area = "messages"
 
     class InputSerializer(serializers.Serializer):
@@ -100,8 +97,7 @@ class ReviewApproveApi(APIView):
         return Response(_fresh(review))
 
 
-class ReviewResponseApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class ReviewResponseApi(StaffApi):
     area = "messages"
     area_actions = {"PUT": "reply"}  # a public answer to a customer is a reply
 
@@ -125,8 +121,7 @@ class ReviewResponseApi(APIView):
         return Response(_fresh(review))
 
 
-class ReviewDeleteApi(APIView):
-    permission_classes = [StaffAreaPermission]
+class ReviewDeleteApi(StaffApi):
     area = "messages"
 
     @extend_schema(responses={204: None})

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from accounts.models import Role, User
 from accounts.roles import AREAS, MATRIX, permissions_for
 from backoffice.api.base import StaffApi
+from backoffice.sections import AREA_LABELS, ROLE_LABELS
 from backoffice.staff import ASSIGNABLE_ROLES, staff_create, staff_delete, staff_update
 
 
@@ -18,11 +19,14 @@ class StaffOutputSerializer(serializers.Serializer):
     username = serializers.CharField()
     email = serializers.EmailField()
     role = serializers.CharField()
-    role_label = serializers.CharField(source="get_role_display")
+    role_label = serializers.SerializerMethodField()
     is_active = serializers.BooleanField()
     is_owner = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField(source="date_joined")
     last_login = serializers.DateTimeField(allow_null=True)
+
+    def get_role_label(self, user) -> str:
+        return str(ROLE_LABELS.get(user.role, user.role))
 
     def get_is_owner(self, user) -> bool:
         return user.role == Role.OWNER or user.is_superuser
@@ -56,9 +60,9 @@ class RolesApi(StaffApi):
     )
     def get(self, request):
         return Response({
-            "roles": [{"value": value, "label": str(label)} for value, label in Role.choices],
+            "roles": [{"value": value, "label": str(ROLE_LABELS[value])} for value, _label in Role.choices],
             "permissions": {role: permissions_for(role) for role in MATRIX},
-            "areas": [{"key": key, "label": str(label)} for key, label in AREAS.items()],
+            "areas": [{"key": key, "label": str(AREA_LABELS.get(key, label))} for key, label in AREAS.items()],
             "assignable_roles": [str(r) for r in ASSIGNABLE_ROLES],
         })
 

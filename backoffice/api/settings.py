@@ -1,10 +1,12 @@
 """Admin API: GET and PUT /api/admin/settings (every Store settings field)."""
 
 from decimal import Decimal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -60,6 +62,14 @@ class SettingsSerializer(serializers.Serializer):
     social_media = SocialSerializer()
     seo = SeoSerializer()
     external_products = ExternalSerializer()
+
+
+    def validate_timezone(self, value):
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise serializers.ValidationError(_("Unknown time zone")) from None
+        return value
 
 
 _EXTERNAL = {"enabled": "external_enabled", "base_url": "external_base_url",

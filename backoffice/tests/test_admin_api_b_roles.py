@@ -100,3 +100,20 @@ def test_a_staff_bearer_token_works_without_a_session(client, head_support):
     # then
     assert response.status_code == 200
     assert "data" in response.json()
+
+
+@pytest.mark.django_db
+def test_every_part_b_endpoint_is_in_the_openapi_schema(client):
+    # when
+    schema = client.get("/api/schema/", headers={"Accept": "application/vnd.oai.openapi+json"}).json()
+    # then
+    for path in [
+        "/api/admin/orders", "/api/admin/orders/{order_id}", "/api/admin/orders/{order_id}/status",
+        "/api/admin/bulk/orders", "/api/admin/analytics", "/api/admin/announcements",
+        "/api/admin/announcements/{announcement_id}", "/api/admin/coupons", "/api/admin/coupons/{coupon_id}",
+        "/api/admin/newsletter", "/api/admin/newsletter/export", "/api/admin/contact-messages",
+        "/api/admin/contact-messages/{message_id}", "/api/admin/messages/{message_id}/reply",
+        "/api/reviews/admin", "/api/reviews/admin/{review_id}/approve", "/api/reviews/admin/{review_id}/response",
+        "/api/reviews/admin/{review_id}",
+    ]:
+        assert path in schema["paths"], path

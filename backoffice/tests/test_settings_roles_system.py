@@ -36,6 +36,11 @@ class TestSettings:
         assert store.seo == {"metaTitle": "Tea", "metaDescription": "d", "keywords": ["tea"]}
         assert AuditEntry.objects.filter(action="settings.update", actor=owner).exists()
 
+    def test_an_unknown_time_zone_is_refused(self, client, manager):
+        client.force_login(manager)
+        response = client.put("/api/admin/settings", {"timezone": "Mars/Olympus"}, content_type="application/json")
+        assert response.status_code == 400 and response.json()["field"] == "timezone"
+
     def test_invalid_values_name_the_field(self, client, manager):
         client.force_login(manager)
         response = client.put("/api/admin/settings", {"shippingRate": "-1"}, content_type="application/json")

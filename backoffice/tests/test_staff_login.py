@@ -60,6 +60,15 @@ class TestAdminLoginApi:
         assert client.get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
         assert client.get("/api/admin/verify").status_code == 401
 
+    def test_signing_out_of_the_page_also_revokes_the_login_token(self, client, manager, password):
+        # given
+        token = client.post("/api/admin/login", {"username": "manager", "password": password},
+                            content_type="application/json").json()["sessionToken"]
+        # when
+        client.post("/adminauth/logout")
+        # then
+        assert client.get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
+
     def test_verify_without_credentials_says_admin_authentication_required(self, client):
         response = client.get("/api/admin/verify")
         assert response.status_code == 401
@@ -73,6 +82,10 @@ class TestAdminAuthPage:
         assert "Sign In" in body
         assert "Authorized personnel only" in body
         assert "This area is restricted to administrators only." in body
+
+    def test_it_speaks_arabic_at_the_arabic_address(self, client):
+        body = client.get("/ar/adminauth").content.decode()
+        assert 'dir="rtl"' in body and "للموظفين المصرح لهم فقط" in body and "تسجيل الدخول" in body
 
     def test_a_signed_in_staff_member_goes_to_the_dashboard(self, client, support):
         client.force_login(support)

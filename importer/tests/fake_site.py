@@ -45,6 +45,7 @@ class FakeServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body go out at once, as from a real server
 
             def do_GET(self):  # noqa: N802
                 with server.lock:

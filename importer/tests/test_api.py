@@ -94,3 +94,24 @@ def test_the_endpoints_are_in_the_openapi_schema(owner):
     for path in ("/api/admin/scrape", "/api/admin/scrape/status", "/api/admin/scrape/cache",
                  "/api/admin/scrape/import", "/api/admin/scrape/cancel"):
         assert f"{path}:" in schema or f'"{path}"' in schema
+
+
+def test_a_disabled_importer_returns_an_empty_list(owner):
+    from shop.store_settings import store_settings_update
+
+    store_settings_update(external_enabled=False)
+    body = client_for(owner).post("/api/admin/scrape", {"forceRefresh": True}, format="json").json()
+    assert (body["success"], body["products"], body["count"]) == (True, [], 0)
+    assert ImporterRun.objects.count() == 0
+
+
+def test_a_failed_crawl_with_nothing_cached_says_so(shop_setup, owner, django_capture_on_commit_callbacks):
+    # given a site with nothing on it
+    shop_setup.routes.clear()
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(owner).post("/api/admin/scrape", {"forceRefresh": True, "maxPages": 3}, format="json")
+    status = client_for(owner).get("/api/admin/scrape/status").json()
+    # then no sample products stand in for the real ones
+    assert status["job"]["status"] == "failed" and status["count"] == 0 and status["products"] == []
+    assert status["job"]["error"] == f"No products found on {shop_setup.url}."

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from importer.crawler import Crawl
-from importer.http import PoliteSession
+from importer.fetch import PoliteSession
 from importer.tests.fake_site import EXPECTED, producer_site
 
 DELAY = 0.05

@@ -54,18 +54,22 @@ def _apply(payment, result, kind):
         logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
                        result.amount_cents, result.currency, payment.order.number)
         raise CallbackRejected("amount or currency mismatch")
-    try:
-        with transaction.atomic():
-            PaymentEvent.objects.create(payment=payment, kind=kind, transaction_id=result.transaction_id,
-                                        success=result.success, payload=result.raw)
-    except IntegrityError:
-        logger.info("payment %s: %s %s already applied", payment.payment_id, kind, result.transaction_id)
-        return payment
-    if result.pending:
-        return payment
     raw = result.raw if isinstance(result.raw, dict) else {}
     refunded = str(raw.get("is_refunded")).lower() == "true" or str(raw.get("is_voided")).lower() == "true"
+    # One transaction for the event and its effect: a crash in between cannot
+    # leave an event recorded but never applied (a replay would then be ignored).
     with transaction.atomic():
+        try:
+            with transaction.atomic():
+                # a pending report (kiosk) must not block the final one for the same id
+                event_kind = f"{kind}-pending" if result.pending else kind
+                PaymentEvent.objects.create(payment=payment, kind=event_kind, transaction_id=result.transaction_id,
+                                            success=result.success, payload=result.raw)
+        except IntegrityError:
+            logger.info("payment %s: %s %s already applied", payment.payment_id, kind, result.transaction_id)
+            return payment
+        if result.pending:
+            return payment
         locked = Payment.objects.select_for_update().get(pk=payment.pk)
         if result.success and refunded and locked.status == PaymentStatus.PAID:
             locked.status = PaymentStatus.REFUNDED

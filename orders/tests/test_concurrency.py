@@ -66,3 +66,25 @@ def test_a_coupon_with_usage_limit_three_is_used_exactly_three_times(make_produc
     assert Order.objects.filter(coupon_code="THREE").count() == 3
     tea.refresh_from_db()
     assert tea.stock == 97  # refused checkouts gave their stock back
+
+
+def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, settings):
+    # given a sandbox card order and its signed callback
+    from django.core import mail
+
+    from orders.models import Payment, PaymentEvent, PaymentStatus
+    from orders.payments import get_provider
+    from orders.payments.services import callback_process, payment_start
+
+    settings.PAYMENT_SANDBOX = True
+    tea = make_product(stock=5)
+    order = order_place(lines=[(tea, 1)], form=checkout_validate({**FORM, "payment_method": "sandbox"}))
+    payment, _ = payment_start(order=order, provider_name="sandbox", return_url="http://x/", notification_url="http://x/")
+    body, signature = get_provider("sandbox").transaction(payment=payment, success=True)
+    # when
+    outcomes = _race(8, lambda: callback_process(provider_name="sandbox", body=body, received_hmac=signature))
+    # then
+    assert outcomes.count("ok") == 8
+    assert PaymentEvent.objects.count() == 1
+    assert Payment.objects.get().status == PaymentStatus.PAID
+    assert len(mail.outbox) == 1

@@ -260,7 +260,7 @@ def test_checkout_register_creates_and_signs_in_a_customer(api):
     # when
     response = api.post("/api/users/checkout-register", {
         "firstName": "Omar", "lastName": "Said", "email": "omar@example.com", "password": "Str0ng pass",
-        "phone": "01001234567", "isActive": True}, format="json")
+        "phone": "01012345678", "isActive": True}, format="json")
     duplicate = api.post("/api/users/checkout-register", {
         "firstName": "Omar", "lastName": "Said", "email": "omar@example.com", "password": "Str0ng pass"},
         format="json")
@@ -268,3 +268,29 @@ def test_checkout_register_creates_and_signs_in_a_customer(api):
     assert response.status_code == 201
     assert response.json()["user"]["email"] == "omar@example.com" and response.json()["sessionToken"]
     assert duplicate.status_code == 400 and duplicate.json()["field"] == "email"
+
+
+def test_the_sandbox_page_does_not_exist_when_the_sandbox_is_off(client, make_product, checkout_body, settings):
+    # given a sandbox payment made while it was on
+    client.post("/api/cart/items", {"productId": make_product().pk}, content_type="application/json")
+    start = client.post(INTENTION, checkout_body(paymentMethod="sandbox"), content_type="application/json").json()
+    settings.PAYMENT_SANDBOX = False
+    # when
+    page = client.get(start["paymentUrl"])
+    pay = client.post(start["paymentUrl"], {"action": "pay"})
+    # then
+    assert page.status_code == 404 and pay.status_code == 404
+    assert Order.objects.get().payment_status == PaymentStatus.AWAITING
+
+
+def test_a_local_phone_number_is_accepted_outside_egypt(api, make_product, checkout_body):
+    # given
+    _fill_cart(api, make_product())
+    body = checkout_body(paymentMethod="cod")
+    body["customer"]["phone"] = "050 123 4567"
+    body["billingAddress"].update(country="SAU", state="Riyadh", city="Riyadh")
+    # when
+    response = api.post(INTENTION, body, format="json")
+    # then
+    assert response.status_code == 201
+    assert Order.objects.get().phone == "0501234567"

@@ -31,3 +31,20 @@ class TestFaults:
         # then the request's transaction is rolled back
         assert response.status_code == 500
         assert ContactMessage.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_nul_bytes_in_query_parameters_are_dropped(client):
+    from shop.middleware import StripNullBytesMiddleware
+
+    seen = {}
+
+    def view(request):
+        seen.update({k: request.GET.getlist(k) for k in request.GET})
+        return None
+
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/shop", {"category": "black\x00-tea", "q\x00": "x"})
+    StripNullBytesMiddleware(view)(request)
+    assert seen == {"category": ["black-tea"], "q": ["x"]}

@@ -1,6 +1,20 @@
 // Dashboard islands by name: <div data-island="admin-<section>">. Each loads only where placed.
 export const adminIslands = {
   "admin-login": () => import("./admin/login.jsx"),
-  // part B: orders, analytics, announcements, coupons, newsletter, messages, reviews
+  "admin-overview": () => import("./admin/overview.jsx"),
+  "admin-products": () => import("./admin/products.jsx"),
+  "admin-inventory": () => import("./admin/inventory.jsx"),
+  "admin-users": () => import("./admin/customers.jsx"),
+  "admin-settings": () => import("./admin/settings.jsx"),
+  "admin-roles": () => import("./admin/roles.jsx"),
+  "admin-storage": () => import("./admin/storage.jsx"),
+  "admin-database": () => import("./admin/database.jsx"),
+  "admin-orders": () => import("./admin/orders.jsx"),
+  "admin-analytics": () => import("./admin/analytics.jsx"),
+  "admin-announcements": () => import("./admin/announcements.jsx"),
+  "admin-coupons": () => import("./admin/coupons.jsx"),
+  "admin-newsletter": () => import("./admin/newsletter.jsx"),
+  "admin-messages": () => import("./admin/messages.jsx"),
+  "admin-reviews": () => import("./admin/reviews.jsx"),
   "admin-external-products": () => import("./admin/external-products.jsx"),
 };

@@ -17,6 +17,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export default function PaymentReturn({ paymentId, params = {} }) {
   const [state, setState] = useState("verifying");
   const [order, setOrder] = useState(null);
+  const [stillPending, setStillPending] = useState(false);
 
   useEffect(() => {
     let cancelled = false;
@@ -34,6 +35,7 @@ export default function PaymentReturn({ paymentId, params = {} }) {
             return;
           }
           if (result.status !== "awaiting") break;
+          if (attempt === ATTEMPTS - 1) setStillPending(true);
         } catch {
           break;
         }
@@ -64,7 +66,7 @@ export default function PaymentReturn({ paymentId, params = {} }) {
     return (
       <section className="form-card result-card result-card--failed" data-state="failed">
         <h1>{t("payment:failed")}</h1>
-        <p>{t("payment:failedText")}</p>
+        <p>{t(stillPending ? "payment:pendingText" : "payment:failedText")}</p>
         <div className="result-card__actions">
           <a className="button" href={localPath("/cart")}>{t("payment:returnToCart")}</a>
           <a className="button button--ghost" href={localPath("/contact")}>{t("payment:contactSupport")}</a>

@@ -52,6 +52,13 @@ def new_page(browser, live_server):
 
     yield make
     for context in contexts:
+        # Let in-flight requests finish first: a request still inside its
+        # transaction when the test database is flushed deadlocks PostgreSQL.
+        for page in context.pages:
+            try:
+                page.wait_for_load_state("networkidle", timeout=5_000)
+            except Exception:
+                pass
         context.close()
 
 

@@ -6,13 +6,47 @@ import pytest
 from playwright.sync_api import expect
 from django.core import mail
 
+from decimal import Decimal
+
 from accounts.models import User
-from accounts.tests.factories import order_for
+from catalog.models import Category, Product
+from orders.models import Order, OrderStatus, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "Tea-Garden-2026"
+
+
+@pytest.fixture
+def tea(db):
+    black = Category.objects.create(slug="black-tea", name="Black tea", name_ar="شاي أسود")
+    return Product.objects.create(slug="kericho-gold", title="Kericho Gold", title_ar="كريتشو جولد",
+                                  price_amount=Decimal("300.00"), stock=10, category=black)
+
+
+def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery"):
+    """Add the tea on its page, then check out: the form comes prefilled and the names locked."""
+    page.goto(f"{prefix}/product/kericho-gold")
+    page.locator(".add-to-cart__button").click()
+    page.wait_for_function("document.querySelector('.site-header .badge')?.textContent === '1'")
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    user = User.objects.get(email=page.locator("#co-email").input_value())
+    assert page.locator("#co-firstName").input_value() == user.first_name
+    assert page.locator("#co-lastName").input_value() == user.last_name
+    assert page.locator("#co-phone").input_value() == user.phone
+    for locked in ("#co-email", "#co-firstName", "#co-lastName"):
+        assert page.locator(locked).get_attribute("readonly") is not None
+    page.fill("#co-street", "12 Nile Street")
+    page.fill("#co-city", "Cairo")
+    page.select_option("#co-state", "Giza")
+    page.get_by_label(cod_label).check()
+    page.get_by_test_id("place-order").click()
+    page.wait_for_url("**/thankyou")
+    order = Order.objects.get(user=user)
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.COD)
+    return order
 
 
 def _fill_register(page, *, email, first="Mona", last="Saleh"):
@@ -25,7 +59,7 @@ def _fill_register(page, *, email, first="Mona", last="Saleh"):
     page.check("input[name=agreeToTerms]")
 
 
-def test_register_sign_in_and_see_orders_in_english_on_desktop(new_page, screenshot, live_server):
+def test_register_sign_in_check_out_and_see_the_order_in_english_on_desktop(new_page, screenshot, live_server, tea):
     page = new_page(viewport=DESKTOP)
     page.goto("/register")
     page.wait_for_selector("form[data-enhanced=true]")
@@ -87,14 +121,16 @@ def test_register_sign_in_and_see_orders_in_english_on_desktop(new_page, screens
     session = next(c for c in page.context.cookies() if c["name"] == "sessionid")
     assert session["httpOnly"] and session["sameSite"] == "Lax"
 
-    # an order placed earlier shows in /account (made directly: see the report)
-    order_for(User.objects.get(email="mona@example.com"), number="NH-2026-0001")
+    # checkout comes prefilled; the order then shows in /account
+    order = _buy_with_cash_on_delivery(page)
     page.locator(".site-header__actions").get_by_role("link", name="Welcome, Mona").click()
     page.wait_for_url("**/account")
-    card = page.locator('[data-order="NH-2026-0001"]')
-    assert card.is_visible()
-    assert "Kericho Gold Black Tea" in card.inner_text()
-    assert "Processing" in card.inner_text() and "Paid" in card.inner_text()
+    card = page.locator(f'[data-order="{order.number}"]')
+    expect(card).to_be_visible()
+    assert "Kericho Gold" in card.inner_text()
+    assert "Processing" in card.inner_text() and "Cash on delivery" in card.inner_text()
+    assert f"E£{order.total_amount:,.2f}" in card.inner_text()
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "accounts-account-en-desktop")
 
     # logout from the header
@@ -103,7 +139,7 @@ def test_register_sign_in_and_see_orders_in_english_on_desktop(new_page, screens
     assert page.locator(".site-header__login").is_visible()
 
 
-def test_register_sign_in_and_see_orders_in_arabic_on_a_phone(new_page, screenshot):
+def test_register_sign_in_check_out_and_see_the_order_in_arabic_on_a_phone(new_page, screenshot, tea):
     page = new_page(viewport=PHONE, locale="ar-EG")
     page.goto("/register")
     assert page.url.endswith("/ar/register")
@@ -129,12 +165,14 @@ def test_register_sign_in_and_see_orders_in_arabic_on_a_phone(new_page, screensh
 
     user = User.objects.get(email="salma@example.com")
     assert user.language == "ar" and user.phone == "01012345678"
-    order_for(user, number="NH-2026-0002")
+    order = _buy_with_cash_on_delivery(page, prefix="/ar", cod_label="الدفع عند الاستلام")
+    assert order.language == "ar"
     page.goto("/ar/account")
     expect(page.get_by_role("heading", name="حسابي")).to_be_visible()
-    card = page.locator('[data-order="NH-2026-0002"]')
-    assert card.is_visible()
+    card = page.locator(f'[data-order="{order.number}"]')
+    expect(card).to_be_visible()
     assert "ج.م" in card.inner_text()
+    page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "accounts-account-ar-phone")
     # nothing sticks out sideways on a 360 px phone
     wide = page.evaluate("""() => [...document.querySelectorAll('main *')]

@@ -24,9 +24,10 @@ def teas(db):
 
 
 def _add_to_cart(page, product, quantity=1):
-    # exactly what the product page's Add to cart sends
+    # exactly what the product page's Add to cart sends (CSRF header from the cookie)
     page.evaluate(
-        """([id, q]) => fetch('/api/cart/items', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        """([id, q]) => fetch('/api/cart/items', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
              body: JSON.stringify({productId: id, quantity: q})}).then(r => r.json())""",
         [product.pk, quantity],
     )
@@ -172,3 +173,87 @@ def test_the_checkout_in_arabic_on_desktop(new_page, screenshot, teas):
     page.goto("/ar/cart")
     page.locator("[data-island=cart][data-mounted]").wait_for()
     _shot(screenshot, page, "checkout-cart-ar-desktop")
+
+
+def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_page, screenshot, teas, alice,
+                                                                            live_server):
+    # given alice signed in (her name and e-mail come from the account) and a coupon
+    from django.conf import settings
+    from django.test import Client
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="WELCOME50", type="fixed", value=Decimal("50.00"))
+    client = Client()
+    client.force_login(alice)
+    page = new_page(viewport=DESKTOP)
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                               "url": live_server.url}])
+    page.goto("/cart")  # sets the CSRF cookie
+    _add_to_cart(page, teas[0], 2)
+    page.goto("/checkout")
+    page.locator("#co-email").wait_for()
+    # then the account's fields are prefilled and locked
+    assert page.locator("#co-email").input_value() == "alice@example.com"
+    assert page.locator("#co-firstName").get_attribute("readonly") is not None
+    assert page.get_by_label("Create an account for faster checkout next time").count() == 0
+    # when
+    page.fill("#co-street", "3 Tahrir Square")
+    page.fill("#co-city", "Cairo")
+    page.select_option("#co-state", "Cairo")
+    page.fill("#co-couponCode", "welcome50")
+    page.get_by_role("button", name="Apply").click()
+    page.get_by_text("Discount (WELCOME50)").wait_for()
+    assert page.get_by_test_id("summary-total").text_content() == "E£600.00"  # 600 − 50 + 50 shipping
+    page.get_by_label("Cash on Delivery").check()
+    _shot(screenshot, page, "checkout-signed-in-coupon-en-desktop")
+    page.get_by_test_id("place-order").click()
+    # then
+    page.wait_for_url("**/thankyou")
+    order = Order.objects.get()
+    assert order.user == alice and order.coupon_code == "WELCOME50"
+    assert order.total_amount == Decimal("600.00") and order.payment_status == PaymentStatus.COD
+    assert page.get_by_test_id("order-total").text_content() == "E£600.00"
+
+
+@pytest.fixture
+def fake_paymob(settings):
+    from orders.tests.payments.fake_paymob import FakePaymob
+
+    fake = FakePaymob().start()
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_BASE_URL = fake.url
+    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+    settings.PAYMOB_API_KEY = ""  # no inquiry: the callback and the signed redirect must do it
+    settings.PAYMOB_HMAC_SECRET = fake.hmac_secret
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
+    yield fake
+    fake.stop()
+
+
+@pytest.mark.parametrize("button, state, paid", [("Pay", "success", True), ("Decline", "failed", False)])
+def test_a_guest_pays_by_card_on_the_fake_paymob_page(new_page, screenshot, teas, fake_paymob, button, state, paid):
+    # given
+    page = new_page(viewport=DESKTOP)
+    page.goto("/cart")
+    _add_to_cart(page, teas[0], 4)
+    page.goto("/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page)
+    page.locator("input[value=card]").check()
+    # when
+    page.get_by_test_id("place-order").click()
+    page.get_by_role("heading", name="Fake Paymob").wait_for()
+    assert page.locator("#amount").text_content() == "120000"  # piasters, free shipping from E£1,000
+    page.get_by_role("button", name=button).click()
+    # then
+    page.locator(f"[data-state={state}]").wait_for()
+    order = Order.objects.get()
+    assert fake_paymob.callbacks == [200]
+    assert order.payment_status == (PaymentStatus.PAID if paid else PaymentStatus.FAILED)
+    teas[0].refresh_from_db()
+    assert teas[0].stock == (6 if paid else 10)
+    if paid:
+        assert page.get_by_test_id("order-number").text_content() == order.number
+        assert page.get_by_test_id("order-total").text_content() == "E£1,200.00"

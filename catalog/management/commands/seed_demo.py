@@ -12,11 +12,10 @@ from catalog.services import product_upsert
 
 def _pack_art(title, colour):
     """A simple tea-pack picture, so the demo needs no downloads."""
-    words = escape(title).split(", ")
     lines = "".join(
-        f'<text x="200" y="{250 + i * 34}" text-anchor="middle" font-size="26" fill="#fff" '
-        f'font-family="sans-serif" font-weight="700">{w}</text>'
-        for i, w in enumerate(words[:2])
+        f'<text x="200" y="{245 + i * 30}" text-anchor="middle" font-size="22" fill="#fff" '
+        f'font-family="sans-serif" font-weight="700">{escape(line)}</text>'
+        for i, line in enumerate(_wrap(title, width=16)[:4])
     )
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400">'
@@ -26,6 +25,18 @@ def _pack_art(title, colour):
         '<path d="M200 140c-30 18-40 48-20 70 26-6 40-36 20-70z" fill="#c9a227"/>'
         f"{lines}</svg>"
     )
+
+
+def _wrap(text, *, width):
+    """Break a title into lines of at most `width` characters, at spaces."""
+    lines, line = [], ""
+    for word in text.replace(",", "").split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
 
 
 class Command(BaseCommand):

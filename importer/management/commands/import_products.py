@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from importer import services
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
-from importer.http import FetchError
+from importer.fetch import FetchError
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from shop.rates import rates_refresh
 

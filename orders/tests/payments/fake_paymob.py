@@ -1,9 +1,27 @@
 """A fake Paymob on 127.0.0.1 for the tests: checks request shapes, answers like Paymob."""
 
+import hashlib
+import hmac
 import json
 import threading
 import time
+import urllib.request
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlencode, urlparse
+
+HMAC_FIELDS = [
+    "amount_cents", "created_at", "currency", "error_occured", "has_parent_transaction", "id",
+    "integration_id", "is_3d_secure", "is_auth", "is_capture", "is_refunded", "is_standalone_payment",
+    "is_voided", "order", "owner", "pending", "source_data.pan", "source_data.sub_type", "source_data.type",
+    "success",
+]
+
+
+def _sign(flat, secret):
+    """Paymob's HMAC over the flat (redirect-style) transaction fields; written independently."""
+    message = "".join(flat[name] for name in HMAC_FIELDS)
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha512).hexdigest()
 
 
 class FakePaymob:
@@ -13,6 +31,9 @@ class FakePaymob:
         self.delay = 0
         self.inquiry = None  # transaction dict answered by transaction_inquiry
         self.errors = []  # shape problems found in requests
+        self.hmac_secret = "test_hmac_secret"
+        self.intentions = {}  # client_secret -> (intention body, intention_order_id)
+        self.callbacks = []  # HTTP statuses our shop answered to the fake's callbacks
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -67,7 +88,10 @@ class FakePaymob:
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                raw = self.rfile.read(length)
+                if self.path.startswith("/unifiedcheckout/pay"):
+                    return self._pay()
+                body = json.loads(raw or b"{}")
                 fake.requests.append(("POST", self.path, dict(self.headers), body))
                 if fake.mode == "slow":
                     time.sleep(fake.delay)
@@ -80,12 +104,15 @@ class FakePaymob:
                     if problems:
                         fake.errors.extend(problems)
                         return self._answer(400, {"detail": problems})
+                    order_id = 217503754 + len(fake.requests)
+                    client_secret = f"egy_csk_test_{order_id}"
+                    fake.intentions[client_secret] = (body, order_id)
                     return self._answer(201, {
                         "payment_keys": [{"integration": 4097558, "key": "ZXlK"}],
-                        "intention_order_id": 217503754 + len(fake.requests),
+                        "intention_order_id": order_id,
                         "id": "pi_test_ec990fc53d164f019d2b02dd3beef94d",
                         "intention_detail": {"amount": body["amount"], "currency": "EGP"},
-                        "client_secret": "egy_csk_test_4707abc", "special_reference": body["special_reference"],
+                        "client_secret": client_secret, "special_reference": body["special_reference"],
                         "confirmed": False, "status": "intended", "object": "paymentintention",
                     })
                 if self.path == "/api/auth/tokens":
@@ -95,5 +122,58 @@ class FakePaymob:
                         return self._answer(404, {"detail": "not found"})
                     return self._answer(200, fake.inquiry)
                 return self._answer(404, {"detail": "Not found"})
+
+            def do_GET(self):
+                """The hosted checkout page: Pay or Decline, like a card form would end."""
+                url = urlparse(self.path)
+                secret = parse_qs(url.query).get("clientSecret", [""])[0]
+                if url.path != "/unifiedcheckout/" or secret not in fake.intentions:
+                    return self._answer(404, {"detail": "Not found"})
+                body, _order_id = fake.intentions[secret]
+                html = f"""<!doctype html><html><body><h1>Fake Paymob</h1><p id=amount>{body['amount']}</p>
+                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=pay"><button>Pay</button></form>
+                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=decline"><button>Decline</button></form>
+                </body></html>""".encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(html)))
+                self.end_headers()
+                self.wfile.write(html)
+
+            def _pay(self):
+                query = parse_qs(urlparse(self.path).query)
+                body, order_id = fake.intentions[query["clientSecret"][0]]
+                success = query.get("result") == ["pay"]
+                flat = {
+                    "amount_cents": str(body["amount"]), "created_at": datetime.now().isoformat(),
+                    "currency": body["currency"], "error_occured": "false", "has_parent_transaction": "false",
+                    "id": str(900000 + len(fake.callbacks)), "integration_id": str(body["payment_methods"][0]),
+                    "is_3d_secure": "true", "is_auth": "false", "is_capture": "false", "is_refunded": "false",
+                    "is_standalone_payment": "true", "is_voided": "false", "order": str(order_id), "owner": "302852",
+                    "pending": "false", "source_data.pan": "2346", "source_data.sub_type": "MasterCard",
+                    "source_data.type": "card", "success": "true" if success else "false",
+                }
+                signature = _sign(flat, fake.hmac_secret)
+                # the server-to-server callback first (nested JSON, booleans and numbers as JSON)
+                as_json = lambda v: True if v == "true" else False if v == "false" else int(v) if v.isdigit() else v  # noqa: E731
+                obj = {k: as_json(v) for k, v in flat.items() if "." not in k and k != "order"}
+                obj["order"] = {"id": order_id, "merchant_order_id": body["special_reference"], "currency": "EGP"}
+                obj["source_data"] = {"pan": "2346", "sub_type": "MasterCard", "type": "card"}
+                obj["created_at"] = flat["created_at"]
+                request = urllib.request.Request(
+                    f"{body['notification_url']}?hmac={signature}", method="POST",
+                    data=json.dumps({"type": "TRANSACTION", "obj": obj}).encode(),
+                    headers={"Content-Type": "application/json"},
+                )
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as answer:
+                        fake.callbacks.append(answer.status)
+                except urllib.error.HTTPError as exc:
+                    fake.callbacks.append(exc.code)
+                # then the browser goes back with the same fields, flattened and signed
+                self.send_response(302)
+                self.send_header("Location", f"{body['redirection_url']}?{urlencode({**flat, 'hmac': signature})}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
 
         return Handler

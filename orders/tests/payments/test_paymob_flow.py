@@ -57,7 +57,7 @@ def test_it_creates_a_paymob_intention_with_the_documented_shape(api, make_produ
     assert body["payment_methods"] == [4097558]
     data = response.json()
     assert data["paymentUrl"] == (f"{fake_paymob.url}/unifiedcheckout/?publicKey=egy_pk_test_def456"
-                                  "&clientSecret=egy_csk_test_4707abc")
+                                  f"&clientSecret=egy_csk_test_{Payment.objects.get().provider_order_id}")
     assert data["amount"] == "650.00"
     assert order.status == OrderStatus.PENDING and order.payment_status == PaymentStatus.AWAITING
     tea.refresh_from_db()
@@ -247,3 +247,66 @@ def test_an_unconfigured_paymob_is_refused_before_any_order(api, make_product, c
     assert response.status_code == 503
     assert response.json()["message"] == "Payment service is not configured correctly"
     assert Order.objects.count() == 0
+
+
+def _redirect_params(payment, *, success=True, tx_id=888):
+    obj = _callback_body(payment, success=success, tx_id=tx_id)["obj"]
+    flat = {
+        "id": str(obj["id"]), "pending": "false", "amount_cents": str(obj["amount_cents"]),
+        "success": "true" if success else "false", "is_auth": "false", "is_capture": "false",
+        "is_standalone_payment": "true", "is_voided": "false", "is_refunded": "false", "is_3d_secure": "true",
+        "integration_id": "4097558", "has_parent_transaction": "false", "order": str(obj["order"]["id"]),
+        "created_at": obj["created_at"], "currency": "EGP", "source_data.pan": "2346",
+        "source_data.type": "card", "source_data.sub_type": "MasterCard", "error_occured": "false",
+        "owner": "302852", "merchant_order_id": payment.order.number,
+    }
+    flat["hmac"] = hmac_sign(flat, "test_hmac_secret")
+    return flat
+
+
+def test_the_return_page_finds_the_payment_from_paymobs_redirect_and_verifies_its_hmac(
+        client, make_product, checkout_body, fake_paymob):
+    # given a card order whose callback has not arrived and no inquiry answer
+    tea = make_product()
+    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
+    payment = Payment.objects.get()
+    params = _redirect_params(payment)
+    # when the browser comes back the way Paymob sends it
+    page = client.get("/payment/success", params)
+    verify = client.get(f"/api/payment/verify/{payment.payment_id}", params).json()
+    # then
+    assert payment.payment_id in page.content.decode()
+    assert verify["confirmed"] is True
+    assert PaymentEvent.objects.get().kind == "redirect"
+
+
+def test_a_redirect_with_a_forged_hmac_confirms_nothing(client, make_product, checkout_body, fake_paymob):
+    # given
+    tea = make_product()
+    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
+    payment = Payment.objects.get()
+    params = {**_redirect_params(payment), "hmac": "f" * 128}
+    # when
+    verify = client.get(f"/api/payment/verify/{payment.payment_id}", params).json()
+    # then
+    assert verify["confirmed"] is False
+    assert PaymentEvent.objects.count() == 0
+
+
+def test_a_pending_report_changes_nothing_and_the_final_one_for_the_same_id_still_applies(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a kiosk-style pending callback, then the final one for the same transaction
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    pending = _callback_body(payment, tx_id=42)
+    pending["obj"]["pending"] = True
+    final = _callback_body(payment, tx_id=42)
+    # when
+    _post_callback(client, pending, hmac_sign(pending["obj"], "test_hmac_secret"))
+    status_between = Payment.objects.get().status
+    _post_callback(client, final, hmac_sign(final["obj"], "test_hmac_secret"))
+    # then
+    assert status_between == PaymentStatus.AWAITING
+    assert Payment.objects.get().status == PaymentStatus.PAID

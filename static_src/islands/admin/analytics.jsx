@@ -12,22 +12,29 @@ const PERIODS = ["7d", "30d", "90d", "1y"];
 const STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"];
 
 const money = (amount) => formatEgp(amount, currentLanguage());
-const locale = () => (currentLanguage() === "ar" ? "ar-EG" : "en-GB");
+// Latin digits in both languages, like the money format (DECISIONS: "1,234.50 ج.م").
+const locale = () => (currentLanguage() === "ar" ? "ar-EG-u-nu-latn" : "en-GB");
+const count = (n) => Number(n).toLocaleString("en-US");
 
-function dayLabel(isoDate) {
+function dayParts(isoDate) {
   // the server's local calendar day; noon keeps it on that day in any browser time zone
-  return new Date(`${isoDate}T12:00:00`).toLocaleDateString(locale(), { weekday: "short", day: "numeric" });
+  const date = new Date(`${isoDate}T12:00:00`);
+  return {
+    weekday: date.toLocaleDateString(locale(), { weekday: "short" }),
+    day: date.toLocaleDateString(locale(), { day: "numeric", month: "numeric" }),
+  };
 }
 
 // Vertical bars, one per day, oldest at the reading start (left in English, right in Arabic).
 export function SalesBars({ days }) {
   const rtl = currentLanguage() === "ar";
-  const width = 560;
-  const height = 220;
-  const top = 24;
-  const bottom = 40;
+  // a narrow drawing, so its text stays readable when a phone scales it down
+  const width = 420;
+  const height = 240;
+  const top = 26;
+  const bottom = 52;
   const slot = width / days.length;
-  const barWidth = Math.min(48, slot * 0.6);
+  const barWidth = Math.min(40, slot * 0.62);
   const max = Math.max(...days.map((d) => Number(d.revenue)), 0);
   const plot = height - top - bottom;
   return (
@@ -44,9 +51,10 @@ export function SalesBars({ days }) {
         const h = max > 0 ? Math.max(value > 0 ? 2 : 0, (value / max) * plot) : 0;
         const index = rtl ? days.length - 1 - i : i;
         const cx = slot * index + slot / 2;
+        const label = dayParts(day.date);
         return (
           <g key={day.date} data-date={day.date}>
-            <title>{`${dayLabel(day.date)}: ${money(day.revenue)} · ${st("ordersCount", { count: day.orders })}`}</title>
+            <title>{`${label.weekday} ${label.day}: ${money(day.revenue)} · ${st("ordersCount", { count: day.orders })}`}</title>
             <rect
               x={cx - barWidth / 2}
               y={height - bottom - h}
@@ -56,10 +64,13 @@ export function SalesBars({ days }) {
               className="admin-b-bars__bar"
             />
             <text x={cx} y={height - bottom - h - 6} textAnchor="middle" className="admin-b-bars__value">
-              {value > 0 ? Math.round(value).toLocaleString(locale()) : ""}
+              {value > 0 ? count(Math.round(value)) : ""}
             </text>
-            <text x={cx} y={height - bottom + 18} textAnchor="middle" className="admin-b-bars__label">
-              {dayLabel(day.date)}
+            <text x={cx} y={height - bottom + 20} textAnchor="middle" className="admin-b-bars__label">
+              {label.weekday}
+            </text>
+            <text x={cx} y={height - bottom + 40} textAnchor="middle" className="admin-b-bars__label">
+              {label.day}
             </text>
           </g>
         );
@@ -73,15 +84,15 @@ function StatusBreakdown({ breakdown }) {
   return (
     <ul className="admin-b-breakdown">
       {STATUSES.map((status) => {
-        const count = breakdown[status] || 0;
-        const share = total ? (count / total) * 100 : 0;
+        const n = breakdown[status] || 0;
+        const share = total ? (n / total) * 100 : 0;
         return (
           <li key={status}>
             <span className="admin-b-breakdown__label">{st(`status.${status}`)}</span>
             <span className="admin-b-breakdown__track" aria-hidden="true">
               <span className={`admin-b-breakdown__fill admin-b-breakdown__fill--${status}`} style={{ inlineSize: `${share}%` }} />
             </span>
-            <span className="admin-b-breakdown__count">{count}</span>
+            <span className="admin-b-breakdown__count">{count(n)}</span>
           </li>
         );
       })}
@@ -128,9 +139,9 @@ export default function AdminAnalytics() {
         {error && <p className="alert alert--error">{st("loadFailed")}</p>}
         <div className="admin-stats">
           <StatCard label={st("revenue")} value={money(orders.revenueThisMonth)} />
-          <StatCard label={st("orders")} value={orders.ordersThisMonth.toLocaleString(locale())} />
+          <StatCard label={st("orders")} value={count(orders.ordersThisMonth)} />
           <StatCard label={st("averageOrderValue")} value={money(orders.averageOrderValue)} />
-          <StatCard label={st("activeProducts")} value={products.totalProducts.toLocaleString(locale())} />
+          <StatCard label={st("activeProducts")} value={count(products.totalProducts)} />
         </div>
         <p className="admin-muted">{st("countedNote")}</p>
       </Section>
@@ -146,13 +157,10 @@ export default function AdminAnalytics() {
             <ol className="admin-b-top">
               {products.topSellingProducts.map((p) => (
                 <li key={p.id}>
-                  <span>
-                    {p.title}
-                    <span className="admin-muted"> · {p.categoryName}</span>
-                  </span>
-                  <span>
+                  <strong>{p.title}</strong> <span className="admin-muted">· {p.categoryName}</span>
+                  <div className="admin-b-top__figures">
                     {st("sold", { count: p.totalSold })} · {money(p.revenue)}
-                  </span>
+                  </div>
                 </li>
               ))}
             </ol>
@@ -162,7 +170,7 @@ export default function AdminAnalytics() {
         </Section>
       </div>
       <Section title={st("categories")}>
-        <div className="admin-table">
+        <div className="admin-table admin-table--cards">
           <div className="admin-table__scroll">
             <table aria-label={st("categories")}>
               <thead>
@@ -176,10 +184,10 @@ export default function AdminAnalytics() {
               <tbody>
                 {products.categoryBreakdown.map((c) => (
                   <tr key={c.slug}>
-                    <td>{c.name}</td>
-                    <td>{c.productCount}</td>
-                    <td>{c.unitsSold}</td>
-                    <td>{money(c.revenue)}</td>
+                    <td data-label={st("category")}>{c.name}</td>
+                    <td data-label={st("products")}>{count(c.productCount)}</td>
+                    <td data-label={st("unitsSold")}>{count(c.unitsSold)}</td>
+                    <td data-label={st("revenue")}>{money(c.revenue)}</td>
                   </tr>
                 ))}
                 {!products.categoryBreakdown.length && (

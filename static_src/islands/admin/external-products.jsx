@@ -178,19 +178,19 @@ export default function ExternalProducts({ initial = null }) {
       <section className="importer-card importer-config" aria-labelledby="importer-config-title">
         <h2 id="importer-config-title">{tr("config")}</h2>
         <dl className="importer-config__list">
-          <div><dt>{tr("baseUrl")}</dt><dd dir="ltr">{config.baseUrl}</dd></div>
+          <div><dt>{tr("baseUrl")}</dt><dd><bdi dir="ltr">{config.baseUrl}</bdi></dd></div>
           <div>
             <dt>{tr("exchangeRate")}</dt>
-            <dd><span dir="ltr">1 KES = {config.exchangeRate} EGP</span>{" "}
+            <dd><bdi dir="ltr">1 KES = {config.exchangeRate} EGP</bdi>{" "}
               <small className="importer-muted">
                 {config.rateIsFallback ? tr("rateFallback") : tr("rateSource", { source: config.rateSource })}
               </small></dd>
           </div>
-          <div><dt>{tr("markup")}</dt><dd dir="ltr">{config.markup}%</dd></div>
+          <div><dt>{tr("markup")}</dt><dd><bdi dir="ltr">{Number(config.markup)}%</bdi></dd></div>
           <div><dt>{tr("refreshInterval")}</dt><dd>{tr("hours", { count: config.refreshInterval })}</dd></div>
           <div><dt>{tr("autoImport")}</dt><dd>{config.autoImport ? tr("on") : tr("off")}</dd></div>
           <div><dt>{tr("lastFetch")}</dt>
-            <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG" : "en-GB") : tr("never")}</dd></div>
+            <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB") : tr("never")}</dd></div>
         </dl>
         {!config.enabled && <p className="alert alert--info">{tr("disabled")}</p>}
         <div className="importer-actions">
@@ -227,7 +227,7 @@ export default function ExternalProducts({ initial = null }) {
       {job?.errors?.length > 0 && (
         <details className="importer-card importer-errors">
           <summary>{tr("errorList", { count: job.errors.length })}</summary>
-          <ul dir="ltr">{job.errors.map((e, i) => <li key={i}>{e}</li>)}</ul>
+          <ul>{job.errors.map((e, i) => <li key={i}><bdi dir="ltr">{e}</bdi></li>)}</ul>
         </details>
       )}
 
@@ -250,9 +250,10 @@ export default function ExternalProducts({ initial = null }) {
                   <h3>{p.name}</h3>
                   <p className="importer-muted">{cut(p.description)}</p>
                   <p className="importer-item__meta">
-                    <strong>{formatEgp(p.priceEgp, lang)}</strong>{" "}
+                    <strong>{formatEgp(p.priceEgp, lang)}</strong>
+                    {p.originalPriceEgp && <s className="importer-muted">{formatEgp(p.originalPriceEgp, lang)}</s>}
                     <span className="importer-muted">({formatKes(p.price, lang)})</span>
-                    {p.category && <span className="importer-tag">{p.category}</span>}
+                    <span className="importer-tag" title={tr("shopCategory")}>{p.shopCategory}</span>
                   </p>
                 </div>
                 <button type="button" className="button button--small button--ghost"

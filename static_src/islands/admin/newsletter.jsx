@@ -25,7 +25,7 @@ export default function AdminNewsletter() {
   ];
 
   return (
-    <>
+    <div className="admin-b-stack">
       <div className="admin-stats">
         <StatCard label={st("activeSubscribers")} value={table.data.activeCount ?? "–"} />
       </div>
@@ -51,6 +51,6 @@ export default function AdminNewsletter() {
           }
         />
       </Section>
-    </>
+    </div>
   );
 }

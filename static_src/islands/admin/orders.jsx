@@ -67,7 +67,7 @@ function OrderDetail({ orderId, onClose }) {
               </p>
             </div>
             <div>
-              <h3>{st("payment")}</h3>
+              <h3>{st("paymentLabel")}</h3>
               <p>
                 <Badge kind={PAYMENT_TONE[order.paymentStatus]}>{st(`payment.${order.paymentStatus}`)}</Badge>{" "}
                 {st(`method.${order.paymentMethod}`)}
@@ -222,7 +222,7 @@ export default function AdminOrders({ permissions }) {
     { key: "total", label: st("total"), render: (o) => <span className="price">{money(o.total)}</span> },
     {
       key: "payment",
-      label: st("payment"),
+      label: st("paymentLabel"),
       render: (o) => <Badge kind={PAYMENT_TONE[o.paymentStatus]}>{st(`payment.${o.paymentStatus}`)}</Badge>,
     },
     {

@@ -98,7 +98,7 @@ export function ServerTable({
   const from = data.count ? (data.page - 1) * data.pageSize + 1 : 0;
 
   return (
-    <div className={`admin-table${cards ? " admin-table--cards" : ""}`}>
+    <div className={`admin-table admin-b-table${cards ? " admin-table--cards" : ""}`}>
       <div className="admin-table__toolbar">
         <input
           type="search"
@@ -129,6 +129,12 @@ export function ServerTable({
 
       {selectable && bulkBar && (
         <div className="admin-table__bulk" role="region" aria-label={at("bulkActions")}>
+          {cards && (
+            <label className="admin-b-phone-only admin-b-select-all">
+              <input type="checkbox" checked={allSelected} onChange={toggleAll} />
+              {at("selectAll")}
+            </label>
+          )}
           <span>{at("selectedCount", { count: selected.size })}</span>
           {bulkBar}
           {selected.size > 0 && (

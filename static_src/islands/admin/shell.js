@@ -26,6 +26,8 @@ function showFlash() {
 
 export function initShell() {
   showFlash();
+  // Signing out ends the session on the server (which also revokes its token); drop our copy.
+  document.querySelector("[data-logout-form]")?.addEventListener("submit", () => sessionStorage.removeItem("adminSession"));
   const header = document.querySelector("[data-admin-header]");
   if (!header) return;
   const state = header.querySelector("[data-refresh-state]");

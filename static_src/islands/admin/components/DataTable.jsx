@@ -101,7 +101,7 @@ export function DataTable({
     setSort((prev) => (prev && prev.key === key ? (prev.dir === 1 ? { key, dir: -1 } : null) : { key, dir: 1 }));
 
   return (
-    <div className="admin-table">
+    <div className="admin-table admin-table--cards">
       <div className="admin-table__toolbar">
         {searchText && (
           <input

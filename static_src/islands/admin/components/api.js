@@ -55,6 +55,36 @@ export function useAdminData(path, { fallback = null, onError } = {}) {
   return { data, setData, loading, error, reload };
 }
 
+function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+// POST a FormData (file uploads); answers like api(): JSON or ApiError.
+export async function upload(path, formData) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrfToken(), "Accept-Language": document.documentElement.lang || "en" },
+      body: formData,
+    });
+  } catch {
+    throw new ApiError("network", { status: 0 });
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new ApiError((data && data.message) || `HTTP ${response.status}`, { status: response.status, field: data && data.field, body: data });
+  }
+  return data;
+}
+
+// API JSON keys are camelCase (head_support -> headSupport); props from the page are not.
+export const camel = (key) => key.replace(/_([a-z])/g, (_m, c) => c.toUpperCase());
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function can(permissions, area, action = "view") {
   return Boolean(permissions && permissions[area] && permissions[area].includes(action));
 }

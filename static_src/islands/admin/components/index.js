@@ -3,6 +3,6 @@ export { DataTable } from "./DataTable.jsx";
 export { Dialog, ConfirmDialog } from "./Dialog.jsx";
 export { StatusSelect, Badge } from "./StatusSelect.jsx";
 export { Field, Toggle } from "./Field.jsx";
-export { api, ApiError, toast, errorMessage, useAdminData, can } from "./api.js";
+export { api, ApiError, toast, errorMessage, useAdminData, can, upload, camel, sleep } from "./api.js";
 export { at, sectionStrings } from "./strings.js";
 export { StatCard, Section, Forbidden, formatDateTime, formatAge } from "./Layout.jsx";

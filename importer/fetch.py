@@ -133,7 +133,7 @@ class PoliteSession:
     base_url: str
     delay: float = None
     timeout: float = PAGE_TIMEOUT
-    max_bytes: int = MAX_PAGE_BYTES
+    max_bytes: int = None
     allow_private: bool = None
     sleep: callable = time.sleep
     clock: callable = time.monotonic
@@ -145,6 +145,8 @@ class PoliteSession:
     def __post_init__(self):
         if self.delay is None:
             self.delay = settings.IMPORTER_DELAY_SECONDS
+        if self.max_bytes is None:
+            self.max_bytes = MAX_PAGE_BYTES
         if self.allow_private is None:
             self.allow_private = settings.IMPORTER_ALLOW_PRIVATE_HOSTS
         check_url(self.base_url, allow_private=self.allow_private)

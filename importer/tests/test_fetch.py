@@ -5,7 +5,7 @@ from urllib import robotparser
 
 import pytest
 
-from importer.http import FetchError, PoliteSession, check_url, decode_body
+from importer.fetch import FetchError, PoliteSession, check_url, decode_body
 from importer.tests.fake_site import Answer, FakeServer
 
 

@@ -1,0 +1,236 @@
+"""Django's admin at /django-admin/: superusers' tool for data fixes, every model registered.
+
+Kept in one place (the back-office app) so the apps' own modules stay about
+the shop. Staff roles work in /admindash; only superusers may enter here.
+"""
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from modeltranslation.admin import TranslationAdmin
+
+from accounts.models import AuthToken, User
+from backoffice.models import AuditEntry
+from catalog.models import Category, Product, Review
+from importer.models import ExternalProduct, ImporterRun
+from orders.models import Cart, CartLine, Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentEvent
+from shop.models import Announcement, ContactMessage, ExchangeRate, Heartbeat, NewsletterSubscriber, StoreSettings
+
+
+def _superusers_only(request):
+    return request.user.is_active and request.user.is_superuser
+
+
+admin.site.has_permission = _superusers_only
+admin.site.site_header = "Nile Highlands Tea — data fixes"
+admin.site.site_title = "Nile Highlands Tea admin"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records of what happened: looked at, never edited."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# --- accounts ---------------------------------------------------------------
+
+@admin.register(User)
+class ShopUserAdmin(UserAdmin):
+    list_display = ("username", "email", "first_name", "last_name", "role", "is_staff", "is_active", "date_joined")
+    list_filter = ("role", "is_staff", "is_superuser", "is_active")
+    search_fields = ("username", "email", "first_name", "last_name", "phone")
+    fieldsets = UserAdmin.fieldsets + (("Shop", {"fields": ("role", "phone", "language", "subscribe_newsletter")}),)
+    readonly_fields = ("last_login", "date_joined")
+
+
+@admin.register(AuthToken)
+class AuthTokenAdmin(ReadOnlyAdmin):
+    list_display = ("user", "created_at", "expires_at")
+    search_fields = ("user__username", "user__email")
+    exclude = ("key_hash",)
+    readonly_fields = ("user", "created_at", "expires_at")
+
+    def has_delete_permission(self, request, obj=None):
+        return True  # revoking a token is a fix
+
+
+# --- catalogue ----------------------------------------------------------------
+
+@admin.register(Category)
+class CategoryAdmin(TranslationAdmin):
+    list_display = ("slug", "name", "position", "is_assignable")
+    list_editable = ("position",)
+    search_fields = ("slug", "name_en", "name_ar")
+
+
+@admin.register(Product)
+class ProductAdmin(TranslationAdmin):
+    list_display = ("title", "slug", "category", "price_amount", "sale_price_amount", "stock", "is_active",
+                    "is_featured", "created_at")
+    list_filter = ("is_active", "is_featured", "is_new", "category", "caffeine_level")
+    search_fields = ("title_en", "title_ar", "slug", "source_url")
+    readonly_fields = ("rating", "review_count", "search_text", "created_at", "updated_at")
+    list_select_related = ("category",)
+    prepopulated_fields = {"slug": ("title_en",)}
+
+
+@admin.register(Review)
+class ReviewAdmin(admin.ModelAdmin):
+    list_display = ("title", "product", "user_name", "rating", "is_verified", "is_approved", "created_at")
+    list_filter = ("is_approved", "is_verified", "rating")
+    search_fields = ("title", "comment", "user_name", "user_email", "product__title_en")
+    readonly_fields = ("user", "created_at")
+    raw_id_fields = ("product",)
+
+
+# --- orders -----------------------------------------------------------------------
+
+class OrderItemInline(admin.TabularInline):
+    model = OrderItem
+    extra = 0
+    readonly_fields = ("product", "product_title", "product_slug", "unit_price_amount", "quantity", "line_total_amount")
+    can_delete = False
+
+
+class StatusChangeInline(admin.TabularInline):
+    model = OrderStatusChange
+    extra = 0
+    readonly_fields = ("from_status", "to_status", "note", "actor", "created_at")
+    can_delete = False
+
+
+class PaymentInline(admin.TabularInline):
+    model = Payment
+    extra = 0
+    readonly_fields = ("provider", "payment_id", "provider_order_id", "transaction_id", "amount", "currency",
+                       "status", "created_at")
+    exclude = ("redirect_url",)
+    can_delete = False
+
+
+@admin.register(Order)
+class OrderAdmin(admin.ModelAdmin):
+    list_display = ("number", "email", "status", "payment_status", "payment_method", "total_amount", "created_at")
+    list_filter = ("status", "payment_status", "payment_method", "country")
+    search_fields = ("number", "email", "first_name", "last_name", "phone")
+    date_hierarchy = "created_at"
+    inlines = [OrderItemInline, PaymentInline, StatusChangeInline]
+    # amounts were computed at placing time; a data fix must not re-price an order
+    readonly_fields = ("number", "user", "session_key", "subtotal_amount", "discount_amount", "shipping_amount",
+                       "cod_fee_amount", "tax_amount", "total_amount", "coupon", "coupon_code", "stock_reserved",
+                       "created_at", "updated_at", "paid_at")
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnlyAdmin):
+    list_display = ("payment_id", "order", "provider", "amount", "status", "created_at")
+    list_filter = ("provider", "status")
+    search_fields = ("payment_id", "provider_order_id", "transaction_id", "order__number")
+
+
+@admin.register(PaymentEvent)
+class PaymentEventAdmin(ReadOnlyAdmin):
+    list_display = ("kind", "payment", "transaction_id", "success", "created_at")
+    list_filter = ("kind", "success")
+    search_fields = ("transaction_id", "payment__payment_id")
+
+
+@admin.register(Coupon)
+class CouponAdmin(admin.ModelAdmin):
+    list_display = ("code", "type", "value", "minimum_order_amount", "used_count", "usage_limit", "expiry_date",
+                    "is_active")
+    list_filter = ("type", "is_active")
+    search_fields = ("code",)
+    readonly_fields = ("used_count", "created_at")
+
+
+class CartLineInline(admin.TabularInline):
+    model = CartLine
+    extra = 0
+    raw_id_fields = ("product",)
+
+
+@admin.register(Cart)
+class CartAdmin(admin.ModelAdmin):
+    list_display = ("pk", "user", "session_key", "updated_at")
+    search_fields = ("user__email", "session_key")
+    inlines = [CartLineInline]
+    readonly_fields = ("created_at", "updated_at")
+
+
+# --- site -----------------------------------------------------------------------------
+
+@admin.register(StoreSettings)
+class StoreSettingsAdmin(admin.ModelAdmin):
+    list_display = ("store_name", "maintenance_mode", "updated_at")
+    readonly_fields = ("updated_at",)
+
+    def has_add_permission(self, request):
+        return not StoreSettings.objects.exists()  # one row
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ("title", "display_start_date", "display_end_date", "is_active", "is_main")
+    list_filter = ("is_active", "is_main")
+    search_fields = ("title", "content")
+
+
+@admin.register(ContactMessage)
+class ContactMessageAdmin(admin.ModelAdmin):
+    list_display = ("subject", "name", "email", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("subject", "name", "email", "message")
+    readonly_fields = ("name", "email", "subject", "message", "created_at", "replied_at")
+
+
+@admin.register(NewsletterSubscriber)
+class NewsletterSubscriberAdmin(admin.ModelAdmin):
+    list_display = ("email", "language", "is_active", "created_at")
+    list_filter = ("is_active", "language")
+    search_fields = ("email",)
+    exclude = ("unsubscribe_token",)
+
+
+@admin.register(ExchangeRate)
+class ExchangeRateAdmin(admin.ModelAdmin):
+    list_display = ("from_currency", "to_currency", "rate", "source", "last_updated", "last_attempt_at")
+    readonly_fields = ("last_attempt_at", "last_error")
+
+
+@admin.register(Heartbeat)
+class HeartbeatAdmin(ReadOnlyAdmin):
+    list_display = ("name", "seen_at")
+
+
+# --- importer and audit -----------------------------------------------------------------
+
+@admin.register(ImporterRun)
+class ImporterRunAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "status", "base_url", "pages_fetched", "products_found", "created_at", "finished_at")
+    list_filter = ("status",)
+
+
+@admin.register(ExternalProduct)
+class ExternalProductAdmin(admin.ModelAdmin):
+    list_display = ("name", "price", "currency", "category", "fetched_at")
+    list_filter = ("category", "currency")
+    search_fields = ("name", "source_url")
+    readonly_fields = ("run", "fetched_at")
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "actor_name", "action", "details", "target_type", "target_id")
+    list_filter = ("action", "target_type")
+    search_fields = ("actor_name", "action", "details", "target_id")
+    date_hierarchy = "created_at"
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the audit log is append-only

@@ -1,0 +1,405 @@
+// Products: search, category filter, table (stock below 10 in red), add/edit dialog with image
+// upload, CSV Export/Import, Auto Categorize in batches of 5, per-row AI description/categorize,
+// delete, and Delete All for the Owner.
+import { useRef, useState } from "react";
+import {
+  Badge, ConfirmDialog, DataTable, Dialog, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
+  upload, useAdminData,
+} from "./components/index.js";
+import { formatEgp } from "../../lib/money.js";
+import en from "../../i18n/en/admin-products.json";
+import ar from "../../i18n/ar/admin-products.json";
+
+const st = sectionStrings("admin-products", en, ar);
+const BATCH = 5;
+const CAFFEINE = ["none", "low", "medium", "high"];
+const PLACEHOLDER =
+  "data:image/svg+xml;utf8," +
+  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" fill="#e5efe8"/><path d="M12 28c0-10 7-16 17-16 0 10-6 17-17 16z" fill="#2f6f52"/></svg>');
+
+const EMPTY = {
+  title: "", titleAr: "", slug: "", category: "black-tea", price: "", salePrice: "", stock: "0",
+  caffeineLevel: "medium", shortDescription: "", shortDescriptionAr: "", description: "", descriptionAr: "",
+  brewingInstructions: "", brewingInstructionsAr: "", tags: "", flavorNotes: "", ingredients: "", images: "",
+  isActive: true, isFeatured: false, isNew: false,
+};
+
+// Spec 5: decimals with step 0.01, invalid becomes 0; stock integer, invalid becomes 0; lists comma-separated.
+const toDecimal = (v) => {
+  const n = Number.parseFloat(String(v).replace(",", "."));
+  return Number.isFinite(n) ? n.toFixed(2) : "0.00";
+};
+const toInt = (v) => {
+  const n = Number.parseInt(v, 10);
+  return Number.isFinite(n) && n >= 0 ? n : 0;
+};
+const toList = (v) => String(v).split(",").map((s) => s.trim()).filter(Boolean);
+
+function toForm(p) {
+  return {
+    ...EMPTY,
+    ...Object.fromEntries(Object.keys(EMPTY).map((k) => [k, p[k] ?? EMPTY[k]])),
+    price: p.price ?? "",
+    salePrice: p.salePrice ?? "",
+    stock: String(p.stock ?? 0),
+    tags: (p.tags || []).join(", "),
+    flavorNotes: (p.flavorNotes || []).join(", "),
+    ingredients: (p.ingredients || []).join(", "),
+    images: (p.images || []).join(", "),
+  };
+}
+
+function toPayload(f) {
+  return {
+    title: f.title.trim(), titleAr: f.titleAr.trim(), slug: f.slug.trim(), category: f.category,
+    price: toDecimal(f.price), salePrice: String(f.salePrice).trim() === "" ? null : toDecimal(f.salePrice),
+    stock: toInt(f.stock), caffeineLevel: f.caffeineLevel, shortDescription: f.shortDescription,
+    shortDescriptionAr: f.shortDescriptionAr, description: f.description, descriptionAr: f.descriptionAr,
+    brewingInstructions: f.brewingInstructions, brewingInstructionsAr: f.brewingInstructionsAr,
+    tags: toList(f.tags), flavorNotes: toList(f.flavorNotes), ingredients: toList(f.ingredients),
+    images: toList(f.images), isActive: f.isActive, isFeatured: f.isFeatured, isNew: f.isNew,
+  };
+}
+
+function ProductDialog({ product, categories, onClose, onSaved }) {
+  const [form, setForm] = useState(() => (product ? toForm(product) : { ...EMPTY }));
+  const [errors, setErrors] = useState({});
+  const [busy, setBusy] = useState(false);
+  const set = (key) => (e) => {
+    const value = e && e.target ? (e.target.type === "checkbox" ? e.target.checked : e.target.value) : e;
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((er) => ({ ...er, [key]: undefined }));
+  };
+
+  const save = async (e) => {
+    e.preventDefault();
+    if (!form.title.trim()) {
+      setErrors({ title: st("titleRequired") });
+      return;
+    }
+    setBusy(true);
+    try {
+      const saved = product
+        ? await api(`/api/admin/products/${product.id}`, { method: "PUT", body: toPayload(form) })
+        : await api("/api/admin/products", { method: "POST", body: toPayload(form) });
+      toast(product ? st("updated") : st("created"), "success");
+      onSaved(saved);
+    } catch (err) {
+      if (err.field) setErrors({ [err.field]: err.message });
+      toast(st("saveFailed"), "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const autoCategorize = async () => {
+    if (!form.title.trim()) {
+      toast(st("titleFirst"), "error");
+      setErrors({ title: st("titleFirst") });
+      return;
+    }
+    try {
+      const s = await api("/api/admin/products/suggest-category", {
+        method: "POST",
+        body: { title: form.title, description: form.description, price: toDecimal(form.price) },
+      });
+      const tags = [...new Set([...toList(form.tags), ...s.tags])];
+      setForm((f) => ({ ...f, category: s.category, tags: tags.join(", ") }));
+      toast(st("suggested", { category: categories.find((c) => c.slug === s.category)?.name || s.category }), "success");
+    } catch {
+      toast(st("categorizeFailed"), "error");
+    }
+  };
+
+  const fileInput = useRef(null);
+  const uploadImage = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const data = new FormData();
+    data.append("image", file);
+    try {
+      const { url } = await upload("/api/admin/products/images", data);
+      setForm((f) => ({ ...f, images: [...toList(f.images), url].join(", ") }));
+    } catch (err) {
+      setErrors((er) => ({ ...er, images: errorMessage(err, st("uploadFailed")) }));
+      toast(errorMessage(err, st("uploadFailed")), "error");
+    } finally {
+      e.target.value = "";
+    }
+  };
+
+  const input = (key, props = {}) => (id) => <input id={id} className="input" value={form[key]} onChange={set(key)} {...props} />;
+  const area = (key, props = {}) => (id) => <textarea id={id} className="input" rows={3} value={form[key]} onChange={set(key)} {...props} />;
+
+  return (
+    <Dialog
+      open
+      wide
+      title={product ? st("editProduct") : st("addProduct")}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
+          <button type="submit" form="product-form" className="button" disabled={busy}>{busy ? at("saving") : at("save")}</button>
+        </>
+      }
+    >
+      <form id="product-form" onSubmit={save} noValidate className="admin-form-grid">
+        <Field label={st("title")} error={errors.title}>{input("title", { required: true, name: "title" })}</Field>
+        <Field label={st("titleAr")} error={errors.titleAr}>{input("titleAr", { dir: "rtl", lang: "ar" })}</Field>
+        <Field label={st("category")} error={errors.category}>
+          {(id) => (
+            <div className="admin-inline">
+              <select id={id} className="input" value={form.category} onChange={set("category")} name="category">
+                {categories.map((c) => <option key={c.slug} value={c.slug}>{c.name}</option>)}
+              </select>
+              <button type="button" className="button button--small button--ghost" onClick={autoCategorize}>{st("autoCategorize")}</button>
+            </div>
+          )}
+        </Field>
+        <Field label={st("slug")} error={errors.slug} hint={st("slugHint")}>{input("slug")}</Field>
+        <Field label={st("price")} error={errors.price}>{input("price", { type: "number", step: "0.01", min: "0", inputMode: "decimal", name: "price" })}</Field>
+        <Field label={st("salePrice")} error={errors.salePrice}>{input("salePrice", { type: "number", step: "0.01", min: "0", inputMode: "decimal" })}</Field>
+        <Field label={st("stock")} error={errors.stock}>{input("stock", { type: "number", step: "1", min: "0", inputMode: "numeric", name: "stock" })}</Field>
+        <Field label={st("caffeine")} error={errors.caffeineLevel}>
+          {(id) => (
+            <select id={id} className="input" value={form.caffeineLevel} onChange={set("caffeineLevel")}>
+              {CAFFEINE.map((c) => <option key={c} value={c}>{st(`caffeine_${c}`)}</option>)}
+            </select>
+          )}
+        </Field>
+        <Field className="field--wide" label={st("shortDescription")} error={errors.shortDescription}>{input("shortDescription")}</Field>
+        <Field className="field--wide" label={st("shortDescriptionAr")} error={errors.shortDescriptionAr}>{input("shortDescriptionAr", { dir: "rtl", lang: "ar" })}</Field>
+        <Field className="field--wide" label={st("description")} error={errors.description}>{area("description")}</Field>
+        <Field className="field--wide" label={st("descriptionAr")} error={errors.descriptionAr}>{area("descriptionAr", { dir: "rtl", lang: "ar" })}</Field>
+        <Field label={st("brewing")} error={errors.brewingInstructions}>{area("brewingInstructions")}</Field>
+        <Field label={st("brewingAr")} error={errors.brewingInstructionsAr}>{area("brewingInstructionsAr", { dir: "rtl", lang: "ar" })}</Field>
+        <Field label={st("tags")} hint={st("commaHint")} error={errors.tags}>{input("tags")}</Field>
+        <Field label={st("flavorNotes")} hint={st("commaHint")} error={errors.flavorNotes}>{input("flavorNotes")}</Field>
+        <Field label={st("ingredients")} hint={st("commaHint")} error={errors.ingredients}>{input("ingredients")}</Field>
+        <Field label={st("images")} hint={st("imagesHint")} error={errors.images}>
+          {(id) => (
+            <div className="admin-inline">
+              <input id={id} className="input" value={form.images} onChange={set("images")} />
+              <button type="button" className="button button--small button--ghost" onClick={() => fileInput.current.click()}>{st("upload")}</button>
+              <input ref={fileInput} type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden onChange={uploadImage} data-image-upload />
+            </div>
+          )}
+        </Field>
+        <div className="field field--wide admin-inline">
+          <Toggle label={st("active")} checked={form.isActive} onChange={set("isActive")} />
+          <Toggle label={st("featured")} checked={form.isFeatured} onChange={set("isFeatured")} />
+          <Toggle label={st("new")} checked={form.isNew} onChange={set("isNew")} />
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export default function Products({ permissions, categories = [], language }) {
+  const { data, setData, loading, reload } = useAdminData("/api/admin/products", { fallback: [] });
+  const [editing, setEditing] = useState(null); // null | "new" | product
+  const [confirm, setConfirm] = useState(null); // {kind, product}
+  const [busy, setBusy] = useState("");
+  const [progress, setProgress] = useState("");
+  const importInput = useRef(null);
+  const canEdit = can(permissions, "products", "edit");
+  const canCreate = can(permissions, "products", "create");
+  const canDelete = can(permissions, "products", "delete");
+  const canDeleteAll = can(permissions, "delete_all_products", "delete");
+  const products = data || [];
+  const replace = (p) => setData((rows) => rows.map((r) => (r.id === p.id ? p : r)));
+
+  const rowAction = async (product, kind) => {
+    setBusy(`${kind}-${product.id}`);
+    try {
+      replace(await api(`/api/admin/products/${product.id}/${kind}`, { method: "POST", body: {} }));
+      toast(kind === "describe" ? st("described") : st("categorized"), "success");
+    } catch {
+      toast(kind === "describe" ? st("describeFailed") : st("categoryFailed"), "error");
+    } finally {
+      setBusy("");
+    }
+  };
+
+  const autoCategorizeAll = async () => {
+    if (!products.length) {
+      toast(st("noProducts"), "error");
+      return;
+    }
+    setBusy("auto");
+    const ids = products.map((p) => p.id);
+    let done = 0;
+    try {
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const batch = ids.slice(i, i + BATCH);
+        const updated = await api("/api/admin/products/categorize", { method: "POST", body: { ids: batch } });
+        updated.forEach(replace);
+        done += updated.length;
+        setProgress(st("progress", { done, total: ids.length }));
+        if (i + BATCH < ids.length) await sleep(500);
+      }
+      toast(st("categorizedAll", { count: done }), "success");
+    } catch {
+      toast(st("categorizeFailed"), "error");
+    } finally {
+      setBusy("");
+      setProgress("");
+    }
+  };
+
+  const doDelete = async () => {
+    const { kind, product } = confirm;
+    setBusy("delete");
+    try {
+      if (kind === "all") {
+        await api("/api/admin/products", { method: "DELETE" });
+        setData([]);
+        toast(st("deletedAll"), "success");
+      } else {
+        await api(`/api/admin/products/${product.id}`, { method: "DELETE" });
+        setData((rows) => rows.filter((r) => r.id !== product.id));
+        toast(st("deleted"), "success");
+      }
+    } catch (err) {
+      toast(kind === "all" ? st("deleteAllFailed") : st("deleteFailed", { status: err.status, statusText: err.message }), "error");
+    } finally {
+      setBusy("");
+      setConfirm(null);
+    }
+  };
+
+  const importCsv = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const form = new FormData();
+    form.append("file", file);
+    setBusy("import");
+    try {
+      const report = await upload("/api/admin/products/import", form);
+      toast(st("imported", report), report.errors.length ? "error" : "success");
+      if (report.errors.length) console.warn("CSV import errors", report.errors);
+      reload();
+    } catch (err) {
+      toast(errorMessage(err, st("importFailed")), "error");
+    } finally {
+      setBusy("");
+      e.target.value = "";
+    }
+  };
+
+  const columns = [
+    {
+      key: "image", label: st("image"),
+      render: (p) => <img className="admin-thumb" src={p.images[0] || PLACEHOLDER} alt="" loading="lazy" onError={(e) => { e.currentTarget.src = PLACEHOLDER; }} />,
+    },
+    {
+      key: "title", label: st("title"), sortable: true,
+      render: (p) => (
+        <span>
+          <strong>{language === "ar" && p.titleAr ? p.titleAr : p.title}</strong>
+          <br />
+          <span className="admin-muted">{p.slug}</span>
+        </span>
+      ),
+    },
+    { key: "categoryName", label: st("category"), sortable: true },
+    {
+      key: "price", label: st("price"), sortable: true, value: (p) => Number(p.price),
+      render: (p) => (
+        <span>
+          {formatEgp(p.salePrice ?? p.price, language)}
+          {p.salePrice != null && <s className="admin-muted"> {formatEgp(p.price, language)}</s>}
+        </span>
+      ),
+    },
+    {
+      key: "stock", label: st("stock"), sortable: true,
+      render: (p) => <span className={p.stockWarning ? "admin-stock-low" : ""} data-stock-warning={p.stockWarning}>{p.stock}</span>,
+    },
+    {
+      key: "isActive", label: st("status"),
+      render: (p) => <Badge kind={p.isActive ? "success" : "neutral"}>{p.isActive ? at("active") : at("inactive")}</Badge>,
+    },
+    {
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
+      render: (p) => (
+        <div className="admin-row-actions">
+          {canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(p)}>{at("edit")}</button>}
+          {canEdit && (
+            <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => rowAction(p, "describe")}>
+              {st("aiDescription")}
+            </button>
+          )}
+          {canEdit && (
+            <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => rowAction(p, "categorize")}>
+              {st("aiCategorize")}
+            </button>
+          )}
+          {canDelete && (
+            <button type="button" className="button button--small button--danger" onClick={() => setConfirm({ kind: "one", product: p })}>
+              {at("delete")}
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  const toolbar = (
+    <>
+      {canCreate && <button type="button" className="button button--small" onClick={() => setEditing("new")}>{st("addProduct")}</button>}
+      <a className="button button--small button--ghost" href="/api/admin/products/export" download="products.csv">{st("export")}</a>
+      {canCreate && (
+        <>
+          <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => importInput.current.click()}>{st("import")}</button>
+          <input ref={importInput} type="file" accept=".csv,text/csv" hidden onChange={importCsv} data-csv-import />
+        </>
+      )}
+      {canEdit && (
+        <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={autoCategorizeAll}>
+          {busy === "auto" ? progress || st("categorizing") : st("autoCategorize")}
+        </button>
+      )}
+      {canDeleteAll && (
+        <button type="button" className="button button--small button--danger" onClick={() => setConfirm({ kind: "all" })}>{st("deleteAll")}</button>
+      )}
+    </>
+  );
+
+  return (
+    <div className="admin-panel">
+      <DataTable
+        label={st("products")}
+        rows={products}
+        loading={loading}
+        columns={columns}
+        searchText={(p) => `${p.title} ${p.titleAr || ""} ${p.slug} ${(p.tags || []).join(" ")}`}
+        searchPlaceholder={st("search")}
+        filters={[{ key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v }]}
+        toolbar={toolbar}
+        emptyText={st("empty")}
+      />
+      {editing && (
+        <ProductDialog
+          product={editing === "new" ? null : editing}
+          categories={categories}
+          onClose={() => setEditing(null)}
+          onSaved={(p) => {
+            if (editing === "new") setData((rows) => [p, ...rows]);
+            else replace(p);
+            setEditing(null);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={!!confirm}
+        busy={busy === "delete"}
+        message={confirm?.kind === "all" ? st("confirmDeleteAll", { count: products.length }) : st("confirmDelete", { title: confirm?.product?.title })}
+        confirmLabel={confirm?.kind === "all" ? st("deleteAll") : at("delete")}
+        onConfirm={doDelete}
+        onCancel={() => setConfirm(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+// Roles: the permission matrix for everyone; staff users (create/edit/delete) for the Owner only.
+import { useState } from "react";
+import {
+  Badge, ConfirmDialog, DataTable, Dialog, Field, Section, Toggle, api, at, camel, errorMessage, formatDateTime,
+  sectionStrings, toast, useAdminData,
+} from "./components/index.js";
+import en from "../../i18n/en/admin-roles.json";
+import ar from "../../i18n/ar/admin-roles.json";
+
+const st = sectionStrings("admin-roles", en, ar);
+const ALL_ACTIONS = 6; // view, create, edit, delete, status, reply
+const ROLE_ORDER = ["owner", "manager", "head_support", "support"];
+
+function Matrix({ roles }) {
+  if (!roles) return <p className="admin-loading">{at("loading")}</p>;
+  return (
+    <div className="admin-table"><div className="admin-table__scroll">
+      <table className="admin-matrix">
+        <thead>
+          <tr>
+            <th>{st("area")}</th>
+            {roles.roles.map((r) => <th key={r.value}>{r.label}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {roles.areas.map((area) => (
+            <tr key={area.key}>
+              <td>{area.label}</td>
+              {roles.roles.map((r) => {
+                const actions = (roles.permissions[camel(r.value)] || {})[camel(area.key)] || [];
+                return (
+                  <td key={r.value}>
+                    {actions.length === ALL_ACTIONS ? st("action_all") : actions.length ? actions.map((a) => st(`action_${a}`)).join(st("listSeparator")) : "—"}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div></div>
+  );
+}
+
+function StaffDialog({ user, roles, onClose, onSaved }) {
+  const [form, setForm] = useState({
+    username: user?.username || "", email: user?.email || "", password: "",
+    role: user?.role || "support", isActive: user ? user.isActive : true,
+  });
+  const [errors, setErrors] = useState({});
+  const [busy, setBusy] = useState(false);
+  const set = (key, value) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const save = async (e) => {
+    e.preventDefault();
+    const found = {};
+    if (!form.username.trim()) found.username = st("usernameRequired");
+    if (!form.email.trim()) found.email = st("emailRequired");
+    if (!user && !form.password) found.password = st("passwordRequired");
+    if (Object.keys(found).length) {
+      setErrors(found);
+      return;
+    }
+    setBusy(true);
+    const body = { ...form, username: form.username.trim(), email: form.email.trim() };
+    try {
+      const saved = user
+        ? await api(`/api/admin/users/admin/${user.id}`, { method: "PUT", body })
+        : await api("/api/admin/users/admin", { method: "POST", body });
+      toast(user ? st("updated") : st("created_toast"), "success");
+      onSaved(saved);
+    } catch (err) {
+      if (err.field) setErrors({ [err.field]: err.message });
+      toast(errorMessage(err, st("saveFailed")), "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open
+      title={user ? st("editUser") : st("addUser")}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button button--ghost" onClick={onClose}>{at("cancel")}</button>
+          <button type="submit" form="staff-form" className="button" disabled={busy}>{busy ? at("saving") : at("save")}</button>
+        </>
+      }
+    >
+      <form id="staff-form" onSubmit={save} noValidate>
+        <Field label={st("username")} error={errors.username}>
+          {(id) => <input id={id} name="username" className="input" dir="ltr" autoComplete="off" value={form.username} onChange={(e) => set("username", e.target.value)} />}
+        </Field>
+        <Field label={st("email")} error={errors.email}>
+          {(id) => <input id={id} name="email" type="email" className="input" dir="ltr" value={form.email} onChange={(e) => set("email", e.target.value)} />}
+        </Field>
+        <Field label={st("password")} hint={user ? st("passwordKeep") : null} error={errors.password}>
+          {(id) => <input id={id} name="password" type="password" className="input" autoComplete="new-password" value={form.password} onChange={(e) => set("password", e.target.value)} />}
+        </Field>
+        <Field label={st("role")} error={errors.role}>
+          {(id) => (
+            <select id={id} name="role" className="input" value={form.role} onChange={(e) => set("role", e.target.value)}>
+              {/* the Owner role cannot be chosen */}
+              {roles.roles.filter((r) => r.value !== "owner").map((r) => <option key={r.value} value={r.value}>{r.label}</option>)}
+            </select>
+          )}
+        </Field>
+        <Toggle label={at("active")} checked={form.isActive} onChange={(v) => set("isActive", v)} />
+      </form>
+    </Dialog>
+  );
+}
+
+function StaffUsers({ roles }) {
+  const { data, setData, loading } = useAdminData("/api/admin/users/admin", { fallback: [] });
+  const [editing, setEditing] = useState(null);
+  const [deleting, setDeleting] = useState(null);
+  const label = (value) => roles.roles.find((r) => r.value === value)?.label || value;
+
+  const remove = async () => {
+    try {
+      await api(`/api/admin/users/admin/${deleting.id}`, { method: "DELETE" });
+      setData((rows) => rows.filter((r) => r.id !== deleting.id));
+      toast(st("deleted"), "success");
+    } catch (err) {
+      toast(errorMessage(err, st("deleteFailed")), "error");
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const columns = [
+    { key: "username", label: st("username"), sortable: true, render: (u) => <strong dir="ltr">{u.username}</strong> },
+    { key: "email", label: st("email"), sortable: true, render: (u) => <span dir="ltr">{u.email}</span> },
+    { key: "role", label: st("role"), sortable: true, value: (u) => ROLE_ORDER.indexOf(u.role), render: (u) => <Badge kind={u.isOwner ? "warning" : "info"}>{label(u.role)}</Badge> },
+    { key: "isActive", label: st("status"), render: (u) => <Badge kind={u.isActive ? "success" : "neutral"}>{u.isActive ? at("active") : at("inactive")}</Badge> },
+    { key: "createdAt", label: st("created"), sortable: true, render: (u) => formatDateTime(u.createdAt) },
+    {
+      key: "actions", label: at("actions"), className: "admin-cell-wide",
+      render: (u) => u.isOwner ? <span className="admin-muted">{st("ownerLocked")}</span> : (
+        <div className="admin-row-actions">
+          <button type="button" className="button button--small button--ghost" onClick={() => setEditing(u)}>{at("edit")}</button>
+          <button type="button" className="button button--small button--danger" onClick={() => setDeleting(u)}>{at("delete")}</button>
+        </div>
+      ),
+    },
+  ];
+  return (
+    <Section title={st("staffUsers")}>
+      <DataTable
+        label={st("staffUsers")}
+        rows={data}
+        loading={loading}
+        columns={columns}
+        searchText={(u) => `${u.username} ${u.email}`}
+        filters={[{ key: "role", label: st("allRoles"), options: roles.roles.map((r) => ({ value: r.value, label: r.label })), match: (u, v) => u.role === v }]}
+        toolbar={<button type="button" className="button button--small" onClick={() => setEditing("new")}>{st("addUser")}</button>}
+      />
+      {editing && (
+        <StaffDialog
+          user={editing === "new" ? null : editing}
+          roles={roles}
+          onClose={() => setEditing(null)}
+          onSaved={(u) => {
+            setData((rows) => (editing === "new" ? [...rows, u] : rows.map((r) => (r.id === u.id ? u : r))));
+            setEditing(null);
+          }}
+        />
+      )}
+      <ConfirmDialog open={!!deleting} message={st("confirmDelete", { username: deleting?.username })} onConfirm={remove} onCancel={() => setDeleting(null)} />
+    </Section>
+  );
+}
+
+export default function Roles({ role }) {
+  const { data: roles } = useAdminData("/api/admin/roles");
+  return (
+    <div className="admin-content__stack">
+      {role === "owner" ? (
+        roles && <StaffUsers roles={roles} />
+      ) : (
+        <p className="alert alert--info" role="status">{st("ownerOnly")}</p>
+      )}
+      <Section title={st("matrix")}>
+        <Matrix roles={roles} />
+      </Section>
+    </div>
+  );
+}

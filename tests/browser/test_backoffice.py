@@ -1,0 +1,172 @@
+"""The staff dashboard in a real browser: sign in, inventory, the Arabic dashboard, screenshots."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from backoffice.tests import factories
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _signed_in(new_page, live_server, user, *, viewport=DESKTOP, locale="en-US"):
+    """A page whose browser already holds `user`'s staff session."""
+    client = Client()
+    client.force_login(user)
+    page = new_page(viewport=viewport, locale=locale)
+    page.context.add_cookies([{
+        "name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+        "url": live_server.url,
+    }])
+    return page
+
+
+def test_staff_sign_in_with_username_and_land_on_the_dashboard(new_page, live_server, owner, password, screenshot):
+    # given
+    page = new_page(viewport=PHONE)
+    page.goto("/adminauth")
+    button = page.get_by_role("button", name="Sign In")
+    expect(page.get_by_text("Authorized personnel only")).to_be_visible()
+    expect(button).to_be_disabled()
+    page.get_by_label("Username").fill("owner")
+    expect(button).to_be_disabled()
+    page.get_by_label("Password").fill("wrong password")
+    expect(button).to_be_enabled()
+    screenshot(page, "backoffice-login-phone-en")
+    # when: a wrong password first
+    button.click()
+    # then
+    expect(page.get_by_role("alert").filter(has_text="Invalid username or password")).to_be_visible()
+    # when
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+    # then
+    expect(page).to_have_url(re.compile(r"/admindash$"))
+    expect(page.get_by_text("Welcome, owner")).to_be_visible()
+    expect(page.locator("#toasts")).to_contain_text("Welcome to the admin dashboard!")
+    expect(page.get_by_text("Total Products")).to_be_visible()
+
+
+def test_inventory_plus_and_minus_change_the_stock(new_page, live_server, manager, screenshot):
+    # given
+    product = factories.product("Kenya Gold", stock=10)
+    factories.product("Chai Masala", stock=40)
+    page = _signed_in(new_page, live_server, manager)
+    page.goto("/admindash/inventory")
+    row = page.locator(f"tr[data-row-id='{product.pk}']")
+    expect(row.locator("[data-stock]")).to_have_text("10")
+    # when
+    row.locator("[data-stock-plus]").click()
+    # then
+    expect(row.locator("[data-stock]")).to_have_text("11")
+    # when
+    row.locator("[data-stock-minus]").click()
+    expect(row.locator("[data-stock]")).to_have_text("10")
+    row.locator("[data-stock-minus]").click()
+    # then
+    expect(row.locator("[data-stock]")).to_have_text("9")
+    product.refresh_from_db()
+    assert product.stock == 9
+    screenshot(page, "backoffice-inventory-desktop-en")
+
+
+def test_the_set_stock_prompt_accepts_numbers_only(new_page, live_server, manager):
+    product = factories.product("Kenya Gold", stock=10)
+    page = _signed_in(new_page, live_server, manager)
+    page.goto("/admindash/inventory")
+    page.locator(f"tr[data-row-id='{product.pk}']").get_by_role("button", name="Set").click()
+    field = page.get_by_label("New stock")
+    field.fill("")
+    field.press_sequentially("2a5")
+    expect(field).to_have_value("25")
+    page.get_by_role("dialog").get_by_role("button", name="Save").click()
+    expect(page.locator(f"tr[data-row-id='{product.pk}'] [data-stock]")).to_have_text("25")
+
+
+@pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_the_arabic_dashboard_is_right_to_left(new_page, live_server, owner, viewport, tag, screenshot):
+    # given
+    factories.product("Kenya Gold", stock=3, title_ar="ذهب كينيا")
+    page = _signed_in(new_page, live_server, owner, viewport=viewport, locale="ar")
+    # when
+    page.goto("/ar/admindash")
+    # then
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.get_by_text("إجمالي المنتجات")).to_be_visible()
+    expect(page.get_by_text("تحديث الآن")).to_be_visible()
+    screenshot(page, f"backoffice-overview-{tag}-ar")
+    page.goto("/ar/admindash/products")
+    expect(page.get_by_text("ذهب كينيا")).to_be_visible()
+    screenshot(page, f"backoffice-products-{tag}-ar")
+
+
+@pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_the_english_sections_render(new_page, live_server, owner, viewport, tag, screenshot):
+    factories.product("Kenya Gold", stock=3)
+    factories.product("Chai Masala", stock=40, sale_price_amount="90.00")
+    page = _signed_in(new_page, live_server, owner, viewport=viewport)
+    for section, text in [("", "System Status"), ("products", "Kenya Gold"), ("users", "Add Customer"),
+                          ("settings", "Maintenance mode"), ("roles", "Permissions by role"),
+                          ("storage", "Cache status"), ("database", "Initialize Database")]:
+        page.goto(f"/admindash/{section}")
+        expect(page.get_by_text(text).first).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        screenshot(page, f"backoffice-{section or 'overview'}-{tag}-en")
+
+
+def test_support_sees_the_owner_only_note_on_roles(new_page, live_server, support):
+    page = _signed_in(new_page, live_server, support)
+    page.goto("/admindash/roles")
+    expect(page.get_by_text("Only the Owner can manage user roles and permissions.")).to_be_visible()
+    expect(page.get_by_role("link", name="Role Management")).to_have_count(0)
+
+
+def test_a_product_is_added_through_the_dialog(new_page, live_server, manager, screenshot):
+    factories.category("black-tea")
+    page = _signed_in(new_page, live_server, manager, viewport=PHONE)
+    page.goto("/admindash/products")
+    page.get_by_role("button", name="Add Product").click()
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_role("button", name="Save").click()
+    expect(dialog.get_by_text("Title is required")).to_be_visible()
+    screenshot(page, "backoffice-product-dialog-phone-en")
+    dialog.get_by_label("Title", exact=True).fill("Sunrise Breakfast")
+    dialog.get_by_label("Price (EGP)", exact=True).fill("12.50")
+    dialog.get_by_label("Stock", exact=True).fill("7")
+    dialog.get_by_role("button", name="Save").click()
+    expect(page.locator("#toasts")).to_contain_text("Product created")
+    expect(page.get_by_text("Sunrise Breakfast")).to_be_visible()
+
+
+def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screenshot):
+    page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
+    page.goto("/ar/admindash")
+    sidebar = page.locator(".admin-sidebar")
+    expect(sidebar).to_be_hidden()
+    page.locator(".admin-header__menu").click()
+    expect(sidebar).to_be_visible()
+    expect(sidebar.get_by_role("link", name="الطلبات")).to_be_visible()
+    screenshot(page, "backoffice-menu-phone-ar")
+    page.mouse.click(20, 400)  # the backdrop beside the drawer (which opens on the right in Arabic)
+    expect(sidebar).to_be_hidden()
+
+
+def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new_page, live_server, support):
+    # given
+    factories.product("Kenya Gold", stock=40)
+    page = _signed_in(new_page, live_server, support)
+    page.goto("/admindash")
+    card = page.locator(".admin-stat").filter(has_text="Total Products")
+    expect(card).to_contain_text("1")
+    factories.product("Chai Masala", stock=40)
+    # when
+    page.get_by_role("button", name="Refresh Now").click()
+    # then
+    expect(card).to_contain_text("2")
+    page.get_by_role("button", name="Enable Auto-refresh").click()
+    expect(page.get_by_text("Auto-refresh on")).to_be_visible()
+    expect(page.get_by_role("button", name="Disable Auto-refresh")).to_be_visible()
