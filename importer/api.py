@@ -71,6 +71,8 @@ class ConfigSerializer(serializers.Serializer):
     exchange_rate = serializers.DecimalField(max_digits=18, decimal_places=4)
     rate_source = serializers.CharField()
     rate_is_fallback = serializers.BooleanField()
+    rate_is_stale = serializers.BooleanField()  # the last refresh failed; an older stored rate is used
+    rate_updated = serializers.DateTimeField(allow_null=True)
     last_fetch = serializers.DateTimeField(allow_null=True)
 
 

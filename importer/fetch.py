@@ -274,26 +274,37 @@ class PoliteSession:
 
 
 def download(url, *, max_bytes, allowed_types, timeout=PAGE_TIMEOUT, allow_private=None):
-    """Fetch one file (a product image) with a size cap and a content-type check."""
-    check_url(url, allow_private=allow_private)
+    """Fetch one file (a product image) with a size cap and a content-type check.
+
+    Redirects are followed by hand so every hop is checked (no private hosts).
+    """
     try:
-        with requests.get(url, timeout=timeout, stream=True, headers={"User-Agent": USER_AGENT}) as response:
-            # requests followed redirects: the final host must be allowed too
-            check_url(response.url, allow_private=allow_private)
-            if response.status_code != 200:
-                raise FetchError(f"HTTP {response.status_code}: {url[:200]}", url=url,
-                                 permanent=response.status_code < 500)
-            content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
-            if content_type not in allowed_types:
-                raise FetchError(f"not an image ({content_type or 'no type'}): {url[:200]}",
-                                 url=url, permanent=True)
-            chunks, size = [], 0
-            for chunk in response.iter_content(64 * 1024):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise FetchError(f"image larger than {max_bytes // 1024} KB: {url[:200]}",
-                                     url=url, permanent=True)
-                chunks.append(chunk)
-            return b"".join(chunks), content_type
+        for _hop in range(MAX_REDIRECTS + 1):
+            check_url(url, allow_private=allow_private)
+            with requests.get(url, timeout=timeout, stream=True, allow_redirects=False,
+                              headers={"User-Agent": USER_AGENT}) as response:
+                if response.is_redirect:
+                    url = urljoin(url, response.headers.get("Location", ""))
+                    continue
+                return _read_image(response, url, max_bytes, allowed_types)
+        raise FetchError(f"too many redirects: {url[:200]}", url=url, permanent=True)
     except requests.RequestException as exc:
         raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
+
+
+def _read_image(response, url, max_bytes, allowed_types):
+    if response.status_code != 200:
+        raise FetchError(f"HTTP {response.status_code}: {url[:200]}", url=url, permanent=response.status_code < 500)
+    content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    if content_type not in allowed_types:
+        raise FetchError(f"not an image ({content_type or 'no type'}): {url[:200]}", url=url, permanent=True)
+    declared = response.headers.get("Content-Length")
+    if declared and declared.isdigit() and int(declared) > max_bytes:
+        raise FetchError(f"image larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
+    chunks, size = [], 0
+    for chunk in response.iter_content(64 * 1024):
+        size += len(chunk)
+        if size > max_bytes:
+            raise FetchError(f"image larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
+        chunks.append(chunk)
+    return b"".join(chunks), content_type

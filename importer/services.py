@@ -2,13 +2,14 @@
 
 import hashlib
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -20,7 +21,7 @@ from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
 from importer.fetch import FetchError, check_url, download
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.pricing import import_price
-from shop.rates import rate_get, rates_refresh
+from shop.rates import rate_get, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,7 @@ def importer_config():
     """The importer configuration (spec 3), from store settings and the stored rate."""
     store = store_settings_get()
     rate = rate_get("KES", "EGP")
+    status = rate_status("KES", "EGP")
     return {
         "enabled": store.external_enabled,
         "base_url": store.external_base_url or settings.IMPORTER_BASE_URL,
@@ -62,6 +64,8 @@ def importer_config():
         "exchange_rate": rate.rate,
         "rate_source": rate.source,
         "rate_is_fallback": rate.is_fallback,
+        "rate_is_stale": status["isStale"],
+        "rate_updated": rate.last_updated,
         "last_fetch": cache_timestamp(),
     }
 
@@ -147,35 +151,42 @@ def run_crawl(*, run_id, session=None):
     if run.cancel_requested:
         ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.CANCELLED, finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
-    ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING, started_at=timezone.now())
+    _run_update(run.pk, status=RunStatus.RUNNING, started_at=timezone.now())
     rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
 
     def on_progress(progress):
-        ImporterRun.objects.filter(pk=run.pk).update(
-            pages_planned=progress.pages_planned, pages_fetched=progress.pages_fetched,
-            products_found=progress.products_found, errors=progress.errors[-50:],
-        )
+        _run_update(run.pk, attempts=1, pages_planned=progress.pages_planned,
+                    pages_fetched=progress.pages_fetched, products_found=progress.products_found,
+                    errors=progress.errors[-50:])
 
     def should_cancel():
-        return ImporterRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
+        try:
+            return ImporterRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
+        except OperationalError:  # busy: ask again after the next page
+            return False
 
     try:
         crawl = Crawl(base_url=run.base_url, max_pages=run.max_pages, session=session,
                       on_progress=on_progress, should_cancel=should_cancel)
         result = crawl.run()
     except FetchError as exc:  # the base URL itself was refused
-        ImporterRun.objects.filter(pk=run.pk).update(
-            status=RunStatus.FAILED, error=str(exc), finished_at=timezone.now())
+        _run_update(run.pk, status=RunStatus.FAILED, error=str(exc), finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
     except Exception as exc:  # never leave a run "running" behind
         log.exception("importer: crawl %s crashed", run.pk)
-        ImporterRun.objects.filter(pk=run.pk).update(
-            status=RunStatus.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:500],
-            finished_at=timezone.now())
+        _run_update(run.pk, status=RunStatus.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:500],
+                    finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
 
     if result.products:
-        cache_replace(run=run, products=result.products)
+        for attempt in range(5):
+            try:
+                cache_replace(run=run, products=result.products)
+                break
+            except OperationalError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
     if result.cancelled:
         status, error = RunStatus.CANCELLED, ""
     elif result.products:
@@ -183,12 +194,26 @@ def run_crawl(*, run_id, session=None):
     else:
         status = RunStatus.FAILED
         error = _("No products found on %(url)s.") % {"url": run.base_url}
-    ImporterRun.objects.filter(pk=run.pk).update(
-        status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
+    _run_update(
+        run.pk, status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
         pages_fetched=result.pages_fetched, errors=result.errors[-50:],
         pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
     )
     return ImporterRun.objects.get(pk=run.pk)
+
+
+def _run_update(pk, *, attempts=5, **fields):
+    """Save a run's fields. Progress is best-effort: a busy database skips one update
+    (the next page writes again); the final status is retried."""
+    for attempt in range(attempts):
+        try:
+            return ImporterRun.objects.filter(pk=pk).update(**fields)
+        except OperationalError:
+            if attempt == attempts - 1:
+                if attempts == 1:
+                    return 0
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 @transaction.atomic

@@ -169,3 +169,24 @@ def test_it_decodes_wrong_encodings_without_crashing():
     assert decode_body("café".encode("latin-1")) == "café"
     assert decode_body(b"\xff\xfe bad", "no-such-codec")
 
+
+
+def test_image_downloads_check_type_size_and_every_redirect_hop(site):
+    # given
+    from importer.fetch import download
+    from importer.tests.fake_site import png_bytes
+
+    site.routes["/a.png"] = Answer(200, png_bytes(), content_type="image/png")
+    site.routes["/big.png"] = Answer(200, b"\x89PNG" + b"0" * 50_000, content_type="image/png")
+    site.routes["/page.png"] = Answer(200, "<html></html>")
+    site.routes["/hop.png"] = Answer(302, headers={"Location": "file:///etc/passwd"})
+    # then
+    body, kind = download(site.url + "/a.png", max_bytes=10_000, allowed_types={"image/png"})
+    assert body.startswith(b"\x89PNG") and kind == "image/png"
+    with pytest.raises(FetchError, match="larger than"):
+        download(site.url + "/big.png", max_bytes=10_000, allowed_types={"image/png"})
+    with pytest.raises(FetchError, match="not an image"):
+        download(site.url + "/page.png", max_bytes=10_000, allowed_types={"image/png"})
+    with pytest.raises(FetchError, match="not an http"):
+        download(site.url + "/hop.png", max_bytes=10_000, allowed_types={"image/png"})
+    assert site.hits("/hop.png") == 1

@@ -54,7 +54,9 @@ function Progress({ job }) {
   );
 }
 
-export default function ExternalProducts({ initial = null }) {
+export default function ExternalProducts({ initial = null, permissions = null }) {
+  // the dashboard passes the role's rights; the server checks them again on every call
+  const canRun = !permissions || (permissions.products || []).includes("create");
   const lang = currentLanguage();
   const [data, setData] = useState(initial);
   const [maxPages, setMaxPages] = useState(20);
@@ -81,11 +83,13 @@ export default function ExternalProducts({ initial = null }) {
     if (!initial) load();
   }, [initial, load]);
 
-  // poll while a crawl runs; when it ends, say how it went
+  // poll while a crawl runs; when it ends, say how it went. A failed poll just tries again.
+  const [tick, setTick] = useState(0);
   useEffect(() => {
     if (!running) return undefined;
     timer.current = setTimeout(async () => {
       const next = await load();
+      setTick((n) => n + 1);
       const done = next?.job;
       if (done?.finished) {
         if (done.status === "failed") {
@@ -97,10 +101,12 @@ export default function ExternalProducts({ initial = null }) {
         } else {
           setNotice({ kind: "success", text: tr("completed", { count: next.count }) });
         }
+      } else if (next) {
+        setNotice(null);
       }
     }, POLL_MS);
     return () => clearTimeout(timer.current);
-  }, [running, data, load]);
+  }, [running, tick, load]);
 
   async function start(forceRefresh) {
     const pages = Number(maxPages);
@@ -184,6 +190,7 @@ export default function ExternalProducts({ initial = null }) {
             <dd><bdi dir="ltr">1 KES = {config.exchangeRate} EGP</bdi>{" "}
               <small className="importer-muted">
                 {config.rateIsFallback ? tr("rateFallback") : tr("rateSource", { source: config.rateSource })}
+                {config.rateIsStale && !config.rateIsFallback && ` · ${tr("rateStale")}`}
               </small></dd>
           </div>
           <div><dt>{tr("markup")}</dt><dd><bdi dir="ltr">{Number(config.markup)}%</bdi></dd></div>
@@ -193,6 +200,7 @@ export default function ExternalProducts({ initial = null }) {
             <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB") : tr("never")}</dd></div>
         </dl>
         {!config.enabled && <p className="alert alert--info">{tr("disabled")}</p>}
+        {!canRun && <p className="alert alert--info">{tr("viewOnly")}</p>}
         <div className="importer-actions">
           <div className={`field importer-pages${pagesError ? " field--error" : ""}`}>
             <label htmlFor="importer-max-pages">{tr("maxPages")}</label>
@@ -202,16 +210,16 @@ export default function ExternalProducts({ initial = null }) {
               {pagesError || tr("maxPagesHint")}</p>
           </div>
           <div className="importer-buttons">
-            <button type="button" className="button" onClick={() => start(true)} disabled={!!busy || running}>
+            <button type="button" className="button" onClick={() => start(true)} disabled={!canRun || !!busy || running}>
               {busy === "start" ? tr("starting") : tr("fetchLatest")}</button>
-            <button type="button" className="button button--ghost" onClick={() => start(false)} disabled={!!busy || running}>
+            <button type="button" className="button button--ghost" onClick={() => start(false)} disabled={!canRun || !!busy || running}>
               {tr("loadCached")}</button>
             {running && (
               <button type="button" className="button button--danger" onClick={cancel}
-                      disabled={busy === "cancel" || job.cancelRequested}>
+                      disabled={!canRun || busy === "cancel" || job.cancelRequested}>
                 {job.cancelRequested ? tr("cancelling") : tr("cancel")}</button>
             )}
-            <button type="button" className="button button--ghost" onClick={clearCache} disabled={!!busy || running}>
+            <button type="button" className="button button--ghost" onClick={clearCache} disabled={!canRun || !!busy || running}>
               {tr("clearCache")}</button>
           </div>
         </div>
@@ -236,7 +244,7 @@ export default function ExternalProducts({ initial = null }) {
           <h2 id="importer-preview-title">{tr("preview")}</h2>
           <p className="importer-muted">{tr("showing", { shown: preview.length, count: data.count })}</p>
           <button type="button" className="button button--gold" onClick={() => importProducts(null)}
-                  disabled={!!busy || running || !data.count}>
+                  disabled={!canRun || !!busy || running || !data.count}>
             {busy === "import" ? tr("importing") : tr("importAll", { count: data.count })}</button>
         </div>
         {preview.length === 0 ? (
@@ -257,7 +265,7 @@ export default function ExternalProducts({ initial = null }) {
                   </p>
                 </div>
                 <button type="button" className="button button--small button--ghost"
-                        onClick={() => importProducts([p.id])} disabled={!!busy || running}
+                        onClick={() => importProducts([p.id])} disabled={!canRun || !!busy || running}
                         aria-label={tr("importOneLabel", { name: p.name })}>
                   {busy === `import-${p.id}` ? tr("importing") : tr("importOne")}</button>
               </li>
