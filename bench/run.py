@@ -54,6 +54,16 @@ print(Product.objects.count(), "products")
     subprocess.run([PYTHON, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True)
 
 
+def _cpu_seconds(master_pid):
+    """User+system CPU of the gunicorn workers: a figure that other load on the machine barely changes."""
+    children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
+    ticks = 0
+    for pid in children:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _wrk(url, connections, seconds):
     out = subprocess.run(
         ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
@@ -66,7 +76,10 @@ def _wrk(url, connections, seconds):
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
 
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return rps, pct("50"), pct("99"), int(errors.group(1)) if errors else 0
+    timeouts = re.search(r"timeout (\d+)", out)
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    failed = (int(errors.group(1)) if errors else 0) + (int(timeouts.group(1)) if timeouts else 0)
+    return rps, pct("50"), pct("99"), failed, total
 
 
 def main():
@@ -75,6 +88,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--products", type=int, default=500)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install -y wrk")
@@ -90,7 +104,7 @@ def main():
     port = _free_port()
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "shop.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--threads", "4", "--log-level", "warning"],
+         "--workers", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"],
         cwd=ROOT, env=env,
     )
     base = f"http://127.0.0.1:{port}"
@@ -102,15 +116,20 @@ def main():
                 break
             except OSError:
                 time.sleep(0.2)
-        urls = ["/shop", "/shop?category=black-tea&sort=price-asc", f"/product/{slug}"]
-        print(f"| URL | req/s | p50 ms | p99 ms | non-2xx |  ({args.products} products, "
-              f"{args.connections} connections, {args.seconds}s, gunicorn {args.workers}×4 threads, SQLite)")
-        print("|---|---|---|---|---|")
+        # /about is the baseline: the page shell (middleware, header, footer) and nothing else
+        urls = ["/shop", "/shop?category=black-tea&sort=price-asc", f"/product/{slug}", "/about"]
+        load = os.getloadavg()[0]
+        print(f"{args.products} products, {args.connections} connections, {args.seconds}s, "
+              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite; load average at start {load:.1f}")
+        print("| URL | req/s | p50 ms | p99 ms | errors/timeouts | server CPU ms/request |")
+        print("|---|---|---|---|---|---|")
         for url in urls:
             for warm in range(20):
                 urllib.request.urlopen(base + url, timeout=5).read()
-            rps, p50, p99, errors = _wrk(base + url, args.connections, args.seconds)
-            print(f"| `{url}` | {rps:.0f} | {p50:.1f} | {p99:.1f} | {errors} |")
+            before = _cpu_seconds(server.pid)
+            rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds)
+            cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
+            print(f"| `{url}` | {rps:.0f} | {p50:.1f} | {p99:.1f} | {errors} | {cpu_ms:.1f} |")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -1,6 +1,7 @@
 """Catalogue reads shared by pages and the API. Each returns a queryset whose
 evaluation costs a constant number of queries, whatever the catalogue size."""
 
+import re
 from decimal import Decimal
 
 from django.db.models import Case, Count, DecimalField, F, Q, When
@@ -9,6 +10,8 @@ from catalog.models import Category, Product, Review
 from catalog.search import search_terms
 
 ALL_CATEGORIES = {"", "all", "entire-range"}  # no category filter
+_SLUG = re.compile(r"[-\w]{1,200}")
+UNKNOWN_CATEGORY = "-unknown-"  # matches no category: 'No products found'
 
 # DECISIONS "Contract details": the shop's URL values.
 PRICE_RANGES = {
@@ -44,10 +47,15 @@ def _with_shown_price(queryset):
 
 def clean_filters(*, category=None, search=None, price=None, sort=None):
     """Drop values the shop does not know, so bad input is ignored, never an error."""
-    category = (category or "").strip()[:60]
+    category = (category or "").strip()[:60] if isinstance(category, str) else ""
+    if category in ALL_CATEGORIES:
+        category = ""
+    elif not _SLUG.fullmatch(category):
+        category = UNKNOWN_CATEGORY
+    search = search.replace("\x00", "").strip()[:100] if isinstance(search, str) else ""
     return {
-        "category": "" if category in ALL_CATEGORIES else category,
-        "search": (search or "").strip()[:100],
+        "category": category,
+        "search": search,
         "price": price if price in PRICE_RANGES else "",
         "sort": sort if sort in SORTS else DEFAULT_SORT,
     }
@@ -85,7 +93,7 @@ def product_list(*, category=None, search=None, price=None, sort=None):
 
 def product_get(*, slug):
     """The active product with this slug, or None."""
-    if not slug or len(slug) > 200:
+    if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
         return None
     return Product.objects.filter(is_active=True, slug=slug).select_related("category").first()
 

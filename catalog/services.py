@@ -77,6 +77,11 @@ def review_is_allowed(*, user, product):
     ).exists()
 
 
+def _clean_text(value):
+    """Visitor text as stored: a string, trimmed, without NUL (which no database keeps)."""
+    return value.replace("\x00", "").strip() if isinstance(value, str) else ""
+
+
 def _rating(value):
     try:
         rating = int(value if value not in (None, "") else 5)
@@ -95,8 +100,8 @@ def review_create(*, user, product, rating, title, comment):
     """
     if user is None or not user.is_authenticated:
         raise ReviewError(_("Please login to submit a review"), status_code=401)
-    title = (title or "").strip() if isinstance(title, str) else ""
-    comment = (comment or "").strip() if isinstance(comment, str) else ""
+    title = _clean_text(title)
+    comment = _clean_text(comment)
     if not title or not comment:
         raise ReviewError(_("Please fill in all review fields"), field="title" if not title else "comment")
     if len(title) > TITLE_MAX:
@@ -135,7 +140,7 @@ def review_set_approved(*, review, approved):
 
 def review_respond(*, review, response):
     """Store the shop's public answer to a review."""
-    response = (response or "").strip() if isinstance(response, str) else ""
+    response = _clean_text(response)
     if not response:
         raise ReviewError(_("Response cannot be empty"), field="adminResponse")
     if len(response) > RESPONSE_MAX:

@@ -2,10 +2,15 @@
 
 import json
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import F
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog import selectors
@@ -15,7 +20,6 @@ from catalog.services import review_is_allowed
 from shop.money import format_egp
 from shop.rates import rate_get
 from shop.store_settings import store_settings_get
-from django.utils.translation import get_language
 
 PAGE_SIZE = 24
 MAX_STEPPER = 99
@@ -53,9 +57,36 @@ def _rate_props():
     return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
 
 
-def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
-    """The filtered product list; the filters island fetches the `results` fragment of this view."""
+def shop(request, *, title=None, sale_only=False):
+    """The filtered product list; the filters island fetches the `results` fragment of this view.
+
+    The rendered body is kept in the shared cache per catalogue version, language,
+    filters, rate and settings, so a repeat visit costs no catalogue query at all.
+    """
     filters = _filters_from(request)
+    fragment = request.headers.get("X-Fragment") == "results"
+    store = store_settings_get()
+    key = ":".join(str(part) for part in (
+        "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
+        _query(filters, page=_page_number(request)), rate_get("KES", "EGP").rate, store.updated_at.timestamp(),
+    ))
+    body = cache.get(key)
+    if body is None:
+        context = _shop_context(request, filters, title=title, sale_only=sale_only)
+        template = "catalog/_shop_results.html" if fragment else "catalog/_shop_body.html"
+        body = render_to_string(template, context, request)
+        cache.set(key, body, FRAGMENT_SECONDS)
+    if fragment:
+        response = HttpResponse(body)
+    else:
+        # the body was rendered (and escaped) by our own template above
+        response = render(request, "catalog/shop.html", {"body": mark_safe(body), "page_title": title or _("Shop")})
+    # the same URL answers a page or a fragment: never let a cache mix them up
+    patch_vary_headers(response, ["X-Fragment"])
+    return response
+
+
+def _shop_context(request, filters, *, title, sale_only):
     products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
     if sale_only:
         products = products.filter(sale_price_amount__isnull=False, sale_price_amount__lt=F("price_amount"))
@@ -65,12 +96,13 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
     category_names = {c.slug: c.name for c in categories}
     chips = []
     if filters["category"]:
-        chips.append((category_names.get(filters["category"], filters["category"]), _query(filters, category="", page=None)))
+        label = category_names.get(filters["category"]) or (request.GET.get("category") or "")[:40]
+        chips.append((label, _query(filters, category="", page=None)))
     if filters["search"]:
         chips.append((f"“{filters['search']}”", _query(filters, search="", page=None)))
     if filters["price"]:
         chips.append((str(dict(price_choices())[filters["price"]]), _query(filters, price="", page=None)))
-    context = {
+    return {
         "filters": filters,
         "page": page,
         "total": paginator.count,
@@ -95,15 +127,6 @@ def shop(request, *, title=None, sale_only=False, template="catalog/shop.html"):
         "sort_choices": sort_choices(),
         "rate_props": _rate_props(),
     }
-    context["results_cache_key"] = f"{catalog_version()}:{get_language()}:{request.path}:{_query(filters, page=page.number)}"
-    context["fragment_seconds"] = FRAGMENT_SECONDS
-    if request.headers.get("X-Fragment") == "results":
-        response = render(request, "catalog/_shop_results.html", context)
-    else:
-        response = render(request, template, context)
-    # the same URL answers a page or a fragment: never let a cache mix them up
-    patch_vary_headers(response, ["X-Fragment"])
-    return response
 
 
 def sale(request):
@@ -135,12 +158,27 @@ def sort_choices():
 
 
 def product_detail(request, slug):
+    """A product page. Everything but the review form is the same for every visitor,
+    so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
     product = selectors.product_get(slug=slug)
     if product is None:
         return render(request, "catalog/product_not_found.html", status=404)
-    info = price_info(product)
     store = store_settings_get()
-    reviews = selectors.review_list_approved(product=product)[:50]
+    language = get_language()
+    base = ":".join(str(part) for part in (
+        "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
+        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.get_host(),
+    ))
+    keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
+    found = cache.get_many(keys.values())
+    if len(found) < len(keys):
+        context = _product_context(request, product, store, language)
+        found = {
+            keys["top"]: render_to_string("catalog/_product_top.html", context, request),
+            keys["bottom"]: render_to_string("catalog/_product_bottom.html", context, request),
+            keys["json_ld"]: context["json_ld"],
+        }
+        cache.set_many(found, FRAGMENT_SECONDS)
     user = request.user
     if not user.is_authenticated:
         reason = "login"
@@ -148,17 +186,29 @@ def product_detail(request, slug):
         reason = "not-buyer"
     else:
         reason = ""
-    language = get_language()
+    return render(request, "catalog/product_detail.html", {
+        "product": product,
+        # rendered (and escaped) by our own templates above
+        "top": mark_safe(found[keys["top"]]),
+        "bottom": mark_safe(found[keys["bottom"]]),
+        "json_ld": found[keys["json_ld"]],
+        "review_props": {
+            "productId": product.pk,
+            "reason": reason,
+            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
+        },
+    })
+
+
+def _product_context(request, product, store, language):
+    info = price_info(product)
     top = max(0, min(product.stock, MAX_STEPPER))
-    context = {
+    return {
         "product": product,
         "info": info,
         "stock_status": Availability.status(product.stock),
-        "reviews": reviews,
-        # evaluated by the template only when the cached fragment is missing
-        "related": lambda: selectors.product_related(product=product),
-        "fragment_key": f"{catalog_version()}:{language}:{product.pk}:{product.updated_at.timestamp()}",
-        "fragment_seconds": FRAGMENT_SECONDS,
+        "reviews": selectors.review_list_approved(product=product)[:50],
+        "related": selectors.product_related(product=product),
         "show_kes": store.show_kes_conversion and product.kes_price_amount is not None,
         "cart_props": {
             "productId": product.pk,
@@ -166,15 +216,13 @@ def product_detail(request, slug):
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
         },
-        "review_props": {
-            "productId": product.pk,
-            "reason": reason,
-            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
-        },
         "rate_props": _rate_props(),
+        "tab_props": {"tabs": [
+            {"id": "details", "label": _("Details")}, {"id": "care", "label": _("Care Guide")},
+            {"id": "reviews", "label": _("Reviews")},
+        ]},
         "json_ld": _script_safe(json.dumps(_product_json_ld(request, product, info), ensure_ascii=False)),
     }
-    return render(request, "catalog/product_detail.html", context)
 
 
 def _script_safe(text):

@@ -24,7 +24,7 @@ def contact_message_create(*, name, email, subject, message):
     """Validate, store and forward a visitor's message."""
     values = {}
     for field, raw in (("name", name), ("email", email), ("subject", subject), ("message", message)):
-        values[field] = raw.strip() if isinstance(raw, str) else ""
+        values[field] = raw.replace("\x00", "").strip() if isinstance(raw, str) else ""
     for field in ("name", "email", "subject", "message"):
         if not values[field]:
             raise ContactError(_("Please fill in all fields"), field=field)

@@ -21,7 +21,7 @@ class NewsletterError(Exception):
 
 
 def _clean_email(email):
-    email = (email or "").strip() if isinstance(email, str) else ""
+    email = email.replace("\x00", "").strip() if isinstance(email, str) else ""
     if not email:
         raise NewsletterError(_("Email is required"))
     try:

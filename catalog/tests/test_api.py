@@ -99,3 +99,9 @@ def test_every_storefront_endpoint_is_in_the_schema(client):
                  "/api/contact", "/api/exchange-rate", "/api/exchange-rate/kes-to-egp",
                  "/api/exchange-rate/convert/kes-to-egp"):
         assert f'"{path}"' in schema or f"{path}:" in schema
+
+
+def test_odd_slugs_are_a_clean_404(client):
+    for slug in ("a%00b", "%C0", "x" * 300):
+        assert client.get(f"/api/products/{slug}").status_code == 404
+        assert client.get(f"/product/{slug}").status_code == 404

@@ -8,6 +8,7 @@ export const storefrontIslands = {
   "rate-badge": () => import("./rate-badge.jsx"),
   "currency-converter": () => import("./currency-converter.jsx"),
   "newsletter-form": () => import("./newsletter-form.jsx"),
+  "product-tabs": () => import("./product-tabs.jsx"),
   cart: () => import("./cart.jsx"),
   checkout: () => import("./checkout.jsx"),
   "payment-return": () => import("./payment-return.jsx"),

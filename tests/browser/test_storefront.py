@@ -98,7 +98,12 @@ def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_
     screenshot(page, f"storefront-product-{lang}-phone")
     page.locator(".converter__actions button").first.click()  # swap: 1000 EGP → KES
     assert "2,660" in page.locator(".converter__result output").inner_text()
-    # the review form explains who may write
+    # the tabs: Details first, then the reviews with the form explaining who may write
+    _islands_ready(page, "product-tabs")
+    assert page.locator("#details").is_visible() and not page.locator("#reviews").is_visible()
+    page.get_by_role("tab", name=re.compile("Reviews|التقييمات")).click()
+    assert page.locator(".review__title").first.is_visible()
+    assert not page.locator("#details").is_visible()
     assert page.locator('[data-island="review-form"] .alert').is_visible()
 
 
