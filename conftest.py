@@ -2,10 +2,20 @@
 
 import pytest
 from django.core.cache import cache
+from django.utils import translation
 
 from accounts.models import Role, User
 
 PASSWORD = "correct horse 42"
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default():
+    # a request served in Arabic leaves Arabic active in the thread; model
+    # fields written afterwards (modeltranslation) would land in *_ar
+    translation.activate("en")
+    yield
+    translation.activate("en")
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
+from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Category, Product
 from shop.api.errors import ApiError
 
@@ -112,6 +113,7 @@ def stock_adjust(*, actor, product, action, amount):
     with transaction.atomic():
         before = Product.objects.filter(pk=product.pk).values_list("stock", flat=True).first()
         Product.objects.filter(pk=product.pk).update(stock=expression)
+        catalog_changed_now_and_on_commit()
         product.refresh_from_db(fields=["stock", "updated_at"])
         audit_record(actor=actor, action=f"inventory.{action}",
                      details=f"{product.title_en}: {before} → {product.stock}", target=product)

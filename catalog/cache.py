@@ -22,3 +22,15 @@ def catalog_changed():
         cache.incr(VERSION_KEY)
     except ValueError:  # not set yet (or evicted)
         cache.set(VERSION_KEY, 2, None)
+
+
+def catalog_changed_now_and_on_commit():
+    """Bump the version now, and again once the transaction commits.
+
+    The second bump stops a request that read the old rows before the commit
+    from caching them under the new version.
+    """
+    from django.db import transaction
+
+    catalog_changed()
+    transaction.on_commit(catalog_changed)

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Avg, Count
 from django.utils.translation import gettext as _
 
-from catalog.cache import catalog_changed
+from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
 
@@ -24,12 +24,6 @@ class ReviewError(Exception):
         self.message = message
         self.field = field
         self.status_code = status_code
-
-
-def _catalog_changed():
-    # now, and again once committed, so no request caches the old rows under the new version
-    catalog_changed()
-    transaction.on_commit(catalog_changed)
 
 
 # --- products ---------------------------------------------------------------
@@ -50,7 +44,7 @@ def product_upsert(*, product=None, **fields):
                 setattr(product, name, value)
         product.search_text = product_search_text(product)
         product.save()
-        _catalog_changed()
+        catalog_changed_now_and_on_commit()
     return product
 
 
@@ -126,7 +120,7 @@ def _product_rating_refresh(product_id):
     )
     average = Decimal(str(stats["average"] or 0)).quantize(Decimal("0.01"))
     Product.objects.filter(pk=product_id).update(rating=average, review_count=stats["count"])
-    _catalog_changed()
+    catalog_changed_now_and_on_commit()
 
 
 def review_set_approved(*, review, approved):
@@ -147,7 +141,7 @@ def review_respond(*, review, response):
         raise ReviewError(_("Response must be at most %(n)d characters") % {"n": RESPONSE_MAX}, field="adminResponse")
     review.admin_response = response
     review.save(update_fields=["admin_response"])
-    _catalog_changed()
+    catalog_changed_now_and_on_commit()
     return review
 
 

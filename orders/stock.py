@@ -7,6 +7,7 @@ every product that is short, so the customer sees the whole picture at once.
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product
 
 
@@ -44,9 +45,11 @@ def stock_reserve(*, lines):
             short.append(product_id)
     if short:
         raise InsufficientStock(Product.objects.filter(pk__in=short).order_by("pk"))
+    catalog_changed_now_and_on_commit()  # stock badges on cached pages
 
 
 def stock_release(*, lines):
     """Put `lines` [(product_id, quantity)] back into stock."""
     for product_id, quantity in _merged(lines):
         Product.objects.filter(pk=product_id).update(stock=F("stock") + quantity)
+    catalog_changed_now_and_on_commit()

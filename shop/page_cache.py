@@ -1,0 +1,72 @@
+"""Whole-page caching for visitors who have no session yet.
+
+Most storefront traffic is people (and crawlers) who have not signed in and
+have no cart: for them a page depends only on its URL, the language, the
+catalogue, the exchange rate and the store settings. Their pages are kept in
+the shared cache for a short while. Anyone with a session (a cart, a sign-in,
+a flash message) always gets a freshly rendered page.
+
+The one per-visitor part of such a page is the CSRF token in its forms: it is
+stored as a placeholder and filled with the visitor's own token on every hit,
+which also sets their CSRF cookie as a normal render would.
+"""
+
+import re
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.middleware.csrf import get_token
+from django.utils.translation import get_language
+
+from catalog.cache import catalog_version
+from shop.rates import rate_get
+from shop.store_settings import store_settings_get
+
+SECONDS = 60
+_PLACEHOLDER = "__CSRF_TOKEN__"
+_TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
+_KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary")
+
+
+def _is_fresh_visitor(request):
+    return (
+        request.method in ("GET", "HEAD")
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+        and not request.user.is_authenticated
+    )
+
+
+def _key(request):
+    store = store_settings_get()
+    return ":".join(str(part) for part in (
+        "page", catalog_version(), get_language(), request.get_full_path(),
+        request.headers.get("X-Fragment", ""), store.updated_at.timestamp(), rate_get("KES", "EGP").rate,
+    ))
+
+
+def cache_for_visitors(view):
+    """Serve `view`'s page from the shared cache to visitors without a session."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not _is_fresh_visitor(request):
+            return view(request, *args, **kwargs)
+        key = _key(request)
+        stored = cache.get(key)
+        if stored is not None:
+            status, content, headers = stored
+            response = HttpResponse(content.replace(_PLACEHOLDER, get_token(request)), status=status)
+            for name, value in headers.items():
+                response[name] = value
+            return response
+        response = view(request, *args, **kwargs)
+        if response.status_code in (200, 404) and not response.streaming and not response.has_header("Location"):
+            content = _TOKEN.sub(rf"\g<1>{_PLACEHOLDER}\g<2>", response.content.decode(response.charset))
+            headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
+            cache.set(key, (response.status_code, content, headers), SECONDS)
+        return response
+
+    return wrapper

@@ -1,0 +1,76 @@
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.test import Client
+
+from catalog.models import Category, Product
+from catalog.services import product_upsert
+from orders.stock import stock_reserve
+from shop.models import ExchangeRate
+from shop.store_settings import store_settings_update
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture
+def tea(db):
+    category = Category.objects.create(slug="black-tea", name="Black Tea")
+    return product_upsert(slug="kenya-gold", title="Kenya Gold", price_amount="120.00", category=category, stock=20)
+
+
+@pytest.mark.django_db
+class TestPageCacheForVisitors:
+    def test_a_visitor_without_a_session_gets_the_cached_page(self, client, tea):
+        # given a stored exchange rate (as after the first refresh) and the page rendered once
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="test")
+        client.get("/product/kenya-gold")
+        # when another fresh visitor asks for it
+        with CaptureQueriesContext(connection) as queries:
+            response = Client().get("/product/kenya-gold")
+        # then it comes from the cache, whole: no query but the request's own savepoint
+        assert [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]] == []
+        assert response.status_code == 200
+        assert "Kenya Gold" in response.content.decode()
+
+    def test_each_visitor_gets_a_csrf_token_of_their_own_that_works(self, tea):
+        first = Client(enforce_csrf_checks=True)
+        second = Client(enforce_csrf_checks=True)
+        page_one = first.get("/contact").content.decode()
+        page_two = second.get("/contact").content.decode()
+        token_one, token_two = TOKEN.search(page_one).group(1), TOKEN.search(page_two).group(1)
+        assert token_one != token_two and "__CSRF_TOKEN__" not in page_two
+        # the second visitor's token is valid with the second visitor's cookie
+        response = second.post("/newsletter", {"email": "reader@example.com", "csrfmiddlewaretoken": token_two})
+        assert response.status_code != 403
+
+    def test_a_signed_in_customer_never_gets_a_cached_page(self, client, tea, alice):
+        Client().get("/")  # cached for visitors
+        client.force_login(alice)
+        assert "Welcome, Alice" in client.get("/").content.decode()
+        assert "Welcome, Alice" not in Client().get("/").content.decode()
+
+    def test_a_visitor_with_a_cart_sees_their_own_count(self, client, tea):
+        Client().get("/product/kenya-gold")
+        client.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
+        body = client.get("/product/kenya-gold").content.decode()
+        assert '"count": 2' in body
+
+    def test_a_stock_change_shows_at_once(self, tea):
+        assert "In Stock" in Client().get("/product/kenya-gold").content.decode()
+        stock_reserve(lines=[(tea.pk, 15)])
+        assert "Only 5 left" in Client().get("/product/kenya-gold").content.decode()
+
+    def test_a_settings_change_shows_at_once(self, tea):
+        Client().get("/about")
+        store_settings_update(store_name="Chai Corner")
+        assert "Chai Corner" in Client().get("/about").content.decode()
+
+    def test_languages_are_cached_apart(self, tea):
+        Client().get("/about")
+        assert 'lang="ar"' in Client().get("/ar/about").content.decode()
+
+    def test_a_missing_product_is_still_a_404(self, tea):
+        assert Client().get("/product/nope").status_code == 404
+        assert Client().get("/product/nope").status_code == 404
