@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, transaction
 from django.http import HttpResponseRedirect, JsonResponse
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
@@ -108,3 +109,32 @@ class StripNullBytesMiddleware:
             cleaned._mutable = False
             request.GET = cleaned
         return self.get_response(request)
+
+
+class AtomicWritesMiddleware:
+    """Run the view of every write request (POST, PUT, PATCH, DELETE) in one transaction.
+
+    Django's ATOMIC_REQUESTS would also wrap every GET, and on SQLite our
+    transactions are IMMEDIATE (so concurrent writers queue instead of
+    failing): every page view would then take the database's write lock and
+    all readers would wait on each other. Reads need no transaction; writes
+    made during a GET belong to services, which own their transactions.
+
+    Like ATOMIC_REQUESTS, an exception in the view rolls its writes back, and
+    views marked @transaction.non_atomic_requests are left alone. It calls the
+    view itself, so it must be the last middleware with a process_view.
+    """
+
+    _SAFE = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.method in self._SAFE or DEFAULT_DB_ALIAS in getattr(view_func, "_non_atomic_requests", ()):
+            return None
+        with transaction.atomic():
+            return view_func(request, *view_args, **view_kwargs)

@@ -58,8 +58,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "shop.middleware.MaintenanceModeMiddleware",
-    # axes must be last: it turns lockouts into responses
+    # axes turns lockouts into responses
     "axes.middleware.AxesMiddleware",
+    # last: it calls write views inside a transaction (see its docstring)
+    "shop.middleware.AtomicWritesMiddleware",
 ]
 
 ROOT_URLCONF = "shop.urls"
@@ -103,7 +105,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
-DATABASES["default"]["ATOMIC_REQUESTS"] = True
+# write requests are atomic through shop.middleware.AtomicWritesMiddleware
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis or the embedded defaults ----------------------------------------

@@ -26,8 +26,8 @@ class TestFaults:
 
         # given a view that saves a row and then fails
         client = Client(raise_request_exception=False)
-        # when it is requested
-        response = client.get("/write-then-fail")
+        # when a write request reaches it
+        response = client.post("/write-then-fail")
         # then the request's transaction is rolled back
         assert response.status_code == 500
         assert ContactMessage.objects.count() == 0
