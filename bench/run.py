@@ -64,9 +64,10 @@ def _cpu_seconds(master_pid):
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _wrk(url, connections, seconds):
+def _wrk(url, connections, seconds, headers=()):
+    extra = [arg for header in headers for arg in ("-H", header)]
     out = subprocess.run(
-        ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", url],
+        ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", *extra, url],
         capture_output=True, text=True, check=True,
     ).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -87,8 +88,10 @@ def main():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--products", type=int, default=500)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--with-session", action="store_true",
+                        help="send a session cookie, so every page is rendered (no visitor page cache)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install -y wrk")
@@ -118,16 +121,20 @@ def main():
                 time.sleep(0.2)
         # /about is the baseline: the page shell (middleware, header, footer) and nothing else
         urls = ["/shop", "/shop?category=black-tea&sort=price-asc", f"/product/{slug}", "/about"]
+        # any session cookie (even an unknown one) takes a visitor off the page cache
+        headers = ["Cookie: sessionid=bench"] if args.with_session else []
         load = os.getloadavg()[0]
         print(f"{args.products} products, {args.connections} connections, {args.seconds}s, "
-              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite; load average at start {load:.1f}")
+              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite, "
+              f"{'with a session cookie (rendered)' if args.with_session else 'fresh visitors (page cache)'}; "
+              f"load average at start {load:.1f}")
         print("| URL | req/s | p50 ms | p99 ms | errors/timeouts | server CPU ms/request |")
         print("|---|---|---|---|---|---|")
         for url in urls:
             for warm in range(20):
                 urllib.request.urlopen(base + url, timeout=5).read()
             before = _cpu_seconds(server.pid)
-            rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds)
+            rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers)
             cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
             print(f"| `{url}` | {rps:.0f} | {p50:.1f} | {p99:.1f} | {errors} | {cpu_ms:.1f} |")
     finally:
