@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, transaction
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import HttpResponseRedirect, JsonResponse, QueryDict
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.utils import translation
@@ -100,12 +100,10 @@ class StripNullBytesMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if "\x00" in request.META.get("QUERY_STRING", "") or "%00" in request.META.get("QUERY_STRING", ""):
-            cleaned = request.GET.copy()
-            for key in list(cleaned.keys()):
-                cleaned.setlist(key.replace("\x00", ""), [v.replace("\x00", "") for v in cleaned.getlist(key)])
-                if "\x00" in key:
-                    del cleaned[key]
+        if "%00" in request.META.get("QUERY_STRING", ""):
+            cleaned = QueryDict(mutable=True)
+            for key, values in request.GET.lists():
+                cleaned.setlist(key.replace("\x00", ""), [value.replace("\x00", "") for value in values])
             cleaned._mutable = False
             request.GET = cleaned
         return self.get_response(request)

@@ -11,6 +11,7 @@ stored as a placeholder and filled with the visitor's own token on every hit,
 which also sets their CSRF cookie as a normal render would.
 """
 
+import hashlib
 import re
 from functools import wraps
 
@@ -25,6 +26,7 @@ from shop.rates import rate_get
 from shop.store_settings import store_settings_get
 
 SECONDS = 60
+MAX_URL_LENGTH = 300  # longer URLs (odd or hostile) are rendered, never stored
 _PLACEHOLDER = "__CSRF_TOKEN__"
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary")
@@ -41,10 +43,12 @@ def _is_fresh_visitor(request):
 
 def _key(request):
     store = store_settings_get()
-    return ":".join(str(part) for part in (
-        "page", catalog_version(), get_language(), request.get_full_path(),
+    parts = ":".join(str(part) for part in (
+        catalog_version(), get_language(), request.get_full_path(),
         request.headers.get("X-Fragment", ""), store.updated_at.timestamp(), rate_get("KES", "EGP").rate,
     ))
+    # hashed: URLs are visitor-controlled and may be long or odd
+    return "page:" + hashlib.sha256(parts.encode()).hexdigest()
 
 
 def cache_for_visitors(view):
@@ -52,7 +56,7 @@ def cache_for_visitors(view):
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if not _is_fresh_visitor(request):
+        if not _is_fresh_visitor(request) or len(request.get_full_path()) > MAX_URL_LENGTH:
             return view(request, *args, **kwargs)
         key = _key(request)
         stored = cache.get(key)

@@ -33,6 +33,14 @@ class TestFaults:
         assert ContactMessage.objects.count() == 0
 
 
+@pytest.mark.urls("shop.tests.urls_failing")
+@pytest.mark.django_db(transaction=True)
+def test_only_write_requests_run_in_a_transaction(client):
+    # reads take no lock: on SQLite a transaction would be an IMMEDIATE (write) one
+    assert client.get("/in-transaction").json() == {"inTransaction": False}
+    assert client.post("/in-transaction").json() == {"inTransaction": True}
+
+
 @pytest.mark.django_db
 def test_nul_bytes_in_query_parameters_are_dropped(client):
     from shop.middleware import StripNullBytesMiddleware
@@ -45,6 +53,6 @@ def test_nul_bytes_in_query_parameters_are_dropped(client):
 
     from django.test import RequestFactory
 
-    request = RequestFactory().get("/shop", {"category": "black\x00-tea", "q\x00": "x"})
+    request = RequestFactory().get("/shop?category=black%00-tea&q%00=x")
     StripNullBytesMiddleware(view)(request)
     assert seen == {"category": ["black-tea"], "q": ["x"]}

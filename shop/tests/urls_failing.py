@@ -1,7 +1,8 @@
-"""A URLconf for tests: a view that writes and then fails."""
+"""A URLconf for tests: views that show how requests use transactions."""
 
+from django.db import connection
+from django.http import JsonResponse
 from django.urls import path
-
 from django.views.decorators.csrf import csrf_exempt
 
 from shop.models import ContactMessage
@@ -13,4 +14,11 @@ def write_then_fail(request):
     raise RuntimeError("fails after writing")
 
 
-urlpatterns = [path("write-then-fail", write_then_fail)]
+def in_transaction(request):
+    return JsonResponse({"inTransaction": connection.in_atomic_block})
+
+
+urlpatterns = [
+    path("write-then-fail", write_then_fail),
+    path("in-transaction", csrf_exempt(in_transaction)),
+]
