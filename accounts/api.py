@@ -13,8 +13,8 @@ from accounts import services
 from accounts.lockout import lockout_message
 from accounts.models import AuthToken
 from accounts.services import AccountError
-from accounts.views import site_base_url
 from shop.api.errors import ApiError
+from shop.site_url import site_url
 
 _MessageSerializer = inline_serializer("AuthMessage", {"message": serializers.CharField()})
 
@@ -122,7 +122,7 @@ class AuthForgotPasswordApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            services.password_reset_request(email=data.validated_data["email"], base_url=site_base_url(request))
+            services.password_reset_request(email=data.validated_data["email"], base_url=site_url(request))
         except AccountError as exc:
             _raise(exc)
         return Response({"message": _("Password reset instructions sent to your email!")})

@@ -1,6 +1,5 @@
 """Customer account pages: plain forms that work without JavaScript."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -9,20 +8,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.selectors import customer_order_list
 from accounts.services import AccountError, ResetLinkError
+from shop.site_url import site_url
 
 _REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
-
-
-def site_base_url(request):
-    """The shop's public address for links in e-mails."""
-    return settings.SITE_URL or request.build_absolute_uri("/")
 
 
 def _home():
@@ -122,7 +116,7 @@ def forgot_password(request):
     if request.method == "POST":
         email = request.POST.get("email", "").strip()
         try:
-            services.password_reset_request(email=email, base_url=site_base_url(request))
+            services.password_reset_request(email=email, base_url=site_url(request))
         except AccountError as exc:
             errors[exc.field or "form"] = exc.message
         else:

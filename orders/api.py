@@ -21,6 +21,7 @@ from orders.payments.base import PaymentError
 from orders.payments.services import payment_start, payment_verify
 from orders.stock import InsufficientStock
 from shop.api.errors import ApiError
+from shop.site_url import site_url
 from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders")
@@ -256,8 +257,8 @@ class CreateIntentionApi(APIView):
 
             customer_sign_in(request=request._request, user=new_user)
         _remember_order(request, order)
-        return_url = request.build_absolute_uri(lurl("/payment/success"))
-        notification_url = request.build_absolute_uri(reverse("payment-callback-paymob"))
+        return_url = site_url(request, lurl("/payment/success"))
+        notification_url = site_url(request, reverse("payment-callback-paymob"))
         try:
             payment, start = payment_start(order=order, provider_name=provider_name, return_url=return_url,
                                            notification_url=notification_url)

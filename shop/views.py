@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.cache import never_cache
 
 from shop import health
+from shop.site_url import site_url
 
 
 @never_cache
@@ -96,7 +97,7 @@ def newsletter(request):
     try:
         _subscriber, created = newsletter_subscribe(
             email=request.POST.get("email"), language=get_language(),
-            site_url=request.build_absolute_uri("/").rstrip("/"),
+            site_url=site_url(request),
         )
     except NewsletterError as exc:
         return render(request, "shop/newsletter_done.html", {"message": exc.message, "ok": False}, status=400)
@@ -145,7 +146,7 @@ def sitemap_xml(request):
     paths = list(SITEMAP_PAGES) + [
         f"/product/{slug}" for slug in Product.objects.filter(is_active=True).values_list("slug", flat=True)
     ]
-    base = request.build_absolute_uri("/").rstrip("/")
+    base = site_url(request)
     urls = []
     for path in paths:
         english = base + path

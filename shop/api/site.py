@@ -12,6 +12,7 @@ from shop.api.errors import ApiError
 from shop.contact import ContactError, contact_message_create
 from shop.money import quantize
 from shop.newsletter import NewsletterError, newsletter_subscribe
+from shop.site_url import site_url
 from shop.rates import convert, rate_get
 from shop.selectors import announcement_list_visible
 from shop.store_settings import store_settings_get
@@ -95,7 +96,7 @@ class NewsletterApi(APIView):
         try:
             _subscriber, created = newsletter_subscribe(
                 email=_body(request).get("email"), language=get_language(),
-                site_url=request.build_absolute_uri("/").rstrip("/"),
+                site_url=site_url(request),
             )
         except NewsletterError as error:
             raise ApiError(error.message, field=error.field) from None

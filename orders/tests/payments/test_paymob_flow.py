@@ -40,6 +40,18 @@ def _post_callback(client, body, signature):
                        content_type="application/json")
 
 
+def test_the_return_and_callback_urls_use_the_public_site_url(api, make_product, checkout_body, fake_paymob,
+                                                             settings):
+    # given a shop behind a proxy, with its public address configured
+    settings.SITE_URL = "https://shop.example"
+    # when
+    _place(api, make_product, checkout_body)
+    # then Paymob is told the public addresses, not the internal host
+    body = fake_paymob.requests[0][3]
+    assert body["notification_url"] == "https://shop.example/payment/callback/paymob"
+    assert body["redirection_url"] == "https://shop.example/payment/success"
+
+
 def test_it_creates_a_paymob_intention_with_the_documented_shape(api, make_product, checkout_body, fake_paymob):
     # when
     tea, response = _place(api, make_product, checkout_body)
