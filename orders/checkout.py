@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from orders.calculations import order_totals
 from orders.models import Coupon, Order, OrderItem, OrderStatusChange, PaymentMethod
 from orders.stock import stock_reserve
+from shop.api.errors import camel_case
 from shop.money import quantize
 from shop.store_settings import store_settings_get
 
@@ -103,7 +104,7 @@ def checkout_validate(data, *, user=None):
     required = _("Please fill in all required fields")
     for name in ("email", "first_name", "last_name", "phone"):
         if not getattr(form, name):
-            raise CheckoutError(required, field=_camel(name))
+            raise CheckoutError(required, field=camel_case(name))
     try:
         validate_email(form.email)
     except ValidationError:
@@ -134,11 +135,6 @@ def checkout_validate(data, *, user=None):
         if form.password != form.confirm_password:
             raise CheckoutError(_("Passwords do not match"), field="confirmPassword")
     return form
-
-
-def _camel(name):
-    head, *rest = name.split("_")
-    return head + "".join(p.title() for p in rest)
 
 
 def coupon_check(*, code, subtotal):

@@ -40,7 +40,8 @@ def _first_error(detail, prefix=""):
     return prefix or None, str(detail)
 
 
-def _camel(name):
+def camel_case(name):
+    """`first_name` → `firstName`: a field name as the API spells it."""
     if not name:
         return name
     parts = name.split("_")
@@ -59,7 +60,7 @@ def exception_handler(exc, context):
         return None
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_error(exc.detail)
-        field = ".".join(_camel(p) for p in field.split(".")) if field else None
+        field = ".".join(camel_case(p) for p in field.split(".")) if field else None
         response.data = {"error": message, "message": message}
         if field:
             response.data["field"] = field
