@@ -16,6 +16,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
 from accounts.models import AuthToken, User
+from shop.errors import ShopError
 
 SESSION_LIFETIME = timedelta(hours=24)
 REMEMBER_ME_LIFETIME = timedelta(days=30)
@@ -28,13 +29,8 @@ _EGYPT_LANDLINE = re.compile(r"^0[2-9]\d{7,8}$")
 _INTERNATIONAL = re.compile(r"^(?:\+|00)[1-9]\d{7,14}$")
 
 
-class AccountError(Exception):
+class AccountError(ShopError):
     """A customer-facing problem with one field (message is the spec's text)."""
-
-    def __init__(self, message, *, field=None):
-        super().__init__(message)
-        self.message = str(message)
-        self.field = field
 
 
 class ResetLinkError(AccountError):

@@ -10,20 +10,15 @@ from django.utils.translation import gettext as _
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
+from shop.errors import ShopError
 
 TITLE_MAX = 200
 COMMENT_MAX = 5000
 RESPONSE_MAX = 5000
 
 
-class ReviewError(Exception):
+class ReviewError(ShopError):
     """A review the shop refuses, with the message to show and the field at fault."""
-
-    def __init__(self, message, *, field=None, status_code=400):
-        super().__init__(message)
-        self.message = message
-        self.field = field
-        self.status_code = status_code
 
 
 # --- products ---------------------------------------------------------------
@@ -93,7 +88,7 @@ def review_create(*, user, product, rating, title, comment):
     verified buyer.
     """
     if user is None or not user.is_authenticated:
-        raise ReviewError(_("Please login to submit a review"), status_code=401)
+        raise ReviewError(_("Please login to submit a review"), status=401)
     title = _clean_text(title)
     comment = _clean_text(comment)
     if not title or not comment:
@@ -105,7 +100,7 @@ def review_create(*, user, product, rating, title, comment):
     rating = _rating(rating)
     if not review_is_allowed(user=user, product=product):
         raise ReviewError(
-            _("Only customers who bought and received this product can review it"), status_code=403
+            _("Only customers who bought and received this product can review it"), status=403
         )
     name = f"{user.first_name} {user.last_name[:1]}".strip() + ("." if user.last_name else "")
     return Review.objects.create(

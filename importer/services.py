@@ -23,6 +23,7 @@ from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.pricing import import_price
 from shop.rates import rate_get, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
+from shop.errors import ShopError
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +40,8 @@ ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
 STALE_AFTER = timedelta(hours=1)
 
 
-class ImporterError(Exception):
+class ImporterError(ShopError):
     """A request the importer cannot carry out; the message is for the operator."""
-
-    def __init__(self, message, *, status_code=400):
-        super().__init__(message)
-        self.status_code = status_code
 
 
 # -- configuration and cache ----------------------------------------------------
@@ -122,7 +119,7 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
         raise ImporterError(_("The producer site address is not allowed: %(reason)s") % {"reason": exc}) from exc
     with transaction.atomic():
         if run_active():
-            raise ImporterError(_("A crawl is already running."), status_code=409)
+            raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
         transaction.on_commit(lambda: dispatch(run.pk))
     run.refresh_from_db()

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
 from orders.stock import stock_release, stock_reserve
+from shop.errors import ShopError
 
 logger = logging.getLogger(__name__)
 
@@ -29,10 +30,8 @@ TRANSITIONS = {
 NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 
 
-class OrderStatusError(Exception):
-    def __init__(self, message):
-        super().__init__(message)
-        self.message = str(message)
+class OrderStatusError(ShopError):
+    """A status change the order cannot make."""
 
 
 def _lines(order):

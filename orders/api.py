@@ -47,10 +47,6 @@ def _capped_notice(capped):
     return _("Only the quantity in stock was added") if capped else None
 
 
-def _cart_error(exc):
-    return ApiError(exc.message, field=exc.field, status_code=404 if "not found" in exc.message else 400)
-
-
 class CartApi(APIView):
     """The visitor's cart (session for guests, account for customers)."""
 
@@ -75,11 +71,8 @@ class CartItemAddApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
-        try:
-            capped = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
-                                         quantity=data.validated_data["quantity"])
-        except carts.CartError as exc:
-            raise _cart_error(exc) from None
+        capped = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
+                                 quantity=data.validated_data["quantity"])
         return _cart_response(request, cart, notice=_capped_notice(capped))
 
 
@@ -93,11 +86,8 @@ class CartItemApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
-        try:
-            capped = carts.cart_line_update(cart=cart, product_id=product_id,
-                                            quantity=data.validated_data["quantity"])
-        except carts.CartError as exc:
-            raise _cart_error(exc) from None
+        capped = carts.cart_line_update(cart=cart, product_id=product_id,
+                                    quantity=data.validated_data["quantity"])
         return _cart_response(request, cart, notice=_capped_notice(capped))
 
     @extend_schema(responses=CartSchema)

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from catalog.models import Product
 from orders.calculations import order_totals
 from orders.models import Cart, CartLine
+from shop.errors import ShopError
 
 
 def cart_get_for_request(request, *, create=False):
@@ -64,19 +65,16 @@ def cart_merge(*, session_key, user):
     guest.delete()
 
 
-class CartError(Exception):
+class CartError(ShopError):
     """A cart change the catalogue does not allow (message is customer-facing)."""
 
-    def __init__(self, message, *, field="productId"):
-        super().__init__(message)
-        self.message = str(message)
-        self.field = field
+    field = "productId"
 
 
 def _purchasable(product_id):
     product = Product.objects.filter(pk=product_id, is_active=True).first()
     if product is None:
-        raise CartError(_("Product not found"))
+        raise CartError(_("Product not found"), status=404, code="not_found")
     if product.stock <= 0:
         raise CartError(_("%(product)s is out of stock") % {"product": product.title})
     return product

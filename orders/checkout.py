@@ -19,6 +19,7 @@ from orders.stock import stock_reserve
 from shop.api.errors import camel_case
 from shop.money import quantize
 from shop.store_settings import store_settings_get
+from shop.errors import ShopError
 
 COUNTRIES = [
     ("EGY", gettext_lazy("Egypt")), ("SAU", gettext_lazy("Saudi Arabia")), ("ARE", gettext_lazy("UAE")),
@@ -39,14 +40,8 @@ _DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890
 PASSWORD_MIN = 8
 
 
-class CheckoutError(Exception):
+class CheckoutError(ShopError):
     """A problem the customer can fix; `message` is the spec's text."""
-
-    def __init__(self, message, *, field=None, status_code=400):
-        super().__init__(message)
-        self.message = str(message)
-        self.field = field
-        self.status_code = status_code
 
 
 def western_digits(text):

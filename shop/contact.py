@@ -9,15 +9,13 @@ from django.utils.translation import gettext as _
 
 from shop.models import ContactMessage
 from shop.store_settings import store_settings_get
+from shop.errors import ShopError
 
 LIMITS = {"name": 120, "email": 254, "subject": 200, "message": 5000}
 
 
-class ContactError(Exception):
-    def __init__(self, message, *, field=None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+class ContactError(ShopError):
+    """A contact message the shop refuses."""
 
 
 def contact_message_create(*, name, email, subject, message):

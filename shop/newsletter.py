@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 
 from shop.models import NewsletterSubscriber
 from shop.store_settings import store_settings_get
+from shop.errors import ShopError
 
 
-class NewsletterError(Exception):
-    def __init__(self, message, *, field="email"):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+class NewsletterError(ShopError):
+    """A subscription the shop refuses; the field is the e-mail unless named."""
+
+    field = "email"
 
 
 def _clean_email(email):

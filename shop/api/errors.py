@@ -1,11 +1,14 @@
 """One shape for every API error: {"error", "message"} plus "field" when one field is wrong."""
 
 from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from shop.errors import ShopError
 
 
 class ApiError(exceptions.APIException):
@@ -49,8 +52,13 @@ def camel_case(name):
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, ApiError):
-        return error_response(exc.message, field=exc.field, status_code=exc.status_code)
+    if isinstance(exc, ApiError | ShopError):
+        field = ".".join(camel_case(p) for p in exc.field.split(".")) if exc.field else None
+        return error_response(exc.message, field=field, status_code=exc.status_code)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -1,0 +1,31 @@
+"""The one error type a service raises for something the user can fix.
+
+Services stay free of HTTP: they raise `ShopError` (or a subclass named after
+their concern) with the message to show, the field at fault and a status
+hint. The API error handler (`shop.api.errors`) and the page views turn it into
+a response; nothing ever decides a status by reading the message text, only by
+`status` and `code`.
+"""
+
+
+class ShopError(Exception):
+    """A problem the user can fix; `message` is the text to show them."""
+
+    field = None
+    status = 400
+    code = ""
+
+    def __init__(self, message, *, field=None, status=None, code=None):
+        super().__init__(message)
+        self.message = str(message)
+        if field is not None:
+            self.field = field
+        if status is not None:
+            self.status = status
+        if code is not None:
+            self.code = code
+
+    # older callers read `status_code`; one name would be better, and this keeps both true
+    @property
+    def status_code(self):
+        return self.status
