@@ -21,7 +21,6 @@ from catalog.models import Category, Product
 from shop.api.errors import ApiError
 
 DEFAULT_CATEGORY = "black-tea"
-LOW_STOCK = 10
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 # magic bytes of the formats we accept; SVG is refused (it can carry script)
 _IMAGE_SIGNATURES = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg", b"GIF87a": "gif", b"GIF89a": "gif"}

@@ -37,21 +37,31 @@ def dashboard_stats():
         pending=Count("pk", filter=Q(status=OrderStatus.PENDING)),
         revenue=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
     )
-    products = Product.objects.aggregate(
-        total=Count("pk"), low=Count("pk", filter=Q(stock__lte=Availability.LOW_STOCK)),
-    )
+    stock = stock_counts()
     return {
-        "total_products": products["total"],
+        "total_products": stock["total_products"],
         "total_orders": orders["total"],
         "pending_orders": orders["pending"],
         "total_revenue": orders["revenue"],
         "total_customers": User.objects.filter(is_staff=False).count(),
-        "low_stock_products": products["low"],
+        "low_stock_products": stock["low_stock"],
+        "out_of_stock_products": stock["out_of_stock"],
         "unread_messages": ContactMessage.objects.filter(status=ContactMessageStatus.NEW).count(),
     }
 
 
+def stock_counts():
+    """Products in stock, low (1 to 10 left) and out (0): the one rule the overview and inventory share."""
+    return Product.objects.aggregate(
+        total_products=Count("pk"),
+        total_units=Coalesce(Sum("stock"), 0),
+        in_stock=Count("pk", filter=Availability.stock_filter("in")),
+        low_stock=Count("pk", filter=Availability.stock_filter("low")),
+        out_of_stock=Count("pk", filter=Availability.stock_filter("out")),
+    )
+
+
 def low_stock_products(*, limit=5):
-    """The products with the least stock (10 or less), titles in the active language."""
+    """The products with the least stock (out or low), titles in the active language."""
     return list(Product.objects.filter(stock__lte=Availability.LOW_STOCK).order_by("stock", "title_en")
                 .only("id", "title_en", "title_ar", "stock")[:limit])

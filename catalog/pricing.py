@@ -7,6 +7,8 @@ compare sale and list prices themselves.
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import Q
+
 from shop.money import quantize
 
 
@@ -56,6 +58,15 @@ class Availability:
         if stock <= 0:
             return "out"
         return "low" if stock <= Availability.LOW_STOCK else "in"
+
+    @staticmethod
+    def stock_filter(status):
+        """The rule of status() as a query filter, so counts in SQL agree with the badges."""
+        return {
+            "out": Q(stock__lte=0),
+            "low": Q(stock__gte=1, stock__lte=Availability.LOW_STOCK),
+            "in": Q(stock__gt=Availability.LOW_STOCK),
+        }[status]
 
     @staticmethod
     def is_purchase_permitted(product, quantity):

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.products import AdminProductOutputSerializer
 from backoffice.products import StockAction, stock_adjust
+from backoffice.selectors import stock_counts
 from catalog.models import Product
 from catalog.pricing import Availability
 
@@ -26,14 +27,7 @@ class InventoryListApi(StaffApi):
     def get(self, request):
         products = list(Product.objects.select_related("category").order_by("stock", "title_en"))
         low = [p for p in products if Availability.status(p.stock) != "in"]
-        summary = {
-            "total_products": len(products),
-            "total_units": sum(p.stock for p in products),
-            "in_stock": sum(1 for p in products if Availability.status(p.stock) == "in"),
-            "low_stock": sum(1 for p in products if Availability.status(p.stock) == "low"),
-            "out_of_stock": sum(1 for p in products if Availability.status(p.stock) == "out"),
-        }
-        return Response({"summary": summary, "low_stock": AdminProductOutputSerializer(low, many=True).data,
+        return Response({"summary": stock_counts(), "low_stock": AdminProductOutputSerializer(low, many=True).data,
                          "products": AdminProductOutputSerializer(products, many=True).data})
 
 

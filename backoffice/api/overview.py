@@ -48,6 +48,7 @@ class DashboardApi(StaffApi):
             "totalProducts": serializers.IntegerField(), "totalOrders": serializers.IntegerField(),
             "pendingOrders": serializers.IntegerField(), "totalRevenue": serializers.DecimalField(14, 2),
             "totalCustomers": serializers.IntegerField(), "lowStockProducts": serializers.IntegerField(),
+            "outOfStockProducts": serializers.IntegerField(),
             "unreadMessages": serializers.IntegerField(), "recentActivity": serializers.ListField(),
             "lowStockList": serializers.ListField(), "systemStatus": serializers.DictField(),
         }),

@@ -26,15 +26,16 @@ export default function Overview({ language }) {
         <StatCard label={st("pendingOrders")} value={data.pendingOrders} tone={data.pendingOrders ? "warning" : "neutral"} />
         <StatCard label={st("totalRevenue")} value={formatEgp(data.totalRevenue, language)} hint={st("revenueHint")} />
         <StatCard label={st("totalCustomers")} value={data.totalCustomers} />
-        <StatCard label={st("lowStock")} value={data.lowStockProducts} tone={data.lowStockProducts ? "danger" : "neutral"} />
+        <StatCard label={st("lowStock")} value={data.lowStockProducts} hint={st("outOfStockHint", { count: data.outOfStockProducts })}
+          tone={data.lowStockProducts || data.outOfStockProducts ? "danger" : "neutral"} />
         <StatCard label={st("unreadMessages")} value={data.unreadMessages} tone={data.unreadMessages ? "warning" : "neutral"} />
       </div>
 
-      {(data.lowStockProducts > 0 || data.unreadMessages > 0) && (
+      {(data.lowStockList.length > 0 || data.unreadMessages > 0) && (
         <div className="admin-alerts">
-          {data.lowStockProducts > 0 && (
+          {data.lowStockList.length > 0 && (
             <div className="alert alert--error" role="alert" data-alert="low-stock">
-              <strong>{st("lowStockAlert", { count: data.lowStockProducts })}</strong>{" "}
+              <strong>{st("lowStockAlert", { count: data.lowStockProducts + data.outOfStockProducts })}</strong>{" "}
               {data.lowStockList.map((p) => `${p.title} (${p.stock})`).join(", ")}{" "}
               <a href={link("/admindash/inventory", language)}>{st("openInventory")}</a>
             </div>
