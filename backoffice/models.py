@@ -12,6 +12,8 @@ class AuditEntry(models.Model):
     details = models.CharField(max_length=500, blank=True)
     target_type = models.CharField(max_length=40, blank=True)
     target_id = models.CharField(max_length=64, blank=True)
+    # [{"field", "old", "new"}] for edits: only what changed, labelled in words by the dashboard
+    changes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:

@@ -12,8 +12,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
-from backoffice.audit import audit_record
+from backoffice.audit import audit_changes, audit_record
 from shop.api.errors import ApiError
+from shop.models import StoreSettings
 from shop.store_settings import store_settings_get, store_settings_update
 
 
@@ -119,8 +120,13 @@ class SettingsApi(StaffApi):
         fields = _model_fields(data.validated_data)
         try:
             with transaction.atomic():
+                before = StoreSettings.objects.select_for_update().get_or_create(pk=1)[0]
+                before = {name: getattr(before, name) for name in fields}
                 store = store_settings_update(**fields)
-                audit_record(actor=request.user, action="settings.update", details=", ".join(sorted(fields)))
+                changes = audit_changes(before=before, after={name: getattr(store, name) for name in fields})
+                if changes:  # a Save that changed nothing is not activity
+                    audit_record(actor=request.user, action="settings.update", changes=changes,
+                                 details=", ".join(c["field"] for c in changes))
         except ValidationError as exc:
             field, messages = next(iter(exc.message_dict.items()))
             raise ApiError(messages[0], field=field) from None

@@ -10,6 +10,20 @@ function Status({ ok, children }) {
   return <span className={`admin-status${ok === null ? " admin-status--unknown" : ok ? "" : " admin-status--down"}`}>{children}</span>;
 }
 
+// One audit change in words: "VAT: 14% → 15%", "Cash on delivery: on → off".
+function changeValue(field, value) {
+  if (value === true) return st("value.on");
+  if (value === false) return st("value.off");
+  if (value === null || value === "") return st("value.empty");
+  if (field === "tax_rate") return `${Number((Number(value) * 100).toFixed(2))}%`;
+  return String(value);
+}
+
+function changeText(c) {
+  const label = st(`fields.${c.field.replace(".", "__")}`, { defaultValue: c.field });
+  return `${label}: ${changeValue(c.field, c.old)} → ${changeValue(c.field, c.new)}`;
+}
+
 function link(path, language) {
   return language === "ar" ? `/ar${path}` : path;
 }
@@ -86,7 +100,9 @@ export default function Overview({ language }) {
                 <li key={a.id}>
                   <span>
                     <strong>{st(`actions.${a.action.replace(".", "_")}`, { defaultValue: a.action })}</strong>
-                    {a.details && <span className="admin-muted"> · {a.details}</span>}
+                    {a.changes?.length ? (
+                      <span className="admin-muted" data-changes> · {a.changes.map(changeText).join("; ")}</span>
+                    ) : a.details && <span className="admin-muted"> · {a.details}</span>}
                     <br />
                     <span className="admin-muted">{a.actor}</span>
                   </span>

@@ -1,0 +1,40 @@
+"""Recent activity records only the settings that changed, with the old and new values."""
+
+import pytest
+
+from backoffice.models import AuditEntry
+
+
+@pytest.mark.django_db
+class TestSettingsChangesInTheActivity:
+    def test_it_records_only_the_one_field_that_changed_when_the_whole_form_is_saved(self, client, owner):
+        # given
+        client.force_login(owner)
+        form = client.get("/api/admin/settings").json()
+        # when: the screen sends every field back, with one changed
+        response = client.put("/api/admin/settings", {**form, "codFee": "15.00"}, content_type="application/json")
+        # then
+        assert response.status_code == 200
+        activity = client.get("/api/admin/dashboard").json()["recentActivity"]
+        assert activity[0]["action"] == "settings.update"
+        assert activity[0]["changes"] == [{"field": "cod_fee", "old": "0.00", "new": "15.00"}]
+
+    def test_it_names_a_changed_social_link_and_a_switch(self, client, owner):
+        # given
+        client.force_login(owner)
+        # when
+        client.put("/api/admin/settings", {"socialMedia": {"facebook": "https://facebook.com/tea"},
+                                           "codEnabled": False}, content_type="application/json")
+        # then
+        entry = AuditEntry.objects.get(action="settings.update")
+        assert {c["field"]: (c["old"], c["new"]) for c in entry.changes} == {
+            "social_media.facebook": ("", "https://facebook.com/tea"), "cod_enabled": (True, False)}
+
+    def test_a_save_that_changes_nothing_is_not_activity(self, client, owner):
+        # given
+        client.force_login(owner)
+        form = client.get("/api/admin/settings").json()
+        # when
+        client.put("/api/admin/settings", form, content_type="application/json")
+        # then
+        assert not AuditEntry.objects.filter(action="settings.update").exists()
