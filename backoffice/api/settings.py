@@ -51,7 +51,11 @@ class SettingsSerializer(serializers.Serializer):
     timezone = serializers.CharField(max_length=64)
     shipping_rate = serializers.DecimalField(**_MONEY)
     free_shipping_threshold = serializers.DecimalField(**_MONEY)
+    # VAT as stored (a fraction, 0.1400) and as staff type it (a percentage, 14.00);
+    # a PUT may send either, the percentage wins when both come.
     tax_rate = serializers.DecimalField(max_digits=5, decimal_places=4, min_value=Decimal("0"), max_value=Decimal("1"))
+    tax_rate_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=Decimal("0"),
+                                                max_value=Decimal("100"), required=False)
     prices_include_tax = serializers.BooleanField()
     order_notifications = serializers.BooleanField()
     maintenance_mode = serializers.BooleanField()
@@ -82,7 +86,8 @@ def settings_data(store):
     seo = store.seo or {}
     return {
         **{name: getattr(store, name) for name in SettingsSerializer().fields
-           if name not in ("social_media", "seo", "external_products")},
+           if name not in ("social_media", "seo", "external_products", "tax_rate_percent")},
+        "tax_rate_percent": store.tax_rate * 100,
         "social_media": {k: (store.social_media or {}).get(k, "") for k in ("facebook", "instagram", "twitter")},
         "seo": {"meta_title": seo.get("metaTitle", ""), "meta_description": seo.get("metaDescription", ""),
                 "keywords": seo.get("keywords", [])},
@@ -100,6 +105,8 @@ def _model_fields(validated):
                          "keywords": [k.strip() for k in seo.get("keywords", []) if k.strip()]}
     for key, value in (fields.pop("external_products", None) or {}).items():
         fields[_EXTERNAL[key]] = value
+    if "tax_rate_percent" in fields:
+        fields["tax_rate"] = fields.pop("tax_rate_percent") / 100
     if "currency" in fields:
         fields["currency"] = fields["currency"].upper()
     return fields

@@ -73,6 +73,26 @@ class TestMaintenanceMode:
         client.force_login(owner)
         assert client.get("/").status_code == 200
 
+    @pytest.mark.parametrize(("path", "banner"), [
+        ("/", "Maintenance mode is on: shoppers see the maintenance page"),
+        ("/ar/", "وضع الصيانة مفعّل: يرى المتسوقون صفحة الصيانة")])
+    def test_staff_see_a_banner_saying_shoppers_get_the_maintenance_page(self, client, support, path, banner):
+        # given
+        store_settings_update(maintenance_mode=True)
+        client.force_login(support)
+        # when
+        body = client.get(path).content.decode()
+        # then
+        assert banner in body
+
+    def test_there_is_no_banner_when_the_shop_is_open(self, client, owner):
+        # given
+        client.force_login(owner)
+        # when
+        body = client.get("/").content.decode()
+        # then
+        assert "data-maintenance-banner" not in body
+
     def test_it_is_seen_at_once_through_the_shared_cache(self, client):
         assert client.get("/").status_code == 200
         assert store_settings_get().maintenance_mode is False

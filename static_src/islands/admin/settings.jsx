@@ -1,6 +1,6 @@
 // Settings: every store setting. Maintenance mode and search-discovery toggles save at once.
 import { useEffect, useState } from "react";
-import { Field, Section, Toggle, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { ConfirmDialog, Field, Section, Toggle, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
 import en from "../../i18n/en/admin-settings.json";
 import ar from "../../i18n/ar/admin-settings.json";
 
@@ -11,6 +11,7 @@ export default function Settings({ permissions }) {
   const [form, setForm] = useState(null);
   const [errors, setErrors] = useState({});
   const [busy, setBusy] = useState(false);
+  const [confirmMaintenance, setConfirmMaintenance] = useState(null); // the value waiting for a yes
   const canEdit = can(permissions, "settings", "edit");
 
   // Take the server's values unless the form has unsaved edits.
@@ -57,8 +58,9 @@ export default function Settings({ permissions }) {
   const save = async (e) => {
     e.preventDefault();
     setBusy(true);
+    const { taxRate, ...fields } = form; // VAT goes as the percentage typed (taxRatePercent)
     const body = {
-      ...form,
+      ...fields,
       codMaxTotal: form.codMaxTotal === "" ? null : form.codMaxTotal,
       seo: { ...form.seo, keywords: String(form.seo.keywords).split(",").map((k) => k.trim()).filter(Boolean) },
     };
@@ -81,7 +83,7 @@ export default function Settings({ permissions }) {
       <Section title={st("siteStatus")}>
         <div className="admin-settings__toggles">
           <div>
-            <Toggle label={st("maintenanceMode")} name="maintenanceMode" checked={form.maintenanceMode} disabled={!canEdit} onChange={(v) => saveToggle("maintenanceMode", v)} />
+            <Toggle label={st("maintenanceMode")} name="maintenanceMode" checked={form.maintenanceMode} disabled={!canEdit} onChange={(v) => setConfirmMaintenance(v)} />
             <p className="field__hint">{st("maintenanceHint")}</p>
           </div>
           <div>
@@ -108,7 +110,7 @@ export default function Settings({ permissions }) {
         <div className="admin-form-grid">
           <Field label={st("shippingRate")} error={err("shippingRate")}>{bind("shippingRate", { type: "number", step: "0.01", min: "0" })}</Field>
           <Field label={st("freeShippingThreshold")} error={err("freeShippingThreshold")}>{bind("freeShippingThreshold", { type: "number", step: "0.01", min: "0" })}</Field>
-          <Field label={st("taxRate")} hint={st("taxRateHint")} error={err("taxRate")}>{bind("taxRate", { type: "number", step: "0.01", min: "0", max: "1" })}</Field>
+          <Field label={st("taxRate")} hint={st("taxRateHint")} error={err("taxRatePercent") || err("taxRate")}>{bind("taxRatePercent", { type: "number", step: "0.01", min: "0", max: "100" })}</Field>
           <div className="field">{flag("pricesIncludeTax", st("pricesIncludeTax"))}</div>
           <div className="field">{flag("codEnabled", st("codEnabled"))}</div>
           <Field label={st("codFee")} error={err("codFee")}>{bind("codFee", { type: "number", step: "0.01", min: "0" })}</Field>
@@ -143,6 +145,16 @@ export default function Settings({ permissions }) {
           <Field label={st("markup")} error={err("importerMarkup")}>{bind("importerMarkup", { type: "number", min: "0", step: "1" })}</Field>
         </div>
       </Section>
+
+      <ConfirmDialog
+        open={confirmMaintenance !== null}
+        title={st("maintenanceMode")}
+        message={st(confirmMaintenance ? "maintenanceConfirmOn" : "maintenanceConfirmOff")}
+        confirmLabel={st(confirmMaintenance ? "maintenanceTurnOn" : "maintenanceTurnOff")}
+        danger={Boolean(confirmMaintenance)}
+        onCancel={() => setConfirmMaintenance(null)}
+        onConfirm={() => { saveToggle("maintenanceMode", confirmMaintenance); setConfirmMaintenance(null); }}
+      />
 
       {canEdit && (
         <div className="admin-settings__actions">

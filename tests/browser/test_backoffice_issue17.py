@@ -1,0 +1,101 @@
+"""Issue 17's dashboard defects in a real browser, English and Arabic: each test failed before its fix."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from backoffice.tests import factories
+from shop.models import StoreSettings
+from shop.store_settings import store_settings_update
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _signed_in(new_page, live_server, user, **page_options):
+    """A page whose browser carries `user`'s staff session."""
+    client = Client()
+    client.force_login(user)
+    page = new_page(**page_options)
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
+    return page
+
+
+def _open(page, path, island):
+    page.goto(path)
+    page.locator(f'[data-island="{island}"][data-mounted="true"]').wait_for()
+
+
+def _store():
+    return StoreSettings.objects.get_or_create(pk=1)[0]
+
+
+def test_vat_is_typed_and_shown_as_a_percentage(new_page, live_server, owner):
+    # given
+    page = _signed_in(new_page, live_server, owner)
+    _open(page, "/admindash/settings", "admin-settings")
+    vat = page.get_by_label("VAT (%)")
+    # then
+    expect(vat).to_have_value(re.compile(r"^14(\.00?)?$"))
+    # when
+    vat.fill("15")
+    page.get_by_role("button", name="Save Settings").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("Settings saved")
+    assert str(_store().tax_rate) == "0.1500"
+
+
+def test_the_arabic_settings_take_vat_as_a_percentage_too(new_page, live_server, owner):
+    # given
+    page = _signed_in(new_page, live_server, owner, viewport=PHONE, locale="ar")
+    _open(page, "/ar/admindash/settings", "admin-settings")
+    # then
+    expect(page.get_by_label("ضريبة القيمة المضافة (%)")).to_have_value(re.compile(r"^14(\.00?)?$"))
+
+
+def test_the_maintenance_switch_asks_first_and_then_takes_effect_without_save(new_page, live_server, owner):
+    # given
+    page = _signed_in(new_page, live_server, owner)
+    _open(page, "/admindash/settings", "admin-settings")
+    switch = page.get_by_role("checkbox", name="Maintenance mode")
+    # when: cancelled
+    switch.click(force=True)
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Shoppers will see the maintenance page")
+    dialog.get_by_role("button", name="Cancel").click()
+    # then
+    expect(switch).not_to_be_checked()
+    assert _store().maintenance_mode is False
+    # when: confirmed
+    switch.click(force=True)
+    page.get_by_role("dialog").get_by_role("button", name="Turn on").click()
+    # then: on at once, no Save pressed
+    expect(page.locator("#toasts")).to_contain_text("Maintenance mode is on")
+    expect(switch).to_be_checked()
+    assert _store().maintenance_mode is True
+    # and the storefront tells the staff member
+    page.goto("/")
+    expect(page.get_by_role("status").filter(
+        has_text="Maintenance mode is on: shoppers see the maintenance page")).to_be_visible()
+
+
+def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_server, owner):
+    # given: the whole settings form saved with only the COD fee changed
+    page = _signed_in(new_page, live_server, owner)
+    _open(page, "/admindash/settings", "admin-settings")
+    page.get_by_label("Cash on delivery fee (EGP)").fill("15")
+    page.get_by_role("button", name="Save Settings").click()
+    expect(page.locator("#toasts")).to_contain_text("Settings saved")
+    # when
+    _open(page, "/admindash", "admin-overview")
+    # then
+    activity = page.locator(".admin-activity li").first
+    expect(activity).to_contain_text("Settings changed · Cash on delivery fee: 0.00 → 15.00")
+    expect(activity).not_to_contain_text("cod_")
+    # and in Arabic
+    _open(page, "/ar/admindash", "admin-overview")
+    expect(page.locator(".admin-activity li").first).to_contain_text("رسوم الدفع عند الاستلام: 0.00 → 15.00")
