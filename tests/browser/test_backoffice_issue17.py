@@ -99,3 +99,30 @@ def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_s
     # and in Arabic
     _open(page, "/ar/admindash", "admin-overview")
     expect(page.locator(".admin-activity li").first).to_contain_text("رسوم الدفع عند الاستلام: 0.00 → 15.00")
+
+
+def test_inventory_rows_stay_in_place_after_a_stock_change_until_the_list_is_refreshed(new_page, live_server, manager):
+    # given: two products listed lowest stock first
+    alpha = factories.product("Alpha Tea", stock=5)
+    beta = factories.product("Beta Tea", stock=6)
+    page = _signed_in(new_page, live_server, manager)
+    _open(page, "/admindash/inventory", "admin-inventory")
+    first_row = page.locator("tbody tr").first
+    expect(first_row).to_have_attribute("data-row-id", str(alpha.pk))
+    # when: Alpha goes above Beta, and the summary reloads
+    first_row.locator("[data-stock-plus]").click()
+    first_row.locator("[data-stock-plus]").click()
+    expect(page.locator(f"tr[data-row-id='{alpha.pk}'] [data-stock]")).to_have_text("7")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".admin-stat").filter(has_text="Low Stock")).to_contain_text("2")
+    # then: Alpha is still where the pointer is, and the next click changes Alpha again
+    expect(first_row).to_have_attribute("data-row-id", str(alpha.pk))
+    first_row.locator("[data-stock-plus]").click()
+    expect(page.locator(f"tr[data-row-id='{alpha.pk}'] [data-stock]")).to_have_text("8")
+    page.wait_for_load_state("networkidle")
+    beta.refresh_from_db()
+    assert beta.stock == 6
+    # when: the list is refreshed
+    page.get_by_role("button", name="Refresh Now").click()
+    # then: lowest stock first again
+    expect(page.locator("tbody tr").first).to_have_attribute("data-row-id", str(beta.pk))

@@ -1,5 +1,5 @@
 // Inventory: summary cards, low-stock list, search, and minus / plus / set per product.
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Badge, DataTable, Dialog, DialogFooter, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
 import en from "../../i18n/en/admin-inventory.json";
 import ar from "../../i18n/ar/admin-inventory.json";
@@ -39,18 +39,35 @@ function SetStockDialog({ product, onClose, onSet }) {
 }
 
 export default function Inventory({ permissions, categories = [], language }) {
-  const { data, setData, loading, reload } = useAdminData("/api/admin/inventory");
+  // a refresh (Refresh Now, auto-refresh) re-sorts: it drops the pinned order
+  const { data, setData, loading } = useAdminData("/api/admin/inventory", { onLoad: () => setPlaced(null) });
   const [setting, setSetting] = useState(null);
   const [busyId, setBusyId] = useState(null);
   const canEdit = can(permissions, "products", "edit");
+
+  // Rows keep their place (and their sort and filter values) from the last refresh, so the
+  // pointer stays on the product just changed and a quick second click hits it again.
+  const [placed, setPlaced] = useState(null); // {ids: [...], at: Map(id -> {stock, stockStatus})}
+  const shown = useMemo(() => {
+    if (!data) return [];
+    if (!placed) return data.products;
+    const byId = new Map(data.products.map((p) => [p.id, p]));
+    const kept = placed.ids.filter((id) => byId.has(id)).map((id) => byId.get(id));
+    return [...kept, ...data.products.filter((p) => !placed.at.has(p.id))];
+  }, [data, placed]);
+  const atRefresh = (p) => placed?.at.get(p.id) || p;
+  const place = (products) => setPlaced({ ids: products.map((p) => p.id), at: new Map(products.map((p) => [p.id, p])) });
 
   const change = async (product, action, stock) => {
     setBusyId(product.id);
     try {
       const updated = await api(`/api/admin/inventory/${product.id}`, { method: "PUT", body: { action, stock } });
+      if (!placed) place(shown);
       setData((d) => ({ ...d, products: d.products.map((p) => (p.id === updated.id ? updated : p)) }));
       toast(st("stockUpdated", { title: updated.title, stock: updated.stock }), "success");
-      reload(); // the summary cards and low-stock list come from the server
+      // the summary cards and low-stock list come from the server; the rows stay put
+      const fresh = await api("/api/admin/inventory");
+      setData(fresh);
     } catch {
       toast(st("updateFailed"), "error");
     } finally {
@@ -65,7 +82,7 @@ export default function Inventory({ permissions, categories = [], language }) {
   const columns = [
     { key: "title", label: st("product"), sortable: true, render: (p) => <strong>{name(p)}</strong> },
     { key: "categoryName", label: st("category"), sortable: true },
-    { key: "stock", label: st("stock"), sortable: true, render: (p) => <span className={p.stockWarning ? "admin-stock-low" : ""} data-stock>{p.stock}</span> },
+    { key: "stock", label: st("stock"), sortable: true, value: (p) => atRefresh(p).stock, render: (p) => <span className={p.stockWarning ? "admin-stock-low" : ""} data-stock>{p.stock}</span> },
     { key: "stockStatus", label: st("status"), render: (p) => <Badge kind={STATUS_KIND[p.stockStatus]}>{st(`status_${p.stockStatus}`)}</Badge> },
     {
       key: "actions", label: at("actions"), className: "admin-cell-wide",
@@ -102,13 +119,13 @@ export default function Inventory({ permissions, categories = [], language }) {
       <Section>
         <DataTable
           label={st("inventory")}
-          rows={data.products}
+          rows={shown}
           loading={loading}
           columns={columns}
           searchText={(p) => `${p.title} ${p.titleAr || ""} ${p.slug}`}
           searchPlaceholder={st("search")}
           filters={[
-            { key: "status", label: st("allStatuses"), options: ["in", "low", "out"].map((v) => ({ value: v, label: st(`status_${v}`) })), match: (p, v) => p.stockStatus === v },
+            { key: "status", label: st("allStatuses"), options: ["in", "low", "out"].map((v) => ({ value: v, label: st(`status_${v}`) })), match: (p, v) => atRefresh(p).stockStatus === v },
             { key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v },
           ]}
         />

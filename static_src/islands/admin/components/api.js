@@ -15,8 +15,9 @@ export function errorMessage(err, fallback) {
 }
 
 // GET `path`, keep the answer, reload on Refresh Now / auto-refresh. Failures are only logged
-// (spec 8) and leave `fallback` (or the last good data) in place.
-export function useAdminData(path, { fallback = null, onError } = {}) {
+// (spec 8) and leave `fallback` (or the last good data) in place. `onLoad(answer)` runs after
+// each successful load (first load, Refresh Now, auto-refresh, reload()).
+export function useAdminData(path, { fallback = null, onError, onLoad } = {}) {
   const [data, setData] = useState(fallback);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState(null);
@@ -30,6 +31,7 @@ export function useAdminData(path, { fallback = null, onError } = {}) {
       const answer = await api(pathRef.current);
       setData(answer);
       setError(null);
+      if (onLoad) onLoad(answer);
       window.dispatchEvent(new CustomEvent(REFRESHED_EVENT));
       return answer;
     } catch (err) {
