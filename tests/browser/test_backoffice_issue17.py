@@ -126,3 +126,41 @@ def test_inventory_rows_stay_in_place_after_a_stock_change_until_the_list_is_ref
     page.get_by_role("button", name="Refresh Now").click()
     # then: lowest stock first again
     expect(page.locator("tbody tr").first).to_have_attribute("data-row-id", str(beta.pk))
+
+
+@pytest.mark.parametrize(("path", "username", "password", "sign_in"), [
+    ("/adminauth", "Username", "Password", "Sign In"),
+    ("/ar/adminauth", "اسم المستخدم", "كلمة المرور", "تسجيل الدخول")])
+def test_sign_in_stays_disabled_until_both_fields_hold_something(new_page, live_server, path, username, password,
+                                                                  sign_in):
+    # given
+    page = new_page(viewport=PHONE, locale="ar" if path.startswith("/ar") else "en-US")
+    page.goto(path)
+    button = page.get_by_role("button", name=sign_in)
+    # when: a username of spaces and a password
+    page.get_by_label(username).fill("   ")
+    page.get_by_label(password).fill("secret")
+    # then
+    expect(button).to_be_disabled()
+    # when
+    page.get_by_label(username).fill("owner")
+    # then
+    expect(button).to_be_enabled()
+
+
+def test_the_server_rendered_sign_in_form_cannot_be_pressed_while_a_field_is_empty(browser, live_server):
+    # given: the form as the server sends it, before (or without) the island
+    context = browser.new_context(java_script_enabled=False, base_url=live_server.url)
+    page = context.new_page()
+    page.goto("/adminauth")
+    button = page.get_by_role("button", name="Sign In")
+    pointer = "b => getComputedStyle(b).pointerEvents"
+    # then
+    assert button.evaluate(pointer) == "none"
+    page.get_by_label("Username").fill("owner")
+    assert button.evaluate(pointer) == "none"
+    # when
+    page.get_by_label("Password").fill("secret")
+    # then
+    assert button.evaluate(pointer) == "auto"
+    context.close()

@@ -22,13 +22,16 @@ export default function AdminLogin({ dashboardUrl }) {
 
   if (checking) return <p className="admin-loading">{at("loading")}</p>;
 
+  // A username of spaces is empty: the button waits for a real one and a password.
+  const filled = username.trim() !== "" && password !== "";
+
   const submit = async (event) => {
     event.preventDefault();
-    if (!username || !password) return;
+    if (!filled) return;
     setBusy(true);
     setError("");
     try {
-      const session = await api("/api/admin/login", { method: "POST", body: { username, password } });
+      const session = await api("/api/admin/login", { method: "POST", body: { username: username.trim(), password } });
       sessionStorage.setItem(
         TOKEN_KEY,
         JSON.stringify({ isAuthenticated: true, username: session.username, role: session.role, sessionToken: session.sessionToken }),
@@ -73,7 +76,7 @@ export default function AdminLogin({ dashboardUrl }) {
           required
         />
       </div>
-      <button className="button admin-auth__submit" type="submit" disabled={!username || !password || busy}>
+      <button className="button admin-auth__submit" type="submit" disabled={!filled || busy}>
         {busy ? at("signingIn") : at("signIn")}
       </button>
     </form>
