@@ -40,6 +40,7 @@ class FakeServer:
     def __init__(self):
         self.routes = {}
         self.requests = []  # (monotonic time, path with query, user agent)
+        self.host_headers = []  # the Host header of each request, in order
         self.lock = threading.Lock()
         server = self
 
@@ -50,6 +51,7 @@ class FakeServer:
             def do_GET(self):  # noqa: N802
                 with server.lock:
                     server.requests.append((time.monotonic(), self.path, self.headers.get("User-Agent", "")))
+                    server.host_headers.append(self.headers.get("Host", ""))
                 answer = server.answer(self.path)
                 body = answer.body.encode() if isinstance(answer.body, str) else answer.body
                 self.send_response(answer.status)
