@@ -392,7 +392,10 @@ def parse_page(text, page_url):
     if not text or not text.strip():
         return result
     try:
-        doc = lxml_html.fromstring(text.encode("utf-8", errors="replace") if isinstance(text, str) else text)
+        # the text is decoded already (fetch.decode_body): lxml must not decode it again
+        # by the page's own <meta charset>, which would garble every accent
+        data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+        doc = lxml_html.fromstring(data, parser=lxml_html.HTMLParser(encoding="utf-8"))
     except (etree.ParserError, ValueError):
         return result
     structured = _jsonld_products(doc, page_url) or _microdata_products(doc, page_url)
