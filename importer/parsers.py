@@ -153,17 +153,23 @@ def _image_of(el, page_url):
 
 
 def _price_from_element(el):
-    """Current and original price of a price element: `ins` is current, `del` the original."""
+    """Current and original price of a price element.
+
+    A struck-through price (`del`, `s`, `strike`: WooCommerce classic and block
+    themes, Shopify themes) is the original; `ins`, else what is left, the current.
+    """
     el = deepcopy(el)
     for hidden in el.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " screen-reader-text ")]'):
         hidden.drop_tree()
-    ins, dels = el.xpath(".//ins"), el.xpath(".//del")
+    struck = el.xpath(".//del | .//s | .//strike")
+    original = next((p for p in (parse_price(old.text_content()) for old in struck) if p), None)
+    ins = el.xpath(".//ins")
     if ins:
-        return parse_price(ins[0].text_content()), parse_price(dels[0].text_content()) if dels else None
-    if dels:
-        for old in dels:
+        return parse_price(ins[0].text_content()), original
+    for old in struck:
+        if old.getparent() is not None:
             old.drop_tree()
-    return parse_price(el.text_content()), None
+    return parse_price(el.text_content()), original
 
 
 def _first(el, xpaths):
@@ -203,22 +209,28 @@ def _walk_jsonld(data):
 
 
 def _offer_price(offers):
-    """(price, currency) of an Offer, a list of them, or an AggregateOffer (low end)."""
+    """(price, original price, currency) of an Offer, a list of them, or an AggregateOffer (low end).
+
+    The original is a StrikethroughPrice or ListPrice price specification (the
+    schema.org way to mark a sale)."""
     for offer in offers if isinstance(offers, list) else [offers]:
         if not isinstance(offer, dict):
             continue
         currency = str(offer.get("priceCurrency") or "KES").upper()
-        for key in ("price", "lowPrice"):
-            price = parse_price(offer.get(key))
-            if price:
-                return price, currency
-        spec = offer.get("priceSpecification")
-        if spec:
-            specs = spec if isinstance(spec, list) else [spec]
-            for item in specs:
-                if isinstance(item, dict) and parse_price(item.get("price")):
-                    return parse_price(item.get("price")), str(item.get("priceCurrency") or currency).upper()
-    return None, "KES"
+        price = parse_price(offer.get("price")) or parse_price(offer.get("lowPrice"))
+        original = None
+        specs = offer.get("priceSpecification") or []
+        for spec in specs if isinstance(specs, list) else [specs]:
+            if not isinstance(spec, dict) or not parse_price(spec.get("price")):
+                continue
+            if str(spec.get("priceType") or "").endswith(("StrikethroughPrice", "ListPrice")):
+                original = original or parse_price(spec.get("price"))
+            elif not price:
+                price = parse_price(spec.get("price"))
+                currency = str(spec.get("priceCurrency") or currency).upper()
+        if price:
+            return price, original, currency
+    return None, None, "KES"
 
 
 def _jsonld_image(image):
@@ -239,12 +251,12 @@ def _jsonld_products(doc, page_url):
         except ValueError:
             continue
         for node in _walk_jsonld(data):
-            price, currency = _offer_price(node.get("offers") or {})
+            price, original, currency = _offer_price(node.get("offers") or {})
             name = clean_text(node.get("name"))
             if not name:
                 continue
             products.append(ParsedProduct(
-                name=name, price=price, currency=currency,
+                name=name, price=price, original_price=original, currency=currency,
                 image=absolute_url(page_url, _jsonld_image(node.get("image"))),
                 description=clean_text(node.get("description")),
                 source_url=canonical_url(absolute_url(page_url, node.get("url") or "") or page_url),
@@ -386,6 +398,14 @@ def _links(doc, page_url, result):
             result.product_links.append(url)
 
 
+def _complete(structured, page):
+    """Fill a page's structured record from its HTML: structured data rarely carries the
+    struck-through price, and may give the original price as the price."""
+    if page.original_price and structured.price in (None, page.original_price) and page.price:
+        structured.price = page.price
+    structured.merge(page)
+
+
 def parse_page(text, page_url):
     """Products and links on one HTML page. Malformed HTML gives what can be read."""
     result = ParsedPage()
@@ -400,10 +420,11 @@ def parse_page(text, page_url):
         return result
     structured = _jsonld_products(doc, page_url) or _microdata_products(doc, page_url)
     result.products.extend(structured)
-    if not structured and _is_product_page(doc):
-        product = _product_page(doc, page_url)
-        if product:
-            result.products.append(product)
+    product = _product_page(doc, page_url) if _is_product_page(doc) else None
+    if product and len(structured) == 1:
+        _complete(structured[0], product)
+    elif product and not structured:
+        result.products.append(product)
     result.products.extend(_cards(doc, page_url))
     _links(doc, page_url, result)
     return result
@@ -449,10 +470,13 @@ def parse_shopify_feed(data, base_url):
         if not isinstance(item, dict) or not item.get("title"):
             continue
         variants = [v for v in item.get("variants") or [] if isinstance(v, dict)]
-        prices = [p for p in (parse_price(v.get("price")) for v in variants) if p]
+        priced = sorted(((parse_price(v.get("price")), v) for v in variants if parse_price(v.get("price"))),
+                        key=lambda pair: pair[0])
+        price, cheapest = priced[0] if priced else (None, {})
         images = item.get("images") or []
         products.append(ParsedProduct(
-            name=clean_text(item["title"]), price=min(prices) if prices else None,
+            name=clean_text(item["title"]), price=price,
+            original_price=parse_price(cheapest.get("compare_at_price")),  # Shopify's struck-through price
             image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
             description=clean_text(item.get("body_html")),
             source_url=canonical_url(urljoin(base_url, f"/products/{item.get('handle', '')}")),

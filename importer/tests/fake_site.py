@@ -228,9 +228,15 @@ def producer_routes(base):
                  "image": f"{base}{img}/hangover.png",
                  "description": "Green tea with ginger and mint: 25 individually wrapped tea bags, Fairtrade.",
                  "offers": [{"@type": "Offer", "price": "350.00", "priceCurrency": "KES"}]}]})),
+        # on sale: the struck-through price only in the HTML, the JSON-LD has the current one
         "/product/love-tea/": Answer(200, product_page(
-            "Love Tea", price_html=woo_price("280.00"), image=f"{img}/love.png",
-            description="A rosy blend of black tea and hibiscus for two.")),
+            "Love Tea", image=f"{img}/love.png", description="A rosy blend of black tea and hibiscus for two.",
+            price_html=(f'<del aria-hidden="true">{woo_price("300.00")}</del>'
+                        '<span class="screen-reader-text">Original price was: KSh300.00.</span>'
+                        f'<ins aria-hidden="true">{woo_price("280.00")}</ins>'),
+            jsonld={"@context": "https://schema.org/", "@type": "Product", "name": "Love Tea",
+                    "url": f"{base}/product/love-tea/",
+                    "offers": [{"@type": "Offer", "price": "280.00", "priceCurrency": "KES"}]})),
         "/product/pure-kenya-100/": Answer(200, product_page(
             "Kericho Gold Pure Kenya Tea 100 Tea Bags", price_html=woo_price("1,250.00"),
             image=f"{img}/pure-kenya-100.png", description="",
