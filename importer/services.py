@@ -6,7 +6,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import OperationalError, transaction
