@@ -28,7 +28,8 @@ NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 FALLBACK_PRICE = re.compile(
     r"(?:K\s?Shs?|KES)\.?\s*(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{2,3}(?:\.\d{1,2})?)(?![\d,])", re.I
 )
-PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page)=(\d+)")
+# /page/2/, ?paged=2, ?page=2, ?product-page=2, and the block themes' ?query-0-page=2
+PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page|query-\d+-page)=(\d+)")
 MAX_PAGE_NUMBER = 5
 ACTION_PARAMS = {"add-to-cart", "add_to_wishlist", "remove_item", "orderby", "filter", "min_price",
                  "max_price", "replytocom", "action", "wc-ajax", "s", "share"}
@@ -293,13 +294,15 @@ def _microdata_products(doc, page_url):
 
 CARD_XPATH = (
     f'//li[{_class_has("product")}] | //div[{_class_has("product")} and {_class_has("type-product")}]'
-    f' | //*[{_class_has("product-card")} or {_class_has("product-item")} or {_class_has("grid-product")}]'
+    f' | //*[{_class_has("product-card")} or {_class_has("product-item")} or {_class_has("grid-product")}'
+    f' or {_class_has("product-card-wrapper")}]'  # Shopify's Dawn-style themes
 )
 NAME_XPATHS = [
     f'.//*[{_class_has("woocommerce-loop-product__title")}]', f'.//*[{_class_has("product-title")}]',
     f'.//*[{_class_has("product-name")}]', './/*[@itemprop="name"]', ".//h2", ".//h3", ".//h4",
 ]
-PRICE_XPATHS = [f'.//*[{_class_has("price")}]', f'.//*[{_class_has("amount")}]', './/*[@itemprop="price"]',
+PRICE_XPATHS = [f'.//*[{_class_has("price")}]', f'.//*[{_class_has("wc-block-components-product-price")}]',
+                f'.//*[{_class_has("amount")}]', './/*[@itemprop="price"]',
                  './/*[contains(@class, "price")]']
 
 
