@@ -26,6 +26,7 @@ class ExternalProductSerializer(serializers.Serializer):
     source = serializers.CharField()
     source_url = serializers.CharField()
     category = serializers.CharField()
+    in_stock = serializers.BooleanField()
 
     original_price_egp = serializers.SerializerMethodField()
     shop_category = serializers.SerializerMethodField()

@@ -49,6 +49,7 @@ class ParsedProduct:
     source_url: str = ""
     category: str = ""  # the producer's category slug, when the page says
     rank: int = RANK_CARD
+    in_stock: bool | None = None  # None: the page does not say
 
     def merge(self, other):
         """Keep the better-ranked record, filling its gaps from the other one."""
@@ -56,6 +57,8 @@ class ParsedProduct:
         for name in ("price", "original_price", "image", "description", "category"):
             if not getattr(best, name) and getattr(rest, name):
                 setattr(best, name, getattr(rest, name))
+        if best.in_stock is None:
+            best.in_stock = rest.in_stock
         return best
 
 
@@ -173,6 +176,31 @@ def _price_from_element(el):
     return parse_price(el.text_content()), original
 
 
+OUT_OF_STOCK_TEXT = re.compile(r"\b(?:out of stock|sold out|unavailable)\b", re.I)
+OUT_OF_STOCK_CLASSES = ("outofstock", "out-of-stock", "sold-out", "soldout")
+
+
+def availability(value):
+    """In stock per a schema.org availability ('https://schema.org/OutOfStock' → False), or None."""
+    value = str(value or "").rsplit("/", 1)[-1].lower()
+    if value in ("outofstock", "soldout", "discontinued"):
+        return False
+    if value in ("instock", "limitedavailability", "onlineonly", "instoreonly", "preorder", "backorder"):
+        return True
+    return None
+
+
+def _stock_of(el):
+    """False when a card or product summary is marked out of stock (class or badge), else None."""
+    classes = " ".join(el.xpath("./@class | .//@class")).lower()
+    if any(token in classes.split() for token in OUT_OF_STOCK_CLASSES):
+        return False
+    for badge in el.xpath('.//*[contains(@class, "stock") or contains(@class, "badge") or contains(@class, "label")]'):
+        if OUT_OF_STOCK_TEXT.search(badge.text_content()):
+            return False
+    return None
+
+
 def _first(el, xpaths):
     for xpath in xpaths:
         found = el.xpath(xpath)
@@ -234,6 +262,13 @@ def _offer_price(offers):
     return None, None, "KES"
 
 
+def _offers_in_stock(offers):
+    states = [availability(o.get("availability")) for o in (offers if isinstance(offers, list) else [offers])
+              if isinstance(o, dict)]
+    known = [state for state in states if state is not None]
+    return any(known) if known else None
+
+
 def _jsonld_image(image):
     if isinstance(image, list):
         image = image[0] if image else ""
@@ -258,6 +293,7 @@ def _jsonld_products(doc, page_url):
                 continue
             products.append(ParsedProduct(
                 name=name, price=price, original_price=original, currency=currency,
+                in_stock=_offers_in_stock(node.get("offers") or {}),
                 image=absolute_url(page_url, _jsonld_image(node.get("image"))),
                 description=clean_text(node.get("description")),
                 source_url=canonical_url(absolute_url(page_url, node.get("url") or "") or page_url),
@@ -283,6 +319,7 @@ def _microdata_products(doc, page_url):
         products.append(ParsedProduct(
             name=name, price=parse_price(prop("price")),
             currency=(clean_text(prop("priceCurrency")) or "KES").upper(),
+            in_stock=availability(prop("availability")),
             image=absolute_url(page_url, prop("image")), description=clean_text(prop("description")),
             source_url=canonical_url(absolute_url(page_url, link) if link else page_url),
             rank=RANK_STRUCTURED,
@@ -331,11 +368,51 @@ def _cards(doc, page_url):
         price, original = _price_from_element(price_el) if price_el is not None else (None, None)
         if price is None:
             price = fallback_price(card.text_content())
+        own_classes = (card.get("class") or "").split()
         products.append(ParsedProduct(
             name=name, price=price, original_price=original,
             image=_image_of(image_el, page_url) if image_el is not None else "",
             source_url=link or f"{canonical_url(page_url)}#{re.sub(r'[^a-z0-9]+', '-', name.lower())}",
             category=category_slug(page_url), rank=RANK_CARD,
+            in_stock=_stock_of(card) if _stock_of(card) is not None else (True if "instock" in own_classes else None),
+        ))
+    return products
+
+
+def _generic_cards(doc, page_url):
+    """A plain catalogue without a shop platform's classes: the innermost blocks (article,
+    list item, div, table row) that hold one heading (or a first cell) and a price with a
+    currency mark."""
+    blocks = []
+    for el in doc.xpath("//article | //li | //div | //tr"):
+        if el.xpath(".//h1") or not fallback_price(el.text_content()):
+            continue
+        headings = el.xpath(".//h2 | .//h3 | .//h4") if el.tag != "tr" else el.xpath("./td[1] | ./th[1]")
+        if len(headings) == 1:
+            blocks.append((el, headings[0]))
+    inner = [(el, h) for el, h in blocks if not any(o is not el and o in el.iterdescendants() for o, _h in blocks)]
+    products = []
+    for block, heading in inner:
+        name = clean_text(heading.text_content())
+        link = _first(block, [".//a[@href]"])
+        href = absolute_url(page_url, link.get("href")) if link is not None else ""
+        image_el = _first(block, [".//img"])
+        price_el = _first(block, PRICE_XPATHS)
+        price, original = _price_from_element(price_el) if price_el is not None else (None, None)
+        if price is None:  # no price element: a currency-marked amount, struck ones being the original
+            rest = deepcopy(block)
+            struck = rest.xpath(".//del | .//s | .//strike")
+            original = next((p for p in (parse_price(el.text_content()) for el in struck) if p), None)
+            for el in struck:
+                if el.getparent() is not None:
+                    el.drop_tree()
+            price = fallback_price(rest.text_content())
+        products.append(ParsedProduct(
+            name=name, price=price, original_price=original,
+            image=_image_of(image_el, page_url) if image_el is not None else "",
+            source_url=canonical_url(href) if href and not is_action_link(href)
+            else f"{canonical_url(page_url)}#{re.sub(r'[^a-z0-9]+', '-', name.lower())}",
+            category=category_slug(page_url), rank=RANK_CARD, in_stock=_stock_of(block),
         ))
     return products
 
@@ -361,6 +438,12 @@ def _product_page(doc, page_url):
     price, original = _price_from_element(price_el) if price_el is not None else (None, None)
     if price is None and summary is not None:
         price = fallback_price(summary.text_content())
+    in_stock = None
+    wrapper = name_el.xpath(f'ancestor::*[{_class_has("product")}][1]')  # WooCommerce marks it instock/outofstock
+    if wrapper and "outofstock" in (wrapper[0].get("class") or "").split():
+        in_stock = False
+    elif summary is not None and summary.tag not in ("main", "body"):
+        in_stock = _stock_of(summary)
     image = ""
     gallery = _first(doc, [f'//*[contains(@class, "woocommerce-product-gallery")]//img',
                            f'//*[{_class_has("single-tea-image")}]//img'])
@@ -375,7 +458,7 @@ def _product_page(doc, page_url):
     if not description:
         meta = doc.xpath('//meta[@name="description"]/@content | //meta[@property="og:description"]/@content')
         description = clean_text(meta[0]) if meta else ""
-    return ParsedProduct(name=name, price=price, original_price=original, image=image,
+    return ParsedProduct(name=name, price=price, original_price=original, image=image, in_stock=in_stock,
                          description=description, source_url=canonical_url(page_url), rank=RANK_PAGE)
 
 
@@ -428,7 +511,10 @@ def parse_page(text, page_url):
         _complete(structured[0], product)
     elif product and not structured:
         result.products.append(product)
-    result.products.extend(_cards(doc, page_url))
+    cards = _cards(doc, page_url)
+    if not cards and not result.products:
+        cards = _generic_cards(doc, page_url)
+    result.products.extend(cards)
     _links(doc, page_url, result)
     return result
 
@@ -461,7 +547,7 @@ def parse_woocommerce_feed(data, base_url):
             description=clean_text(item.get("short_description") or item.get("description")),
             source_url=canonical_url(absolute_url(base_url, item.get("permalink") or f"/product/{item.get('slug')}/")),
             category=str(categories[0].get("slug", "")) if categories and isinstance(categories[0], dict) else "",
-            rank=RANK_FEED,
+            rank=RANK_FEED, in_stock=item.get("is_in_stock") if isinstance(item.get("is_in_stock"), bool) else None,
         ))
     return products
 
@@ -485,5 +571,6 @@ def parse_shopify_feed(data, base_url):
             source_url=canonical_url(urljoin(base_url, f"/products/{item.get('handle', '')}")),
             category=str(item.get("product_type") or "").lower().replace(" ", "-"),
             rank=RANK_FEED,
+            in_stock=any(v.get("available") for v in variants) if any("available" in v for v in variants) else None,
         ))
     return products

@@ -229,7 +229,8 @@ def cache_replace(*, run, products):
         ExternalProduct(
             run=run, name=p.name, price=p.price, original_price=p.original_price, currency="KES",
             image=p.image[:1000], description=p.description, source=urlsplit(run.base_url).netloc,
-            source_url=p.source_url[:1000], category=p.category[:60], fetched_at=now,
+            source_url=p.source_url[:1000], category=p.category[:60], in_stock=p.in_stock is not False,
+            fetched_at=now,
         )
         for p in products
     ])
@@ -352,7 +353,7 @@ def _import_one(item, *, config, feature, session):
             short_description_ar=description_ar[:SHORT_DESCRIPTION],
             brewing_instructions_en=BREWING_EN, brewing_instructions_ar=BREWING_AR,
             category=_category(verdict.category), tags=verdict.tags,
-            caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK,
+            caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK if item.in_stock else 0,
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,
         )

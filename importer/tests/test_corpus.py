@@ -34,7 +34,7 @@ def kept(records):
 def as_expected(product):
     return {"name": product.name, "price": str(product.price),
             "originalPrice": str(product.original_price) if product.original_price else None,
-            "image": product.image, "sourceUrl": product.source_url}
+            "image": product.image, "sourceUrl": product.source_url, "inStock": product.in_stock}
 
 
 @pytest.mark.parametrize("name", cases())
