@@ -462,9 +462,27 @@ def _product_page(doc, page_url):
                          description=description, source_url=canonical_url(page_url), rank=RANK_PAGE)
 
 
+LOAD_MORE_ATTRS = ("data-next-url", "data-next", "data-url", "data-href", "href")
+
+
+def _same_site_page(page_url, link, result):
+    """Add a further page of this listing (≤ page 5) when `link` is one on this site."""
+    url = absolute_url(page_url, link)
+    if not url or urlsplit(url).netloc.lower() != urlsplit(page_url).netloc.lower() or is_action_link(url):
+        return
+    url = canonical_url(url)
+    if page_number(url) <= MAX_PAGE_NUMBER and url not in result.pagination:
+        result.pagination.append(url)
+
+
 def _links(doc, page_url, result):
     here = urlsplit(page_url)
     seen = set()
+    # a "Load more" button names the next batch (HTML or JSON) in a data attribute
+    for button in doc.xpath('//*[contains(@class, "load-more") or contains(@class, "loadmore")]'):
+        link = next((button.get(attr) for attr in LOAD_MORE_ATTRS if button.get(attr)), "")
+        if link:
+            _same_site_page(page_url, link, result)
     for href in doc.xpath("//a/@href"):
         url = absolute_url(page_url, href)
         if not url or url in seen:
@@ -476,7 +494,7 @@ def _links(doc, page_url, result):
         url = canonical_url(url)
         number = page_number(url)
         if number > 1:
-            if number <= MAX_PAGE_NUMBER:
+            if number <= MAX_PAGE_NUMBER and url not in result.pagination:
                 result.pagination.append(url)
         elif category_slug(url):
             result.categories.append(url)
@@ -520,6 +538,38 @@ def parse_page(text, page_url):
 
 
 # -- platform feeds ------------------------------------------------------------
+
+LOAD_MORE_HTML = ("html", "content", "products_html", "items_html")
+LOAD_MORE_NEXT = ("next", "next_url", "nextUrl", "next_page_url", "nextPage")
+
+
+def parse_load_more(data, page_url):
+    """A "load more" answer: JSON with the next batch as an HTML fragment (or a list of
+    product records) and the URL of the batch after it."""
+    result = ParsedPage()
+    if not isinstance(data, dict):
+        return result
+    fragment = next((data[key] for key in LOAD_MORE_HTML if isinstance(data.get(key), str)), "")
+    if fragment.strip():
+        parsed = parse_page(f"<html><body><ul>{fragment}</ul></body></html>", page_url)
+        result.products.extend(parsed.products)
+        result.product_links.extend(parsed.product_links)
+    for item in data.get("products") if isinstance(data.get("products"), list) else []:
+        if isinstance(item, dict) and clean_text(item.get("name") or item.get("title")):
+            link = absolute_url(page_url, item.get("url") or item.get("permalink") or "")
+            result.products.append(ParsedProduct(
+                name=clean_text(item.get("name") or item.get("title")), price=parse_price(item.get("price")),
+                original_price=parse_price(item.get("regular_price") or item.get("compare_at_price")),
+                image=absolute_url(page_url, str(item.get("image") or "")),
+                source_url=canonical_url(link) if link else "", category=category_slug(page_url),
+                rank=RANK_FEED, in_stock=item.get("in_stock") if isinstance(item.get("in_stock"), bool) else None,
+            ))
+    result.products = [p for p in result.products if p.source_url]
+    next_url = next((data[key] for key in LOAD_MORE_NEXT if isinstance(data.get(key), str) and data[key]), "")
+    if next_url:
+        _same_site_page(page_url, next_url, result)
+    return result
+
 
 
 def parse_woocommerce_feed(data, base_url):

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from importer.normalize import deduplicate, normalise
-from importer.parsers import parse_page, parse_shopify_feed, parse_woocommerce_feed
+from importer.parsers import ParsedPage, parse_load_more, parse_page, parse_shopify_feed, parse_woocommerce_feed
 
 CORPUS = Path(__file__).parent / "corpus"
-FEEDS = {"shopify": parse_shopify_feed, "woocommerce": parse_woocommerce_feed}
+FEEDS = {"shopify": parse_shopify_feed, "woocommerce": parse_woocommerce_feed, "load-more": parse_load_more}
 
 
 def cases():
@@ -45,10 +45,10 @@ def test_the_parser_reads_every_product_of_the_corpus_page(name):
     source = CORPUS / f"{name}.{'json' if feed else 'html'}"
     # when
     if feed:
-        parsed, links = FEEDS[feed](json.loads(source.read_text()), expected["url"]), None
+        links = FEEDS[feed](json.loads(source.read_text(encoding="utf-8")), expected["url"])
     else:
         links = parse_page(source.read_text(encoding="utf-8"), expected["url"])
-        parsed = links.products
+    parsed = links.products if isinstance(links, ParsedPage) else links
     # then
     assert sorted((as_expected(p) for p in kept(parsed)), key=lambda p: p["sourceUrl"]) == sorted(
         expected["products"], key=lambda p: p["sourceUrl"])
