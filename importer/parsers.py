@@ -229,7 +229,12 @@ def _walk_jsonld(data):
         if "@graph" in data:
             yield from _walk_jsonld(data["@graph"])
         kinds = _types(data)
-        if "Product" in kinds or "ProductGroup" in kinds:
+        variants = data.get("hasVariant") if "ProductGroup" in kinds else None
+        if variants:  # a ProductGroup: each variant (100 g, 250 g) is a product of its own
+            for variant in variants if isinstance(variants, list) else [variants]:
+                if isinstance(variant, dict):
+                    yield {"image": data.get("image"), "description": data.get("description"), **variant}
+        elif "Product" in kinds or "ProductGroup" in kinds:
             yield data
         elif "ItemList" in kinds:
             for element in data.get("itemListElement") or []:
