@@ -92,6 +92,8 @@ def _codec(label):
         name = codecs.lookup(label.strip().strip("'\"")).name
     except (LookupError, ValueError):
         return None
+    if name.startswith(("utf-16", "utf-32")):  # without a BOM such a label is wrong (HTML reads it as UTF-8)
+        return "utf-8"
     return "cp1252" if name in ("latin-1", "iso8859-1", "ascii") else name
 
 
