@@ -1,6 +1,7 @@
 import secrets
 from decimal import Decimal
 
+from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -60,7 +61,8 @@ class StoreSettings(models.Model):
     )
     # external products (importer)
     external_enabled = models.BooleanField(default=True)
-    external_base_url = models.URLField(default="https://kerichogold.com")
+    # empty: follow the IMPORTER_BASE_URL setting (see importer_base_url)
+    external_base_url = models.URLField(blank=True, default="")
     external_refresh_interval = models.PositiveIntegerField(default=24)  # hours
     external_auto_import = models.BooleanField(default=False)
     show_kes_conversion = models.BooleanField(default=True)
@@ -80,6 +82,11 @@ class StoreSettings(models.Model):
 
     def __str__(self):
         return self.store_name
+
+    @property
+    def importer_base_url(self):
+        """The producer's site: the address staff saved, else the IMPORTER_BASE_URL setting."""
+        return self.external_base_url or django_settings.IMPORTER_BASE_URL
 
 
 class Announcement(models.Model):
