@@ -97,6 +97,8 @@ class Review(models.Model):
     comment = models.TextField(max_length=5000)
     is_verified = models.BooleanField(default=False)
     is_approved = models.BooleanField(default=False)
+    # rejected by staff: kept (not deleted) and never shown; approving clears it
+    is_rejected = models.BooleanField(default=False)
     admin_response = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -107,6 +109,11 @@ class Review(models.Model):
                 condition=models.Q(rating__gte=1, rating__lte=5), name="review_rating_1_to_5"
             )
         ]
+
+    @property
+    def status(self):
+        """pending | approved | rejected"""
+        return "approved" if self.is_approved else "rejected" if self.is_rejected else "pending"
 
     def __str__(self):
         return f"{self.rating}★ {self.title}"

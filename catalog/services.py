@@ -122,7 +122,18 @@ def review_set_approved(*, review, approved):
     """Approve a review (shown) or send it back to pending (hidden)."""
     with transaction.atomic():
         review.is_approved = bool(approved)
-        review.save(update_fields=["is_approved"])
+        review.is_rejected = False
+        review.save(update_fields=["is_approved", "is_rejected"])
+        _product_rating_refresh(review.product_id)
+    return review
+
+
+def review_reject(*, review):
+    """Reject a review: hidden for good and kept as rejected (not deleted)."""
+    with transaction.atomic():
+        review.is_approved = False
+        review.is_rejected = True
+        review.save(update_fields=["is_approved", "is_rejected"])
         _product_rating_refresh(review.product_id)
     return review
 

@@ -17,10 +17,14 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.audit import audit_record
 from catalog.models import Review
-from catalog.services import ReviewError, review_delete, review_respond, review_set_approved
+from catalog.services import ReviewError, review_delete, review_reject, review_respond, review_set_approved
 from shop.api.errors import ApiError
 
-STATUSES = {"pending": False, "approved": True}
+STATUSES = {
+    "pending": Q(is_approved=False, is_rejected=False),
+    "approved": Q(is_approved=True),
+    "rejected": Q(is_approved=False, is_rejected=True),
+}
 SEARCH_FIELDS = ["title", "comment", "user_name", "user_email", "product__title", "product__slug"]
 
 
@@ -36,6 +40,7 @@ class ReviewSerializer(serializers.Serializer):
     comment = serializers.CharField()
     is_verified = serializers.BooleanField()
     is_approved = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=list(STATUSES), read_only=True)
     admin_response = serializers.CharField()
     created_at = serializers.DateTimeField()
 
@@ -68,11 +73,10 @@ class ReviewListApi(StaffApi):
         if status != "all":
             if status not in STATUSES:
                 raise ApiError(_("Unknown review status"), field="status")
-            reviews = reviews.filter(is_approved=STATUSES[status])
+            reviews = reviews.filter(STATUSES[status])
         page = paginate(request, reviews, lambda rows: ReviewSerializer(rows, many=True).data)
         page["status_counts"] = Review.objects.aggregate(
-            pending=Count("pk", filter=Q(is_approved=False)), approved=Count("pk", filter=Q(is_approved=True))
-        )
+            **{name: Count("pk", filter=rule) for name, rule in STATUSES.items()})
         return Response(page)
 
 
@@ -92,8 +96,21 @@ class ReviewApproveApi(StaffApi):
         data.is_valid(raise_exception=True)
         approved = data.validated_data["is_approved"]
         review_set_approved(review=review, approved=approved)
-        audit_record(actor=request.user, action="review.approve" if approved else "review.reject",
+        audit_record(actor=request.user, action="review.approve" if approved else "review.pending",
                      details=f"{review.product.title}: {review.title}", target=review)
+        return Response(_fresh(review))
+
+
+class ReviewRejectApi(StaffApi):
+    area = "messages"
+
+    @extend_schema(request=None, responses=ReviewSerializer, summary="Reject a review (kept, never shown)")
+    def put(self, request, review_id):
+        review = _review(review_id)
+        with transaction.atomic():
+            review_reject(review=review)
+            audit_record(actor=request.user, action="review.reject",
+                         details=f"{review.product.title}: {review.title}", target=review)
         return Response(_fresh(review))
 
 
@@ -137,6 +154,7 @@ class ReviewDeleteApi(StaffApi):
 urlpatterns = [
     path("reviews/admin", ReviewListApi.as_view(), name="admin-reviews"),
     path("reviews/admin/<int:review_id>/approve", ReviewApproveApi.as_view(), name="admin-review-approve"),
+    path("reviews/admin/<int:review_id>/reject", ReviewRejectApi.as_view(), name="admin-review-reject"),
     path("reviews/admin/<int:review_id>/response", ReviewResponseApi.as_view(), name="admin-review-response"),
     path("reviews/admin/<int:review_id>", ReviewDeleteApi.as_view(), name="admin-review-delete"),
 ]

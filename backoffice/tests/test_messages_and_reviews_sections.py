@@ -122,7 +122,7 @@ def test_it_lists_reviews_by_status_and_search(client, support):
     assert {r["title"] for r in pending_only["results"]} == {"Malty", "Grassy"}
     assert [r["id"] for r in searched["results"]] == [pending.pk]
     assert searched["results"][0]["productTitle"] == "Kericho Gold"
-    assert pending_only["statusCounts"] == {"pending": 2, "approved": 1}
+    assert pending_only["statusCounts"] == {"pending": 2, "approved": 1, "rejected": 0}
 
 
 def test_approving_a_review_updates_the_product_rating(client, head_support):
@@ -140,7 +140,7 @@ def test_approving_a_review_updates_the_product_rating(client, head_support):
     assert AuditEntry.objects.get().action == "review.approve"
 
 
-def test_rejecting_sends_a_review_back_to_pending(client, manager):
+def test_unapproving_sends_a_review_back_to_pending(client, manager):
     # given
     product = make_product()
     review = make_review(product=product, approved=True)
@@ -149,8 +149,8 @@ def test_rejecting_sends_a_review_back_to_pending(client, manager):
     client.put(f"/api/reviews/admin/{review.pk}/approve", {"isApproved": False}, content_type="application/json")
     # then
     review.refresh_from_db()
-    assert review.is_approved is False
-    assert AuditEntry.objects.get().action == "review.reject"
+    assert review.status == "pending"
+    assert AuditEntry.objects.get().action == "review.pending"
 
 
 def test_support_may_respond_to_a_review(client, support):
@@ -194,3 +194,48 @@ def test_deleting_a_review_recounts_the_product(client, manager):
     assert product.review_count == 0
     entry = AuditEntry.objects.get()
     assert (entry.action, entry.target_id) == ("review.delete", str(review.pk))
+
+
+def test_rejecting_keeps_the_review_as_rejected_and_hides_it(client, head_support):
+    # given
+    product = make_product()
+    review = review_set_approved(review=make_review(product=product, rating=2), approved=True)
+    client.force_login(head_support)
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/reject", content_type="application/json")
+    # then
+    assert response.status_code == 200
+    assert (response.json()["status"], response.json()["isApproved"]) == ("rejected", False)
+    review.refresh_from_db()
+    assert review.status == "rejected"
+    product.refresh_from_db()
+    assert product.review_count == 0
+    listed = client.get("/api/reviews/admin", {"status": "rejected"}).json()
+    assert [r["id"] for r in listed["results"]] == [review.pk]
+    assert listed["statusCounts"] == {"pending": 0, "approved": 0, "rejected": 1}
+    assert client.get("/api/reviews/admin", {"status": "pending"}).json()["count"] == 0
+    assert AuditEntry.objects.filter(action="review.reject").count() == 1
+
+
+def test_approving_a_rejected_review_clears_the_rejection(client, head_support):
+    # given
+    review = make_review()
+    client.force_login(head_support)
+    client.put(f"/api/reviews/admin/{review.pk}/reject", content_type="application/json")
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/approve", {"isApproved": True},
+                          content_type="application/json")
+    # then
+    assert response.json()["status"] == "approved"
+
+
+def test_support_may_not_reject_a_review(client, support):
+    # given
+    review = make_review()
+    client.force_login(support)
+    # when
+    response = client.put(f"/api/reviews/admin/{review.pk}/reject", content_type="application/json")
+    # then
+    assert response.status_code == 403
+    review.refresh_from_db()
+    assert review.status == "pending"

@@ -164,3 +164,44 @@ def test_the_server_rendered_sign_in_form_cannot_be_pressed_while_a_field_is_emp
     # then
     assert button.evaluate(pointer) == "auto"
     context.close()
+
+
+def test_a_review_is_approved_then_rejected_and_stays_in_the_list(new_page, live_server, head_support):
+    # given: one pending review, on the default "pending" filter
+    from backoffice.tests.builders_b import make_product, make_review
+
+    review = make_review(product=make_product(title="Green Mist"), title="Fresh and grassy")
+    page = _signed_in(new_page, live_server, head_support)
+    _open(page, "/admindash/reviews", "admin-reviews")
+    row = page.get_by_role("row").filter(has_text="Fresh and grassy")
+    # when
+    row.get_by_role("button", name="Approve").click()
+    # then: the row is still there, approved, and the counts follow
+    expect(page.locator("#toasts")).to_contain_text("Review approved")
+    expect(row).to_contain_text("Approved")
+    expect(page.locator(".admin-table__pager")).to_contain_text("Showing 1–1 of 1")
+    expect(page.locator(".admin-b-counts")).to_contain_text("Approved: 1")
+    # when
+    row.get_by_role("button", name="Reject").click()
+    # then
+    expect(row).to_contain_text("Rejected")
+    expect(page.locator(".admin-b-counts")).to_contain_text("Rejected: 1")
+    review.refresh_from_db()
+    assert review.status == "rejected"
+
+
+def test_the_arabic_reviews_screen_rejects_a_review(new_page, live_server, head_support):
+    # given
+    from backoffice.tests.builders_b import make_review
+
+    review = make_review(title="Too bitter")
+    page = _signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
+    _open(page, "/ar/admindash/reviews", "admin-reviews")
+    row = page.get_by_role("row").filter(has_text="Too bitter")
+    # when
+    row.get_by_role("button", name="رفض").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("تم رفض التقييم")
+    expect(row).to_contain_text("مرفوض")
+    review.refresh_from_db()
+    assert review.status == "rejected"

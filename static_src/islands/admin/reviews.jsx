@@ -24,6 +24,7 @@ import en from "../../i18n/en/admin-reviews.json";
 import ar from "../../i18n/ar/admin-reviews.json";
 
 const st = sectionStrings("admin-reviews", en, ar);
+const STATUS_KIND = { pending: "warning", approved: "success", rejected: "danger" };
 
 function Stars({ rating }) {
   return (
@@ -98,11 +99,18 @@ export default function AdminReviews({ permissions }) {
   const mayDelete = can(permissions, "messages", "delete");
   const counts = table.data.statusCounts || {};
 
-  const setApproved = async (review, isApproved) => {
+  // The row stays where it is with its new status (the list is not re-fetched under the
+  // pointer); only the status counts are fetched again.
+  const moderate = async (review, action) => {
+    const request = action === "reject"
+      ? api(`/api/reviews/admin/${review.id}/reject`, { method: "PUT" })
+      : api(`/api/reviews/admin/${review.id}/approve`, { method: "PUT", body: { isApproved: action === "approve" } });
     try {
-      await api(`/api/reviews/admin/${review.id}/approve`, { method: "PUT", body: { isApproved } });
-      toast(isApproved ? st("approved") : st("rejected"), "success");
-      table.reload(); // it may leave the filtered list
+      const saved = await request;
+      table.updateRow(saved);
+      toast(st(`moderated.${action}`), "success");
+      const fresh = await api(table.path);
+      table.setData((prev) => ({ ...prev, statusCounts: fresh.statusCounts }));
     } catch (err) {
       console.error(err);
       toast(st("updateFailed"), "error");
@@ -154,7 +162,7 @@ export default function AdminReviews({ permissions }) {
       label: st("statusLabel"),
       render: (r) => (
         <span className="admin-row-actions">
-          <Badge kind={r.isApproved ? "success" : "warning"}>{r.isApproved ? st("status.approved") : st("status.pending")}</Badge>
+          <Badge kind={STATUS_KIND[r.status]}>{st(`status.${r.status}`)}</Badge>
           {r.isVerified && <Badge kind="info">{st("verified")}</Badge>}
         </span>
       ),
@@ -167,16 +175,16 @@ export default function AdminReviews({ permissions }) {
       label: at("actions"),
       render: (r) => (
         <span className="admin-row-actions">
-          {mayModerate &&
-            (r.isApproved ? (
-              <button type="button" className="button button--small button--ghost" onClick={() => setApproved(r, false)}>
-                {st("reject")}
-              </button>
-            ) : (
-              <button type="button" className="button button--small" onClick={() => setApproved(r, true)}>
-                {st("approve")}
-              </button>
-            ))}
+          {mayModerate && r.status !== "approved" && (
+            <button type="button" className="button button--small" onClick={() => moderate(r, "approve")}>
+              {st("approve")}
+            </button>
+          )}
+          {mayModerate && r.status !== "rejected" && (
+            <button type="button" className="button button--small button--ghost" onClick={() => moderate(r, "reject")}>
+              {st("reject")}
+            </button>
+          )}
           {mayRespond && (
             <button type="button" className="button button--small button--ghost" onClick={() => setResponding(r)}>
               {r.adminResponse ? st("editResponse") : st("respond")}
@@ -201,13 +209,16 @@ export default function AdminReviews({ permissions }) {
         <Badge kind="success">
           {st("status.approved")}: {counts.approved ?? 0}
         </Badge>
+        <Badge kind="danger">
+          {st("status.rejected")}: {counts.rejected ?? 0}
+        </Badge>
       </p>
       <DataTable
         table={table}
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
-        filters={[statusFilter(st, ["pending", "approved"])]}
+        filters={[statusFilter(st, ["pending", "approved", "rejected"])]}
         emptyText={st("empty")}
       />
       {responding && (
