@@ -98,7 +98,8 @@ class AuthRegisterApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            user = services.customer_create(**data.validated_data, language=get_language() or "en")
+            user = services.customer_create(**data.validated_data, language=get_language() or "en",
+                                            site_url=site_url(request))
         except AccountError as exc:
             _raise(exc)
         body = {"message": _("Account created successfully! Please sign in to continue."),

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import AuthToken, User
 from shop.errors import ShopError
+from shop.newsletter import newsletter_subscribe
 
 SESSION_LIFETIME = timedelta(hours=24)
 REMEMBER_ME_LIFETIME = timedelta(days=30)
@@ -83,8 +84,12 @@ def customer_errors(*, first_name, last_name, email, password, phone=""):
 
 
 def customer_create(*, first_name, last_name, email, password, phone="", subscribe_newsletter=False,
-                    language="en"):
-    """Create a customer account; raise AccountError naming the field at fault."""
+                    language="en", site_url=""):
+    """Create a customer account; raise AccountError naming the field at fault.
+
+    Ticking the newsletter box subscribes the address through the newsletter
+    service, the same path as the footer form (list, CSV, welcome e-mail).
+    """
     errors = customer_errors(
         first_name=first_name, last_name=last_name, email=email, password=password, phone=phone
     )
@@ -108,6 +113,8 @@ def customer_create(*, first_name, last_name, email, password, phone="", subscri
             )
             user.set_password(password)
             user.save()
+            if subscribe_newsletter:
+                newsletter_subscribe(email=email, language=language, site_url=site_url)
     except IntegrityError:
         # two sign-ups with one address at once: the unique index lets one through
         raise duplicate from None
@@ -162,7 +169,7 @@ def token_issue(*, user, remember_me=False):
     return token, key
 
 
-def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False):
+def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False, site_url=""):
     errors = {}
     if not (first_name or "").strip():
         errors["firstName"] = _("First name is required")
@@ -176,8 +183,12 @@ def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_
     user.first_name = first_name.strip()
     user.last_name = last_name.strip()
     user.phone = phone_normalize(phone)
+    newly_subscribed = bool(subscribe_newsletter) and not user.subscribe_newsletter
     user.subscribe_newsletter = bool(subscribe_newsletter)
-    user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter"])
+    with transaction.atomic():
+        user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter"])
+        if newly_subscribed:
+            newsletter_subscribe(email=user.email, language=user.language, site_url=site_url)
     return user
 
 

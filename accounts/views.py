@@ -63,6 +63,7 @@ def register(request):
                     first_name=values["firstName"], last_name=values["lastName"], email=values["email"],
                     password=values["password"], phone=values["phone"],
                     subscribe_newsletter=values["subscribeNewsletter"], language=get_language() or "en",
+                    site_url=site_url(request),
                 )
             except AccountError as exc:
                 errors[exc.field or "form"] = exc.message
@@ -164,7 +165,7 @@ def account(request):
                 services.customer_update_profile(
                     user=user, first_name=request.POST.get("firstName", ""),
                     last_name=request.POST.get("lastName", ""), phone=request.POST.get("phone", ""),
-                    subscribe_newsletter=bool(request.POST.get("subscribeNewsletter")),
+                    subscribe_newsletter=bool(request.POST.get("subscribeNewsletter")), site_url=site_url(request),
                 )
             except AccountError as exc:
                 profile_errors[exc.field or "form"] = exc.message

@@ -1,0 +1,55 @@
+"""A newsletter opt-in at registration subscribes through the newsletter service: list, CSV, welcome e-mail."""
+
+import pytest
+from django.core import mail
+
+from shop.models import NewsletterSubscriber
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "firstName": "Mona", "lastName": "Saleh", "email": "Mona@Example.com", "phone": "",
+    "password": "Tea-time-2026", "confirmPassword": "Tea-time-2026", "agreeToTerms": "1",
+}
+
+
+def test_ticking_the_box_on_the_register_page_lands_in_the_newsletter_list_and_its_csv(client, owner):
+    # when
+    client.post("/ar/register", {**FORM, "subscribeNewsletter": "1"})
+    # then
+    subscriber = NewsletterSubscriber.objects.get()
+    assert (subscriber.email, subscriber.language, subscriber.is_active) == ("mona@example.com", "ar", True)
+    client.force_login(owner)
+    listed = client.get("/api/admin/newsletter").json()
+    assert [s["email"] for s in listed["results"]] == ["mona@example.com"]
+    csv = b"".join(client.get("/api/admin/newsletter/export").streaming_content).decode("utf-8-sig")
+    assert "mona@example.com" in csv
+
+
+def test_registering_through_the_api_with_the_opt_in_subscribes_and_welcomes(client, django_capture_on_commit_callbacks):
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/api/auth/register", {
+            "firstName": "Omar", "lastName": "Adel", "email": "omar@example.com", "phone": "",
+            "password": "Tea-time-2026", "subscribeNewsletter": True}, content_type="application/json")
+    # then
+    assert response.status_code == 201
+    assert NewsletterSubscriber.objects.filter(email="omar@example.com", is_active=True).exists()
+    assert [m.to for m in mail.outbox] == [["omar@example.com"]]
+
+
+def test_leaving_the_box_empty_subscribes_nobody(client):
+    # when
+    client.post("/register", {**FORM, "subscribeNewsletter": ""})
+    # then
+    assert not NewsletterSubscriber.objects.exists()
+
+
+def test_ticking_it_later_on_the_account_page_subscribes_too(client, alice):
+    # given
+    client.force_login(alice)
+    # when
+    client.post("/account", {"action": "profile", "firstName": "Alice", "lastName": "A", "phone": "",
+                             "subscribeNewsletter": "1"})
+    # then
+    assert NewsletterSubscriber.objects.filter(email=alice.email, is_active=True).exists()
