@@ -2,8 +2,8 @@
 
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, Q, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, DecimalField, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce, Lower
 
 from accounts.models import User
 from catalog.models import Product
@@ -65,3 +65,44 @@ def low_stock_products(*, limit=5):
     """The products with the least stock (out or low), titles in the active language."""
     return list(Product.objects.filter(stock__lte=Availability.LOW_STOCK).order_by("stock", "title_en")
                 .only("id", "title_en", "title_ar", "stock")[:limit])
+
+
+def customers_by_email(*, search="", kind=""):
+    """Everyone who bought or registered, one row per e-mail: guests and accounts alike.
+
+    Orders group under their account's e-mail (or the e-mail typed at checkout
+    for guests); accounts with no order yet are added. Rows carry email,
+    first_name, last_name, phone, user_id (None for guests), total_orders and
+    total_spent (real orders only, as on the overview) and last_activity (the
+    latest order, or sign-up), newest first. `kind` is "guest", "registered" or "".
+    """
+    key = Coalesce(Lower("user__email"), Lower("email"))
+    orders = Order.objects.annotate(key=key)
+    text = (search or "").strip()
+    if text:
+        orders = orders.filter(Q(key__icontains=text) | Q(first_name__icontains=text)
+                               | Q(last_name__icontains=text) | Q(phone__icontains=text))
+    account = (User.objects.filter(is_staff=False).annotate(k=Lower("email")).filter(k=OuterRef("key"))
+               .order_by("pk").values("pk")[:1])
+    buyers = (
+        orders.values("key").annotate(
+            first=Max("first_name"), last=Max("last_name"), tel=Max("phone"), user_id=Subquery(account),
+            total_orders=Count("pk", filter=REAL_ORDER),
+            total_spent=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
+            last_activity=Max("created_at"),
+        ).values_list("key", "first", "last", "tel", "user_id", "total_orders", "total_spent", "last_activity")
+        .order_by()
+    )
+    accounts = User.objects.filter(is_staff=False).annotate(key=Lower("email")).exclude(
+        key__in=Order.objects.annotate(key=key).values("key"))
+    if text:
+        accounts = accounts.filter(Q(email__icontains=text) | Q(first_name__icontains=text)
+                                   | Q(last_name__icontains=text) | Q(phone__icontains=text))
+    without_orders = accounts.annotate(
+        zero=Value(0), nothing=Value(Decimal("0"), output_field=_MONEY),
+    ).values_list("key", "first_name", "last_name", "phone", "pk", "zero", "nothing", "date_joined").order_by()
+    if kind == "guest":
+        return buyers.filter(user_id__isnull=True).order_by("-last_activity", "key")
+    if kind == "registered":
+        buyers = buyers.filter(user_id__isnull=False)
+    return buyers.union(without_orders, all=True).order_by("-last_activity", "key")

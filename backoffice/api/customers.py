@@ -3,13 +3,15 @@
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from accounts.models import User
 from backoffice.api.base import StaffApi
+from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.customers import customer_admin_create, customer_admin_update
-from backoffice.selectors import customer_list
+from backoffice.selectors import customer_list, customers_by_email
 
 
 class CustomerOutputSerializer(serializers.Serializer):
@@ -65,7 +67,55 @@ class CustomerDetailApi(StaffApi):
         return Response(CustomerOutputSerializer(customer_list().get(pk=pk)).data)
 
 
+class BuyerSerializer(serializers.Serializer):
+    """One customer by e-mail: a guest (userId null) or an account."""
+
+    email = serializers.EmailField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    phone = serializers.CharField()
+    user_id = serializers.IntegerField(allow_null=True)
+    is_guest = serializers.BooleanField()
+    is_active = serializers.BooleanField(allow_null=True)
+    total_orders = serializers.IntegerField()
+    total_spent = serializers.DecimalField(max_digits=14, decimal_places=2)
+    last_activity = serializers.DateTimeField()
+
+
+def _buyers(rows):
+    """Rows of customers_by_email() as dicts; an account's own name, phone and active flag win (one query)."""
+    fields = ("email", "first_name", "last_name", "phone", "user_id", "total_orders", "total_spent", "last_activity")
+    rows = [dict(zip(fields, row, strict=True)) for row in rows]
+    accounts = {user["pk"]: user for user in User.objects.filter(pk__in=[r["user_id"] for r in rows if r["user_id"]])
+                .values("pk", "first_name", "last_name", "phone", "is_active")}
+    for row in rows:
+        account = accounts.get(row["user_id"], {})
+        row["is_guest"] = row["user_id"] is None
+        row["is_active"] = account.get("is_active")
+        for name in ("first_name", "last_name", "phone"):
+            row[name] = account.get(name) or row[name] or ""
+    return BuyerSerializer(rows, many=True).data
+
+
+class CustomerDirectoryApi(StaffApi):
+    area = "customers"
+
+    class OutputSerializer(page_serializer("CustomerDirectoryPage", BuyerSerializer)):
+        class Meta:
+            ref_name = "CustomerDirectoryOutput"
+
+    @extend_schema(parameters=[*PAGING_PARAMETERS, OpenApiParameter("kind", str, enum=["guest", "registered"])],
+                   responses=OutputSerializer,
+                   summary="Customers by e-mail across guest and registered orders, paged")
+    def get(self, request):
+        kind = request.query_params.get("kind", "")
+        rows = customers_by_email(search=request.query_params.get("search", ""),
+                                  kind=kind if kind in ("guest", "registered") else "")
+        return Response(paginate(request, rows, _buyers))
+
+
 urlpatterns = [
+    path("admin/customers", CustomerDirectoryApi.as_view(), name="admin-customers"),
     path("admin/users", CustomerListApi.as_view(), name="admin-users"),
     path("admin/users/<int:pk>", CustomerDetailApi.as_view(), name="admin-user"),
 ]

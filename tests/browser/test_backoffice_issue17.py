@@ -205,3 +205,37 @@ def test_the_arabic_reviews_screen_rejects_a_review(new_page, live_server, head_
     expect(row).to_contain_text("مرفوض")
     review.refresh_from_db()
     assert review.status == "rejected"
+
+
+def test_guest_buyers_are_listed_by_e_mail_beside_accounts(new_page, live_server, support, alice):
+    # given: a guest who ordered twice, and alice with no order
+    from backoffice.tests.builders_b import make_order
+
+    make_order(email="hoda@example.com", first_name="Hoda", last_name="Nabil", total="100.00")
+    make_order(email="hoda@example.com", first_name="Hoda", last_name="Nabil", total="50.00")
+    page = _signed_in(new_page, live_server, support)
+    # when
+    _open(page, "/admindash/users", "admin-users")
+    # then
+    hoda = page.get_by_role("row").filter(has_text="hoda@example.com")
+    expect(hoda).to_contain_text("Guest")
+    expect(hoda).to_contain_text("2")
+    expect(hoda).to_contain_text("150.00")
+    expect(page.get_by_role("row").filter(has_text="alice@example.com")).to_contain_text("Account")
+    # when: only guests
+    page.get_by_label("Guests or accounts").select_option("guest")
+    # then
+    expect(page.get_by_role("row").filter(has_text="alice@example.com")).to_have_count(0)
+    expect(page.locator(".admin-table__pager")).to_contain_text("Showing 1–1 of 1")
+
+
+def test_the_arabic_customers_screen_shows_guests(new_page, live_server, support):
+    # given
+    from backoffice.tests.builders_b import make_order
+
+    make_order(email="hoda@example.com", first_name="هدى", total="100.00")
+    page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
+    # when
+    _open(page, "/ar/admindash/users", "admin-users")
+    # then
+    expect(page.get_by_role("row").filter(has_text="hoda@example.com")).to_contain_text("زائر")

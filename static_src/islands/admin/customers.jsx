@@ -1,6 +1,6 @@
 // Customers: search, add/edit dialog (first, last, email, phone), active toggle, totals from real orders.
 import { useState } from "react";
-import { DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, formatDateTime, sectionStrings, toast, useSubmit, useAdminData } from "./components/index.js";
+import { Badge, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, formatDateTime, sectionStrings, toast, useServerList, useSubmit } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-customers.json";
 import ar from "../../i18n/ar/admin-customers.json";
@@ -63,50 +63,50 @@ function CustomerDialog({ customer, onClose, onSaved }) {
   );
 }
 
+// One row per e-mail across guest and registered orders, paged on the server; accounts can be
+// edited and switched off, guests only listed.
 export default function Customers({ permissions, language }) {
-  const { data, setData, loading } = useAdminData("/api/admin/users", { fallback: [] });
+  const table = useServerList("/api/admin/customers", { kind: "" });
   const [editing, setEditing] = useState(null);
   const canEdit = can(permissions, "customers", "edit");
   const canCreate = can(permissions, "customers", "create");
-  const replace = (c) => setData((rows) => rows.map((r) => (r.id === c.id ? c : r)));
+  const rows = table.data.results.map((c) => ({ ...c, id: c.email }));
 
   const toggleActive = async (customer, isActive) => {
-    replace({ ...customer, isActive });
     try {
-      replace(await api(`/api/admin/users/${customer.id}`, { method: "PUT", body: { isActive } }));
+      await api(`/api/admin/users/${customer.userId}`, { method: "PUT", body: { isActive } });
+      table.setData((prev) => ({ ...prev, results: prev.results.map((r) => (r.email === customer.email ? { ...r, isActive } : r)) }));
     } catch {
-      replace(customer);
       toast(st("statusFailed"), "error");
     }
   };
 
   const columns = [
-    { key: "name", label: st("name"), sortable: true, value: (c) => `${c.firstName} ${c.lastName}`, render: (c) => <strong>{`${c.firstName} ${c.lastName}`.trim() || "—"}</strong> },
-    { key: "email", label: st("email"), sortable: true, render: (c) => <span dir="ltr">{c.email}</span> },
+    { key: "name", label: st("name"), render: (c) => <strong>{`${c.firstName} ${c.lastName}`.trim() || "—"}</strong> },
+    { key: "email", label: st("email"), render: (c) => <span dir="ltr">{c.email}</span> },
+    { key: "kind", label: st("kind"), render: (c) => <Badge kind={c.isGuest ? "neutral" : "info"}>{c.isGuest ? st("guest") : st("account")}</Badge> },
     { key: "phone", label: st("phone"), render: (c) => <span dir="ltr">{c.phone}</span> },
-    { key: "totalOrders", label: st("orders"), sortable: true },
-    { key: "totalSpent", label: st("spent"), sortable: true, value: (c) => Number(c.totalSpent), render: (c) => formatEgp(c.totalSpent, language) },
-    { key: "createdAt", label: st("joined"), sortable: true, render: (c) => formatDateTime(c.createdAt) },
+    { key: "totalOrders", label: st("orders") },
+    { key: "totalSpent", label: st("spent"), render: (c) => formatEgp(c.totalSpent, language) },
+    { key: "lastActivity", label: st("lastActivity"), render: (c) => formatDateTime(c.lastActivity) },
     {
       key: "isActive", label: st("active"),
-      render: (c) => <Toggle label={<span className="visually-hidden">{st("active")}</span>} checked={c.isActive} disabled={!canEdit} onChange={(v) => toggleActive(c, v)} />,
+      render: (c) => !c.isGuest && <Toggle label={<span className="visually-hidden">{st("active")}</span>} checked={Boolean(c.isActive)} disabled={!canEdit} onChange={(v) => toggleActive(c, v)} />,
     },
     {
       key: "actions", label: at("actions"), className: "admin-cell-wide",
-      render: (c) => canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(c)}>{at("edit")}</button>,
+      render: (c) => canEdit && !c.isGuest && <button type="button" className="button button--small button--ghost" onClick={() => setEditing({ ...c, id: c.userId })}>{at("edit")}</button>,
     },
   ];
 
   return (
     <div className="admin-panel">
       <DataTable
+        table={{ ...table, data: { ...table.data, results: rows } }}
         label={st("customers")}
-        rows={data}
-        loading={loading}
         columns={columns}
-        searchText={(c) => `${c.firstName} ${c.lastName} ${c.email} ${c.phone}`}
         searchPlaceholder={st("search")}
-        filters={[{ key: "active", label: st("allCustomers"), options: [{ value: "1", label: at("active") }, { value: "0", label: at("inactive") }], match: (c, v) => c.isActive === (v === "1") }]}
+        filters={[{ key: "kind", label: st("kindLabel"), allLabel: st("allCustomers"), options: [{ value: "registered", label: st("accounts") }, { value: "guest", label: st("guests") }] }]}
         toolbar={canCreate && <button type="button" className="button button--small" onClick={() => setEditing("new")}>{st("addCustomer")}</button>}
         emptyText={st("empty")}
       />
@@ -114,9 +114,8 @@ export default function Customers({ permissions, language }) {
         <CustomerDialog
           customer={editing === "new" ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(c) => {
-            if (editing === "new") setData((rows) => [c, ...rows]);
-            else replace(c);
+          onSaved={() => {
+            table.reload();
             setEditing(null);
           }}
         />
