@@ -39,7 +39,8 @@ function FailedEmails({ emails, onRetried }) {
               <strong>{e.subject}</strong> · {e.to}
               <br />
               <span className="admin-muted">
-                {st("emailAttempts", { count: e.attempts })} · {formatDateTime(e.lastAttemptAt)} · {e.lastError}
+                {[st("emailAttempts", { count: e.attempts }), e.lastAttemptAt && formatDateTime(e.lastAttemptAt), e.lastError]
+                  .filter(Boolean).join(" · ")}
               </span>
             </span>
             <button type="button" className="button button--small" disabled={busy === e.id} onClick={() => retry(e.id)}>
