@@ -11,6 +11,8 @@ so: the claim then runs out and the mail goes again (at least once, never lost).
 """
 
 import logging
+import smtplib
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -26,6 +28,13 @@ S = OutboundEmailStatus
 # longer than any SMTP timeout: a claim older than this belongs to a dead worker
 SEND_LEASE = timedelta(minutes=5)
 MAX_RETRY_WAIT = timedelta(hours=4)
+# one sweep per minute: a sweep gives up its worker well before the next one starts
+SWEEP_BUDGET = timedelta(seconds=50)
+
+# what one delivery came to
+SENT, SKIPPED, REFUSED, SERVER_DOWN = "sent", "skipped", "refused", "server down"
+# the server turned this one message away; the next one may well go through
+_MESSAGE_ERRORS = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError)
 ERROR_MAX = 1000
 
 
@@ -52,22 +61,26 @@ def _message(email):
 
 def outbox_deliver(*, email_id):
     """Send the e-mail `email_id` if it is due and nobody else holds it; return whether it went."""
+    return _deliver(email_id) == SENT
+
+
+def _deliver(email_id):
     now = timezone.now()
     claimed = OutboundEmail.objects.filter(_due(now), pk=email_id).update(
         status=S.SENDING, attempts=F("attempts") + 1, last_attempt_at=now, locked_until=now + SEND_LEASE,
     )
     if not claimed:
-        return False
+        return SKIPPED
     email = OutboundEmail.objects.get(pk=email_id)
     try:
         _message(email).send()
     except Exception as error:  # any failure of the server, the network or the message: try again later
         _record_failure(email, error)
-        return False
+        return REFUSED if isinstance(error, _MESSAGE_ERRORS) else SERVER_DOWN
     OutboundEmail.objects.filter(pk=email.pk).update(
         status=S.SENT, sent_at=timezone.now(), locked_until=None, last_error="",
     )
-    return True
+    return SENT
 
 
 def _record_failure(email, error):
@@ -85,11 +98,24 @@ def _record_failure(email, error):
                        email.attempts, error)
 
 
-def outbox_send_due(*, limit=200):
-    """Send up to `limit` due e-mails, oldest due first; return how many went out."""
+def outbox_send_due(*, limit=200, budget=SWEEP_BUDGET):
+    """Send up to `limit` due e-mails, oldest due first; return how many went out.
+
+    The sweep stops when the mail server itself fails (down, silent, hanging up)
+    or after `budget`: waiting out a timeout per queued mail would hold a worker
+    for hours and pile up the sweeps beat starts every minute. The rest stay due
+    and go in a later sweep.
+    """
+    started = time.monotonic()
     due = (OutboundEmail.objects.filter(_due(timezone.now()))
            .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:limit])
-    return sum(outbox_deliver(email_id=pk) for pk in list(due))
+    sent = 0
+    for pk in list(due):
+        outcome = _deliver(pk)
+        sent += outcome == SENT
+        if outcome == SERVER_DOWN or (budget and time.monotonic() - started > budget.total_seconds()):
+            break
+    return sent
 
 
 def outbox_failed_count():

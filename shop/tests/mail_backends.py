@@ -1,24 +1,19 @@
-"""E-mail backends for tests: a mail server that refuses, and one that refuses until told not to."""
+"""E-mail backends for tests: a mail server that hangs up, and one that turns a recipient away."""
 
 import smtplib
 
 from django.core.mail.backends.base import BaseEmailBackend
-from django.core.mail.backends.locmem import EmailBackend as LocmemBackend
 
 
 class RefusingBackend(BaseEmailBackend):
-    """Every send fails the way a mail server that hangs up does."""
+    """Every send fails the way a mail server that hangs up does (the server is the problem)."""
 
     def send_messages(self, email_messages):
         raise smtplib.SMTPServerDisconnected("Connection unexpectedly closed")
 
 
-class FlakyBackend(LocmemBackend):
-    """Refuses while `FlakyBackend.refusing` is true, then delivers to django.core.mail.outbox."""
-
-    refusing = True
+class RecipientRefusingBackend(BaseEmailBackend):
+    """Every send fails the way a refused recipient does (the message is the problem)."""
 
     def send_messages(self, email_messages):
-        if FlakyBackend.refusing:
-            raise smtplib.SMTPRecipientsRefused({"x": (451, b"try again later")})
-        return super().send_messages(email_messages)
+        raise smtplib.SMTPRecipientsRefused({"x@example.com": (451, b"try again later")})

@@ -262,3 +262,37 @@ def test_no_code_but_the_outbox_talks_to_the_mail_server():
         if any(name in text for name in senders):
             offenders.append(str(relative))
     assert offenders == ["shop/outbox.py"]
+
+
+# --- a dead mail server does not hold the worker ------------------------------------
+
+def test_a_sweep_stops_at_the_first_sign_the_mail_server_is_down(settings, broker):
+    # given
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RefusingBackend"
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    outbox_send_due()
+    # then: one attempt told the sweep enough; the others wait, untouched, for the next sweep
+    assert sorted(OutboundEmail.objects.values_list("attempts", flat=True)) == [0, 0, 1]
+
+
+def test_a_sweep_goes_on_after_a_server_refuses_one_recipient(settings, broker):
+    # given
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RecipientRefusingBackend"
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    outbox_send_due()
+    # then
+    assert list(OutboundEmail.objects.values_list("attempts", flat=True)) == [1, 1, 1]
+
+
+def test_a_sweep_hands_its_worker_back_when_its_time_is_up(broker):
+    # given
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    sent = outbox_send_due(budget=timedelta(microseconds=1))
+    # then
+    assert sent == 1 and OutboundEmail.objects.filter(status=OutboundEmailStatus.QUEUED).count() == 2

@@ -17,7 +17,7 @@ class Command(BaseCommand):
         if options["retry_failed"]:
             for email in OutboundEmail.objects.filter(status=OutboundEmailStatus.FAILED):
                 mail_retry(email=email)
-        sent = outbox_send_due(limit=10_000)
+        sent = outbox_send_due(limit=10_000, budget=None)
         waiting = OutboundEmail.objects.filter(status=OutboundEmailStatus.QUEUED).count()
         failed = OutboundEmail.objects.filter(status=OutboundEmailStatus.FAILED).count()
         self.stdout.write(f"{sent} sent, {waiting} waiting for a retry, {failed} given up")
