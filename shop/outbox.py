@@ -31,6 +31,9 @@ MAX_RETRY_WAIT = timedelta(hours=4)
 # one sweep per minute: a sweep gives up its worker well before the next one starts
 SWEEP_BUDGET = timedelta(seconds=50)
 
+# sent mail is kept this long for support questions ("did my confirmation go out?")
+SENT_KEPT_FOR = timedelta(days=30)
+
 # what one delivery came to
 SENT, SKIPPED, REFUSED, SERVER_DOWN = "sent", "skipped", "refused", "server down"
 # the server turned this one message away; the next one may well go through
@@ -116,6 +119,12 @@ def outbox_send_due(*, limit=200, budget=SWEEP_BUDGET):
         if outcome == SERVER_DOWN or (budget and time.monotonic() - started > budget.total_seconds()):
             break
     return sent
+
+
+def outbox_prune(*, keep=SENT_KEPT_FOR):
+    """Delete e-mails sent more than `keep` ago (their content lives on in the orders and messages)."""
+    deleted, _ = OutboundEmail.objects.filter(status=S.SENT, sent_at__lt=timezone.now() - keep).delete()
+    return deleted
 
 
 def outbox_failed_count():

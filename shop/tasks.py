@@ -2,7 +2,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from shop.models import Heartbeat
-from shop.outbox import outbox_deliver, outbox_send_due
+from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due
 
 
 @shared_task
@@ -21,3 +21,9 @@ def outbox_deliver_task(email_id):
 def outbox_send_due_task():
     """Send every e-mail that is due: retries, and mail whose own task never got queued."""
     return outbox_send_due()
+
+
+@shared_task(ignore_result=True)
+def outbox_prune_task():
+    """Forget e-mails sent more than 30 days ago (beat, daily)."""
+    return outbox_prune()

@@ -15,7 +15,7 @@ from django.utils import timezone
 from backoffice.tests.builders_b import make_message
 from shop.mail import mail_queue
 from shop.models import ContactMessage, OutboundEmail, OutboundEmailStatus
-from shop.outbox import outbox_deliver, outbox_send_due, retry_wait
+from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due, retry_wait
 from shop.tasks import outbox_deliver_task
 from shop.tests.smtp_server import SilentSmtpServer, SmtpServer
 
@@ -296,3 +296,17 @@ def test_a_sweep_hands_its_worker_back_when_its_time_is_up(broker):
     sent = outbox_send_due(budget=timedelta(microseconds=1))
     # then
     assert sent == 1 and OutboundEmail.objects.filter(status=OutboundEmailStatus.QUEUED).count() == 2
+
+
+def test_sent_mail_is_forgotten_after_thirty_days_and_failed_mail_is_kept():
+    # given
+    old = timezone.now() - timedelta(days=31)
+    OutboundEmail.objects.create(to="a@example.com", subject="old", text="x", status="sent", sent_at=old)
+    OutboundEmail.objects.create(to="a@example.com", subject="recent", text="x", status="sent",
+                                 sent_at=timezone.now() - timedelta(days=29))
+    OutboundEmail.objects.create(to="a@example.com", subject="failed", text="x", status="failed")
+    # when
+    deleted = outbox_prune()
+    # then
+    assert deleted == 1
+    assert sorted(OutboundEmail.objects.values_list("subject", flat=True)) == ["failed", "recent"]
