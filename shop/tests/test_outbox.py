@@ -310,3 +310,25 @@ def test_sent_mail_is_forgotten_after_thirty_days_and_failed_mail_is_kept():
     # then
     assert deleted == 1
     assert sorted(OutboundEmail.objects.values_list("subject", flat=True)) == ["failed", "recent"]
+
+
+def test_a_database_blip_in_the_worker_loses_no_mail(monkeypatch, django_capture_on_commit_callbacks):
+    # given: the worker's first try dies on the database
+    from django.db import OperationalError
+
+    import shop.tasks
+
+    def blip(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(shop.tasks, "outbox_deliver", blip)
+    with django_capture_on_commit_callbacks(execute=True):
+        email = _queue()
+    assert mail.outbox == []
+    # when: the database is back and beat sweeps
+    monkeypatch.undo()
+    sent = outbox_send_due()
+    # then
+    assert sent == 1 and len(mail.outbox) == 1
+    email.refresh_from_db()
+    assert email.status == OutboundEmailStatus.SENT
