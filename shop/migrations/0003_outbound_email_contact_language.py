@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('shop', '0001_initial'),
+        ('shop', '0002_external_base_url_follows_setting'),
     ]
 
     operations = [
