@@ -132,6 +132,13 @@ class Order(models.Model):
     coupon_code = models.CharField(max_length=40, blank=True)
     # true while the order holds stock; released on cancel/failed payment
     stock_reserved = models.BooleanField(default=False)
+    # the address that placed it, for the limit on unpaid orders per address
+    client_ip = models.GenericIPAddressField(null=True, blank=True)
+    # paid through the local test page: never real money, never revenue
+    is_test = models.BooleanField(default=False)
+    # money arrived on a cancelled order: staff must refund or restore it
+    needs_attention = models.BooleanField(default=False, db_index=True)
+    attention_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)
