@@ -15,7 +15,12 @@ def _send(order, template, subject_template, extra=None):
                    "LANG": order.language or "en", **(extra or {})}
         subject = render_to_string(subject_template, context).strip()
         body = render_to_string(template, context)
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [order.email])
+    send_mail(_test_prefix(order) + subject, body, settings.DEFAULT_FROM_EMAIL, [order.email])
+
+
+def _test_prefix(order):
+    """Test-page orders say so in every subject, so nobody ships or books them."""
+    return "[TEST] " if order.is_test else ""
 
 
 def order_confirmation_send(*, order):
@@ -24,3 +29,13 @@ def order_confirmation_send(*, order):
 
 def order_status_send(*, order, status):
     _send(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status})
+
+
+def order_attention_send(*, order):
+    """Tell the store that money arrived on a cancelled order (refund or restore it)."""
+    store = store_settings_get()
+    with translation.override(settings.LANGUAGE_CODE):
+        context = {"order": order, "store": store}
+        subject = render_to_string("orders/email/attention_subject.txt", context).strip()
+        body = render_to_string("orders/email/attention.txt", context)
+    send_mail(_test_prefix(order) + subject, body, settings.DEFAULT_FROM_EMAIL, [store.store_email])

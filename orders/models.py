@@ -109,14 +109,14 @@ class Order(models.Model):
     payment_method = models.CharField(max_length=10, choices=PaymentMethod.choices)
     # contact and billing address, as entered at checkout
     email = models.EmailField()
-    first_name = models.CharField(max_length=100)
-    last_name = models.CharField(max_length=100)
+    first_name = models.CharField(max_length=120)  # shop.validation.NAME_MAX
+    last_name = models.CharField(max_length=120)
     phone = models.CharField(max_length=32)
     street = models.CharField(max_length=200)
     building = models.CharField(max_length=50, blank=True)
     apartment = models.CharField(max_length=50, blank=True)
     floor = models.CharField(max_length=20, blank=True)
-    city = models.CharField(max_length=100)
+    city = models.CharField(max_length=200)  # shop.validation.LINE_MAX
     state = models.CharField(max_length=100)
     postal_code = models.CharField(max_length=20, blank=True)
     country = models.CharField(max_length=3, default="EGY")

@@ -32,6 +32,15 @@ def order_status_email(order_id, status):
 
 
 @shared_task
+def order_attention_email(order_id):
+    from orders.emails import order_attention_send
+
+    order = Order.objects.filter(pk=order_id).first()
+    if order is not None:
+        order_attention_send(order=order)
+
+
+@shared_task
 def orders_expire_unpaid():
     """Cancel card orders left unpaid for 30 minutes and put their stock back."""
     from orders.actions import order_cancel

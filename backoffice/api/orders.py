@@ -44,6 +44,11 @@ class OrderRowSerializer(serializers.Serializer):
     payment_id = serializers.CharField(source="latest_payment_id", allow_null=True)
     item_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
+    # paid through the local test page: not real money, never revenue
+    is_test = serializers.BooleanField()
+    # money captured on a cancelled order; cleared by the next staff status change or a refund
+    needs_attention = serializers.BooleanField()
+    attention_reason = serializers.CharField()
 
 
 def _search(orders, text):
