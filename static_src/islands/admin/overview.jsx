@@ -1,4 +1,4 @@
-// Overview: stat cards, low-stock and unread-message alerts, system status, recent activity.
+// Overview: stat cards, paid-cancelled-order, low-stock and unread-message alerts, system status, recent activity.
 import { Section, StatCard, formatDateTime, sectionStrings, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-overview.json";
@@ -30,8 +30,14 @@ export default function Overview({ language }) {
         <StatCard label={st("unreadMessages")} value={data.unreadMessages} tone={data.unreadMessages ? "warning" : "neutral"} />
       </div>
 
-      {(data.lowStockProducts > 0 || data.unreadMessages > 0) && (
+      {(data.attentionOrders > 0 || data.lowStockProducts > 0 || data.unreadMessages > 0) && (
         <div className="admin-alerts">
+          {data.attentionOrders > 0 && (
+            <div className="alert alert--error" role="alert" data-alert="attention">
+              <strong>{st("attentionAlert", { count: data.attentionOrders })}</strong>{" "}
+              <a href={link("/admindash/orders", language)}>{st("openOrders")}</a>
+            </div>
+          )}
           {data.lowStockProducts > 0 && (
             <div className="alert alert--error" role="alert" data-alert="low-stock">
               <strong>{st("lowStockAlert", { count: data.lowStockProducts })}</strong>{" "}
