@@ -273,6 +273,11 @@ export default function AdminOrders({ permissions }) {
     },
   ];
 
+  const exportParams = new URLSearchParams();
+  if (table.filters.status) exportParams.set("status", table.filters.status);
+  if (table.search.trim()) exportParams.set("search", table.search.trim());
+  const exportUrl = `/api/admin/orders/export${exportParams.size ? `?${exportParams}` : ""}`;
+
   return (
     <Section>
       <DataTable
@@ -281,6 +286,11 @@ export default function AdminOrders({ permissions }) {
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
         filters={[statusFilter(st, STATUSES)]}
+        toolbar={
+          <a className="button button--small button--ghost" href={exportUrl} download>
+            {st("export")}
+          </a>
+        }
         selectable={mayChange}
         selected={selected}
         onSelectedChange={setSelected}
