@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from backoffice.tests import factories
 from orders.models import Order
+from shop.store_settings import store_settings_get
 from tests.browser.test_backoffice import _signed_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,3 +38,15 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
     expect(page.locator("[data-flag='attention']")).to_have_text("Needs attention")
     expect(page.locator("[data-flag='test']")).to_have_text("Test")
     screenshot(page, "backoffice-orders-flags-en")
+
+
+def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):
+    # given
+    page = _signed_in(new_page, live_server, owner)
+    page.goto("/admindash/settings")
+    # when
+    page.get_by_label("Most units of one product").fill("12")
+    page.get_by_role("button", name="Save Settings").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("Settings saved")
+    assert store_settings_get().max_quantity_per_line == 12
