@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from orders import cart as carts
 from orders.checkout import CheckoutError, checkout_complete, coupon_check
 from orders.models import Order, Payment, PaymentStatus
+from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
 from orders.selectors import order_summary, session_owns
 from shop.api.errors import ApiError
@@ -127,7 +128,7 @@ class PaymentTestApi(APIView):
         return Response({"success": True, "config": {
             "secretKeyExists": bool(key), "publicKeyExists": bool(settings.PAYMOB_PUBLIC_KEY),
             "apiKeyExists": bool(settings.PAYMOB_API_KEY), "secretKeyPrefix": prefix,
-            "provider": settings.PAYMENT_PROVIDER, "sandbox": bool(settings.PAYMENT_SANDBOX),
+            "provider": settings.PAYMENT_PROVIDER, "sandbox": sandbox_enabled(),
         }})
 
 
