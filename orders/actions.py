@@ -28,6 +28,8 @@ TRANSITIONS = {
     S.DELIVERED: {S.PENDING, S.PROCESSING, S.SHIPPED, S.CANCELLED},
     S.CANCELLED: {S.PENDING, S.PROCESSING, S.SHIPPED, S.DELIVERED},
 }
+NOTE_MAX = 300  # OrderStatusChange.note
+TRACKING_MAX = 100  # OrderStatusChange.tracking_number
 # statuses the customer hears about by e-mail
 NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 
@@ -44,14 +46,17 @@ def _locked(order):
     return Order.objects.select_for_update().get(pk=order.pk)
 
 
-def order_set_status(*, order, status, actor=None, note=""):
-    """Move `order` to `status`, record the change, and tell the customer.
+def order_set_status(*, order, status, actor=None, note="", tracking_number=""):
+    """Move `order` to `status`, record the change (with a note, and a tracking
+    number when shipped), and tell the customer.
 
     Cancelling releases reserved stock; un-cancelling reserves it again.
     Setting the current status again changes nothing. Return the order.
     """
     if status not in S.values:
         raise OrderStatusError(_("Unknown order status"))
+    if tracking_number and status != S.SHIPPED:
+        raise OrderStatusError(_("A tracking number goes with the shipped status only"), field="trackingNumber")
     with transaction.atomic():
         locked = _locked(order)
         current = locked.status
@@ -80,7 +85,7 @@ def order_set_status(*, order, status, actor=None, note=""):
         locked.status = status
         locked.save(update_fields=fields)
         OrderStatusChange.objects.create(
-            order=locked, from_status=current, to_status=status, note=note[:300],
+            order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX], tracking_number=tracking_number[:TRACKING_MAX],
             actor=actor if actor is not None and actor.is_authenticated else None,
         )
         if status in NOTIFY:

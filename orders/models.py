@@ -178,6 +178,8 @@ class OrderStatusChange(models.Model):
     from_status = models.CharField(max_length=12, blank=True)
     to_status = models.CharField(max_length=12)
     note = models.CharField(max_length=300, blank=True)
+    # the carrier's tracking number, given when the order is marked shipped
+    tracking_number = models.CharField(max_length=100, blank=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -18,9 +18,10 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
-from orders.actions import OrderStatusError, order_set_status
+from orders.actions import NOTE_MAX, TRACKING_MAX, OrderStatusError, order_set_status
 from orders.models import Order, OrderStatus, Payment
 from shop.api.errors import ApiError
+from shop.validation import clean_text
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
 SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
@@ -68,13 +69,15 @@ def _search(orders, text):
     return orders.filter(match)
 
 
-def _set_status(*, order, status, actor, note=""):
+def _set_status(*, order, status, actor, note="", tracking_number=""):
     """Change one order's status through the checkout's action and audit it."""
     previous = order.status
+    note = clean_text(note, field="note", max_length=NOTE_MAX)
+    tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     try:
-        order_set_status(order=order, status=status, actor=actor, note=note)
+        order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number)
     except OrderStatusError as error:
-        raise ApiError(error.message, field="status") from error
+        raise ApiError(error.message, field=error.field or "status") from error
     if order.status == previous:
         return
     audit_record(
@@ -145,6 +148,7 @@ class StatusChangeSerializer(serializers.Serializer):
     from_status = serializers.CharField()
     to_status = serializers.CharField()
     note = serializers.CharField()
+    tracking_number = serializers.CharField()
     actor = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
 
@@ -196,7 +200,8 @@ class OrderStatusApi(StaffApi):
             ref_name = "OrderStatusInput"
 
         status = serializers.ChoiceField(choices=OrderStatus.values)
-        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+        note = serializers.CharField(max_length=NOTE_MAX, required=False, allow_blank=True, default="")
+        tracking_number = serializers.CharField(max_length=TRACKING_MAX, required=False, allow_blank=True, default="")
 
     @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
     def put(self, request, order_id):
@@ -204,7 +209,7 @@ class OrderStatusApi(StaffApi):
         data.is_valid(raise_exception=True)
         order = get_object_or_404(Order, pk=order_id)
         _set_status(order=order, status=data.validated_data["status"], actor=request.user,
-                    note=data.validated_data["note"])
+                    note=data.validated_data["note"], tracking_number=data.validated_data["tracking_number"])
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
@@ -218,6 +223,7 @@ class OrderBulkStatusApi(StaffApi):
 
         order_ids = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
         status = serializers.ChoiceField(choices=BULK_STATUSES)
+        note = serializers.CharField(max_length=NOTE_MAX, required=False, allow_blank=True, default="")
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -238,10 +244,11 @@ class OrderBulkStatusApi(StaffApi):
         if not orders:
             raise ApiError(_("No orders selected"), field="orderIds")
         status = data.validated_data["status"]
+        note = clean_text(data.validated_data["note"], field="note", max_length=NOTE_MAX)
         updated, failed = 0, []
         for order in orders:
             try:
-                _set_status(order=order, status=status, actor=request.user)
+                _set_status(order=order, status=status, actor=request.user, note=note)
                 updated += 1
             except ApiError as error:
                 failed.append({"id": order.pk, "number": order.number, "message": error.message})
