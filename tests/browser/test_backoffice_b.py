@@ -58,6 +58,7 @@ def test_staff_change_the_status_of_several_orders_at_once(new_page, live_server
     page.get_by_label("New status for the selected orders").select_option("shipped")
     screenshot(page, "backoffice-b-orders-bulk-en-desktop")
     page.get_by_role("button", name="Apply to selected").click()
+    page.get_by_role("dialog").get_by_role("button", name="Change to Shipped").click()
     # then
     page.locator("#toasts .toast", has_text="3 orders updated").wait_for()
     assert set(Order.objects.values_list("status", flat=True)) == {"shipped"}

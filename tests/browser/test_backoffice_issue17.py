@@ -239,3 +239,98 @@ def test_the_arabic_customers_screen_shows_guests(new_page, live_server, support
     _open(page, "/ar/admindash/users", "admin-users")
     # then
     expect(page.get_by_role("row").filter(has_text="hoda@example.com")).to_contain_text("زائر")
+
+
+FITS = """select => {
+  const style = getComputedStyle(select);
+  const probe = document.createElement("span");
+  probe.style.font = style.font;
+  probe.style.whiteSpace = "nowrap";
+  document.body.append(probe);
+  let widest = 0;
+  for (const option of select.options) {
+    probe.textContent = option.text;
+    widest = Math.max(widest, probe.getBoundingClientRect().width);
+  }
+  probe.remove();
+  const room = select.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd);
+  return widest <= room;
+}"""
+
+
+@pytest.mark.parametrize(("path", "locale"), [("/admindash/orders", "en-US"), ("/ar/admindash/orders", "ar")])
+def test_the_row_status_select_shows_its_longest_status_whole(new_page, live_server, manager, path, locale):
+    # given
+    from backoffice.tests.builders_b import make_order
+
+    order = make_order()
+    page = _signed_in(new_page, live_server, manager, locale=locale, viewport={"width": 1024, "height": 800})
+    # when: a laptop-sized window, where the table squeezes its columns
+    _open(page, path, "admin-orders")
+    select = page.locator(f"select[aria-label*='{order.number}']")
+    # then
+    assert select.evaluate(FITS)
+
+
+def test_a_row_status_change_waits_for_confirmation_and_keeps_a_note_and_tracking_number(new_page, live_server,
+                                                                                         manager):
+    # given
+    from backoffice.tests.builders_b import make_order, make_product
+    from orders.models import Order
+
+    order = make_order(lines=[(make_product(), 1, "150")])
+    page = _signed_in(new_page, live_server, manager)
+    _open(page, "/admindash/orders", "admin-orders")
+    select = page.get_by_label(f"Status of order {order.number}")
+    # when: cancelling is chosen, then called off
+    select.select_option("cancelled")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Cancelling releases the reserved stock")
+    dialog.get_by_role("button", name="Cancel", exact=True).click()
+    # then: nothing changed, and the select shows the order's status again
+    expect(select).to_have_value("processing")
+    assert Order.objects.get(pk=order.pk).status == "processing"
+    # when: shipped, with a tracking number and a note
+    select.select_option("shipped")
+    dialog = page.get_by_role("dialog")
+    dialog.get_by_label("Tracking number").fill("EG123456789")
+    dialog.get_by_label("Note (optional)").fill("Aramex, two boxes")
+    dialog.get_by_role("button", name="Change to Shipped").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("Shipped")
+    assert Order.objects.get(pk=order.pk).status == "shipped"
+    # and the order detail shows them
+    page.get_by_role("button", name=order.number).click()
+    detail = page.get_by_role("dialog")
+    expect(detail).to_contain_text("Tracking number: EG123456789")
+    expect(detail).to_contain_text("Aramex, two boxes")
+
+
+def test_the_bulk_bar_starts_with_no_status_and_asks_before_changing(new_page, live_server, manager):
+    # given
+    from backoffice.tests.builders_b import make_order
+    from orders.models import Order
+
+    orders = [make_order(first_name="Sara"), make_order(first_name="Omar")]
+    page = _signed_in(new_page, live_server, manager, locale="ar")
+    _open(page, "/ar/admindash/orders", "admin-orders")
+    page.get_by_role("row").filter(has_text="Sara").wait_for()
+    bulk = page.get_by_label("الحالة الجديدة للطلبات المحددة")
+    # then
+    expect(bulk).to_have_value("")
+    # when: orders selected but no status chosen
+    page.get_by_role("checkbox", name="تحديد الكل").check()
+    page.get_by_role("button", name="تطبيق على المحدد").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("اختر حالة للطلبات المحددة")
+    # when
+    bulk.select_option("cancelled")
+    page.get_by_role("button", name="تطبيق على المحدد").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("الإلغاء يحرر المخزون المحجوز")
+    dialog.get_by_label("ملاحظة (اختيارية)").fill("طلب العميل")
+    dialog.get_by_role("button", name="تغيير إلى ملغي").click()
+    # then
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    assert set(Order.objects.filter(pk__in=[o.pk for o in orders]).values_list("status", flat=True)) == {"cancelled"}
+    assert set(Order.objects.get(pk=orders[0].pk).status_changes.values_list("note", flat=True)) == {"طلب العميل"}

@@ -6,7 +6,9 @@ import {
   Badge,
   can,
   Dialog,
+  DialogFooter,
   errorMessage,
+  Field,
   formatDateTime,
   Section,
   sectionStrings,
@@ -169,6 +171,7 @@ function OrderDetail({ orderId, onClose }) {
                     {formatDateTime(h.createdAt)}
                     {h.actor && ` · ${h.actor}`}
                   </span>
+                  {h.trackingNumber && <div data-tracking>{st("trackingShown", { number: h.trackingNumber })}</div>}
                   {h.note && <div className="admin-muted">{h.note}</div>}
                 </li>
               ))}
@@ -182,34 +185,79 @@ function OrderDetail({ orderId, onClose }) {
   );
 }
 
+// Confirm a status change (one order from its row, or the selected ones), with room for a note
+// and, when one order is marked shipped, its tracking number.
+function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
+  const [note, setNote] = useState("");
+  const [tracking, setTracking] = useState("");
+  const { orders, status } = change;
+  const one = orders.length === 1 && !change.bulk;
+  const statusText = st(`status.${status}`);
+  return (
+    <Dialog
+      open
+      title={one ? st("confirmOneTitle", { number: orders[0].number, status: statusText }) : st("confirmBulkTitle", { count: orders.length, status: statusText })}
+      onClose={onCancel}
+      footer={<DialogFooter formId="status-change-form" onCancel={onCancel} busy={busy} submitLabel={st("confirmChange", { status: statusText })} />}
+    >
+      <form id="status-change-form" noValidate onSubmit={(e) => { e.preventDefault(); onConfirm({ note: note.trim(), trackingNumber: tracking.trim() }); }}>
+        {status === "cancelled" && <p className="alert alert--error" role="alert">{st("cancelWarning", { count: orders.length })}</p>}
+        {!one && <p className="admin-muted">{orders.map((o) => o.number).join(", ")}</p>}
+        {one && status === "shipped" && (
+          <Field label={st("trackingNumber")} hint={st("trackingHint")}>
+            {(id) => <input id={id} className="input" dir="ltr" maxLength={100} value={tracking} onChange={(e) => setTracking(e.target.value)} />}
+          </Field>
+        )}
+        <Field label={st("note")} hint={st("noteHint")}>
+          {(id) => <textarea id={id} className="input" rows={3} maxLength={300} value={note} onChange={(e) => setNote(e.target.value)} />}
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
 export default function AdminOrders({ permissions }) {
   const table = useServerList("/api/admin/orders", { status: "" });
   const mayChange = can(permissions, "orders", "status");
   const [selected, setSelected] = useState(() => new Set());
-  const [bulkStatus, setBulkStatus] = useState("processing");
+  const [bulkStatus, setBulkStatus] = useState(""); // no choice until staff make one
+  const [change, setChange] = useState(null); // {orders, status, bulk} waiting for confirmation
   const [busy, setBusy] = useState(false);
   const [detailId, setDetailId] = useState(null);
 
-  const changeStatus = async (order, status) => {
+  const changeStatus = async (order, status, { note, trackingNumber }) => {
+    setBusy(true);
     try {
-      const row = await api(`/api/admin/orders/${order.id}/status`, { method: "PUT", body: { status } });
+      const row = await api(`/api/admin/orders/${order.id}/status`, { method: "PUT", body: { status, note, trackingNumber } });
       table.updateRow(row);
+      setChange(null);
       toast(st("statusUpdated", { number: order.number, status: st(`status.${status}`) }), "success");
     } catch (err) {
       toast(errorMessage(err, st("statusFailed")), "error");
+    } finally {
+      setBusy(false);
     }
   };
 
-  const applyBulk = async () => {
+  const askBulk = () => {
     if (!selected.size) {
       toast(st("noneSelected"), "error");
       return;
     }
+    if (!bulkStatus) {
+      toast(st("chooseStatusFirst"), "error");
+      return;
+    }
+    const known = new Map(table.data.results.map((o) => [o.id, o]));
+    setChange({ orders: [...selected].map((id) => known.get(id) || { id, number: `#${id}` }), status: bulkStatus, bulk: true });
+  };
+
+  const applyBulk = async ({ note }) => {
     setBusy(true);
     try {
       const answer = await api("/api/admin/bulk/orders", {
         method: "PUT",
-        body: { orderIds: [...selected], status: bulkStatus },
+        body: { orderIds: [...selected], status: bulkStatus, note },
       });
       if (answer.failed.length) {
         toast(st("bulkPartial", { count: answer.updated, failed: answer.failed.map((f) => f.number).join(", ") }), "error");
@@ -217,6 +265,8 @@ export default function AdminOrders({ permissions }) {
         toast(st("bulkUpdated", { count: answer.updated }), "success");
       }
       setSelected(new Set());
+      setBulkStatus("");
+      setChange(null);
       table.reload();
     } catch (err) {
       toast(errorMessage(err, st("bulkFailed")), "error");
@@ -265,7 +315,7 @@ export default function AdminOrders({ permissions }) {
             value={o.status}
             options={statusOptions(st, STATUSES)}
             label={st("statusFor", { number: o.number })}
-            onChange={(status) => changeStatus(o, status)}
+            onChange={(status) => setChange({ orders: [o], status })}
           />
         ) : (
           <Badge kind={STATUS_TONE[o.status]}>{st(`status.${o.status}`)}</Badge>
@@ -304,13 +354,14 @@ export default function AdminOrders({ permissions }) {
                 value={bulkStatus}
                 onChange={(e) => setBulkStatus(e.target.value)}
               >
+                <option value="">{st("chooseStatus")}</option>
                 {statusOptions(st, BULK_STATUSES).map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>
                 ))}
               </select>
-              <button type="button" className="button button--small" onClick={applyBulk} disabled={busy}>
+              <button type="button" className="button button--small" onClick={askBulk} disabled={busy}>
                 {st("applyToSelected")}
               </button>
             </>
@@ -318,6 +369,14 @@ export default function AdminOrders({ permissions }) {
         }
       />
       <OrderDetail key={detailId || "none"} orderId={detailId} onClose={() => setDetailId(null)} />
+      {change && (
+        <StatusChangeDialog
+          change={change}
+          busy={busy}
+          onCancel={() => setChange(null)}
+          onConfirm={(extra) => (change.bulk ? applyBulk(extra) : changeStatus(change.orders[0], change.status, extra))}
+        />
+      )}
     </Section>
   );
 }
