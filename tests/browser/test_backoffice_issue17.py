@@ -334,3 +334,22 @@ def test_the_bulk_bar_starts_with_no_status_and_asks_before_changing(new_page, l
     expect(page.get_by_role("dialog")).to_have_count(0)
     assert set(Order.objects.filter(pk__in=[o.pk for o in orders]).values_list("status", flat=True)) == {"cancelled"}
     assert set(Order.objects.get(pk=orders[0].pk).status_changes.values_list("note", flat=True)) == {"طلب العميل"}
+
+
+@pytest.mark.parametrize(("path", "locale"), [("/admindash/orders", "en-US"), ("/ar/admindash/orders", "ar")])
+def test_the_dark_sidebar_runs_the_whole_height_of_a_long_page(new_page, live_server, manager, path, locale):
+    # given: a page three screens long
+    page = _signed_in(new_page, live_server, manager, locale=locale)
+    _open(page, path, "admin-orders")
+    page.evaluate("""() => { const tall = document.createElement("div");
+                             tall.className = "test-tall"; tall.style.blockSize = "2600px";
+                             document.querySelector("#main").append(tall); }""")
+    # when
+    sidebar = page.locator("nav.admin-sidebar").evaluate("n => n.getBoundingClientRect().height")
+    document = page.evaluate("() => document.documentElement.scrollHeight")
+    # then
+    assert document > 2600 and sidebar >= document - 1
+    # and its links stay in view at the bottom of the page
+    page.mouse.wheel(0, 5000)
+    expect(page.get_by_role("navigation", name=re.compile("Dashboard sections|أقسام")).get_by_role(
+        "link").first).to_be_in_viewport()
