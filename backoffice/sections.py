@@ -22,28 +22,29 @@ class Section:
     slug: str
     label: str
     area: str | None  # None: any staff member may open it
-    icon: str
+    icon: str  # a symbol of backoffice/_icons.html
     owner_only_in_sidebar: bool = False
+    mirror_icon: bool = False  # the icon points a way: flip it right-to-left
 
 
 SECTIONS = [
-    Section("overview", _("Overview"), "overview", "◎"),
-    Section("products", _("Products"), "products", "▦"),
-    Section("external-products", _("External Products"), "products", "⇩"),
-    Section("orders", _("Orders"), "orders", "☰"),
-    Section("users", _("Customers"), "customers", "☺"),
-    Section("inventory", _("Inventory"), "products", "▤"),
-    Section("analytics", _("Analytics"), "analytics", "↗"),
-    Section("announcements", _("Announcements"), "coupons", "✦"),
-    Section("coupons", _("Coupons"), "coupons", "%"),
-    Section("newsletter", _("Newsletter"), "coupons", "✉"),
-    Section("messages", _("Messages"), "messages", "✎"),
-    Section("reviews", _("Reviews"), "messages", "★"),
-    Section("settings", _("Settings"), "settings", "⚙"),
+    Section("overview", _("Overview"), "overview", "overview"),
+    Section("products", _("Products"), "products", "products"),
+    Section("external-products", _("External Products"), "products", "import"),
+    Section("orders", _("Orders"), "orders", "orders"),
+    Section("users", _("Customers"), "customers", "customers"),
+    Section("inventory", _("Inventory"), "products", "inventory"),
+    Section("analytics", _("Analytics"), "analytics", "analytics", mirror_icon=True),
+    Section("announcements", _("Announcements"), "coupons", "announcements", mirror_icon=True),
+    Section("coupons", _("Coupons"), "coupons", "coupons"),
+    Section("newsletter", _("Newsletter"), "coupons", "newsletter"),
+    Section("messages", _("Messages"), "messages", "messages", mirror_icon=True),
+    Section("reviews", _("Reviews"), "messages", "reviews"),
+    Section("settings", _("Settings"), "settings", "settings"),
     # Any staff member may open Roles to read the matrix; only the Owner sees it listed.
-    Section("roles", _("Role Management"), None, "⚿", owner_only_in_sidebar=True),
-    Section("storage", _("Storage Management"), "system", "⛁", owner_only_in_sidebar=True),
-    Section("database", _("Database Config"), "system", "⛃", owner_only_in_sidebar=True),
+    Section("roles", _("Role Management"), None, "roles", owner_only_in_sidebar=True),
+    Section("storage", _("Storage Management"), "system", "storage", owner_only_in_sidebar=True),
+    Section("database", _("Database Config"), "system", "database", owner_only_in_sidebar=True),
 ]
 BY_SLUG = {section.slug: section for section in SECTIONS}
 

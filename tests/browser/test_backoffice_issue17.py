@@ -353,3 +353,26 @@ def test_the_dark_sidebar_runs_the_whole_height_of_a_long_page(new_page, live_se
     page.mouse.wheel(0, 5000)
     expect(page.get_by_role("navigation", name=re.compile("Dashboard sections|أقسام")).get_by_role(
         "link").first).to_be_in_viewport()
+
+
+def test_sidebar_icons_are_drawn_from_one_svg_sprite_and_mirror_in_arabic(new_page, live_server, owner):
+    # given
+    page = _signed_in(new_page, live_server, owner, locale="ar")
+    # when
+    _open(page, "/ar/admindash", "admin-overview")
+    links = page.locator(".admin-sidebar__link")
+    # then: every link shows an icon from the sprite, and no symbol characters
+    icons = page.evaluate("""() => [...document.querySelectorAll('.admin-sidebar__link')].map((link) => {
+        const use = link.querySelector('svg.admin-icon use');
+        const id = use && use.getAttribute('href').slice(1);
+        const box = link.querySelector('svg.admin-icon').getBoundingClientRect();
+        return {id, found: Boolean(id && document.querySelector(`.admin-icon-sprite symbol[id="${id}"]`)),
+                drawn: box.width > 0 && box.height > 0, text: link.textContent.trim()};
+    })""")
+    assert len(icons) == links.count() == 16
+    assert all(i["found"] and i["drawn"] for i in icons)
+    assert not any(re.search(r"[\u2190-\u2bff]", i["text"]) for i in icons)
+    # and an icon that points a way is flipped right-to-left, one that does not is not
+    mirrored = "a => getComputedStyle(a.querySelector('svg.admin-icon')).transform"
+    assert page.locator(".admin-sidebar__link[data-section='analytics']").evaluate(mirrored).startswith("matrix(-1")
+    assert page.locator(".admin-sidebar__link[data-section='orders']").evaluate(mirrored) == "none"
