@@ -376,3 +376,46 @@ def test_sidebar_icons_are_drawn_from_one_svg_sprite_and_mirror_in_arabic(new_pa
     mirrored = "a => getComputedStyle(a.querySelector('svg.admin-icon')).transform"
     assert page.locator(".admin-sidebar__link[data-section='analytics']").evaluate(mirrored).startswith("matrix(-1")
     assert page.locator(".admin-sidebar__link[data-section='orders']").evaluate(mirrored) == "none"
+
+
+def test_product_deletes_live_in_a_row_menu_and_several_go_at_once(new_page, live_server, owner):
+    # given
+    from catalog.models import Product
+
+    products = [factories.product(f"Tea {n}", stock=20) for n in range(4)]
+    page = _signed_in(new_page, live_server, owner)
+    _open(page, "/admindash/products", "admin-products")
+    rows = page.locator("tbody tr")
+    expect(rows).to_have_count(4)
+    # then: no row of red Delete buttons
+    expect(page.locator("tbody").get_by_role("button", name="Delete")).to_have_count(0)
+    # when: one product through its menu
+    page.get_by_label("More actions for Tea 0").click()
+    page.get_by_role("menuitem", name="Delete").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("Product deleted")
+    expect(rows).to_have_count(3)
+    # when: two selected, deleted together
+    for title in ("Tea 1", "Tea 2"):
+        page.get_by_role("row").filter(has_text=title).get_by_role("checkbox").check()
+    page.get_by_role("button", name="Delete selected (2)").click()
+    page.get_by_role("dialog").get_by_role("button", name="Delete selected (2)").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("2 products deleted")
+    expect(rows).to_have_count(1)
+    assert list(Product.objects.values_list("pk", flat=True)) == [products[3].pk]
+
+
+def test_the_arabic_product_row_menu_opens_inside_the_page(new_page, live_server, owner):
+    # given
+    factories.product("Kenya Gold", stock=20, title_ar="ذهب كينيا")
+    page = _signed_in(new_page, live_server, owner, viewport=PHONE, locale="ar")
+    _open(page, "/ar/admindash/products", "admin-products")
+    # when
+    page.get_by_label("إجراءات أخرى لـ Kenya Gold").click()
+    # then
+    item = page.get_by_role("menuitem", name="حذف")
+    expect(item).to_be_visible()
+    item.scroll_into_view_if_needed()
+    expect(item).to_be_in_viewport(ratio=1)

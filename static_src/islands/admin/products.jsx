@@ -3,7 +3,7 @@
 // delete, and Delete All for the Owner.
 import { useRef, useState } from "react";
 import {
-  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
+  Badge, ConfirmDialog, DataTable, RowMenu, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
   upload, useAdminData, useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
@@ -244,10 +244,18 @@ export default function Products({ permissions, categories = [], language }) {
   };
 
   const doDelete = async () => {
-    const { kind, product } = confirm;
+    const { kind, product, ids, clear } = confirm;
     setBusy("delete");
     try {
-      if (kind === "all") {
+      if (kind === "selected") {
+        // one audited DELETE per product; the ones done stay done if a later one fails
+        for (const id of ids) {
+          await api(`/api/admin/products/${id}`, { method: "DELETE" });
+          setData((rows) => rows.filter((r) => r.id !== id));
+        }
+        clear();
+        toast(st("deletedSelected", { count: ids.length }), "success");
+      } else if (kind === "all") {
         await api("/api/admin/products", { method: "DELETE" });
         setData([]);
         toast(st("deletedAll"), "success");
@@ -321,20 +329,28 @@ export default function Products({ permissions, categories = [], language }) {
       render: (p) => (
         <div className="admin-row-actions">
           {canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(p)}>{at("edit")}</button>}
-          {canEdit && (
-            <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => rowAction(p, "describe")}>
-              {st("aiDescription")}
-            </button>
-          )}
-          {canEdit && (
-            <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => rowAction(p, "categorize")}>
-              {st("aiCategorize")}
-            </button>
-          )}
-          {canDelete && (
-            <button type="button" className="button button--small button--danger" onClick={() => setConfirm({ kind: "one", product: p })}>
-              {at("delete")}
-            </button>
+          {(canEdit || canDelete) && (
+            <RowMenu label={st("moreActions", { title: p.title })}>
+              {(close) => (
+                <>
+                  {canEdit && (
+                    <button type="button" role="menuitem" disabled={!!busy} onClick={() => { close(); rowAction(p, "describe"); }}>
+                      {st("aiDescription")}
+                    </button>
+                  )}
+                  {canEdit && (
+                    <button type="button" role="menuitem" disabled={!!busy} onClick={() => { close(); rowAction(p, "categorize"); }}>
+                      {st("aiCategorize")}
+                    </button>
+                  )}
+                  {canDelete && (
+                    <button type="button" role="menuitem" className="admin-row-menu__danger" onClick={() => { close(); setConfirm({ kind: "one", product: p }); }}>
+                      {at("delete")}
+                    </button>
+                  )}
+                </>
+              )}
+            </RowMenu>
           )}
         </div>
       ),
@@ -373,6 +389,12 @@ export default function Products({ permissions, categories = [], language }) {
         searchPlaceholder={st("search")}
         filters={[{ key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v }]}
         toolbar={toolbar}
+        selectable={canDelete}
+        bulkActions={(ids, clear) => (
+          <button type="button" className="button button--small button--danger" onClick={() => setConfirm({ kind: "selected", ids, clear })}>
+            {st("deleteSelected", { count: ids.length })}
+          </button>
+        )}
         emptyText={st("empty")}
       />
       {editing && (
@@ -390,8 +412,12 @@ export default function Products({ permissions, categories = [], language }) {
       <ConfirmDialog
         open={!!confirm}
         busy={busy === "delete"}
-        message={confirm?.kind === "all" ? st("confirmDeleteAll", { count: products.length }) : st("confirmDelete", { title: confirm?.product?.title })}
-        confirmLabel={confirm?.kind === "all" ? st("deleteAll") : at("delete")}
+        message={{
+          all: () => st("confirmDeleteAll", { count: products.length }),
+          selected: () => st("confirmDeleteSelected", { count: confirm.ids.length }),
+          one: () => st("confirmDelete", { title: confirm.product.title }),
+        }[confirm?.kind]?.() || ""}
+        confirmLabel={{ all: st("deleteAll"), selected: st("deleteSelected", { count: confirm?.ids?.length || 0 }) }[confirm?.kind] || at("delete")}
         onConfirm={doDelete}
         onCancel={() => setConfirm(null)}
       />

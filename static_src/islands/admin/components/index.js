@@ -10,3 +10,4 @@ export { Field, Toggle } from "./Field.jsx";
 export { api, ApiError, toast, errorMessage, useAdminData, can, upload, camel, sleep } from "./api.js";
 export { at, sectionStrings } from "./strings.js";
 export { StatCard, Section, Forbidden, formatDateTime, formatAge } from "./Layout.jsx";
+export { RowMenu } from "./RowMenu.jsx";
