@@ -117,3 +117,12 @@ def safe_url(value, *, allow_relative=True):
     """`value` when it is a safe link or image address, else "" (for rendering)."""
     text = value.strip() if isinstance(value, str) else ""
     return text if text and url_problem(text, allow_relative=allow_relative) is None else ""
+
+
+_ORIGIN = re.compile(r"^(https?://[A-Za-z0-9.\-]+(?::\d{1,5})?)(?:[/?#]|$)", re.IGNORECASE)
+
+
+def image_origin(value):
+    """`scheme://host[:port]` of an http(s) address, fit for a CSP source list, else ""."""
+    match = _ORIGIN.match(value) if isinstance(value, str) and url_problem(value, allow_relative=False) is None else None
+    return match.group(1).lower() if match else ""

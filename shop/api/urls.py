@@ -4,11 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from shop.api import site
+from shop.security import docs_view
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # the split view serves its start-up script as a file: no inline script under the CSP
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", docs_view(SpectacularSwaggerSplitView.as_view(url_name="api:schema")), name="docs"),
     path("settings", site.SettingsApi.as_view(), name="settings"),
     path("announcements", site.AnnouncementListApi.as_view(), name="announcements"),
     path("newsletter", site.NewsletterApi.as_view(), name="newsletter"),

@@ -111,3 +111,21 @@ def test_the_csp_can_be_switched_to_report_only(tmp_path):
         DATA_DIR=str(tmp_path), CSP_REPORT_ONLY="1", CSP_REPORT_URI="https://reports.example/csp",
     )
     assert value == "(False, 'https://reports.example/csp')"
+
+
+def test_only_the_api_docs_page_allows_inline_styles_and_never_inline_script():
+    # Swagger UI injects inline styles; its start-up script is a file of its own
+    directives = _directives(Client().get("/api/docs/"))
+    assert "'unsafe-inline'" in directives["style-src"]
+    assert "'unsafe-inline'" not in directives["script-src"]
+
+
+def test_the_importer_panel_may_show_the_producers_pictures_and_no_other_page_does(client, owner):
+    # given
+    from shop.store_settings import store_settings_update
+
+    store_settings_update(external_base_url="https://producer.example/shop/")
+    client.force_login(owner)
+    # when / then
+    assert "https://producer.example" in _directives(client.get("/admindash/external-products"))["img-src"]
+    assert "https://producer.example" not in _directives(client.get("/admindash/products"))["img-src"]

@@ -58,7 +58,9 @@ def new_page(browser, live_server, csp_violations):
     """Open pages at a viewport and language: new_page(viewport=PHONE, locale="ar").
 
     Any CSP violation on any page fails the test: the islands must work under
-    the policy, not merely load.
+    the policy, not merely load. Give wait_for_function a function
+    ("() => …"): Playwright evals a bare expression on every poll, and the
+    CSP (no unsafe-eval) refuses that.
     """
     contexts = []
 

@@ -77,3 +77,10 @@ def test_the_dashboard_works_under_the_policy(new_page, owner, password, catalog
     page.locator(".admin-thumb").first.wait_for()
     page.goto("/admindash/announcements")
     page.locator(".admin-b-preview, .admin-b-swatch").first.wait_for()
+
+
+def test_the_api_docs_work_under_the_policy(new_page):
+    page = new_page()
+    page.goto("/api/docs/")
+    page.get_by_text("Nile Highlands Tea API").first.wait_for()
+    page.locator(".opblock").first.wait_for()
