@@ -218,6 +218,8 @@ _CSP_DIRECTIVES = {
 # (module-private names: django-csp refuses settings called CSP_* as its old format)
 _csp_report_uri = env("CSP_REPORT_URI", default="")
 if _csp_report_uri:
+    if not _csp_report_uri.startswith(("https://", "http://", "/")) or any(c in _csp_report_uri for c in " ;,\t\r\n"):
+        raise ConfigError("CSP_REPORT_URI", "must be one http(s) address or a path, without spaces, ';' or ','")
     _CSP_DIRECTIVES["report-uri"] = _csp_report_uri
 # CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only
 # (to try a change on a live shop); production enforces it.

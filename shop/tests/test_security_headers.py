@@ -129,3 +129,11 @@ def test_the_importer_panel_may_show_the_producers_pictures_and_no_other_page_do
     # when / then
     assert "https://producer.example" in _directives(client.get("/admindash/external-products"))["img-src"]
     assert "https://producer.example" not in _directives(client.get("/admindash/products"))["img-src"]
+
+
+def test_a_report_address_cannot_smuggle_directives_into_the_policy(tmp_path):
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "shop.settings", "DATA_DIR": str(tmp_path),
+                   "CSP_REPORT_URI": "https://reports.example/csp; script-src *"}
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "CSP_REPORT_URI" in result.stderr
