@@ -72,7 +72,9 @@ def cache_for_visitors(view):
             status, content, headers = stored
             content = content.replace(_PLACEHOLDER, get_token(request))
             if _NONCE_PLACEHOLDER in content:
-                content = content.replace(_NONCE_PLACEHOLDER, str(request.csp_nonce))
+                # django-csp's middleware gives every request its lazy nonce;
+                # reading it here is what puts it in this response's header
+                content = content.replace(_NONCE_PLACEHOLDER, str(getattr(request, "csp_nonce", "")))
             response = HttpResponse(content, status=status)
             for name, value in headers.items():
                 response[name] = value
