@@ -3,7 +3,7 @@
 from django.core.cache import cache
 
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
-from shop.validation import clean_url
+from shop.validation import NAME_MAX, clean_text, clean_url
 
 SOCIAL_NETWORKS = ("facebook", "instagram", "twitter")
 
@@ -21,6 +21,9 @@ def store_settings_get():
 
 def store_settings_update(**fields):
     """Change settings fields and save (which also drops the shared cache)."""
+    if "store_name" in fields:
+        # the store name goes into every e-mail subject: one line, no control characters
+        fields["store_name"] = clean_text(fields["store_name"], field="store_name", max_length=NAME_MAX)
     if "social_media" in fields:
         fields["social_media"] = social_links_clean(fields["social_media"])
     settings, _ = StoreSettings.objects.get_or_create(pk=1)
