@@ -168,7 +168,7 @@ def product_detail(request, slug):
     language = get_language()
     base = ":".join(str(part) for part in (
         "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.get_host(),
+        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
     ))
     keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())

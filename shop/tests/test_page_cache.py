@@ -115,3 +115,16 @@ class TestCachedPagesStaySecure:
         assert 'hreflang="ar" href="http://shop.example/ar/shop"' in body
         head = body.split("</head>")[0]
         assert "localhost" not in head and "https://shop.example" not in head
+
+    def test_a_forged_scheme_never_reaches_the_product_data_of_signed_in_customers(self, tea, client, alice,
+                                                                                   settings):
+        # given a stored exchange rate and an attacker's request that claims https
+        settings.ALLOWED_HOSTS = ["shop.example"]
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="test")
+        Client().get("/product/kenya-gold", HTTP_HOST="shop.example", headers={"X-Forwarded-Proto": "https"})
+        # when a signed-in customer (no whole-page cache, shared fragments) opens the page
+        client.force_login(alice)
+        body = client.get("/product/kenya-gold", HTTP_HOST="shop.example").content.decode()
+        # then the product's structured data points at the address they used
+        assert '"url": "http://shop.example/product/kenya-gold"' in body
+        assert "https://shop.example" not in body
