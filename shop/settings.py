@@ -7,6 +7,7 @@ names the variable (see `shop/config.py`), never a traceback.
 
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from shop.config import ConfigError, env, env_bool, env_list, secret_key
@@ -38,6 +39,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "shop",
     "accounts",
     "catalog",
@@ -48,6 +50,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # early, so every response (cached pages, static files, errors) gets the
+    # policy and the nonce a template asked for
+    "csp.middleware.CSPMiddleware",
+    "shop.security.PermissionsPolicyMiddleware",
     "shop.middleware.StripNullBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -175,6 +181,52 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# HSTS goes with every answer to a request that came over HTTPS (directly or
+# marked by the proxy's X-Forwarded-Proto); plain http never gets it, so a
+# laptop's `make run` is unaffected. Preloading is the owner's decision (it
+# binds every subdomain for months), so it is off unless asked for.
+SECURE_HSTS_SECONDS = env("SECURE_HSTS_SECONDS", cast=int, default=365 * 24 * 60 * 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+# Off unless set: production sets it (or its proxy redirects); `check --deploy` reminds.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone", "payment", "usb",
+))
+SILENCED_SYSTEM_CHECKS = [
+    # W021 asks for HSTS preload; see SECURE_HSTS_PRELOAD above for why it is opt-in
+    "security.W021",
+]
+
+# Content-Security-Policy (django-csp): no inline script or style anywhere;
+# the few inline elements carry the per-response nonce. Images may come
+# from any https host (product pictures staff link to, the importer preview).
+_CSP_DIRECTIVES = {
+    "default-src": [SELF],
+    "script-src": [SELF, NONCE],
+    "style-src": [SELF, NONCE],
+    "img-src": [SELF, "data:", "https:"],
+    "font-src": [SELF],
+    "connect-src": [SELF],
+    "object-src": [NONE],
+    "base-uri": [SELF],
+    "form-action": [SELF],
+    "frame-ancestors": [NONE],
+}
+# (module-private names: django-csp refuses settings called CSP_* as its old format)
+_csp_report_uri = env("CSP_REPORT_URI", default="")
+if _csp_report_uri:
+    if not _csp_report_uri.startswith(("https://", "http://", "/")) or any(c in _csp_report_uri for c in " ;,\t\r\n"):
+        raise ConfigError("CSP_REPORT_URI", "must be one http(s) address or a path, without spaces, ';' or ','")
+    _CSP_DIRECTIVES["report-uri"] = _csp_report_uri
+# CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only
+# (to try a change on a live shop); production enforces it.
+if env_bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
+else:
+    CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
 LOGIN_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = env("AXES_FAILURE_LIMIT", cast=int, default=5)

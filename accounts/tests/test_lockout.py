@@ -11,7 +11,9 @@ LOCKED = "Too many failed sign-in attempts. Please try again in 15 minutes."
 
 
 def _without_csrf(html):
-    return re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', b"", html)
+    """The page without what differs on every response: the CSRF token and the CSP nonce."""
+    html = re.sub(rb'name="csrfmiddlewaretoken" value="[^"]+"', b"", html)
+    return re.sub(rb'nonce="[^"]+"', b"", html)
 
 
 def _fail(client, email, *, address="10.0.0.1", api=False):
