@@ -111,16 +111,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis or the embedded defaults ----------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
+    # Everything in this cache can be rebuilt from the database: while Redis
+    # is unreachable it answers misses (shop/cache.py) after at most one short
+    # timeout, and sessions stay in the database, so the shop keeps selling.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "shop.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "shop",
+            "OPTIONS": {
+                "socket_connect_timeout": env("REDIS_CONNECT_TIMEOUT", cast=float, default=0.5),
+                "socket_timeout": env("REDIS_TIMEOUT", cast=float, default=1.0),
+                # after a failure, answer misses without asking Redis for this long
+                "RETRY_SECONDS": 2,
+            },
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.cache"
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # a job that cannot be queued fails within a second instead of holding the request
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 else:
     # A cache every process shares, never per-process memory: a settings
     # change (maintenance mode) must reach every web worker at once.
@@ -130,7 +140,6 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.db"
     BROKER_DIR = DATA_DIR / "broker"
     for sub in ("out", "processed"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -141,6 +150,11 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "store_processed": False,
     }
+
+# Sessions (and with them guest carts and sign-ins) live in the database with
+# or without Redis: a Redis outage must not sign anyone out or empty a cart,
+# and a cached copy written before an outage must never outlive a sign-out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -178,13 +192,14 @@ X_FRAME_OPTIONS = "DENY"
 LOGIN_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = env("AXES_FAILURE_LIMIT", cast=int, default=5)
-AXES_COOLOFF_TIME = 0.25  # hours: a locked account or address waits 15 minutes
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# Lockout counters must be shared by every web process: Redis when there is
-# one, else the database (the file cache has no atomic increments).
-AXES_HANDLER = (
-    "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
-)
+AXES_COOLOFF_TIME = 0.25  # hours: a locked pair waits 15 minutes, then its counter starts again
+# Lock the account *from that address* only: a stranger's bad guesses must not
+# lock the Owner (or any customer) out from everywhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Counters in the database, with or without Redis: every process shares them,
+# they survive a Redis outage, expire after the cool-off, and staff can list
+# and reset them (the cache handler can do neither).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"

@@ -160,9 +160,13 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
+    """Any unhandled exception: JSON under /api/ (the spec's error shape), else the bilingual page."""
     # No context processors that need the database: it may be what failed.
     from django.template import loader
     from django.http import HttpResponseServerError
 
+    if request.path.startswith("/api/"):
+        message = _("Something went wrong")
+        return JsonResponse({"error": message, "message": message}, status=500)
     template = loader.get_template("500.html")
     return HttpResponseServerError(template.render({}))
