@@ -50,6 +50,8 @@ def _capped_notice(capped):
 class CartApi(APIView):
     """The visitor's cart (session for guests, account for customers)."""
 
+    throttle_scope = "cart"
+
     @extend_schema(responses=CartSchema)
     def get(self, request):
         return _cart_response(request, carts.cart_get_for_request(request))
@@ -61,6 +63,8 @@ class CartApi(APIView):
 
 
 class CartItemAddApi(APIView):
+    throttle_scope = "cart"
+
     @extend_schema_serializer(component_name="CartItemAddInput")
     class InputSerializer(serializers.Serializer):
         product_id = serializers.IntegerField()
@@ -77,6 +81,8 @@ class CartItemAddApi(APIView):
 
 
 class CartItemApi(APIView):
+    throttle_scope = "cart"
+
     @extend_schema_serializer(component_name="CartItemInput")
     class InputSerializer(serializers.Serializer):
         quantity = serializers.IntegerField(max_value=999)
@@ -100,6 +106,8 @@ class CartItemApi(APIView):
 
 class CartSummaryApi(APIView):
     """The cart's totals for a payment method and coupon code (checkout summary)."""
+
+    throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartSummaryInput")
     class InputSerializer(serializers.Serializer):
@@ -165,6 +173,8 @@ class CreateIntentionApi(APIView):
     Prices, totals and items' prices in the body are ignored: the server
     computes the amount from the catalogue and the store settings.
     """
+
+    throttle_scope = "checkout"
 
     @extend_schema_serializer(component_name="CreateIntentionCustomer")
     class CustomerSerializer(serializers.Serializer):
@@ -333,6 +343,8 @@ class OrderCreateApi(APIView):
 
 class CheckoutRegisterApi(APIView):
     """Create a customer account during checkout and sign it in."""
+
+    throttle_scope = "register"
 
     @extend_schema_serializer(component_name="CheckoutRegisterInput")
     class InputSerializer(serializers.Serializer):

@@ -284,6 +284,23 @@ IMPORTER_BASE_URL = env("IMPORTER_BASE_URL", default="https://kerichogold.com")
 IMPORTER_ALLOW_PRIVATE_HOSTS = env_bool("IMPORTER_ALLOW_PRIVATE_HOSTS", default=False)
 IMPORTER_DELAY_SECONDS = env("IMPORTER_DELAY_SECONDS", cast=float, default=0.3)
 
+# --- Rate limits on anonymous writes (shop/ratelimit.py) --------------------
+# Each counts per client address AND per session (or account), in the shared
+# cache; far above what a shopper does, far below a script. "N/second|minute|hour|day".
+RATE_LIMITS = {
+    "checkout": env("RATE_LIMIT_CHECKOUT", default="20/hour"),
+    "cart": env("RATE_LIMIT_CART", default="120/minute"),
+    "contact": env("RATE_LIMIT_CONTACT", default="10/hour"),
+    "newsletter": env("RATE_LIMIT_NEWSLETTER", default="10/hour"),
+    "register": env("RATE_LIMIT_REGISTER", default="10/hour"),
+    "password_reset": env("RATE_LIMIT_PASSWORD_RESET", default="10/hour"),
+    "review": env("RATE_LIMIT_REVIEW", default="20/hour"),
+}
+for _scope, _rate in RATE_LIMITS.items():
+    _count, _sep, _period = _rate.partition("/")
+    if not (_count.isdigit() and _period.rstrip("s") in ("second", "minute", "hour", "day")):
+        raise ConfigError(f"RATE_LIMIT_{_scope.upper()}", f"must look like 20/hour (got {_rate!r})")
+
 # --- REST API ---------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
@@ -298,6 +315,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "shop.api.errors.exception_handler",
+    # views opt in with `throttle_scope`, a key of RATE_LIMITS
+    "DEFAULT_THROTTLE_CLASSES": ["shop.ratelimit.ScopedRateLimit"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

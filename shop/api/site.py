@@ -86,6 +86,7 @@ def _body(request):
 
 
 class NewsletterApi(APIView):
+    throttle_scope = "newsletter"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
@@ -105,6 +106,7 @@ class NewsletterApi(APIView):
 
 
 class ContactApi(APIView):
+    throttle_scope = "contact"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
