@@ -4,7 +4,6 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from shop.tests.test_redis_outage import redis_down  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +93,7 @@ def test_a_page_form_post_over_the_limit_shows_a_translated_429_page(low_limits,
     assert MESSAGE_AR in response.content.decode()
 
 
-def test_limits_are_not_applied_while_the_shared_cache_is_down(low_limits, redis_down):  # noqa: F811
+def test_limits_are_not_applied_while_the_shared_cache_is_down(low_limits, redis_down):
     statuses = [APIClient().post("/api/newsletter", {"email": f"r{n}@example.com"}, format="json").status_code
                 for n in range(4)]
     assert 429 not in statuses and 500 not in statuses

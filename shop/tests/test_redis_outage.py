@@ -5,63 +5,21 @@ listens, which is what an outage looks like to the shop.
 """
 
 import os
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from catalog.models import Category, Product
 from orders.models import Order
 from shop.models import ExchangeRate
 from shop.store_settings import store_settings_get, store_settings_update
-
-ROOT = Path(__file__).resolve().parents[2]
+from shop.tests.conftest import redis_cache_at, settings_with_redis
 CHECKOUT = {
     "customer": {"firstName": "Mona", "lastName": "Ali", "email": "mona@example.com", "phone": "01012345678"},
     "billingAddress": {"street": "12 Nile St", "city": "Cairo", "state": "Cairo", "country": "EGY"},
     "paymentMethod": "cod",
 }
-
-
-def _closed_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def redis_cache_at(url):
-    """The shop's Redis cache configuration (shop/settings.py), aimed at `url`."""
-    from shop import settings as shop_settings
-
-    if not shop_settings.REDIS_URL:  # an SQLite run: build what REDIS_URL would give
-        config = _settings_with_redis()["CACHES"]["default"]
-    else:
-        config = dict(shop_settings.CACHES["default"])
-    return {"default": {**config, "LOCATION": url}}
-
-
-def _settings_with_redis():
-    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "shop.settings", "REDIS_URL": "redis://127.0.0.1:1/0"}
-    code = ("import json; from django.conf import settings; "
-            "print(json.dumps({'CACHES': settings.CACHES, 'SESSION_ENGINE': settings.SESSION_ENGINE, "
-            "'AXES_HANDLER': settings.AXES_HANDLER}))")
-    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=environment,
-                            capture_output=True, text=True, timeout=60, check=True)
-    import json
-
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-@pytest.fixture
-def redis_down(settings):
-    settings.CACHES = redis_cache_at(f"redis://127.0.0.1:{_closed_port()}/0")
-    yield
-    cache.close()
 
 
 @pytest.fixture
@@ -72,7 +30,7 @@ def tea(db):
 
 
 def test_with_redis_the_cache_fails_open_and_sessions_and_lockouts_stay_in_the_database():
-    configured = _settings_with_redis()
+    configured = settings_with_redis()
     assert configured["CACHES"]["default"]["BACKEND"] == "shop.cache.FailOpenRedisCache"
     options = configured["CACHES"]["default"]["OPTIONS"]
     assert options["socket_connect_timeout"] <= 1 and options["socket_timeout"] <= 2
@@ -140,7 +98,6 @@ def test_a_value_written_during_the_outage_is_not_served_stale_afterwards():
     host, port = host_port[0].rsplit(":", 1)
     db_number = host_port[1] if len(host_port) > 1 else "0"
     with TcpProxy(host, int(port)) as proxy:
-        from django.core.cache.backends.base import InvalidCacheBackendError  # noqa: F401
         from shop.cache import FailOpenRedisCache
 
         config = redis_cache_at(f"redis://127.0.0.1:{proxy.port}/{db_number}")["default"]
