@@ -317,7 +317,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "shop.api.errors.exception_handler",
     # views opt in with `throttle_scope`, a key of RATE_LIMITS
     "DEFAULT_THROTTLE_CLASSES": ["shop.ratelimit.ScopedRateLimit"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "shop.api.schema.ShopAutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -329,6 +329,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",
+        "shop.api.schema.document_error_responses",
     ],
 }
 
