@@ -161,15 +161,15 @@ def test_a_database_outage_fails_cleanly_and_writes_nothing_half(teas, database_
     # given five orders placed normally
     shop(range(5))
     # when the database vanishes in the middle of the next checkout's transaction
-    from orders import api as orders_api
+    from orders import checkout
 
-    real_payment_start = orders_api.payment_start
+    real_payment_start = checkout.payment_start
 
     def cut_then_start(**kwargs):
         proxy.cut()
         return real_payment_start(**kwargs)
 
-    with mock.patch.object(orders_api, "payment_start", side_effect=cut_then_start):
+    with mock.patch.object(checkout, "payment_start", side_effect=cut_then_start):
         shop([5])
     # and stays away for a few more shoppers
     shop(range(6, 9))

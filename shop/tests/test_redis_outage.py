@@ -45,9 +45,9 @@ class TestRedisDown:
         # when fresh visitors open the storefront
         started = time.monotonic()
         statuses = [APIClient().get(path).status_code for path in ("/", "/shop", "/product/kenya-gold", "/ar/shop")]
-        # then every page answers, and quickly
+        # then every page answers, without waiting out a timeout per cache call
         assert statuses == [200, 200, 200, 200]
-        assert time.monotonic() - started < 10
+        assert time.monotonic() - started < 30
 
     def test_a_guest_fills_a_cart_and_pays_cash_on_delivery(self, redis_down, tea):
         api = APIClient()
