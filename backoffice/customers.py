@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 
 def _email_taken(email, *, exclude_pk=None):
@@ -18,7 +18,7 @@ def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_a
     email = email.strip().lower()
     with transaction.atomic():
         if _email_taken(email):
-            raise ApiError(_("An account with this email already exists"), field="email")
+            raise ShopError(_("An account with this email already exists"), field="email")
         user = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
                     phone=(phone or "").strip(), is_active=is_active)
         user.set_unusable_password()
@@ -35,7 +35,7 @@ def customer_admin_update(*, actor, customer, **fields):
             email = fields.pop("email").strip().lower()
             if email != customer.email.lower():
                 if _email_taken(email, exclude_pk=customer.pk):
-                    raise ApiError(_("An account with this email already exists"), field="email")
+                    raise ShopError(_("An account with this email already exists"), field="email")
                 customer.email = email
                 if "@" in customer.username:  # customers sign in with their e-mail
                     customer.username = email

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
 from orders.models import Coupon
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.models import Announcement
 
 ANNOUNCEMENT_FIELDS = [
@@ -60,7 +60,7 @@ def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date
             )
             audit_record(actor=actor, action="coupon.create", details=coupon.code, target=coupon)
     except IntegrityError as error:
-        raise ApiError(_("A coupon with this code already exists"), field="code") from error
+        raise ShopError(_("A coupon with this code already exists"), field="code") from error
     return coupon
 
 

@@ -11,7 +11,7 @@ from accounts.roles import StaffAreaPermission
 from importer import selectors, services
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 
 class ExternalProductSerializer(serializers.Serializer):
@@ -133,7 +133,7 @@ class ScrapeApi(APIView):
         try:
             run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"])
         except services.ImporterError as exc:
-            raise ApiError(str(exc), status_code=exc.status_code) from exc
+            raise ShopError(str(exc), status=exc.status_code) from exc
         config = services.importer_config()
         body = _scrape_body(config=config, run=run)
         done = body["job"]["finished"]
@@ -176,7 +176,7 @@ class ScrapeCancelApi(APIView):
     def post(self, request):
         run = services.run_active()
         if run is None:
-            raise ApiError(_("No crawl is running."), status_code=409)
+            raise ShopError(_("No crawl is running."), status=409)
         run = services.run_cancel(run=run)
         return Response({"success": True, "job": selectors.run_progress(run)})
 
@@ -206,7 +206,7 @@ class ScrapeImportApi(APIView):
         try:
             result = services.products_import(external_products=items, user=request.user)
         except services.ImporterError as exc:
-            raise ApiError(str(exc), status_code=exc.status_code) from exc
+            raise ShopError(str(exc), status=exc.status_code) from exc
         done = result.created + result.updated
         return Response({
             "success": not result.errors, "created": len(result.created), "updated": len(result.updated),

@@ -21,6 +21,7 @@ from orders.payments.base import PaymentError
 from orders.payments.services import payment_start, payment_verify
 from orders.stock import InsufficientStock
 from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.site_url import site_url
 from shop.templatetags.shop_tags import lurl
 
@@ -115,10 +116,7 @@ class CartSummaryApi(APIView):
         code = data.validated_data["coupon_code"].strip()
         if code:
             subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
-            try:
-                coupon = coupon_check(code=code, subtotal=subtotal)
-            except CheckoutError as exc:
-                raise ApiError(exc.message, field=exc.field) from None
+            coupon = coupon_check(code=code, subtotal=subtotal)
         return Response(carts.cart_data(cart, coupon=coupon,
                                         payment_method=data.validated_data["payment_method"]))
 
@@ -298,7 +296,7 @@ class PaymentVerifyApi(APIView):
     def get(self, request, payment_id):
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
         if payment is None:
-            raise ApiError(_("Payment verification failed"), status_code=404)
+            raise ShopError(_("Payment verification failed"), status=404)
         payment = payment_verify(payment=payment, params=request.query_params.dict())
         order = payment.order
         confirmed = payment.status == PaymentStatus.PAID
@@ -326,7 +324,7 @@ class OrderCreateApi(APIView):
         if payment is not None:
             payment = payment_verify(payment=payment)
         if payment is None or payment.status != PaymentStatus.PAID:
-            raise ApiError(_("Payment not confirmed"), field="paymentId")
+            raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
         return Response({"id": order.number, **order_summary(order, payment)})
 
@@ -345,17 +343,14 @@ class CheckoutRegisterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
-        from accounts.services import AccountError, customer_create, customer_sign_in, token_issue
+        from accounts.services import customer_create, customer_sign_in, token_issue
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        try:
-            user = customer_create(first_name=data["first_name"], last_name=data["last_name"],
-                                   email=data["email"], password=data["password"], phone=data["phone"],
-                                   language=get_language())
-        except AccountError as exc:
-            raise ApiError(exc.message, field=exc.field) from None
+        user = customer_create(first_name=data["first_name"], last_name=data["last_name"],
+                               email=data["email"], password=data["password"], phone=data["phone"],
+                               language=get_language())
         customer_sign_in(request=request._request, user=user)
         _token, key = token_issue(user=user)
         return Response({

@@ -273,7 +273,7 @@ IMPORTER_DELAY_SECONDS = env("IMPORTER_DELAY_SECONDS", cast=float, default=0.3)
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "djangorestframework_camel_case.parser.CamelCaseJSONParser",
+        "shop.api.parsers.StrictJSONParser",
         "djangorestframework_camel_case.parser.CamelCaseFormParser",
         "djangorestframework_camel_case.parser.CamelCaseMultiPartParser",
     ],

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.inbox import contact_message_reply, contact_message_set_status
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.models import ContactMessage, ContactMessageStatus
 
 logger = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class MessageListApi(StaffApi):
         status = request.query_params.get("status") or "all"
         if status != "all":
             if status not in ContactMessageStatus.values:
-                raise ApiError(_("Unknown message status"), field="status")
+                raise ShopError(_("Unknown message status"), field="status")
             messages = messages.filter(status=status)
         page = paginate(request, messages, lambda rows: MessageSerializer(rows, many=True).data)
         counts = dict(ContactMessage.objects.order_by().values_list("status").annotate(n=Count("pk")))
@@ -94,12 +94,12 @@ class MessageReplyApi(StaffApi):
         data.is_valid(raise_exception=True)
         reply = data.validated_data["reply_message"]
         if not reply:
-            raise ApiError(_("Please enter a reply message"), field="replyMessage")
+            raise ShopError(_("Please enter a reply message"), field="replyMessage")
         try:
             contact_message_reply(actor=request.user, message=message, reply=reply)
         except OSError as error:  # SMTP and socket failures
             logger.warning("reply to contact message %s failed: %s", message.pk, error)
-            raise ApiError(_("Failed to send reply"), status_code=502) from error
+            raise ShopError(_("Failed to send reply"), status=502) from error
         return Response(MessageSerializer(message).data)
 
 

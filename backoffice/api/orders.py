@@ -15,9 +15,9 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
-from orders.actions import OrderStatusError, order_set_status
+from orders.actions import order_set_status
 from orders.models import Order, OrderStatus, Payment
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
 SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
@@ -63,10 +63,7 @@ def _search(orders, text):
 def _set_status(*, order, status, actor, note=""):
     """Change one order's status through the checkout's action and audit it."""
     previous = order.status
-    try:
-        order_set_status(order=order, status=status, actor=actor, note=note)
-    except OrderStatusError as error:
-        raise ApiError(error.message, field="status") from error
+    order_set_status(order=order, status=status, actor=actor, note=note)
     if order.status == previous:
         return
     audit_record(
@@ -89,7 +86,7 @@ class OrderListApi(StaffApi):
         status = request.query_params.get("status") or ""
         if status and status != "all":
             if status not in OrderStatus.values:
-                raise ApiError(_("Unknown order status"), field="status")
+                raise ShopError(_("Unknown order status"), field="status")
             orders = orders.filter(status=status)
         return Response(paginate(request, orders, lambda rows: OrderRowSerializer(rows, many=True).data))
 
@@ -205,17 +202,17 @@ class OrderBulkStatusApi(StaffApi):
         data.is_valid(raise_exception=True)
         ids = data.validated_data["order_ids"]
         if not ids:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         orders = list(Order.objects.filter(pk__in=ids).order_by("pk"))
         if not orders:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         status = data.validated_data["status"]
         updated, failed = 0, []
         for order in orders:
             try:
                 _set_status(order=order, status=status, actor=request.user)
                 updated += 1
-            except ApiError as error:
+            except ShopError as error:
                 failed.append({"id": order.pk, "number": order.number, "message": error.message})
         message = _("%(count)d orders updated") % {"count": updated}
         return Response({"updated": updated, "failed": failed, "message": message})

@@ -19,7 +19,7 @@ from backoffice.products import (
 )
 from catalog.models import CaffeineLevel, Product
 from catalog.pricing import Availability
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 MAX_BATCH = 5
 STOCK_WARNING_BELOW = 10
@@ -256,7 +256,7 @@ class ProductImportApi(StaffApi):
     def post(self, request):
         upload = request.FILES.get("file")
         if upload is None:
-            raise ApiError(_("Please choose a CSV file"), field="file")
+            raise ShopError(_("Please choose a CSV file"), field="file")
         return Response(product_csv.products_import(actor=request.user, upload=upload))
 
 
@@ -273,7 +273,7 @@ class ProductImageUploadApi(StaffApi):
     def post(self, request):
         upload = request.FILES.get("image")
         if upload is None:
-            raise ApiError(_("Please choose an image"), field="image")
+            raise ShopError(_("Please choose an image"), field="image")
         return Response({"url": image_store(actor=request.user, upload=upload)}, status=201)
 
 
