@@ -10,8 +10,11 @@ from django.utils.translation import gettext as _
 from shop.models import ContactMessage
 from shop.store_settings import store_settings_get
 from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, TEXT_MAX, clean_text
 
-LIMITS = {"name": 120, "email": 254, "subject": 200, "message": 5000}
+# the name and subject go into the e-mail's headers: single line
+LIMITS = {"name": (NAME_MAX, False), "email": (EMAIL_MAX, False), "subject": (LINE_MAX, False),
+          "message": (TEXT_MAX, True)}
 
 
 class ContactError(ShopError):
@@ -22,15 +25,10 @@ def contact_message_create(*, name, email, subject, message):
     """Validate, store and forward a visitor's message."""
     values = {}
     for field, raw in (("name", name), ("email", email), ("subject", subject), ("message", message)):
-        values[field] = raw.replace("\x00", "").strip() if isinstance(raw, str) else ""
-    for field in ("name", "email", "subject", "message"):
+        max_length, multiline = LIMITS[field]
+        values[field] = clean_text(raw, field=field, max_length=max_length, multiline=multiline)
         if not values[field]:
             raise ContactError(_("Please fill in all fields"), field=field)
-        if len(values[field]) > LIMITS[field]:
-            raise ContactError(
-                _("Please keep this field under %(n)d characters") % {"n": LIMITS[field]},
-                field=field,
-            )
     try:
         validate_email(values["email"])
     except ValidationError:

@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from django.views.static import serve
 
 from orders.payments.views import paymob_callback
+from shop import converters  # noqa: F401  (registers <id:…> before the app URLs load)
 from shop import views
 
 handler404 = "shop.views.page_not_found"

@@ -105,6 +105,6 @@ class MessageReplyApi(StaffApi):
 
 urlpatterns = [
     path("admin/contact-messages", MessageListApi.as_view(), name="admin-contact-messages"),
-    path("admin/contact-messages/<int:message_id>", MessageStatusApi.as_view(), name="admin-contact-message"),
-    path("admin/messages/<int:message_id>/reply", MessageReplyApi.as_view(), name="admin-message-reply"),
+    path("admin/contact-messages/<id:message_id>", MessageStatusApi.as_view(), name="admin-contact-message"),
+    path("admin/messages/<id:message_id>/reply", MessageReplyApi.as_view(), name="admin-message-reply"),
 ]

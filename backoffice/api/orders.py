@@ -220,7 +220,7 @@ class OrderBulkStatusApi(StaffApi):
 
 urlpatterns = [
     path("admin/orders", OrderListApi.as_view(), name="admin-orders"),
-    path("admin/orders/<int:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
-    path("admin/orders/<int:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
+    path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
+    path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

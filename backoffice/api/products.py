@@ -284,7 +284,7 @@ urlpatterns = [
     path("admin/products/categorize", ProductBulkCategorizeApi.as_view(), name="admin-products-categorize"),
     path("admin/products/suggest-category", CategorySuggestApi.as_view(), name="admin-products-suggest"),
     path("admin/products/images", ProductImageUploadApi.as_view(), name="admin-products-images"),
-    path("admin/products/<int:pk>", ProductDetailApi.as_view(), name="admin-product"),
-    path("admin/products/<int:pk>/categorize", ProductCategorizeApi.as_view(), name="admin-product-categorize"),
-    path("admin/products/<int:pk>/describe", ProductDescribeApi.as_view(), name="admin-product-describe"),
+    path("admin/products/<id:pk>", ProductDetailApi.as_view(), name="admin-product"),
+    path("admin/products/<id:pk>/categorize", ProductCategorizeApi.as_view(), name="admin-product-categorize"),
+    path("admin/products/<id:pk>/describe", ProductDescribeApi.as_view(), name="admin-product-describe"),
 ]

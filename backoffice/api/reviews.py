@@ -133,7 +133,7 @@ class ReviewDeleteApi(StaffApi):
 
 urlpatterns = [
     path("reviews/admin", ReviewListApi.as_view(), name="admin-reviews"),
-    path("reviews/admin/<int:review_id>/approve", ReviewApproveApi.as_view(), name="admin-review-approve"),
-    path("reviews/admin/<int:review_id>/response", ReviewResponseApi.as_view(), name="admin-review-response"),
-    path("reviews/admin/<int:review_id>", ReviewDeleteApi.as_view(), name="admin-review-delete"),
+    path("reviews/admin/<id:review_id>/approve", ReviewApproveApi.as_view(), name="admin-review-approve"),
+    path("reviews/admin/<id:review_id>/response", ReviewResponseApi.as_view(), name="admin-review-response"),
+    path("reviews/admin/<id:review_id>", ReviewDeleteApi.as_view(), name="admin-review-delete"),
 ]
