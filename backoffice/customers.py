@@ -6,6 +6,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from backoffice.audit import audit_record
 from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
+
+# names and e-mail end up in mail headers: single line
+LIMITS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "email": EMAIL_MAX, "phone": PHONE_MAX}
 
 
 def _email_taken(email, *, exclude_pk=None):
@@ -15,7 +19,10 @@ def _email_taken(email, *, exclude_pk=None):
 
 def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_active=True):
     """Create a customer without a password (they set one through 'Forgot password')."""
-    email = email.strip().lower()
+    texts = clean_fields({"first_name": first_name, "last_name": last_name, "email": email, "phone": phone or ""},
+                         LIMITS)
+    first_name, last_name, phone = texts["first_name"], texts["last_name"], texts["phone"]
+    email = texts["email"].lower()
     with transaction.atomic():
         if _email_taken(email):
             raise ShopError(_("An account with this email already exists"), field="email")
@@ -30,6 +37,7 @@ def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_a
 def customer_admin_update(*, actor, customer, **fields):
     """Change a customer's names, e-mail, phone or active flag."""
     changes = []
+    fields = clean_fields(fields, LIMITS)
     with transaction.atomic():
         if "email" in fields:
             email = fields.pop("email").strip().lower()

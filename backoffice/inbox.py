@@ -7,8 +7,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
+from shop.errors import ShopError
 from shop.models import ContactMessageStatus
 from shop.store_settings import store_settings_get
+from shop.validation import clean_text
+
+REPLY_MAX = 10000  # room to quote the visitor's message (5000) and answer it
 
 
 def contact_message_set_status(*, actor, message, status):
@@ -44,9 +48,9 @@ def contact_message_reply(*, actor, message, reply):
     The e-mail goes out first: if sending fails the message keeps its status
     and the caller reports the failure.
     """
-    reply = reply.strip()
+    reply = clean_text(reply, field="replyMessage", max_length=REPLY_MAX, multiline=True)
     if not reply:
-        raise ValueError("empty reply")
+        raise ShopError(_("Please enter a reply message"), field="replyMessage")
     _reply_email(message=message, reply=reply).send(fail_silently=False)
     with transaction.atomic():
         message.status = ContactMessageStatus.REPLIED

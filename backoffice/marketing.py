@@ -10,6 +10,10 @@ from backoffice.audit import audit_record
 from orders.models import Coupon
 from shop.errors import ShopError
 from shop.models import Announcement
+from shop.validation import LINE_MAX, URL_MAX, clean_fields
+
+ANNOUNCEMENT_LIMITS = {"title": LINE_MAX, "content": (2000, True), "link": URL_MAX,
+                       "banner_color": 9, "text_color": 9}
 
 ANNOUNCEMENT_FIELDS = [
     "title", "content", "link", "display_start_date", "display_end_date",
@@ -25,6 +29,7 @@ def _only_main(announcement):
 
 @transaction.atomic
 def announcement_create(*, actor, **fields):
+    fields = clean_fields(fields, ANNOUNCEMENT_LIMITS)
     announcement = Announcement(**{name: fields[name] for name in ANNOUNCEMENT_FIELDS if name in fields})
     announcement.save()
     _only_main(announcement)
@@ -34,6 +39,7 @@ def announcement_create(*, actor, **fields):
 
 @transaction.atomic
 def announcement_update(*, actor, announcement, **fields):
+    fields = clean_fields(fields, ANNOUNCEMENT_LIMITS)
     for name in ANNOUNCEMENT_FIELDS:
         if name in fields:
             setattr(announcement, name, fields[name])
@@ -52,6 +58,7 @@ def announcement_delete(*, actor, announcement):
 def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date=None,
                   usage_limit=None, is_active=True):
     """Create a coupon; a usage limit of 0 (or none) means unlimited."""
+    code = clean_fields({"code": code}, {"code": Coupon._meta.get_field("code").max_length})["code"]
     try:
         with transaction.atomic():
             coupon = Coupon.objects.create(

@@ -19,6 +19,18 @@ from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Category, Product
 from shop.errors import ShopError
+from shop.validation import LINE_MAX, clean_fields
+
+# model field → (limit, multi-line); errors name the API field (title_en → title)
+PRODUCT_LIMITS = {
+    "slug": LINE_MAX, "title_en": LINE_MAX, "title_ar": LINE_MAX,
+    "short_description_en": 300, "short_description_ar": 300,
+    "description_en": (10000, True), "description_ar": (10000, True),
+    "brewing_instructions_en": (2000, True), "brewing_instructions_ar": (2000, True),
+    "images": 1000, "category": 60, "tags": LINE_MAX, "flavor_notes": LINE_MAX,
+    "ingredients": LINE_MAX, "colors": LINE_MAX,
+}
+_API_NAMES = {name: name.removesuffix("_en") for name in PRODUCT_LIMITS}
 
 DEFAULT_CATEGORY = "black-tea"
 LOW_STOCK = 10
@@ -57,7 +69,7 @@ def _unique_slug(base, *, exclude_pk=None):
 
 def product_save(*, actor, data, product=None):
     """Create a product or update `product` from validated form data (model field names)."""
-    fields = dict(data)
+    fields = clean_fields(data, PRODUCT_LIMITS, names=_API_NAMES)
     if "category" in fields:
         fields["category"] = category_for(fields["category"])
     elif product is None:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from accounts.models import AuthToken, Role, User
 from backoffice.audit import audit_record
 from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, NAME_MAX, PASSWORD_MAX, clean_text, text_problem
 
 ASSIGNABLE_ROLES = [Role.MANAGER, Role.HEAD_SUPPORT, Role.SUPPORT]
 
@@ -27,6 +28,16 @@ def _check_unique(*, username, email, exclude_pk=None):
         raise ShopError(_("A user with this email already exists"), field="email")
 
 
+def _texts(*, username, email, password):
+    """Username and e-mail as stored (single line, bounded); the password is checked, never stripped."""
+    username = clean_text(username, field="username", max_length=NAME_MAX) if username is not None else None
+    email = clean_text(email, field="email", max_length=EMAIL_MAX) if email is not None else None
+    problem = text_problem(password, max_length=PASSWORD_MAX) if isinstance(password, str) else None
+    if problem:
+        raise ShopError(problem, field="password")
+    return username, email
+
+
 def _check_password(password, user):
     try:
         validate_password(password, user)
@@ -35,6 +46,7 @@ def _check_password(password, user):
 
 
 def staff_create(*, actor, username, email, password, role=Role.SUPPORT, is_active=True):
+    username, email = _texts(username=username, email=email, password=password)
     _check_role(role)
     if not password:
         raise ShopError(_("Password is required"), field="password")
@@ -56,6 +68,7 @@ def _guard_owner(user):
 def staff_update(*, actor, user, username=None, email=None, password="", role=None, is_active=None):
     """Change a staff member; an empty password keeps the current one."""
     _guard_owner(user)
+    username, email = _texts(username=username, email=email, password=password)
     with transaction.atomic():
         if role is not None:
             _check_role(role)

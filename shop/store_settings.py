@@ -3,6 +3,13 @@
 from django.core.cache import cache
 
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields
+
+# the store name and e-mail go into every order e-mail's headers: single line
+LIMITS = {"store_name": NAME_MAX, "store_email": EMAIL_MAX, "store_phone": 40,
+          "store_description": (2000, True), "currency": 3, "timezone": 64}
+SOCIAL_LIMITS = {"facebook": 300, "instagram": 300, "twitter": 300}
+SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 
 CACHE_SECONDS = 300
 
@@ -18,6 +25,13 @@ def store_settings_get():
 
 def store_settings_update(**fields):
     """Change settings fields and save (which also drops the shared cache)."""
+    fields = clean_fields(fields, LIMITS)
+    if fields.get("social_media") is not None:
+        names = {key: f"social_media.{key}" for key in SOCIAL_LIMITS}
+        fields["social_media"] = clean_fields(fields["social_media"], SOCIAL_LIMITS, names=names)
+    if fields.get("seo") is not None:
+        names = {"metaTitle": "seo.meta_title", "metaDescription": "seo.meta_description", "keywords": "seo.keywords"}
+        fields["seo"] = clean_fields(fields["seo"], SEO_LIMITS, names=names)
     settings, _ = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)
