@@ -109,8 +109,8 @@ class Order(models.Model):
     payment_method = models.CharField(max_length=10, choices=PaymentMethod.choices)
     # contact and billing address, as entered at checkout
     email = models.EmailField()
-    first_name = models.CharField(max_length=100)
-    last_name = models.CharField(max_length=100)
+    first_name = models.CharField(max_length=120)  # shop.validation.NAME_MAX, like the account
+    last_name = models.CharField(max_length=120)
     phone = models.CharField(max_length=32)
     street = models.CharField(max_length=200)
     building = models.CharField(max_length=50, blank=True)

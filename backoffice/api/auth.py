@@ -44,13 +44,21 @@ class AdminLoginApi(APIView):
 class AdminLogoutApi(APIView):
     permission_classes = []
 
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AdminLogoutInput"
+
+        session_token = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
     @extend_schema(
-        request=inline_serializer("AdminLogoutInput", {"sessionToken": serializers.CharField(required=False)}),
+        request=InputSerializer,
         responses=inline_serializer("AdminLogoutOutput", {"success": serializers.BooleanField()}),
         summary="Staff sign out",
     )
     def post(self, request):
-        staff_sign_out(request=request._request, token_key=request.data.get("session_token") or None)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        staff_sign_out(request=request._request, token_key=data.validated_data.get("session_token") or None)
         if getattr(request, "auth", None) is not None and hasattr(request.auth, "delete"):
             request.auth.delete()
         return Response({"success": True})
