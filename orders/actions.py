@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from orders.emails import order_confirmation_send, order_status_send
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
 from orders.stock import stock_release, stock_reserve
 from shop.errors import ShopError
@@ -80,9 +81,7 @@ def order_set_status(*, order, status, actor=None, note=""):
             actor=actor if actor is not None and actor.is_authenticated else None,
         )
         if status in NOTIFY:
-            from orders.tasks import order_status_email
-
-            transaction.on_commit(lambda: order_status_email.delay(locked.pk, status))
+            order_status_send(order=locked, status=status)
     order.refresh_from_db()
     return order
 
@@ -107,9 +106,7 @@ def order_mark_paid(*, order, note=""):
             logger.warning("order %s paid after it was cancelled", locked.number)
         elif locked.status == S.PENDING:
             order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
-        from orders.tasks import order_confirmation_email
-
-        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+        order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
 
@@ -123,9 +120,7 @@ def order_confirm_cod(*, order):
         locked.payment_status = PaymentStatus.COD
         locked.save(update_fields=["payment_status", "updated_at"])
         order_set_status(order=locked, status=S.PROCESSING, note="Cash on delivery")
-        from orders.tasks import order_confirmation_email
-
-        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+        order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
 

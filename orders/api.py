@@ -55,7 +55,7 @@ class CartApi(APIView):
     def get(self, request):
         return _cart_response(request, carts.cart_get_for_request(request))
 
-    @extend_schema(responses=CartSchema)
+    @extend_schema(responses={200: CartSchema})
     def delete(self, request):
         carts.cart_clear(cart=carts.cart_get_for_request(request))
         return _cart_response(request, carts.cart_get_for_request(request))
@@ -91,7 +91,7 @@ class CartItemApi(APIView):
                                     quantity=data.validated_data["quantity"])
         return _cart_response(request, cart, notice=_capped_notice(capped))
 
-    @extend_schema(responses=CartSchema)
+    @extend_schema(responses={200: CartSchema})
     def delete(self, request, product_id):
         cart = carts.cart_get_for_request(request)
         if cart is not None:

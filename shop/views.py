@@ -157,6 +157,10 @@ def sitemap_xml(request):
 
 
 def page_not_found(request, exception=None):
+    if request.path.startswith("/api/"):
+        # an API client reads JSON in the one error shape, even for an unknown URL
+        message = _("Not found.")
+        return JsonResponse({"error": message, "message": message}, status=404)
     return render(request, "404.html", status=404)
 
 

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
-from backoffice.api.products import ProductOutputSerializer
+from backoffice.api.products import AdminProductOutputSerializer
 from backoffice.products import StockAction, stock_adjust
 from catalog.models import Product
 from catalog.pricing import Availability
@@ -19,8 +19,8 @@ class InventoryListApi(StaffApi):
 
     @extend_schema(
         responses=inline_serializer("Inventory", {
-            "summary": serializers.DictField(), "lowStock": ProductOutputSerializer(many=True),
-            "products": ProductOutputSerializer(many=True)}),
+            "summary": serializers.DictField(), "lowStock": AdminProductOutputSerializer(many=True),
+            "products": AdminProductOutputSerializer(many=True)}),
         summary="Stock of every product, with the summary cards and the low-stock list",
     )
     def get(self, request):
@@ -33,8 +33,8 @@ class InventoryListApi(StaffApi):
             "low_stock": sum(1 for p in products if Availability.status(p.stock) == "low"),
             "out_of_stock": sum(1 for p in products if Availability.status(p.stock) == "out"),
         }
-        return Response({"summary": summary, "low_stock": ProductOutputSerializer(low, many=True).data,
-                         "products": ProductOutputSerializer(products, many=True).data})
+        return Response({"summary": summary, "low_stock": AdminProductOutputSerializer(low, many=True).data,
+                         "products": AdminProductOutputSerializer(products, many=True).data})
 
 
 class InventoryUpdateApi(StaffApi):
@@ -47,7 +47,7 @@ class InventoryUpdateApi(StaffApi):
             "invalid": _("Stock must be a whole number of 0 or more"),
             "min_value": _("Stock must be a whole number of 0 or more")})
 
-    @extend_schema(request=InventoryInputSerializer, responses=ProductOutputSerializer,
+    @extend_schema(request=InventoryInputSerializer, responses=AdminProductOutputSerializer,
                    summary="Add to, subtract from or set a product's stock (never below 0)")
     def put(self, request, pk):
         product = get_object_or_404(Product.objects.select_related("category"), pk=pk)
@@ -55,7 +55,7 @@ class InventoryUpdateApi(StaffApi):
         data.is_valid(raise_exception=True)
         stock_adjust(actor=request.user, product=product, action=data.validated_data["action"],
                      amount=data.validated_data["stock"])
-        return Response(ProductOutputSerializer(product).data)
+        return Response(AdminProductOutputSerializer(product).data)
 
 
 urlpatterns = [

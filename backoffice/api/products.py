@@ -25,7 +25,7 @@ MAX_BATCH = 5
 STOCK_WARNING_BELOW = 10
 
 
-class ProductOutputSerializer(serializers.Serializer):
+class AdminProductOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     slug = serializers.CharField()
     title = serializers.CharField(source="title_en")
@@ -127,16 +127,16 @@ class ProductListApi(StaffApi):
             self.area = "delete_all_products"
         return super().get_permissions()
 
-    @extend_schema(responses=ProductOutputSerializer(many=True), summary="All products, newest first")
+    @extend_schema(responses=AdminProductOutputSerializer(many=True), summary="All products, newest first")
     def get(self, request):
-        return Response(ProductOutputSerializer(_products(), many=True).data)
+        return Response(AdminProductOutputSerializer(_products(), many=True).data)
 
-    @extend_schema(request=ProductInputSerializer, responses={201: ProductOutputSerializer}, summary="Create a product")
+    @extend_schema(request=ProductInputSerializer, responses={201: AdminProductOutputSerializer}, summary="Create a product")
     def post(self, request):
         data = ProductInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         product = product_save(actor=request.user, data=data.model_fields())
-        return Response(ProductOutputSerializer(_products().get(pk=product.pk)).data, status=201)
+        return Response(AdminProductOutputSerializer(_products().get(pk=product.pk)).data, status=201)
 
     @extend_schema(responses=inline_serializer("DeleteAllOutput", {"deleted": serializers.IntegerField()}),
                    summary="Delete every product (Owner only)")
@@ -147,14 +147,14 @@ class ProductListApi(StaffApi):
 class ProductDetailApi(StaffApi):
     area = "products"
 
-    @extend_schema(request=ProductInputSerializer, responses=ProductOutputSerializer,
+    @extend_schema(request=ProductInputSerializer, responses=AdminProductOutputSerializer,
                    summary="Update a product (fields not sent stay as they are)")
     def put(self, request, pk):
         product = get_object_or_404(Product, pk=pk)
         data = ProductInputSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         product_save(actor=request.user, product=product, data=data.model_fields())
-        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+        return Response(AdminProductOutputSerializer(_products().get(pk=pk)).data)
 
     @extend_schema(responses={204: None}, summary="Delete a product")
     def delete(self, request, pk):
@@ -171,10 +171,10 @@ class _ProductRuleApi(StaffApi):
     def post(self, request, pk):
         product = get_object_or_404(Product.objects.select_related("category"), pk=pk)
         type(self).rule(actor=request.user, product=product)
-        return Response(ProductOutputSerializer(_products().get(pk=pk)).data)
+        return Response(AdminProductOutputSerializer(_products().get(pk=pk)).data)
 
 
-@extend_schema_view(post=extend_schema(request=None, responses=ProductOutputSerializer,
+@extend_schema_view(post=extend_schema(request=None, responses=AdminProductOutputSerializer,
                                        summary="Categorise one product by rule"))
 class ProductCategorizeApi(_ProductRuleApi):
     """AI categorize for one product (the spec's rule-based generator)."""
@@ -182,7 +182,7 @@ class ProductCategorizeApi(_ProductRuleApi):
     rule = staticmethod(product_categorize)
 
 
-@extend_schema_view(post=extend_schema(request=None, responses=ProductOutputSerializer,
+@extend_schema_view(post=extend_schema(request=None, responses=AdminProductOutputSerializer,
                                        summary="Write a description by rule"))
 class ProductDescribeApi(_ProductRuleApi):
     rule = staticmethod(product_describe)
@@ -198,7 +198,7 @@ class ProductBulkCategorizeApi(StaffApi):
         ids = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=MAX_BATCH,
                                     error_messages={"min_length": _("No products to categorize")})
 
-    @extend_schema(request=BulkCategorizeInputSerializer, responses=ProductOutputSerializer(many=True),
+    @extend_schema(request=BulkCategorizeInputSerializer, responses=AdminProductOutputSerializer(many=True),
                    summary=f"Categorise up to {MAX_BATCH} products by rule")
     def post(self, request):
         data = self.BulkCategorizeInputSerializer(data=request.data)
@@ -206,7 +206,7 @@ class ProductBulkCategorizeApi(StaffApi):
         ids = data.validated_data["ids"]
         for product in Product.objects.select_related("category").filter(pk__in=ids):
             product_categorize(actor=request.user, product=product)
-        return Response(ProductOutputSerializer(_products().filter(pk__in=ids), many=True).data)
+        return Response(AdminProductOutputSerializer(_products().filter(pk__in=ids), many=True).data)
 
 
 class CategorySuggestApi(StaffApi):

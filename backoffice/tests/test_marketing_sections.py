@@ -64,6 +64,9 @@ def test_dates_from_a_date_input_cover_whole_days(client, manager):
     ({"title": "x", "content": "y", "bannerColor": "red"}, "bannerColor"),
     ({"title": "x", "content": "y", "displayStartDate": "2030-05-02", "displayEndDate": "2030-05-01"},
      "displayEndDate"),
+    # year 396 was stored and echoed back with Cairo's local-mean-time offset +02:05:09
+    ({"title": "x", "content": "y", "displayStartDate": "0396-01-01T00:00:00Z"}, "displayStartDate"),
+    ({"title": "x", "content": "y", "displayEndDate": "9999-12-31"}, "displayEndDate"),
 ])
 def test_it_rejects_an_incomplete_or_wrong_announcement(client, manager, body, field):
     # given

@@ -3,7 +3,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,6 +16,14 @@ from shop.site_url import site_url
 from shop.rates import convert, rate_get
 from shop.selectors import announcement_list_visible
 from shop.store_settings import store_settings_get
+
+
+class ExternalProductsSettingsSerializer(serializers.Serializer):
+    enabled = serializers.BooleanField()
+    base_url = serializers.CharField()
+    refresh_interval = serializers.IntegerField()
+    auto_import = serializers.BooleanField()
+    show_kes_conversion = serializers.BooleanField()
 
 
 class PublicSettingsSerializer(serializers.Serializer):
@@ -35,10 +43,11 @@ class PublicSettingsSerializer(serializers.Serializer):
     seo = serializers.JSONField()
     external_products = serializers.SerializerMethodField()
 
+    @extend_schema_field(ExternalProductsSettingsSerializer)
     def get_external_products(self, obj):
         return {
             "enabled": obj.external_enabled,
-            "baseUrl": obj.external_base_url,
+            "baseUrl": obj.importer_base_url,
             "refreshInterval": obj.external_refresh_interval,
             "autoImport": obj.external_auto_import,
             "showKesConversion": obj.show_kes_conversion,

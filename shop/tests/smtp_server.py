@@ -1,5 +1,7 @@
-"""A tiny SMTP server on 127.0.0.1 for tests: enough of RFC 5321 for Django's smtp backend."""
+"""Tiny SMTP servers on 127.0.0.1 for tests: one that speaks enough of RFC 5321 for
+Django's smtp backend (and can turn the first connections away), one that never answers."""
 
+import socket
 import socketserver
 import threading
 from email import message_from_bytes, policy
@@ -10,6 +12,10 @@ class _Handler(socketserver.StreamRequestHandler):
         self.wfile.write(line.encode() + b"\r\n")
 
     def handle(self):
+        if self.server.refuse_next > 0:
+            self.server.refuse_next -= 1
+            self._reply("421 localhost busy, try again later")
+            return
         self._reply("220 localhost test SMTP ready")
         sender, recipients = None, []
         while True:
@@ -47,14 +53,18 @@ class _Handler(socketserver.StreamRequestHandler):
 
 
 class SmtpServer(socketserver.ThreadingTCPServer):
-    """Start with `with SmtpServer() as server:`; received mail is in `server.messages`."""
+    """Start with `with SmtpServer() as server:`; received mail is in `server.messages`.
+
+    `refuse_next` connections are turned away with 421 before the greeting.
+    """
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self):
+    def __init__(self, *, refuse_next=0):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.messages = []
+        self.refuse_next = refuse_next
 
     @property
     def port(self):
@@ -67,3 +77,19 @@ class SmtpServer(socketserver.ThreadingTCPServer):
     def __exit__(self, *exc):
         self.shutdown()
         self.server_close()
+
+
+class SilentSmtpServer:
+    """Accepts connections and never says a word, like a mail server stuck under load."""
+
+    def __init__(self):
+        self._socket = socket.socket()
+        self._socket.bind(("127.0.0.1", 0))
+        self._socket.listen(16)  # the kernel completes the handshakes; nobody ever reads or writes
+        self.port = self._socket.getsockname()[1]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._socket.close()
