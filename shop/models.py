@@ -59,6 +59,13 @@ class StoreSettings(models.Model):
         max_digits=12, decimal_places=2, null=True, blank=True,
         help_text="Largest order total accepted for cash on delivery; empty for no limit.",
     )
+    # limits a real shopper never meets, so one visitor cannot hold the stock
+    max_quantity_per_line = models.PositiveIntegerField(default=20, validators=[MinValueValidator(1)])
+    max_quantity_per_order = models.PositiveIntegerField(default=50, validators=[MinValueValidator(1)])
+    max_unpaid_orders = models.PositiveIntegerField(
+        default=3, validators=[MinValueValidator(1)],
+        help_text="Unpaid card orders one session or address may hold at once.",
+    )
     # external products (importer)
     external_enabled = models.BooleanField(default=True)
     # empty: follow the IMPORTER_BASE_URL setting (see importer_base_url)

@@ -52,7 +52,8 @@ class DashboardApi(StaffApi):
             "totalProducts": serializers.IntegerField(), "totalOrders": serializers.IntegerField(),
             "pendingOrders": serializers.IntegerField(), "totalRevenue": serializers.DecimalField(14, 2),
             "totalCustomers": serializers.IntegerField(), "lowStockProducts": serializers.IntegerField(),
-            "unreadMessages": serializers.IntegerField(), "recentActivity": serializers.ListField(),
+            "unreadMessages": serializers.IntegerField(), "attentionOrders": serializers.IntegerField(),
+            "recentActivity": serializers.ListField(),
             "lowStockList": serializers.ListField(), "systemStatus": serializers.DictField(),
             # only for roles that may see mail (MAIL_AREA): absent for the others
             "failedEmails": serializers.IntegerField(required=False),

@@ -1,4 +1,5 @@
-// Overview: stat cards, low-stock, unread-message and failed e-mail alerts, system status, recent activity.
+// Overview: stat cards, paid-cancelled-order, low-stock, unread-message and failed e-mail alerts, system status,
+// recent activity.
 import { useState } from "react";
 import { Section, StatCard, api, userMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
@@ -72,8 +73,14 @@ export default function Overview({ language }) {
         )}
       </div>
 
-      {(data.lowStockProducts > 0 || data.unreadMessages > 0 || data.failedEmails > 0) && (
+      {(data.attentionOrders > 0 || data.lowStockProducts > 0 || data.unreadMessages > 0 || data.failedEmails > 0) && (
         <div className="admin-alerts">
+          {data.attentionOrders > 0 && (
+            <div className="alert alert--error" role="alert" data-alert="attention">
+              <strong>{st("attentionAlert", { count: data.attentionOrders })}</strong>{" "}
+              <a href={link("/admindash/orders", language)}>{st("openOrders")}</a>
+            </div>
+          )}
           {data.lowStockProducts > 0 && (
             <div className="alert alert--error" role="alert" data-alert="low-stock">
               <strong>{st("lowStockAlert", { count: data.lowStockProducts })}</strong>{" "}
