@@ -79,20 +79,23 @@ def json_loads(text):
 
 
 def unsafe_text_path(data, path=""):
-    """The field path of the first string (or key) holding NUL or a lone surrogate, or None."""
+    """The name of the first field whose string (or key) holds NUL or a lone surrogate, or None.
+
+    The field is named by its own key (a nested `billingAddress.city` is
+    `city`), as the forms that show the error name their fields.
+    """
     if isinstance(data, str):
         return path or "body" if _UNSAFE.search(data) else None
     if isinstance(data, dict):
         for key, value in data.items():
-            name = f"{path}.{key}" if path else str(key)
             if _UNSAFE.search(str(key)):
                 return path or "body"
-            found = unsafe_text_path(value, name)
+            found = unsafe_text_path(value, str(key))
             if found:
                 return found
     if isinstance(data, list):
-        for index, item in enumerate(data):
-            found = unsafe_text_path(item, f"{path}.{index}" if path else str(index))
+        for item in data:
+            found = unsafe_text_path(item, path)
             if found:
                 return found
     return None
