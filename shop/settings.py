@@ -117,16 +117,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis or the embedded defaults ----------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
+    # Everything in this cache can be rebuilt from the database: while Redis
+    # is unreachable it answers misses (shop/cache.py) after at most one short
+    # timeout, and sessions stay in the database, so the shop keeps selling.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "shop.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "shop",
+            "OPTIONS": {
+                "socket_connect_timeout": env("REDIS_CONNECT_TIMEOUT", cast=float, default=0.5),
+                "socket_timeout": env("REDIS_TIMEOUT", cast=float, default=1.0),
+                # after a failure, answer misses without asking Redis for this long
+                "RETRY_SECONDS": 2,
+            },
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.cache"
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # a job that cannot be queued fails within a second instead of holding the request
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 else:
     # A cache every process shares, never per-process memory: a settings
     # change (maintenance mode) must reach every web worker at once.
@@ -136,7 +146,6 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.db"
     BROKER_DIR = DATA_DIR / "broker"
     for sub in ("out", "processed"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -147,6 +156,11 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "store_processed": False,
     }
+
+# Sessions (and with them guest carts and sign-ins) live in the database with
+# or without Redis: a Redis outage must not sign anyone out or empty a cart,
+# and a cached copy written before an outage must never outlive a sign-out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -230,13 +244,14 @@ else:
 LOGIN_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = env("AXES_FAILURE_LIMIT", cast=int, default=5)
-AXES_COOLOFF_TIME = 0.25  # hours: a locked account or address waits 15 minutes
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# Lockout counters must be shared by every web process: Redis when there is
-# one, else the database (the file cache has no atomic increments).
-AXES_HANDLER = (
-    "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
-)
+AXES_COOLOFF_TIME = 0.25  # hours: a locked pair waits 15 minutes, then its counter starts again
+# Lock the account *from that address* only: a stranger's bad guesses must not
+# lock the Owner (or any customer) out from everywhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Counters in the database, with or without Redis: every process shares them,
+# they survive a Redis outage, expire after the cool-off, and staff can list
+# and reset them (the cache handler can do neither).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
@@ -330,11 +345,28 @@ IMPORTER_BASE_URL = env("IMPORTER_BASE_URL", default="https://kerichogold.com")
 IMPORTER_ALLOW_PRIVATE_HOSTS = env_bool("IMPORTER_ALLOW_PRIVATE_HOSTS", default=False)
 IMPORTER_DELAY_SECONDS = env("IMPORTER_DELAY_SECONDS", cast=float, default=0.3)
 
+# --- Rate limits on anonymous writes (shop/ratelimit.py) --------------------
+# Each counts per client address AND per session (or account), in the shared
+# cache; far above what a shopper does, far below a script. "N/second|minute|hour|day".
+RATE_LIMITS = {
+    "checkout": env("RATE_LIMIT_CHECKOUT", default="20/hour"),
+    "cart": env("RATE_LIMIT_CART", default="120/minute"),
+    "contact": env("RATE_LIMIT_CONTACT", default="10/hour"),
+    "newsletter": env("RATE_LIMIT_NEWSLETTER", default="10/hour"),
+    "register": env("RATE_LIMIT_REGISTER", default="10/hour"),
+    "password_reset": env("RATE_LIMIT_PASSWORD_RESET", default="10/hour"),
+    "review": env("RATE_LIMIT_REVIEW", default="20/hour"),
+}
+for _scope, _rate in RATE_LIMITS.items():
+    _count, _sep, _period = _rate.partition("/")
+    if not (_count.isdigit() and _period.rstrip("s") in ("second", "minute", "hour", "day")):
+        raise ConfigError(f"RATE_LIMIT_{_scope.upper()}", f"must look like 20/hour (got {_rate!r})")
+
 # --- REST API ---------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "djangorestframework_camel_case.parser.CamelCaseJSONParser",
+        "shop.api.parsers.StrictJSONParser",
         "djangorestframework_camel_case.parser.CamelCaseFormParser",
         "djangorestframework_camel_case.parser.CamelCaseMultiPartParser",
     ],
@@ -344,6 +376,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "shop.api.errors.exception_handler",
+    # views opt in with `throttle_scope`, a key of RATE_LIMITS
+    "DEFAULT_THROTTLE_CLASSES": ["shop.ratelimit.ScopedRateLimit"],
     "DEFAULT_SCHEMA_CLASS": "shop.api.schema.ShopAutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -353,6 +387,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "drf_spectacular.contrib.djangorestframework_camel_case.camelize_serializer_fields",

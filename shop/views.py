@@ -12,6 +12,8 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.cache import never_cache
 
 from shop import health
+from shop.ratelimit import rate_limit_posts
+from shop.errors import ShopError
 from shop.site_url import site_url
 
 
@@ -62,16 +64,17 @@ def about(request):
     return render(request, "shop/about.html")
 
 
+@rate_limit_posts("contact")
 def contact(request):
     """The contact page; its form posts here and works without JavaScript."""
-    from shop.contact import ContactError, contact_message_create
+    from shop.contact import contact_message_create
 
     values, error, sent = {}, None, request.GET.get("sent") == "1"
     if request.method == "POST":
         values = {k: request.POST.get(k, "") for k in ("name", "email", "subject", "message")}
         try:
             contact_message_create(**values)
-        except ContactError as exc:
+        except ShopError as exc:
             error = exc
         else:
             return HttpResponseRedirect(f"{request.path}?sent=1")
@@ -90,16 +93,17 @@ def privacy(request):
 
 
 @require_POST
+@rate_limit_posts("newsletter")
 def newsletter(request):
     """The footer form without JavaScript: subscribe and say so."""
-    from shop.newsletter import NewsletterError, newsletter_subscribe
+    from shop.newsletter import newsletter_subscribe
 
     try:
         _subscriber, created = newsletter_subscribe(
             email=request.POST.get("email"), language=get_language(),
             site_url=site_url(request),
         )
-    except NewsletterError as exc:
+    except ShopError as exc:
         return render(request, "shop/newsletter_done.html", {"message": exc.message, "ok": False}, status=400)
     message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
     return render(request, "shop/newsletter_done.html", {"message": message, "ok": True})
@@ -164,9 +168,13 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
+    """Any unhandled exception: JSON under /api/ (the spec's error shape), else the bilingual page."""
     # No context processors that need the database: it may be what failed.
     from django.template import loader
     from django.http import HttpResponseServerError
 
+    if request.path.startswith("/api/"):
+        message = _("Something went wrong")
+        return JsonResponse({"error": message, "message": message}, status=500)
     template = loader.get_template("500.html")
     return HttpResponseServerError(template.render({}))

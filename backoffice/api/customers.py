@@ -117,5 +117,5 @@ class CustomerDirectoryApi(StaffApi):
 urlpatterns = [
     path("admin/customers", CustomerDirectoryApi.as_view(), name="admin-customers"),
     path("admin/users", CustomerListApi.as_view(), name="admin-users"),
-    path("admin/users/<int:pk>", CustomerDetailApi.as_view(), name="admin-user"),
+    path("admin/users/<id:pk>", CustomerDetailApi.as_view(), name="admin-user"),
 ]

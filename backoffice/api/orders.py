@@ -18,9 +18,9 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
-from orders.actions import NOTE_MAX, TRACKING_MAX, OrderStatusError, order_set_status
+from orders.actions import NOTE_MAX, TRACKING_MAX, order_set_status
 from orders.models import Order, OrderStatus, Payment
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.validation import clean_text
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
@@ -74,10 +74,7 @@ def _set_status(*, order, status, actor, note="", tracking_number=""):
     previous = order.status
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
-    try:
-        order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number)
-    except OrderStatusError as error:
-        raise ApiError(error.message, field=error.field or "status") from error
+    order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number)
     if order.status == previous:
         return
     audit_record(
@@ -94,7 +91,7 @@ def _filtered(request):
     status = request.query_params.get("status") or ""
     if status and status != "all":
         if status not in OrderStatus.values:
-            raise ApiError(_("Unknown order status"), field="status")
+            raise ShopError(_("Unknown order status"), field="status")
         orders = orders.filter(status=status)
     return orders
 
@@ -239,10 +236,10 @@ class OrderBulkStatusApi(StaffApi):
         data.is_valid(raise_exception=True)
         ids = data.validated_data["order_ids"]
         if not ids:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         orders = list(Order.objects.filter(pk__in=ids).order_by("pk"))
         if not orders:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         status = data.validated_data["status"]
         note = clean_text(data.validated_data["note"], field="note", max_length=NOTE_MAX)
         updated, failed = 0, []
@@ -250,7 +247,7 @@ class OrderBulkStatusApi(StaffApi):
             try:
                 _set_status(order=order, status=status, actor=request.user, note=note)
                 updated += 1
-            except ApiError as error:
+            except ShopError as error:
                 failed.append({"id": order.pk, "number": order.number, "message": error.message})
         message = _("%(count)d orders updated") % {"count": updated}
         return Response({"updated": updated, "failed": failed, "message": message})
@@ -259,7 +256,7 @@ class OrderBulkStatusApi(StaffApi):
 urlpatterns = [
     path("admin/orders", OrderListApi.as_view(), name="admin-orders"),
     path("admin/orders/export", OrderExportApi.as_view(), name="admin-orders-export"),
-    path("admin/orders/<int:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
-    path("admin/orders/<int:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
+    path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
+    path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

@@ -1,6 +1,6 @@
 // Quantity stepper (1..stock) and Add to cart. Line totals come from the server, one per quantity.
 import { useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t } from "../lib/i18n.js";
 import en from "../i18n/en/addtocart.json";
@@ -26,7 +26,7 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
       announceCart(cart);
       toast(cart.notice || tr("added"), cart.notice ? "info" : "success");
     } catch (error) {
-      toast(error.message && !["network", "timeout", "parse"].includes(error.message) ? error.message : tr("failed"), "error");
+      toast(userMessage(error, tr("failed")), "error");
     } finally {
       setBusy(false);
     }

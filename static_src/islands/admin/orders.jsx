@@ -7,7 +7,7 @@ import {
   can,
   Dialog,
   DialogFooter,
-  errorMessage,
+  userMessage,
   Field,
   formatDateTime,
   Section,
@@ -233,7 +233,7 @@ export default function AdminOrders({ permissions }) {
       setChange(null);
       toast(st("statusUpdated", { number: order.number, status: st(`status.${status}`) }), "success");
     } catch (err) {
-      toast(errorMessage(err, st("statusFailed")), "error");
+      toast(userMessage(err, st("statusFailed")), "error");
     } finally {
       setBusy(false);
     }
@@ -269,7 +269,7 @@ export default function AdminOrders({ permissions }) {
       setChange(null);
       table.reload();
     } catch (err) {
-      toast(errorMessage(err, st("bulkFailed")), "error");
+      toast(userMessage(err, st("bulkFailed")), "error");
     } finally {
       setBusy(false);
     }

@@ -8,7 +8,7 @@ import {
   ConfirmDialog,
   Dialog,
   DialogFooter,
-  errorMessage,
+  userMessage,
   Field,
   formatDateTime,
   Section,
@@ -53,7 +53,7 @@ function ResponseDialog({ review, onClose, onSaved }) {
           toast(st("responseSaved"), "success");
           onSaved(saved);
         },
-        failText: (err) => errorMessage(err, st("responseFailed")),
+        failText: (err) => userMessage(err, st("responseFailed")),
       },
     );
   };
