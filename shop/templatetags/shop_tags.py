@@ -6,6 +6,7 @@ from django.urls import translate_url
 from django.utils.translation import get_language
 
 from shop.money import format_egp, format_kes
+from shop.units import keep_units
 
 register = template.Library()
 
@@ -50,3 +51,9 @@ def lurl(path):
     if language and language != "en":
         return f"/{language}{path}" if path != "/" else f"/{language}/"
     return path
+
+
+@register.filter
+def units(text):
+    """A number and its unit never split across lines ("250 g" → "250\u00a0g")."""
+    return keep_units(text)

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { api } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t } from "../lib/i18n.js";
+import { keepUnits } from "../lib/units.js";
 import { OrderSummary, localPath } from "./order-summary.jsx";
 import cartEn from "../i18n/en/cart.json";
 import cartAr from "../i18n/ar/cart.json";
@@ -227,7 +228,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <h2>{t("cart:orderSummary")}</h2>
         <ul className="mini-lines">
           {cart.items.map((item) => (
-            <li key={item.productId}><span>{item.title} × {item.quantity}</span></li>
+            <li key={item.productId}><span>{keepUnits(item.title)} × {item.quantity}</span></li>
           ))}
         </ul>
         <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>
