@@ -1,10 +1,10 @@
 """Account e-mails, written in the customer's language."""
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from shop.mail import mail_queue
 from shop.store_settings import store_settings_get
 
 
@@ -13,22 +13,18 @@ def _link(base_url, language, path):
     return f"{base_url.rstrip('/')}{prefix}{path}"
 
 
-def password_reset_email(*, user, base_url):
-    """E-mail `user` a single-use link to /reset-password, valid for one hour."""
-    from accounts.services import reset_token_make
-
+def password_reset_email(*, user, token, base_url):
+    """Queue for `user` the single-use link to /reset-password carrying `token`."""
     language = user.language if user.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     with translation.override(language):
         context = {
             "user": user,
             "store": store_settings_get(),
-            "reset_url": _link(base_url, language, f"/reset-password?token={reset_token_make(user)}"),
+            "reset_url": _link(base_url, language, f"/reset-password?token={token}"),
             "LANG": language,
             "DIR": "rtl" if language == "ar" else "ltr",
         }
         subject = render_to_string("accounts/email/password_reset_subject.txt", context).strip()
         text = render_to_string("accounts/email/password_reset.txt", context)
         html = render_to_string("accounts/email/password_reset.html", context)
-    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email])
-    message.attach_alternative(html, "text/html")
-    message.send()
+    mail_queue(to=user.email, subject=subject, text=text, html=html, language=language)

@@ -15,6 +15,7 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from accounts.emails import password_reset_email
 from accounts.models import AuthToken, User
 from shop.errors import ShopError
 
@@ -255,8 +256,6 @@ def password_reset_request(*, email, base_url):
 
     Return None always, so callers cannot leak whether the account exists.
     """
-    from accounts.tasks import password_reset_email_send
-
     email = (email or "").strip()
     if not email:
         raise AccountError(_("Please enter your email address"), field="email")
@@ -264,7 +263,7 @@ def password_reset_request(*, email, base_url):
         return  # quietly: the page says the same, the mailbox is not flooded
     user = User.objects.filter(email__iexact=email, is_active=True, is_staff=False).first()
     if user is not None:
-        password_reset_email_send.delay(user_id=user.pk, base_url=base_url)
+        password_reset_email(user=user, token=reset_token_make(user), base_url=base_url)
 
 
 def password_reset_complete(*, token, password, confirm=None):

@@ -13,7 +13,9 @@ from backoffice.models import AuditEntry
 from catalog.models import Category, Product, Review
 from importer.models import ExternalProduct, ImporterRun
 from orders.models import Cart, CartLine, Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentEvent
-from shop.models import Announcement, ContactMessage, ExchangeRate, Heartbeat, NewsletterSubscriber, StoreSettings
+from shop.models import (
+    Announcement, ContactMessage, ExchangeRate, Heartbeat, NewsletterSubscriber, OutboundEmail, StoreSettings,
+)
 
 
 def _superusers_only(request):
@@ -187,7 +189,7 @@ class ContactMessageAdmin(admin.ModelAdmin):
     list_display = ("subject", "name", "email", "status", "created_at")
     list_filter = ("status",)
     search_fields = ("subject", "name", "email", "message")
-    readonly_fields = ("name", "email", "subject", "message", "created_at", "replied_at")
+    readonly_fields = ("name", "email", "subject", "message", "language", "created_at", "replied_at")
 
 
 @admin.register(NewsletterSubscriber)
@@ -207,6 +209,15 @@ class ExchangeRateAdmin(admin.ModelAdmin):
 @admin.register(Heartbeat)
 class HeartbeatAdmin(ReadOnlyAdmin):
     list_display = ("name", "seen_at")
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(ReadOnlyAdmin):
+    """The outbox: what was sent, what waits for a retry, what was given up (resend from the overview)."""
+
+    list_display = ("subject", "to", "status", "attempts", "last_attempt_at", "created_at")
+    list_filter = ("status", "language")
+    search_fields = ("to", "subject")
 
 
 # --- importer and audit -----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Sales figures for the analytics section, computed by the database.
 
 Counted orders are those whose money is in or promised: paid by card, or
-cash on delivery. Cancelled orders count in the status breakdown only, never
+cash on delivery. Test orders (paid through the local test page) never
+count anywhere. Cancelled orders count in the status breakdown only, never
 in revenue, order counts, sellers or categories.
 """
 
@@ -23,8 +24,8 @@ DAILY_DAYS = 7
 
 
 def counted_orders(*, since=None):
-    """Paid and cash-on-delivery orders placed since `since` (all statuses)."""
-    orders = Order.objects.filter(payment_status__in=COUNTED_PAYMENTS)
+    """Paid and cash-on-delivery orders placed since `since` (all statuses), never test orders."""
+    orders = Order.objects.filter(payment_status__in=COUNTED_PAYMENTS, is_test=False)
     return orders.filter(created_at__gte=since) if since else orders
 
 

@@ -5,6 +5,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("backoffice.api.auth")),
     path("", include("backoffice.api.overview")),
+    path("", include("backoffice.api.emails")),
     path("", include("backoffice.api.products")),
     path("", include("backoffice.api.inventory")),
     path("", include("backoffice.api.customers")),

@@ -1,12 +1,14 @@
 """Writes for the messages section: a contact message's status and the staff reply."""
 
 from django.conf import settings
-from django.core.mail import EmailMessage
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
+from orders.models import Order
+from shop.mail import mail_queue
 from shop.models import ContactMessageStatus
 from shop.store_settings import store_settings_get
 
@@ -24,34 +26,44 @@ def contact_message_set_status(*, actor, message, status):
     return message
 
 
-def _reply_email(*, message, reply):
+def contact_message_reply_language(message):
+    """The customer's language for a reply: the one they wrote in, else their account's or last order's."""
+    candidates = [
+        message.language,
+        User.objects.filter(email__iexact=message.email, is_staff=False).values_list("language", flat=True).first(),
+        Order.objects.filter(email__iexact=message.email).order_by("-created_at")
+        .values_list("language", flat=True).first(),
+    ]
+    known = dict(settings.LANGUAGES)
+    return next((language for language in candidates if language in known), settings.LANGUAGE_CODE)
+
+
+def _queue_reply(*, message, reply):
     store = store_settings_get()
+    language = contact_message_reply_language(message)
     quoted = "\n".join(f"> {line}" for line in message.message.splitlines())
-    heading = _("Your message:")
-    body = f"{reply}\n\n— {store.store_name}\n\n{heading}\n{quoted}\n"
-    return EmailMessage(
-        subject=_("Re: %(subject)s") % {"subject": message.subject},
-        body=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[message.email],
-        reply_to=[store.store_email] if store.store_email else None,
+    with translation.override(language):
+        heading = _("Your message:")
+        subject = _("Re: %(subject)s") % {"subject": message.subject}
+    mail_queue(
+        to=message.email,
+        subject=subject,
+        text=f"{reply}\n\n— {store.store_name}\n\n{heading}\n{quoted}\n",
+        language=language,
+        reply_to=store.store_email,
     )
 
 
 def contact_message_reply(*, actor, message, reply):
-    """E-mail `reply` to the sender, then mark the message replied.
-
-    The e-mail goes out first: if sending fails the message keeps its status
-    and the caller reports the failure.
-    """
+    """Queue `reply` to the sender in their language and mark the message replied, together."""
     reply = reply.strip()
     if not reply:
         raise ValueError("empty reply")
-    _reply_email(message=message, reply=reply).send(fail_silently=False)
     with transaction.atomic():
         message.status = ContactMessageStatus.REPLIED
         message.reply_message = reply
         message.replied_at = timezone.now()
         message.save(update_fields=["status", "reply_message", "replied_at"])
+        _queue_reply(message=message, reply=reply)
         audit_record(actor=actor, action="message.reply", details=message.email, target=message)
     return message

@@ -11,15 +11,16 @@ from catalog.pricing import Availability
 from orders.models import Order, OrderStatus, PaymentStatus
 from shop.models import ContactMessage, ContactMessageStatus
 
-# Orders that brought money in: paid online or cash on delivery, and not cancelled.
-REAL_ORDER = Q(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q(status=OrderStatus.CANCELLED)
+# Orders that brought money in: paid online or cash on delivery, not cancelled, not test orders.
+REAL_ORDER = (Q(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q(status=OrderStatus.CANCELLED)
+              & Q(is_test=False))
 _MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 
 def customer_list():
     """Customers with their order count and money spent on real orders."""
     real = Q(orders__payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q(
-        orders__status=OrderStatus.CANCELLED)
+        orders__status=OrderStatus.CANCELLED) & Q(orders__is_test=False)
     return (
         User.objects.filter(is_staff=False)
         .annotate(
@@ -36,6 +37,7 @@ def dashboard_stats():
         total=Count("pk"),
         pending=Count("pk", filter=Q(status=OrderStatus.PENDING)),
         revenue=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
+        attention=Count("pk", filter=Q(needs_attention=True)),
     )
     products = Product.objects.aggregate(
         total=Count("pk"), low=Count("pk", filter=Q(stock__lte=Availability.LOW_STOCK)),
@@ -48,6 +50,8 @@ def dashboard_stats():
         "total_customers": User.objects.filter(is_staff=False).count(),
         "low_stock_products": products["low"],
         "unread_messages": ContactMessage.objects.filter(status=ContactMessageStatus.NEW).count(),
+        # money captured on cancelled orders: refund or restore each
+        "attention_orders": orders["attention"],
     }
 
 

@@ -26,6 +26,7 @@ class ExternalProductSerializer(serializers.Serializer):
     source = serializers.CharField()
     source_url = serializers.CharField()
     category = serializers.CharField()
+    in_stock = serializers.BooleanField()
 
     original_price_egp = serializers.SerializerMethodField()
     shop_category = serializers.SerializerMethodField()
@@ -130,10 +131,8 @@ class ScrapeApi(APIView):
                              "error": "", "timestamp": timezone.now(), "job": None})
         if not data.validated_data["force_refresh"] and services.cache_is_fresh():
             return Response(_scrape_body(config=config, cached=True))
-        try:
-            run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"])
-        except services.ImporterError as exc:
-            raise ApiError(str(exc), status_code=exc.status_code) from exc
+        # an ImporterError (a refused base URL names its settings field) is shaped by the handler
+        run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"])
         config = services.importer_config()
         body = _scrape_body(config=config, run=run)
         done = body["job"]["finished"]

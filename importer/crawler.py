@@ -23,6 +23,7 @@ from importer.normalize import deduplicate, normalise
 from importer.parsers import (
     canonical_url,
     is_action_link,
+    parse_load_more,
     parse_page,
     parse_shopify_feed,
     parse_woocommerce_feed,
@@ -169,7 +170,14 @@ class Crawl:
         return bool(products)
 
     def _read_page(self, page):
-        parsed = parse_page(page.text, page.url)
+        text = page.text
+        if "json" in page.content_type.lower() or text.lstrip().startswith("{"):
+            try:
+                parsed = parse_load_more(json.loads(text), page.url)  # a "load more" batch
+            except ValueError:
+                parsed = parse_page(text, page.url)
+        else:
+            parsed = parse_page(text, page.url)
         self._record(parsed.products)
         for url in parsed.categories:
             self._push(url, P_CATEGORY)

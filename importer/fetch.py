@@ -1,29 +1,41 @@
-"""A polite HTTP client for the producer's site.
+"""The one polite HTTP client for the producer's site: nothing else talks to it.
 
-One request at a time per host with a delay between them, a descriptive
-User-Agent, robots.txt respected, a body size cap, redirects followed only on
-the configured site, and private or loopback hosts refused unless
-IMPORTER_ALLOW_PRIVATE_HOSTS is set. The retry policy is the spec's, written
-out by hand rather than through urllib3's Retry so the attempt count and the
-waits are exactly the ones the spec names (and the tests can count them):
+Pages, feeds, robots.txt and pictures all go through `PoliteSession`:
 
-- 2xx: the body; 404 and 410: empty, no retry; other 4xx/3xx: empty;
-- 429: wait Retry-After seconds, else 500 ms doubling; retry;
-- 5xx and network errors: wait 500 ms doubling; retry;
-- at most 5 attempts, then FetchError (the caller logs it and moves on).
+- every URL is read by `addresses.target_parse` (no backslash, no userinfo,
+  only http(s)://host[:port]/path), its host resolved once, every address
+  checked to be public (IMPORTER_ALLOW_PRIVATE_HOSTS lets tests reach
+  127.0.0.1), and the connection made to that checked address
+  (`PinnedAdapter`), keeping the name for the Host header, TLS SNI and the
+  certificate check; each redirect hop is checked again;
+- one request at a time per host, process-wide, with the delay counted from
+  the end of the previous response; a descriptive User-Agent; robots.txt
+  respected for pages; size caps;
+- the spec's retry policy, written out by hand rather than through urllib3's
+  Retry so the attempt count and the waits are exactly the ones the spec names
+  (and the tests can count them):
+  - 2xx: the body; 404 and 410: empty, no retry; other 4xx/3xx: empty;
+  - 429: wait Retry-After seconds, else 500 ms doubling; retry;
+  - 5xx and network errors: wait 500 ms doubling; retry;
+  - at most 5 attempts, then FetchError (the caller logs it and moves on).
 """
 
-import ipaddress
+import codecs
 import logging
-import socket
+import re
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from urllib import robotparser
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import requests
 from django.conf import settings
+from requests.adapters import HTTPAdapter
+
+from importer.addresses import AddressRefused, address_resolve, target_parse
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +63,11 @@ class FetchError(Exception):
 
 @dataclass
 class Page:
-    url: str  # final URL after same-site redirects
+    url: str  # final URL after redirects
     status: int
     body: bytes = b""
     content_type: str = ""
-    encoding: str | None = None
+    encoding: str | None = None  # the charset the Content-Type header declares
     attempts: int = 1
     retry_after: str | None = None
 
@@ -68,48 +80,132 @@ class Page:
         return decode_body(self.body, self.encoding)
 
 
-def decode_body(body, encoding=None):
-    """Decode a page whatever it claims: the header charset, else UTF-8, else Latin-1."""
-    if encoding:
-        try:
-            return body.decode(encoding, errors="replace")
-        except LookupError:
-            pass
+# -- decoding ----------------------------------------------------------------------
+
+META_CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([a-z0-9_.:-]+)""", re.I)
+BOMS = [(codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")]
+
+
+def _codec(label):
+    """Python codec for a charset label, as browsers read it (Latin-1 and ASCII mean cp1252)."""
+    try:
+        name = codecs.lookup(label.strip().strip("'\"")).name
+    except (LookupError, ValueError):
+        return None
+    if name.startswith(("utf-16", "utf-32")):  # without a BOM such a label is wrong (HTML reads it as UTF-8)
+        return "utf-8"
+    return "cp1252" if name in ("latin-1", "iso8859-1", "ascii") else name
+
+
+def _utf8(body):
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        return body.decode("cp1252", errors="replace")
+        return None
 
 
-def _is_private(host):
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise FetchError(f"cannot resolve {host}", permanent=True) from exc
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if (address.is_private or address.is_loopback or address.is_link_local
-                or address.is_reserved or address.is_multicast or address.is_unspecified):
-            return True
-    return False
+def decode_body(body, encoding=None):
+    """Decode a page by its BOM, the header charset, then its own <meta> charset, then detection.
+
+    Detection: valid UTF-8 stays UTF-8, anything else is read as windows-1252. A
+    single-byte declaration on a body that is valid UTF-8 with non-ASCII bytes is
+    a wrong label (a real windows-1252 text is almost never valid UTF-8), so
+    valid UTF-8 is never turned into mojibake.
+    """
+    for bom, codec in BOMS:
+        if body.startswith(bom):
+            return body.decode(codec, errors="replace")
+    meta = META_CHARSET.search(body[:4096])
+    labels = [encoding, meta.group(1).decode("ascii") if meta else None]
+    for codec in filter(None, (_codec(label) for label in labels if label)):
+        if codec == "utf-8":
+            text = _utf8(body)
+            if text is not None:
+                return text
+            continue  # declared UTF-8 but is not: try the next declaration
+        if not body.isascii() and _utf8(body) is not None:
+            return body.decode("utf-8")
+        return body.decode(codec, errors="replace")
+    text = _utf8(body)
+    return text if text is not None else body.decode("cp1252", errors="replace")
+
+
+# -- addresses ---------------------------------------------------------------------
+
+
+def _allow_private(value=None):
+    return settings.IMPORTER_ALLOW_PRIVATE_HOSTS if value is None else value
 
 
 def check_url(url, *, allow_private=None):
-    """Refuse anything but http(s) on a public host; return the URL's host."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise FetchError(f"not an http(s) URL: {url[:200]}", url=url, permanent=True)
-    allow = settings.IMPORTER_ALLOW_PRIVATE_HOSTS if allow_private is None else allow_private
-    if not allow and _is_private(parts.hostname):
-        raise FetchError(
-            f"{parts.hostname} is a private or loopback address", url=url, permanent=True
-        )
-    return parts.hostname.lower()
+    """Refuse anything but a plain http(s) URL on a public host; return its Target."""
+    try:
+        target = target_parse(url)
+        address_resolve(target, allow_private=_allow_private(allow_private))
+    except AddressRefused as exc:
+        raise FetchError(str(exc), url=str(url)[:200], permanent=True) from None
+    return target
 
 
-def _site(url):
-    parts = urlsplit(url)
-    return (parts.hostname or "").lower().removeprefix("www.")
+class PinnedAdapter(HTTPAdapter):
+    """Connect to the address that was checked, never to a second DNS answer.
+
+    The prepared URL is read by the same parser as the check, its host resolved
+    once and checked, and urllib3 given that address as the pool's host; the Host
+    header, TLS SNI and the certificate check keep the name.
+    """
+
+    def __init__(self, *, allow_private):
+        self.allow_private = allow_private
+        super().__init__(max_retries=0)
+
+    def send(self, request, **kwargs):
+        try:
+            target = target_parse(request.url)
+            address = address_resolve(target, allow_private=self.allow_private)
+        except AddressRefused as exc:
+            raise FetchError(str(exc), url=request.url[:200], permanent=True) from None
+        request.pinned = (target, address)
+        request.headers["Host"] = target.netloc
+        return super().send(request, **kwargs)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+        target, address = request.pinned
+        host_params = {"scheme": target.scheme, "host": address, "port": target.port}
+        if target.scheme == "https":
+            pool_kwargs = {**pool_kwargs, "server_hostname": target.host, "assert_hostname": target.host}
+        return host_params, pool_kwargs
+
+
+# -- politeness --------------------------------------------------------------------
+
+
+class _Turns:
+    """One request at a time per host in this process, `delay` after the last one ended."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._host_locks = {}
+        self._last_end = {}
+
+    @contextmanager
+    def turn(self, host, *, delay, sleep, clock):
+        with self._lock:
+            host_lock = self._host_locks.setdefault(host, threading.Lock())
+        with host_lock:
+            last = self._last_end.get(host)
+            if last is not None:
+                remaining = delay - (clock() - last)
+                if remaining > 0:
+                    sleep(remaining)
+            try:
+                yield
+            finally:
+                self._last_end[host] = clock()
+
+
+TURNS = _Turns()
 
 
 def _retry_after(value):
@@ -128,7 +224,7 @@ def _retry_after(value):
 
 @dataclass
 class PoliteSession:
-    """Fetch pages from one site, politely. Inject `sleep`/`clock` in tests."""
+    """Fetch pages and pictures of one producer, politely. Inject `sleep`/`clock` in tests."""
 
     base_url: str
     delay: float = None
@@ -139,7 +235,6 @@ class PoliteSession:
     clock: callable = time.monotonic
     user_agent: str = USER_AGENT
     requests_made: int = 0
-    _last_request: dict = field(default_factory=dict)
     _robots: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -147,61 +242,68 @@ class PoliteSession:
             self.delay = settings.IMPORTER_DELAY_SECONDS
         if self.max_bytes is None:
             self.max_bytes = MAX_PAGE_BYTES
-        if self.allow_private is None:
-            self.allow_private = settings.IMPORTER_ALLOW_PRIVATE_HOSTS
-        check_url(self.base_url, allow_private=self.allow_private)
-        self.site = _site(self.base_url)
+        self.allow_private = _allow_private(self.allow_private)
+        self.site = check_url(self.base_url, allow_private=self.allow_private).site
         self.http = requests.Session()
+        self.http.trust_env = False  # a proxy would resolve the name itself, past the check
+        adapter = PinnedAdapter(allow_private=self.allow_private)
+        self.http.mount("http://", adapter)
+        self.http.mount("https://", adapter)
         self.http.headers.update({
             "User-Agent": self.user_agent,
             "Accept": "text/html,application/xhtml+xml,application/json;q=0.9,*/*;q=0.5",
             "Accept-Language": "en",
         })
 
-    # -- politeness ---------------------------------------------------------
-
-    def _wait_turn(self, host):
-        last = self._last_request.get(host)
-        if last is not None:
-            remaining = self.delay - (self.clock() - last)
-            if remaining > 0:
-                self.sleep(remaining)
-        self._last_request[host] = self.clock()
+    def _target(self, url):
+        try:
+            return target_parse(url)
+        except AddressRefused as exc:
+            raise FetchError(str(exc), url=str(url)[:200], permanent=True) from None
 
     def allowed(self, url):
         """Whether robots.txt lets us fetch `url` (an unreadable robots.txt allows all)."""
-        parts = urlsplit(url)
-        root = f"{parts.scheme}://{parts.netloc}"
-        parser = self._robots.get(root)
+        origin = self._target(url).origin
+        parser = self._robots.get(origin)
         if parser is None:
             parser = robotparser.RobotFileParser()
             try:
-                page = self._request(urljoin(root, "/robots.txt"), retry=False)
+                page = self._request(origin + "/robots.txt", retry=False)
                 lines = page.text.splitlines() if page.ok else []
             except FetchError:
                 lines = []
             parser.parse(lines)
-            self._robots[root] = parser
+            self._robots[origin] = parser
         return parser.can_fetch(self.user_agent, url)
 
     # -- fetching -----------------------------------------------------------
 
     def get(self, url):
-        """Return a Page (empty for 404/410/other statuses) or raise FetchError."""
-        if _site(url) != self.site:
+        """Return a Page of the producer's site (empty for 404/410/other statuses) or raise FetchError."""
+        url = self._target(url).url
+        if self._target(url).site != self.site:
             raise FetchError(f"off-site URL refused: {url[:200]}", url=url, permanent=True)
         if not self.allowed(url):
             raise FetchError(f"disallowed by robots.txt: {url[:200]}", url=url, permanent=True)
         return self._request(url, retry=True)
 
-    def _request(self, url, *, retry):
+    def download(self, url, *, max_bytes, allowed_types):
+        """Fetch one picture (any public host, a CDN too) with a size cap and a type check."""
+        page = self._request(self._target(url).url, retry=True, any_site=True,
+                             max_bytes=max_bytes, allowed_types=allowed_types)
+        if page.status != 200:
+            raise FetchError(f"HTTP {page.status}: {url[:200]}", url=url, permanent=True)
+        return page.body, page.content_type
+
+    def _request(self, url, *, retry, any_site=False, max_bytes=None, allowed_types=None):
         backoff = FIRST_BACKOFF
         attempts = 0
         while True:
             attempts += 1
             wait = None
             try:
-                page = self._one_attempt(url)
+                page = self._one_attempt(url, any_site=any_site, max_bytes=max_bytes or self.max_bytes,
+                                         allowed_types=allowed_types)
             except FetchError as exc:
                 exc.attempts = attempts
                 if exc.permanent or not retry or attempts >= MAX_ATTEMPTS:
@@ -224,46 +326,57 @@ class PoliteSession:
                 backoff *= 2
             self.sleep(min(wait, MAX_RETRY_AFTER))
 
-    def _one_attempt(self, url):
+    def _one_attempt(self, url, *, any_site, max_bytes, allowed_types):
         for _hop in range(MAX_REDIRECTS + 1):
-            host = check_url(url, allow_private=self.allow_private)
-            self._wait_turn(host)
-            self.requests_made += 1
-            try:
-                response = self.http.get(url, timeout=self.timeout, stream=True, allow_redirects=False)
-            except requests.RequestException as exc:
-                raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
-            with response:
-                if response.is_redirect:
-                    target = urljoin(url, response.headers.get("Location", ""))
-                    if _site(target) != self.site:
-                        raise FetchError(
-                            f"redirect to another site refused: {target[:200]}", url=url, permanent=True
-                        )
-                    url = target
-                    continue
-                page = Page(url=url, status=response.status_code,
-                            content_type=response.headers.get("Content-Type", ""),
-                            encoding=requests.utils.get_encoding_from_headers(response.headers)
-                            if "charset" in response.headers.get("Content-Type", "") else None)
-                page.retry_after = response.headers.get("Retry-After")
-                if 200 <= response.status_code < 300:
-                    page.body = self._read_capped(response, url)
-                return page
+            target = self._target(url)
+            with TURNS.turn(target.netloc, delay=self.delay, sleep=self.sleep, clock=self.clock):
+                self.requests_made += 1
+                try:
+                    response = self.http.get(target.url, timeout=self.timeout, stream=True,
+                                             allow_redirects=False)
+                except requests.RequestException as exc:
+                    raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}",
+                                     url=url) from exc
+                with response:
+                    if response.is_redirect:
+                        url = self._redirect(url, response, any_site=any_site)
+                        continue
+                    return self._page(url, response, max_bytes=max_bytes, allowed_types=allowed_types)
         raise FetchError(f"too many redirects: {url[:200]}", url=url, permanent=True)
 
-    def _read_capped(self, response, url):
+    def _redirect(self, url, response, *, any_site):
+        target = self._target(urljoin(url, response.headers.get("Location", "")))
+        if not any_site and target.site != self.site:
+            raise FetchError(f"redirect to another site refused: {target.url[:200]}", url=url, permanent=True)
+        return target.url
+
+    def _page(self, url, response, *, max_bytes, allowed_types):
+        content_type = response.headers.get("Content-Type", "")
+        page = Page(url=url, status=response.status_code, content_type=content_type,
+                    encoding=requests.utils.get_encoding_from_headers(response.headers)
+                    if "charset" in content_type.lower() else None,
+                    retry_after=response.headers.get("Retry-After"))
+        if not 200 <= response.status_code < 300:
+            return page
+        if allowed_types is not None:
+            page.content_type = content_type.split(";")[0].strip().lower()
+            if page.content_type not in allowed_types:
+                raise FetchError(f"not an image ({page.content_type or 'no type'}): {url[:200]}",
+                                 url=url, permanent=True)
+        page.body = self._read_capped(response, url, max_bytes)
+        return page
+
+    def _read_capped(self, response, url, max_bytes):
+        too_big = FetchError(f"larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
         declared = response.headers.get("Content-Length")
-        if declared and declared.isdigit() and int(declared) > self.max_bytes:
-            raise FetchError(f"page larger than {self.max_bytes // 1024} KB: {url[:200]}",
-                             url=url, permanent=True)
+        if declared and declared.isdigit() and int(declared) > max_bytes:
+            raise too_big
         chunks, size = [], 0
         try:
             for chunk in response.iter_content(64 * 1024):
                 size += len(chunk)
-                if size > self.max_bytes:
-                    raise FetchError(f"page larger than {self.max_bytes // 1024} KB: {url[:200]}",
-                                     url=url, permanent=True)
+                if size > max_bytes:
+                    raise too_big
                 chunks.append(chunk)
         except requests.RequestException as exc:
             raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
@@ -271,40 +384,3 @@ class PoliteSession:
 
     def close(self):
         self.http.close()
-
-
-def download(url, *, max_bytes, allowed_types, timeout=PAGE_TIMEOUT, allow_private=None):
-    """Fetch one file (a product image) with a size cap and a content-type check.
-
-    Redirects are followed by hand so every hop is checked (no private hosts).
-    """
-    try:
-        for _hop in range(MAX_REDIRECTS + 1):
-            check_url(url, allow_private=allow_private)
-            with requests.get(url, timeout=timeout, stream=True, allow_redirects=False,
-                              headers={"User-Agent": USER_AGENT}) as response:
-                if response.is_redirect:
-                    url = urljoin(url, response.headers.get("Location", ""))
-                    continue
-                return _read_image(response, url, max_bytes, allowed_types)
-        raise FetchError(f"too many redirects: {url[:200]}", url=url, permanent=True)
-    except requests.RequestException as exc:
-        raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
-
-
-def _read_image(response, url, max_bytes, allowed_types):
-    if response.status_code != 200:
-        raise FetchError(f"HTTP {response.status_code}: {url[:200]}", url=url, permanent=response.status_code < 500)
-    content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
-    if content_type not in allowed_types:
-        raise FetchError(f"not an image ({content_type or 'no type'}): {url[:200]}", url=url, permanent=True)
-    declared = response.headers.get("Content-Length")
-    if declared and declared.isdigit() and int(declared) > max_bytes:
-        raise FetchError(f"image larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
-    chunks, size = [], 0
-    for chunk in response.iter_content(64 * 1024):
-        size += len(chunk)
-        if size > max_bytes:
-            raise FetchError(f"image larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
-        chunks.append(chunk)
-    return b"".join(chunks), content_type

@@ -45,6 +45,7 @@ class ExternalProduct(models.Model):
     source = models.CharField(max_length=200, blank=True)
     source_url = models.URLField(max_length=1000, unique=True)
     category = models.CharField(max_length=60, blank=True)
+    in_stock = models.BooleanField(default=True)  # False when the producer marks it out of stock
     fetched_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

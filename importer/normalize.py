@@ -37,7 +37,7 @@ def normalise(product: ParsedProduct):
     return ParsedProduct(
         name=name, price=quantize(product.price), original_price=quantize(original) if original else None, currency="KES",
         image=product.image, description=description, source_url=product.source_url,
-        category=product.category, rank=product.rank,
+        category=product.category, rank=product.rank, in_stock=product.in_stock is not False,
     )
 
 

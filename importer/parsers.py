@@ -28,7 +28,8 @@ NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 FALLBACK_PRICE = re.compile(
     r"(?:K\s?Shs?|KES)\.?\s*(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{2,3}(?:\.\d{1,2})?)(?![\d,])", re.I
 )
-PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page)=(\d+)")
+# /page/2/, ?paged=2, ?page=2, ?product-page=2, and the block themes' ?query-0-page=2
+PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page|query-\d+-page)=(\d+)")
 MAX_PAGE_NUMBER = 5
 ACTION_PARAMS = {"add-to-cart", "add_to_wishlist", "remove_item", "orderby", "filter", "min_price",
                  "max_price", "replytocom", "action", "wc-ajax", "s", "share"}
@@ -48,6 +49,7 @@ class ParsedProduct:
     source_url: str = ""
     category: str = ""  # the producer's category slug, when the page says
     rank: int = RANK_CARD
+    in_stock: bool | None = None  # None: the page does not say
 
     def merge(self, other):
         """Keep the better-ranked record, filling its gaps from the other one."""
@@ -55,6 +57,8 @@ class ParsedProduct:
         for name in ("price", "original_price", "image", "description", "category"):
             if not getattr(best, name) and getattr(rest, name):
                 setattr(best, name, getattr(rest, name))
+        if best.in_stock is None:
+            best.in_stock = rest.in_stock
         return best
 
 
@@ -153,17 +157,48 @@ def _image_of(el, page_url):
 
 
 def _price_from_element(el):
-    """Current and original price of a price element: `ins` is current, `del` the original."""
+    """Current and original price of a price element.
+
+    A struck-through price (`del`, `s`, `strike`: WooCommerce classic and block
+    themes, Shopify themes) is the original; `ins`, else what is left, the current.
+    """
     el = deepcopy(el)
     for hidden in el.xpath('.//*[contains(concat(" ", normalize-space(@class), " "), " screen-reader-text ")]'):
         hidden.drop_tree()
-    ins, dels = el.xpath(".//ins"), el.xpath(".//del")
+    struck = el.xpath(".//del | .//s | .//strike")
+    original = next((p for p in (parse_price(old.text_content()) for old in struck) if p), None)
+    ins = el.xpath(".//ins")
     if ins:
-        return parse_price(ins[0].text_content()), parse_price(dels[0].text_content()) if dels else None
-    if dels:
-        for old in dels:
+        return parse_price(ins[0].text_content()), original
+    for old in struck:
+        if old.getparent() is not None:
             old.drop_tree()
-    return parse_price(el.text_content()), None
+    return parse_price(el.text_content()), original
+
+
+OUT_OF_STOCK_TEXT = re.compile(r"\b(?:out of stock|sold out|unavailable)\b", re.I)
+OUT_OF_STOCK_CLASSES = ("outofstock", "out-of-stock", "sold-out", "soldout")
+
+
+def availability(value):
+    """In stock per a schema.org availability ('https://schema.org/OutOfStock' → False), or None."""
+    value = str(value or "").rsplit("/", 1)[-1].lower()
+    if value in ("outofstock", "soldout", "discontinued"):
+        return False
+    if value in ("instock", "limitedavailability", "onlineonly", "instoreonly", "preorder", "backorder"):
+        return True
+    return None
+
+
+def _stock_of(el):
+    """False when a card or product summary is marked out of stock (class or badge), else None."""
+    classes = " ".join(el.xpath("./@class | .//@class")).lower()
+    if any(token in classes.split() for token in OUT_OF_STOCK_CLASSES):
+        return False
+    for badge in el.xpath('.//*[contains(@class, "stock") or contains(@class, "badge") or contains(@class, "label")]'):
+        if OUT_OF_STOCK_TEXT.search(badge.text_content()):
+            return False
+    return None
 
 
 def _first(el, xpaths):
@@ -194,7 +229,12 @@ def _walk_jsonld(data):
         if "@graph" in data:
             yield from _walk_jsonld(data["@graph"])
         kinds = _types(data)
-        if "Product" in kinds or "ProductGroup" in kinds:
+        variants = data.get("hasVariant") if "ProductGroup" in kinds else None
+        if variants:  # a ProductGroup: each variant (100 g, 250 g) is a product of its own
+            for variant in variants if isinstance(variants, list) else [variants]:
+                if isinstance(variant, dict):
+                    yield {"image": data.get("image"), "description": data.get("description"), **variant}
+        elif "Product" in kinds or "ProductGroup" in kinds:
             yield data
         elif "ItemList" in kinds:
             for element in data.get("itemListElement") or []:
@@ -203,22 +243,35 @@ def _walk_jsonld(data):
 
 
 def _offer_price(offers):
-    """(price, currency) of an Offer, a list of them, or an AggregateOffer (low end)."""
+    """(price, original price, currency) of an Offer, a list of them, or an AggregateOffer (low end).
+
+    The original is a StrikethroughPrice or ListPrice price specification (the
+    schema.org way to mark a sale)."""
     for offer in offers if isinstance(offers, list) else [offers]:
         if not isinstance(offer, dict):
             continue
         currency = str(offer.get("priceCurrency") or "KES").upper()
-        for key in ("price", "lowPrice"):
-            price = parse_price(offer.get(key))
-            if price:
-                return price, currency
-        spec = offer.get("priceSpecification")
-        if spec:
-            specs = spec if isinstance(spec, list) else [spec]
-            for item in specs:
-                if isinstance(item, dict) and parse_price(item.get("price")):
-                    return parse_price(item.get("price")), str(item.get("priceCurrency") or currency).upper()
-    return None, "KES"
+        price = parse_price(offer.get("price")) or parse_price(offer.get("lowPrice"))
+        original = None
+        specs = offer.get("priceSpecification") or []
+        for spec in specs if isinstance(specs, list) else [specs]:
+            if not isinstance(spec, dict) or not parse_price(spec.get("price")):
+                continue
+            if str(spec.get("priceType") or "").endswith(("StrikethroughPrice", "ListPrice")):
+                original = original or parse_price(spec.get("price"))
+            elif not price:
+                price = parse_price(spec.get("price"))
+                currency = str(spec.get("priceCurrency") or currency).upper()
+        if price:
+            return price, original, currency
+    return None, None, "KES"
+
+
+def _offers_in_stock(offers):
+    states = [availability(o.get("availability")) for o in (offers if isinstance(offers, list) else [offers])
+              if isinstance(o, dict)]
+    known = [state for state in states if state is not None]
+    return any(known) if known else None
 
 
 def _jsonld_image(image):
@@ -239,12 +292,13 @@ def _jsonld_products(doc, page_url):
         except ValueError:
             continue
         for node in _walk_jsonld(data):
-            price, currency = _offer_price(node.get("offers") or {})
+            price, original, currency = _offer_price(node.get("offers") or {})
             name = clean_text(node.get("name"))
             if not name:
                 continue
             products.append(ParsedProduct(
-                name=name, price=price, currency=currency,
+                name=name, price=price, original_price=original, currency=currency,
+                in_stock=_offers_in_stock(node.get("offers") or {}),
                 image=absolute_url(page_url, _jsonld_image(node.get("image"))),
                 description=clean_text(node.get("description")),
                 source_url=canonical_url(absolute_url(page_url, node.get("url") or "") or page_url),
@@ -270,6 +324,7 @@ def _microdata_products(doc, page_url):
         products.append(ParsedProduct(
             name=name, price=parse_price(prop("price")),
             currency=(clean_text(prop("priceCurrency")) or "KES").upper(),
+            in_stock=availability(prop("availability")),
             image=absolute_url(page_url, prop("image")), description=clean_text(prop("description")),
             source_url=canonical_url(absolute_url(page_url, link) if link else page_url),
             rank=RANK_STRUCTURED,
@@ -281,13 +336,15 @@ def _microdata_products(doc, page_url):
 
 CARD_XPATH = (
     f'//li[{_class_has("product")}] | //div[{_class_has("product")} and {_class_has("type-product")}]'
-    f' | //*[{_class_has("product-card")} or {_class_has("product-item")} or {_class_has("grid-product")}]'
+    f' | //*[{_class_has("product-card")} or {_class_has("product-item")} or {_class_has("grid-product")}'
+    f' or {_class_has("product-card-wrapper")}]'  # Shopify's Dawn-style themes
 )
 NAME_XPATHS = [
     f'.//*[{_class_has("woocommerce-loop-product__title")}]', f'.//*[{_class_has("product-title")}]',
     f'.//*[{_class_has("product-name")}]', './/*[@itemprop="name"]', ".//h2", ".//h3", ".//h4",
 ]
-PRICE_XPATHS = [f'.//*[{_class_has("price")}]', f'.//*[{_class_has("amount")}]', './/*[@itemprop="price"]',
+PRICE_XPATHS = [f'.//*[{_class_has("price")}]', f'.//*[{_class_has("wc-block-components-product-price")}]',
+                f'.//*[{_class_has("amount")}]', './/*[@itemprop="price"]',
                  './/*[contains(@class, "price")]']
 
 
@@ -316,11 +373,51 @@ def _cards(doc, page_url):
         price, original = _price_from_element(price_el) if price_el is not None else (None, None)
         if price is None:
             price = fallback_price(card.text_content())
+        own_classes = (card.get("class") or "").split()
         products.append(ParsedProduct(
             name=name, price=price, original_price=original,
             image=_image_of(image_el, page_url) if image_el is not None else "",
             source_url=link or f"{canonical_url(page_url)}#{re.sub(r'[^a-z0-9]+', '-', name.lower())}",
             category=category_slug(page_url), rank=RANK_CARD,
+            in_stock=_stock_of(card) if _stock_of(card) is not None else (True if "instock" in own_classes else None),
+        ))
+    return products
+
+
+def _generic_cards(doc, page_url):
+    """A plain catalogue without a shop platform's classes: the innermost blocks (article,
+    list item, div, table row) that hold one heading (or a first cell) and a price with a
+    currency mark."""
+    blocks = []
+    for el in doc.xpath("//article | //li | //div | //tr"):
+        if el.xpath(".//h1") or not fallback_price(el.text_content()):
+            continue
+        headings = el.xpath(".//h2 | .//h3 | .//h4") if el.tag != "tr" else el.xpath("./td[1] | ./th[1]")
+        if len(headings) == 1:
+            blocks.append((el, headings[0]))
+    inner = [(el, h) for el, h in blocks if not any(o is not el and o in el.iterdescendants() for o, _h in blocks)]
+    products = []
+    for block, heading in inner:
+        name = clean_text(heading.text_content())
+        link = _first(block, [".//a[@href]"])
+        href = absolute_url(page_url, link.get("href")) if link is not None else ""
+        image_el = _first(block, [".//img"])
+        price_el = _first(block, PRICE_XPATHS)
+        price, original = _price_from_element(price_el) if price_el is not None else (None, None)
+        if price is None:  # no price element: a currency-marked amount, struck ones being the original
+            rest = deepcopy(block)
+            struck = rest.xpath(".//del | .//s | .//strike")
+            original = next((p for p in (parse_price(el.text_content()) for el in struck) if p), None)
+            for el in struck:
+                if el.getparent() is not None:
+                    el.drop_tree()
+            price = fallback_price(rest.text_content())
+        products.append(ParsedProduct(
+            name=name, price=price, original_price=original,
+            image=_image_of(image_el, page_url) if image_el is not None else "",
+            source_url=canonical_url(href) if href and not is_action_link(href)
+            else f"{canonical_url(page_url)}#{re.sub(r'[^a-z0-9]+', '-', name.lower())}",
+            category=category_slug(page_url), rank=RANK_CARD, in_stock=_stock_of(block),
         ))
     return products
 
@@ -346,6 +443,12 @@ def _product_page(doc, page_url):
     price, original = _price_from_element(price_el) if price_el is not None else (None, None)
     if price is None and summary is not None:
         price = fallback_price(summary.text_content())
+    in_stock = None
+    wrapper = name_el.xpath(f'ancestor::*[{_class_has("product")}][1]')  # WooCommerce marks it instock/outofstock
+    if wrapper and "outofstock" in (wrapper[0].get("class") or "").split():
+        in_stock = False
+    elif summary is not None and summary.tag not in ("main", "body"):
+        in_stock = _stock_of(summary)
     image = ""
     gallery = _first(doc, [f'//*[contains(@class, "woocommerce-product-gallery")]//img',
                            f'//*[{_class_has("single-tea-image")}]//img'])
@@ -360,13 +463,31 @@ def _product_page(doc, page_url):
     if not description:
         meta = doc.xpath('//meta[@name="description"]/@content | //meta[@property="og:description"]/@content')
         description = clean_text(meta[0]) if meta else ""
-    return ParsedProduct(name=name, price=price, original_price=original, image=image,
+    return ParsedProduct(name=name, price=price, original_price=original, image=image, in_stock=in_stock,
                          description=description, source_url=canonical_url(page_url), rank=RANK_PAGE)
+
+
+LOAD_MORE_ATTRS = ("data-next-url", "data-next", "data-url", "data-href", "href")
+
+
+def _same_site_page(page_url, link, result):
+    """Add a further page of this listing (≤ page 5) when `link` is one on this site."""
+    url = absolute_url(page_url, link)
+    if not url or urlsplit(url).netloc.lower() != urlsplit(page_url).netloc.lower() or is_action_link(url):
+        return
+    url = canonical_url(url)
+    if page_number(url) <= MAX_PAGE_NUMBER and url not in result.pagination:
+        result.pagination.append(url)
 
 
 def _links(doc, page_url, result):
     here = urlsplit(page_url)
     seen = set()
+    # a "Load more" button names the next batch (HTML or JSON) in a data attribute
+    for button in doc.xpath('//*[contains(@class, "load-more") or contains(@class, "loadmore")]'):
+        link = next((button.get(attr) for attr in LOAD_MORE_ATTRS if button.get(attr)), "")
+        if link:
+            _same_site_page(page_url, link, result)
     for href in doc.xpath("//a/@href"):
         url = absolute_url(page_url, href)
         if not url or url in seen:
@@ -378,12 +499,20 @@ def _links(doc, page_url, result):
         url = canonical_url(url)
         number = page_number(url)
         if number > 1:
-            if number <= MAX_PAGE_NUMBER:
+            if number <= MAX_PAGE_NUMBER and url not in result.pagination:
                 result.pagination.append(url)
         elif category_slug(url):
             result.categories.append(url)
         elif _looks_like_product_link(url):
             result.product_links.append(url)
+
+
+def _complete(structured, page):
+    """Fill a page's structured record from its HTML: structured data rarely carries the
+    struck-through price, and may give the original price as the price."""
+    if page.original_price and structured.price in (None, page.original_price) and page.price:
+        structured.price = page.price
+    structured.merge(page)
 
 
 def parse_page(text, page_url):
@@ -392,21 +521,60 @@ def parse_page(text, page_url):
     if not text or not text.strip():
         return result
     try:
-        doc = lxml_html.fromstring(text.encode("utf-8", errors="replace") if isinstance(text, str) else text)
+        # the text is decoded already (fetch.decode_body): lxml must not decode it again
+        # by the page's own <meta charset>, which would garble every accent
+        data = text.encode("utf-8", errors="replace") if isinstance(text, str) else text
+        doc = lxml_html.fromstring(data, parser=lxml_html.HTMLParser(encoding="utf-8"))
     except (etree.ParserError, ValueError):
         return result
     structured = _jsonld_products(doc, page_url) or _microdata_products(doc, page_url)
     result.products.extend(structured)
-    if not structured and _is_product_page(doc):
-        product = _product_page(doc, page_url)
-        if product:
-            result.products.append(product)
-    result.products.extend(_cards(doc, page_url))
+    product = _product_page(doc, page_url) if _is_product_page(doc) else None
+    if product and len(structured) == 1:
+        _complete(structured[0], product)
+    elif product and not structured:
+        result.products.append(product)
+    cards = _cards(doc, page_url)
+    if not cards and not result.products:
+        cards = _generic_cards(doc, page_url)
+    result.products.extend(cards)
     _links(doc, page_url, result)
     return result
 
 
 # -- platform feeds ------------------------------------------------------------
+
+LOAD_MORE_HTML = ("html", "content", "products_html", "items_html")
+LOAD_MORE_NEXT = ("next", "next_url", "nextUrl", "next_page_url", "nextPage")
+
+
+def parse_load_more(data, page_url):
+    """A "load more" answer: JSON with the next batch as an HTML fragment (or a list of
+    product records) and the URL of the batch after it."""
+    result = ParsedPage()
+    if not isinstance(data, dict):
+        return result
+    fragment = next((data[key] for key in LOAD_MORE_HTML if isinstance(data.get(key), str)), "")
+    if fragment.strip():
+        parsed = parse_page(f"<html><body><ul>{fragment}</ul></body></html>", page_url)
+        result.products.extend(parsed.products)
+        result.product_links.extend(parsed.product_links)
+    for item in data.get("products") if isinstance(data.get("products"), list) else []:
+        if isinstance(item, dict) and clean_text(item.get("name") or item.get("title")):
+            link = absolute_url(page_url, item.get("url") or item.get("permalink") or "")
+            result.products.append(ParsedProduct(
+                name=clean_text(item.get("name") or item.get("title")), price=parse_price(item.get("price")),
+                original_price=parse_price(item.get("regular_price") or item.get("compare_at_price")),
+                image=absolute_url(page_url, str(item.get("image") or "")),
+                source_url=canonical_url(link) if link else "", category=category_slug(page_url),
+                rank=RANK_FEED, in_stock=item.get("in_stock") if isinstance(item.get("in_stock"), bool) else None,
+            ))
+    result.products = [p for p in result.products if p.source_url]
+    next_url = next((data[key] for key in LOAD_MORE_NEXT if isinstance(data.get(key), str) and data[key]), "")
+    if next_url:
+        _same_site_page(page_url, next_url, result)
+    return result
+
 
 
 def parse_woocommerce_feed(data, base_url):
@@ -434,7 +602,7 @@ def parse_woocommerce_feed(data, base_url):
             description=clean_text(item.get("short_description") or item.get("description")),
             source_url=canonical_url(absolute_url(base_url, item.get("permalink") or f"/product/{item.get('slug')}/")),
             category=str(categories[0].get("slug", "")) if categories and isinstance(categories[0], dict) else "",
-            rank=RANK_FEED,
+            rank=RANK_FEED, in_stock=item.get("is_in_stock") if isinstance(item.get("is_in_stock"), bool) else None,
         ))
     return products
 
@@ -446,14 +614,18 @@ def parse_shopify_feed(data, base_url):
         if not isinstance(item, dict) or not item.get("title"):
             continue
         variants = [v for v in item.get("variants") or [] if isinstance(v, dict)]
-        prices = [p for p in (parse_price(v.get("price")) for v in variants) if p]
+        priced = sorted(((parse_price(v.get("price")), v) for v in variants if parse_price(v.get("price"))),
+                        key=lambda pair: pair[0])
+        price, cheapest = priced[0] if priced else (None, {})
         images = item.get("images") or []
         products.append(ParsedProduct(
-            name=clean_text(item["title"]), price=min(prices) if prices else None,
+            name=clean_text(item["title"]), price=price,
+            original_price=parse_price(cheapest.get("compare_at_price")),  # Shopify's struck-through price
             image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
             description=clean_text(item.get("body_html")),
             source_url=canonical_url(urljoin(base_url, f"/products/{item.get('handle', '')}")),
             category=str(item.get("product_type") or "").lower().replace(" ", "-"),
             rank=RANK_FEED,
+            in_stock=any(v.get("available") for v in variants) if any("available" in v for v in variants) else None,
         ))
     return products

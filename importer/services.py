@@ -6,7 +6,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import OperationalError, transaction
@@ -18,7 +17,7 @@ from catalog.models import Category, Product
 from catalog.services import product_upsert
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
-from importer.fetch import FetchError, check_url, download
+from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.pricing import import_price
 from shop.rates import rate_get, rate_status, rates_refresh
@@ -54,7 +53,7 @@ def importer_config():
     status = rate_status("KES", "EGP")
     return {
         "enabled": store.external_enabled,
-        "base_url": store.external_base_url or settings.IMPORTER_BASE_URL,
+        "base_url": store.importer_base_url,
         "refresh_interval": store.external_refresh_interval,
         "auto_import": store.external_auto_import,
         "markup": store.importer_markup,
@@ -99,6 +98,15 @@ def category_for(item, *, config=None):
 # -- runs -----------------------------------------------------------------------
 
 
+def base_url_check(base_url):
+    """Refuse a producer address the importer must not reach (the settings API's field)."""
+    try:
+        check_url(base_url)
+    except FetchError as exc:
+        raise ImporterError(_("The producer site address is not allowed: %(reason)s") % {"reason": exc},
+                            field="external_products.base_url") from exc
+
+
 def run_active():
     cutoff = timezone.now() - STALE_AFTER
     return ImporterRun.objects.filter(status__in=ACTIVE, created_at__gte=cutoff).first()
@@ -113,10 +121,7 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
     if not MIN_PAGES <= max_pages <= MAX_PAGES:
         raise ImporterError(_("Max pages must be a whole number from 1 to 100."))
     base_url = (base_url or importer_config()["base_url"]).strip()
-    try:
-        check_url(base_url)
-    except FetchError as exc:
-        raise ImporterError(_("The producer site address is not allowed: %(reason)s") % {"reason": exc}) from exc
+    base_url_check(base_url)
     with transaction.atomic():
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
@@ -224,7 +229,8 @@ def cache_replace(*, run, products):
         ExternalProduct(
             run=run, name=p.name, price=p.price, original_price=p.original_price, currency="KES",
             image=p.image[:1000], description=p.description, source=urlsplit(run.base_url).netloc,
-            source_url=p.source_url[:1000], category=p.category[:60], fetched_at=now,
+            source_url=p.source_url[:1000], category=p.category[:60], in_stock=p.in_stock is not False,
+            fetched_at=now,
         )
         for p in products
     ])
@@ -248,14 +254,16 @@ def _unique_slug(name):
     return slug
 
 
-def image_store(url):
-    """Download a product image into media storage and return its URL (never hot-linked)."""
+def image_store(url, *, session):
+    """Download a product image into media storage and return its URL (never hot-linked).
+
+    `session` is the crawl's polite client: pictures wait their turn like pages."""
     digest = hashlib.sha256(url.encode()).hexdigest()[:24]
     for ext in IMAGE_TYPES.values():  # downloaded before: reuse it
         name = f"{IMAGE_FOLDER}/{digest}.{ext}"
         if default_storage.exists(name):
             return default_storage.url(name)
-    body, content_type = download(url, max_bytes=IMAGE_MAX_BYTES, allowed_types=set(IMAGE_TYPES))
+    body, content_type = session.download(url, max_bytes=IMAGE_MAX_BYTES, allowed_types=set(IMAGE_TYPES))
     name = default_storage.save(f"{IMAGE_FOLDER}/{digest}.{IMAGE_TYPES[content_type]}", ContentFile(body))
     return default_storage.url(name)
 
@@ -285,29 +293,39 @@ def products_import(*, external_products=None, user=None):
     config = importer_config()
     result = ImportResult()
     featured_left = FEATURED_COUNT
-    for item in items:
-        try:
-            product, created = _import_one(item, config=config, feature=featured_left > 0)
-        except FetchError as exc:
-            result.errors.append(f"{item.name}: {exc}")
-            continue
-        if created:
-            result.created.append(product)
-            featured_left -= 1 if product.is_featured else 0
-        else:
-            result.updated.append(product)
-        _after_save(product, user, "product_import" if created else "product_reimport")
+    session = _picture_session(config["base_url"])
+    try:
+        for item in items:
+            product, created = _import_one(item, config=config, feature=featured_left > 0, session=session)
+            if created:
+                result.created.append(product)
+                featured_left -= 1 if product.is_featured else 0
+            else:
+                result.updated.append(product)
+            _after_save(product, user, "product_import" if created else "product_reimport")
+    finally:
+        if session is not None:
+            session.close()
     return result
 
 
-def _import_one(item, *, config, feature):
+def _picture_session(base_url):
+    """The polite client pictures are fetched with (None when the producer address is refused)."""
+    try:
+        return PoliteSession(base_url=base_url)
+    except FetchError as exc:
+        log.warning("importer: pictures skipped: %s", exc)
+        return None
+
+
+def _import_one(item, *, config, feature, session):
     current_egp = egp_price(item.price, config=config)
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
     images = []
-    if item.image and not (existing and existing.images):
+    if item.image and session is not None and not (existing and existing.images):
         try:
-            images = [image_store(item.image)]
+            images = [image_store(item.image, session=session)]
         except FetchError as exc:  # a missing picture is not worth losing the product
             log.info("importer: image skipped for %s: %s", item.name, exc)
     prices = {
@@ -335,7 +353,7 @@ def _import_one(item, *, config, feature):
             short_description_ar=description_ar[:SHORT_DESCRIPTION],
             brewing_instructions_en=BREWING_EN, brewing_instructions_ar=BREWING_AR,
             category=_category(verdict.category), tags=verdict.tags,
-            caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK,
+            caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK if item.in_stock else 0,
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,
         )

@@ -10,6 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audit_record
+from orders.emails import order_attention_send, order_confirmation_send, order_status_send
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
 from orders.stock import stock_release, stock_reserve
 from shop.errors import ShopError
@@ -71,6 +73,10 @@ def order_set_status(*, order, status, actor=None, note=""):
                 raise OrderStatusError(exc.message) from None
             locked.stock_reserved = True
             fields.append("stock_reserved")
+        if locked.needs_attention and actor is not None and actor.is_authenticated:
+            # staff restored or settled the order the alert was about
+            locked.needs_attention = False
+            fields.append("needs_attention")
         locked.status = status
         locked.save(update_fields=fields)
         OrderStatusChange.objects.create(
@@ -78,9 +84,7 @@ def order_set_status(*, order, status, actor=None, note=""):
             actor=actor if actor is not None and actor.is_authenticated else None,
         )
         if status in NOTIFY:
-            from orders.tasks import order_status_email
-
-            transaction.on_commit(lambda: order_status_email.delay(locked.pk, status))
+            order_status_send(order=locked, status=status)
     order.refresh_from_db()
     return order
 
@@ -91,25 +95,44 @@ def order_cancel(*, order, actor=None, note=""):
 
 
 def order_mark_paid(*, order, note=""):
-    """Record a verified payment: paid, processing, confirmation e-mail. Idempotent."""
+    """Record a verified payment: paid, processing, confirmation e-mail. Idempotent.
+
+    Money captured on a cancelled order (paid after it expired, or a success
+    after a decline) is never silent: the order keeps `cancelled` (its stock
+    may be gone) and is flagged for staff, with an audit entry and an e-mail
+    to the store's address.
+    """
     with transaction.atomic():
         locked = _locked(order)
         if locked.payment_status == PaymentStatus.PAID:
             return locked
         was_cancelled = locked.status == S.CANCELLED
+        previous_payment = locked.payment_status
         locked.payment_status = PaymentStatus.PAID
         locked.paid_at = timezone.now()
         locked.save(update_fields=["payment_status", "paid_at", "updated_at"])
         if was_cancelled:
-            # paid after it expired: money arrived, so staff must look at it
-            logger.warning("order %s paid after it was cancelled", locked.number)
+            _flag_captured_on_cancelled(locked, previous_payment=previous_payment, note=note)
         elif locked.status == S.PENDING:
             order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
-        from orders.tasks import order_confirmation_email
-
-        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+        order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
+
+
+def _flag_captured_on_cancelled(order, *, previous_payment, note):
+    """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
+    reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
+    order.needs_attention = True
+    order.attention_reason = reason
+    order.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
+    logger.warning("order %s: money captured on a cancelled order (%s)", order.number, reason)
+    audit_record(
+        actor=None, action="order.captured_on_cancelled", target=order,
+        details=(f"{order.number}: {order.total_amount} EGP captured on a cancelled order "
+                 f"({reason}; {note or 'payment'}). Refund it or restore the order."),
+    )
+    order_attention_send(order=order)
 
 
 def order_confirm_cod(*, order):
@@ -121,9 +144,7 @@ def order_confirm_cod(*, order):
         locked.payment_status = PaymentStatus.COD
         locked.save(update_fields=["payment_status", "updated_at"])
         order_set_status(order=locked, status=S.PROCESSING, note="Cash on delivery")
-        from orders.tasks import order_confirmation_email
-
-        transaction.on_commit(lambda: order_confirmation_email.delay(locked.pk))
+        order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
 

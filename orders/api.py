@@ -1,9 +1,8 @@
 """Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
 
 import logging
+
 from django.conf import settings
-from django.db import transaction
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_serializer, inline_serializer
@@ -11,18 +10,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.models import Product
 from orders import cart as carts
-from orders.actions import order_confirm_cod
-from orders.checkout import CheckoutError, checkout_validate, coupon_check, order_place
+from orders.checkout import CheckoutError, checkout_complete, coupon_check
 from orders.models import Order, Payment, PaymentStatus
-from orders.payments import get_provider, provider_for_method
-from orders.payments.base import PaymentError
-from orders.payments.services import payment_start, payment_verify
-from orders.stock import InsufficientStock
+from orders.payments import sandbox_enabled
+from orders.payments.services import payment_verify
+from orders.selectors import order_summary, session_owns
 from shop.api.errors import ApiError
-from shop.site_url import site_url
-from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders")
 
@@ -123,27 +117,6 @@ class CartSummaryApi(APIView):
                                         payment_method=data.validated_data["payment_method"]))
 
 
-def _remember_order(request, order):
-    """Let this session (and only it) see the order on /thankyou and /payment/success."""
-    numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
-    request.session["orders"] = numbers + [order.number]
-
-
-def session_owns(request, order):
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and order.user_id == user.pk:
-        return True
-    return order.number in request.session.get("orders", [])
-
-
-def order_summary(order, payment=None):
-    return {
-        "orderId": order.number, "total": f"{order.total_amount:.2f}", "email": order.email,
-        "paymentId": payment.payment_id if payment else "", "paymentMethod": order.payment_method,
-        "paymentStatus": order.payment_status, "status": order.status,
-    }
-
-
 class PaymentTestApi(APIView):
     """Which Paymob keys are configured (never the keys themselves)."""
 
@@ -155,7 +128,7 @@ class PaymentTestApi(APIView):
         return Response({"success": True, "config": {
             "secretKeyExists": bool(key), "publicKeyExists": bool(settings.PAYMOB_PUBLIC_KEY),
             "apiKeyExists": bool(settings.PAYMOB_API_KEY), "secretKeyPrefix": prefix,
-            "provider": settings.PAYMENT_PROVIDER, "sandbox": bool(settings.PAYMENT_SANDBOX),
+            "provider": settings.PAYMENT_PROVIDER, "sandbox": sandbox_enabled(),
         }})
 
 
@@ -195,7 +168,8 @@ class CreateIntentionApi(APIView):
         test_mode = serializers.BooleanField(required=False, default=False)
         customer = serializers.DictField(required=False, default=dict)
         billing_address = serializers.DictField(required=False, default=dict)
-        items = serializers.ListField(child=serializers.DictField(), required=False, default=list)
+        # optional: when sent, they must match the server-side cart (409 otherwise)
+        items = serializers.ListField(child=serializers.DictField(), required=False)
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         create_account = serializers.BooleanField(required=False, default=False)
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
@@ -211,81 +185,20 @@ class CreateIntentionApi(APIView):
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        method = data["payment_method"]
-        provider_name = provider_for_method(method, test_mode=data["test_mode"])
-        if provider_name == "sandbox":
-            method = "sandbox"
-        if not get_provider(provider_name).is_configured():
-            raise ApiError(_("Payment service is not configured correctly"), status_code=503)
-        fields = {**data["customer"], **data["billing_address"], "payment_method": method,
-                  "coupon_code": data["coupon_code"], "create_account": data["create_account"],
-                  "password": data["password"], "confirm_password": data["confirm_password"]}
-        try:
-            form = checkout_validate(fields, user=request.user)
-        except CheckoutError as exc:
-            raise ApiError(exc.message, field=exc.field) from None
-        cart = carts.cart_get_for_request(request)
-        lines = carts.cart_lines(cart)
-        if not lines and data["items"]:
-            lines = self._body_lines(data["items"])
-        if not lines:
-            raise ApiError(_("Your cart is empty"))
-        user = request.user if request.user.is_authenticated else None
-        new_user = None
-        try:
-            with transaction.atomic():
-                if form.create_account and user is None:
-                    new_user = self._account_create(form)
-                order = order_place(lines=lines, form=form, user=user or new_user,
-                                    session_key=request.session.session_key or "", language=get_language())
-        except CheckoutError as exc:
-            raise ApiError(exc.message, field=exc.field, status_code=exc.status_code) from None
-        except InsufficientStock as exc:
-            raise ApiError(exc.message, field="items", status_code=409) from None
-        if new_user is not None:
-            from accounts.services import customer_sign_in
-
-            customer_sign_in(request=request._request, user=new_user)
-        _remember_order(request, order)
-        return_url = site_url(request, lurl("/payment/success"))
-        notification_url = site_url(request, reverse("payment-callback-paymob"))
-        try:
-            payment, start = payment_start(order=order, provider_name=provider_name, return_url=return_url,
-                                           notification_url=notification_url)
-        except PaymentError as exc:
-            message = (_("Payment request timed out") if "timed out" in exc.message
-                       else _("Payment service is not available"))
-            return Response({"success": False, "error": message, "message": message,
+        fields = {**data["customer"], **data["billing_address"], "coupon_code": data["coupon_code"],
+                  "create_account": data["create_account"], "password": data["password"],
+                  "confirm_password": data["confirm_password"]}
+        result = checkout_complete(request=request._request, fields=fields, payment_method=data["payment_method"],
+                                   test_mode=data["test_mode"], items=data.get("items"))
+        order, payment = result.order, result.payment
+        if result.error:
+            return Response({"success": False, "error": result.error, "message": result.error,
                              "orderId": order.number}, status=502)
-        if provider_name == "cod":
-            order = order_confirm_cod(order=order)
-            carts.cart_clear(cart=carts.cart_get_for_request(request))
         return Response({
-            "success": True, "paymentUrl": start.payment_url, "paymentId": payment.payment_id,
+            "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id,
             "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
             "currency": "EGP", **order_summary(order, payment),
         }, status=201)
-
-    @staticmethod
-    def _body_lines(items):
-        wanted = {}
-        for item in items:
-            try:
-                wanted[int(item.get("id"))] = max(1, min(int(item.get("quantity", 1)), 999))
-            except (TypeError, ValueError):
-                raise ApiError(_("Please check the items in your cart"), field="items") from None
-        products = Product.objects.filter(pk__in=wanted, is_active=True).in_bulk()
-        return [(products[pk], q) for pk, q in wanted.items() if pk in products]
-
-    @staticmethod
-    def _account_create(form):
-        from accounts.services import AccountError, customer_create
-
-        try:
-            return customer_create(first_name=form.first_name, last_name=form.last_name, email=form.email,
-                                   password=form.password, phone=form.phone, language=get_language())
-        except AccountError as exc:
-            raise CheckoutError(exc.message, field=exc.field) from None
 
 
 class PaymentVerifyApi(APIView):
@@ -311,7 +224,12 @@ class PaymentVerifyApi(APIView):
 
 
 class OrderCreateApi(APIView):
-    """Spec 7 compatibility: the server-side order of a payment the provider confirmed."""
+    """Spec 7 compatibility: the server-side order of a payment the provider confirmed.
+
+    Only the visitor who placed the order (its session or its customer) may
+    ask: anyone else holding the payment id gets the same 404 as for an
+    unknown id, and nothing is verified on their behalf.
+    """
 
     @extend_schema_serializer(component_name="OrderCreateInput")
     class InputSerializer(serializers.Serializer):
@@ -323,9 +241,10 @@ class OrderCreateApi(APIView):
         data.is_valid(raise_exception=True)
         payment = Payment.objects.select_related("order").filter(
             payment_id=data.validated_data["payment_id"]).first()
-        if payment is not None:
-            payment = payment_verify(payment=payment)
-        if payment is None or payment.status != PaymentStatus.PAID:
+        if payment is None or not session_owns(request, payment.order):
+            raise ApiError(_("Payment not found"), field="paymentId", status_code=404)
+        payment = payment_verify(payment=payment)
+        if payment.status != PaymentStatus.PAID:
             raise ApiError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
         return Response({"id": order.number, **order_summary(order, payment)})

@@ -8,6 +8,7 @@ from catalog.models import Product
 from orders.calculations import order_totals
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
+from shop.store_settings import store_settings_get
 
 
 def cart_get_for_request(request, *, create=False):
@@ -42,7 +43,8 @@ def cart_item_count(request):
 def cart_merge(*, session_key, user):
     """Move the guest cart of `session_key` into `user`'s cart at sign-in.
 
-    Quantities of the same product add up, capped at the stock on hand.
+    Quantities of the same product add up, capped at the stock on hand and
+    the store's per-product cap (checkout enforces the per-order cap).
     Call it with the session key from *before* login() rotates it.
     """
     if not session_key:
@@ -51,10 +53,11 @@ def cart_merge(*, session_key, user):
     if guest is None:
         return
     target, _ = Cart.objects.get_or_create(user=user)
+    per_line = store_settings_get().max_quantity_per_line
     for line in guest.lines.select_related("product"):
         existing = target.lines.filter(product=line.product).first()
         quantity = line.quantity + (existing.quantity if existing else 0)
-        quantity = min(quantity, max(line.product.stock, 0))
+        quantity = min(quantity, max(line.product.stock, 0), per_line)
         if quantity <= 0:
             continue
         if existing:
@@ -80,14 +83,35 @@ def _purchasable(product_id):
     return product
 
 
+def quantity_limit_problem(*, quantities, store):
+    """Why per-product `quantities` break the store's caps (a message), or None."""
+    if any(q > store.max_quantity_per_line for q in quantities):
+        return _("You can order at most %(n)d of one product") % {"n": store.max_quantity_per_line}
+    if sum(quantities) > store.max_quantity_per_order:
+        return _("You can order at most %(n)d items in one order") % {"n": store.max_quantity_per_order}
+    return None
+
+
+def _limits_check(cart, product, quantity):
+    """Refuse a line of `quantity` that would break the store's caps (nothing changes)."""
+    others = [q for pk, q in cart.lines.exclude(product=product).values_list("product_id", "quantity")]
+    problem = quantity_limit_problem(quantities=[*others, quantity], store=store_settings_get())
+    if problem:
+        raise CartError(problem, field="quantity", code="quantity_limit")
+
+
 def cart_line_add(*, cart, product_id, quantity=1):
-    """Add `quantity` of a product; the line never exceeds the stock on hand."""
+    """Add `quantity` of a product; the line never exceeds the stock on hand.
+
+    Past the store's per-product or per-order cap the change is refused.
+    """
     product = _purchasable(product_id)
     quantity = max(int(quantity), 1)
     with transaction.atomic():
         line = cart.lines.select_for_update().filter(product=product).first()
         wanted = quantity + (line.quantity if line else 0)
         capped = min(wanted, product.stock)
+        _limits_check(cart, product, capped)
         if line:
             line.quantity = capped
             line.save(update_fields=["quantity"])
@@ -98,13 +122,17 @@ def cart_line_add(*, cart, product_id, quantity=1):
 
 
 def cart_line_update(*, cart, product_id, quantity):
-    """Set a line's quantity; 0 or less removes it. Capped at the stock on hand."""
+    """Set a line's quantity; 0 or less removes it. Capped at the stock on hand.
+
+    Past the store's per-product or per-order cap the change is refused.
+    """
     quantity = int(quantity)
     if quantity <= 0:
         cart_line_remove(cart=cart, product_id=product_id)
         return False
     product = _purchasable(product_id)
     capped = min(quantity, product.stock)
+    _limits_check(cart, product, capped)
     CartLine.objects.update_or_create(cart=cart, product=product, defaults={"quantity": capped})
     cart.save(update_fields=["updated_at"])
     return capped < quantity

@@ -5,21 +5,35 @@ import re
 import secrets
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from accounts.lockout import client_ip
+from accounts.services import AccountError, customer_create, customer_sign_in, phone_is_valid, phone_normalize
+from orders import cart as carts
+from orders.actions import order_confirm_cod
 from orders.calculations import order_totals
-from orders.models import Coupon, Order, OrderItem, OrderStatusChange, PaymentMethod
-from orders.stock import stock_reserve
+from orders.cart import quantity_limit_problem
+from orders.models import Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentMethod
+from orders.payments import get_provider, provider_for_method, wants_sandbox
+from orders.payments.base import PaymentError
+from orders.payments.services import payment_start
+from orders.selectors import unpaid_orders_count
+from orders.stock import InsufficientStock, stock_reserve
 from shop.api.errors import camel_case
-from shop.money import quantize
-from shop.store_settings import store_settings_get
 from shop.errors import ShopError
+from shop.money import quantize
+from shop.site_url import site_url
+from shop.store_settings import store_settings_get
+from shop.templatetags.shop_tags import lurl
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, PASSWORD_MAX, PHONE_MAX, clean_text
 
 COUNTRIES = [
     ("EGY", gettext_lazy("Egypt")), ("SAU", gettext_lazy("Saudi Arabia")), ("ARE", gettext_lazy("UAE")),
@@ -74,22 +88,39 @@ def _clean(value):
     return str(value or "").strip()
 
 
+# each typed field: (field name in the API, longest accepted text); the model
+# columns are at least this long, so both databases store what passes here
+_TEXT_FIELDS = {
+    "email": ("email", EMAIL_MAX), "first_name": ("firstName", NAME_MAX), "last_name": ("lastName", NAME_MAX),
+    "phone": ("phone", PHONE_MAX), "street": ("street", LINE_MAX), "city": ("city", LINE_MAX),
+    "state": ("state", 100), "country": ("country", 3), "building": ("building", 50),
+    "apartment": ("apartment", 50), "floor": ("floor", 20), "postal_code": ("postalCode", 20),
+    "payment_method": ("paymentMethod", 10), "coupon_code": ("couponCode", 40),
+}
+
+
+def _text(data, name):
+    field, limit = _TEXT_FIELDS[name]
+    return clean_text(data.get(name), field=field, max_length=limit)
+
+
 def checkout_validate(data, *, user=None):
     """Check a checkout form (a dict of snake_case fields); return a CheckoutForm.
 
-    Signed-in customers keep the name and e-mail of their account.
+    Every typed field passes `shop.validation.clean_text` (length, NUL,
+    surrogates, control characters). Signed-in customers keep the name and
+    e-mail of their account.
     """
+    text = {name: _text(data, name) for name in _TEXT_FIELDS}
+    passwords = {name: clean_text(data.get(name), field=camel_case(name), max_length=PASSWORD_MAX, strip=False)
+                 for name in ("password", "confirm_password")}
     form = CheckoutForm(
-        email=_clean(data.get("email")).lower(), first_name=_clean(data.get("first_name")),
-        last_name=_clean(data.get("last_name")), phone=western_digits(_clean(data.get("phone"))),
-        street=_clean(data.get("street")), city=_clean(data.get("city")), state=_clean(data.get("state")),
-        country=_clean(data.get("country")).upper() or "EGY", building=_clean(data.get("building")),
-        apartment=_clean(data.get("apartment")), floor=western_digits(_clean(data.get("floor"))),
-        postal_code=western_digits(_clean(data.get("postal_code"))),
-        payment_method=_clean(data.get("payment_method")) or PaymentMethod.CARD,
-        coupon_code=_clean(data.get("coupon_code")).upper(),
-        create_account=bool(data.get("create_account")), password=str(data.get("password") or ""),
-        confirm_password=str(data.get("confirm_password") or ""),
+        email=text["email"].lower(), first_name=text["first_name"], last_name=text["last_name"],
+        phone=western_digits(text["phone"]), street=text["street"], city=text["city"], state=text["state"],
+        country=text["country"].upper() or "EGY", building=text["building"], apartment=text["apartment"],
+        floor=western_digits(text["floor"]), postal_code=western_digits(text["postal_code"]),
+        payment_method=text["payment_method"] or PaymentMethod.CARD, coupon_code=text["coupon_code"].upper(),
+        create_account=bool(data.get("create_account")), **passwords,
     )
     if user is not None and user.is_authenticated:
         form.email = user.email
@@ -104,8 +135,6 @@ def checkout_validate(data, *, user=None):
         validate_email(form.email)
     except ValidationError:
         raise CheckoutError(_("Please enter a valid email address"), field="email") from None
-    from accounts.services import phone_is_valid, phone_normalize  # one phone rule for the shop
-
     local_abroad = form.country != "EGY" and re.fullmatch(r"\d{7,15}", phone_normalize(form.phone))
     if not (phone_is_valid(form.phone) or local_abroad):
         raise CheckoutError(_("Please enter a valid phone number"), field="phone")
@@ -172,16 +201,20 @@ def _order_number():
     return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def order_place(*, lines, form, user=None, session_key="", language="en"):
+def order_place(*, lines, form, user=None, session_key="", language="en", client_ip=None):
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
-    One transaction: the prices, shipping, VAT, discount and COD fee are
-    recomputed here; the stock is reserved (InsufficientStock names the short
-    products); the coupon use is counted; the items are snapshots.
+    One transaction: the quantity caps are checked again; the prices,
+    shipping, VAT, discount and COD fee are recomputed here; the stock is
+    reserved (InsufficientStock names the short products); the coupon use is
+    counted; the items are snapshots. A test-page order is flagged `is_test`.
     """
     if not lines:
         raise CheckoutError(_("Your cart is empty"))
     store = store_settings_get()
+    problem = quantity_limit_problem(quantities=[q for _p, q in lines], store=store)
+    if problem:
+        raise CheckoutError(problem, field="items", code="quantity_limit")
     method = form.payment_method
     with transaction.atomic():
         # fresh rows: the cart's product objects may be stale
@@ -216,6 +249,7 @@ def order_place(*, lines, form, user=None, session_key="", language="en"):
             shipping_amount=totals.shipping, cod_fee_amount=totals.cod_fee, tax_amount=totals.tax,
             total_amount=totals.total, prices_include_tax=totals.prices_include_tax,
             coupon=coupon, coupon_code=coupon.code if coupon else "", stock_reserved=True,
+            client_ip=client_ip or None, is_test=method == PaymentMethod.SANDBOX,
         )
         OrderItem.objects.bulk_create([
             OrderItem(
@@ -228,3 +262,121 @@ def order_place(*, lines, form, user=None, session_key="", language="en"):
         OrderStatusChange.objects.create(order=order, from_status="", to_status=order.status,
                                          note="Order placed")
     return order
+
+
+def cart_confirm(*, lines, items):
+    """Check that the body's `items` [{id, quantity}] name exactly the cart's lines.
+
+    The server-side cart is what is bought; the browser may only confirm it.
+    A difference (a tab left open while another changed the cart) is a 409
+    and nothing is placed.
+    """
+    wanted = {}
+    for item in items:
+        try:
+            product_id, quantity = int(item["id"]), int(item.get("quantity", 1))
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise CheckoutError(_("Please check the items in your cart"), field="items") from None
+        wanted[product_id] = wanted.get(product_id, 0) + quantity
+    if wanted != {product.pk: quantity for product, quantity in lines}:
+        raise CheckoutError(_("Your cart has changed. Please review it and try again."), field="items",
+                            status=409, code="cart_changed")
+
+
+def unpaid_limit_check(*, session_key, client_ip, user):
+    """Refuse another order while this visitor already holds the store's limit of unpaid ones."""
+    limit = store_settings_get().max_unpaid_orders
+    if unpaid_orders_count(session_key=session_key, client_ip=client_ip, user=user) >= limit:
+        raise CheckoutError(
+            _("You have too many unpaid orders. Please pay for one or wait 30 minutes before ordering again."),
+            status=429, code="too_many_unpaid",
+        )
+
+
+def _checkout_provider(method, *, test_mode):
+    """The provider for the body's method; the test page only where it may be used."""
+    if wants_sandbox(method, test_mode=test_mode) and settings.PAYMENT_PROVIDER == "paymob":
+        raise CheckoutError(_("Test payments are not available in this shop"), field="paymentMethod",
+                            code="sandbox_refused")
+    provider_name = provider_for_method(method, test_mode=test_mode)
+    if not get_provider(provider_name).is_configured():
+        raise CheckoutError(_("Payment service is not configured correctly"), status=503,
+                            code="provider_not_configured")
+    return provider_name
+
+
+def _account_create(form):
+    try:
+        return customer_create(first_name=form.first_name, last_name=form.last_name, email=form.email,
+                               password=form.password, phone=form.phone, language=get_language())
+    except AccountError as exc:
+        raise CheckoutError(exc.message, field=exc.field) from None
+
+
+def _remember_order(request, order):
+    """Let this session (and only it) see the order on /thankyou and /payment/success."""
+    numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
+    request.session["orders"] = numbers + [order.number]
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    """A placed order and its payment; `error` when the provider could not start it."""
+
+    order: Order
+    payment: Payment | None = None
+    payment_url: str = ""
+    error: str = ""
+
+
+def checkout_complete(*, request, fields, payment_method, test_mode=False, items=None):
+    """Place the visitor's server-side cart as an order and start its payment.
+
+    `request` is the Django request (its user, session, cart and address);
+    `fields` the customer's and address fields (snake_case); `items`, when
+    given, must confirm the cart. In order: pick the provider, validate, check
+    the cart and the visitor's unpaid orders, create the account if asked,
+    place the order, sign the new customer in, start the payment; a
+    cash-on-delivery order is confirmed and the cart emptied at once.
+
+    A ShopError (400/409/429/503) changes nothing. A provider failure after
+    placing returns the order with `error`: it stays pending until it expires.
+    """
+    provider_name = _checkout_provider(payment_method, test_mode=test_mode)
+    method = PaymentMethod.SANDBOX if provider_name == "sandbox" else payment_method
+    form = checkout_validate({**fields, "payment_method": method}, user=request.user)
+    lines = carts.cart_lines(carts.cart_get_for_request(request))
+    if not lines:
+        raise CheckoutError(_("Your cart is empty"))
+    if items is not None:
+        cart_confirm(lines=lines, items=items)
+    user = request.user if request.user.is_authenticated else None
+    session_key = request.session.session_key or ""
+    address = client_ip(request)
+    unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
+    new_user = None
+    try:
+        with transaction.atomic():
+            if form.create_account and user is None:
+                new_user = _account_create(form)
+            order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
+                                language=get_language(), client_ip=address)
+    except InsufficientStock as exc:
+        raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None
+    if new_user is not None:
+        customer_sign_in(request=request, user=new_user)
+    _remember_order(request, order)
+    try:
+        payment, start = payment_start(
+            order=order, provider_name=provider_name,
+            return_url=site_url(request, lurl("/payment/success")),
+            notification_url=site_url(request, reverse("payment-callback-paymob")),
+        )
+    except PaymentError as exc:
+        message = (_("Payment request timed out") if "timed out" in exc.message
+                   else _("Payment service is not available"))
+        return CheckoutResult(order=order, error=message)
+    if provider_name == "cod":
+        order = order_confirm_cod(order=order)
+        carts.cart_clear(cart=carts.cart_get_for_request(request))
+    return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)

@@ -109,14 +109,14 @@ class Order(models.Model):
     payment_method = models.CharField(max_length=10, choices=PaymentMethod.choices)
     # contact and billing address, as entered at checkout
     email = models.EmailField()
-    first_name = models.CharField(max_length=100)
-    last_name = models.CharField(max_length=100)
+    first_name = models.CharField(max_length=120)  # shop.validation.NAME_MAX
+    last_name = models.CharField(max_length=120)
     phone = models.CharField(max_length=32)
     street = models.CharField(max_length=200)
     building = models.CharField(max_length=50, blank=True)
     apartment = models.CharField(max_length=50, blank=True)
     floor = models.CharField(max_length=20, blank=True)
-    city = models.CharField(max_length=100)
+    city = models.CharField(max_length=200)  # shop.validation.LINE_MAX
     state = models.CharField(max_length=100)
     postal_code = models.CharField(max_length=20, blank=True)
     country = models.CharField(max_length=3, default="EGY")
@@ -132,6 +132,13 @@ class Order(models.Model):
     coupon_code = models.CharField(max_length=40, blank=True)
     # true while the order holds stock; released on cancel/failed payment
     stock_reserved = models.BooleanField(default=False)
+    # the address that placed it, for the limit on unpaid orders per address
+    client_ip = models.GenericIPAddressField(null=True, blank=True)
+    # paid through the local test page: never real money, never revenue
+    is_test = models.BooleanField(default=False)
+    # money arrived on a cancelled order: staff must refund or restore it
+    needs_attention = models.BooleanField(default=False, db_index=True)
+    attention_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)

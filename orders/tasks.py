@@ -1,4 +1,4 @@
-"""Background work for orders: e-mails and expiring unpaid orders."""
+"""Background work for orders: expiring unpaid orders (e-mails go through the outbox)."""
 
 import logging
 from datetime import timedelta
@@ -11,24 +11,6 @@ from orders.models import Order, OrderStatus, PaymentStatus
 logger = logging.getLogger(__name__)
 
 UNPAID_LIFETIME = timedelta(minutes=30)
-
-
-@shared_task
-def order_confirmation_email(order_id):
-    from orders.emails import order_confirmation_send
-
-    order = Order.objects.filter(pk=order_id).first()
-    if order is not None:
-        order_confirmation_send(order=order)
-
-
-@shared_task
-def order_status_email(order_id, status):
-    from orders.emails import order_status_send
-
-    order = Order.objects.filter(pk=order_id).first()
-    if order is not None:
-        order_status_send(order=order, status=status)
 
 
 @shared_task

@@ -1,14 +1,14 @@
 """Storefront pages: cart, checkout, payment return, thank-you (HTML shells for islands)."""
 
-from django.conf import settings
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from orders import cart as carts
-from orders.api import session_owns
+from orders.selectors import session_owns
 from orders.checkout import COUNTRIES, GOVERNORATES
 from orders.models import Order, Payment
+from orders.payments import sandbox_enabled
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
 
@@ -30,7 +30,7 @@ def checkout_page(request):
     methods = ["card"]
     if store.cod_enabled:
         methods.append("cod")
-    if settings.PAYMENT_SANDBOX:
+    if sandbox_enabled():
         methods.append("sandbox")
     props = {
         "cart": data,

@@ -20,4 +20,7 @@ app.conf.beat_schedule = {
     # hourly; crawls only with autoImport on, once every refreshInterval hours
     "importer-auto-import": {"task": "importer.tasks.auto_import_tick", "schedule": 3600.0},
     "orders-expire-unpaid": {"task": "orders.tasks.orders_expire_unpaid", "schedule": 300.0},
+    # e-mail retries, and mail whose delivery task could not be queued (broker down)
+    "outbox-send-due": {"task": "shop.tasks.outbox_send_due_task", "schedule": 60.0},
+    "outbox-prune": {"task": "shop.tasks.outbox_prune_task", "schedule": 86400.0},
 }

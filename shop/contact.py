@@ -2,51 +2,57 @@
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from shop.errors import ShopError
+from shop.mail import mail_queue
 from shop.models import ContactMessage
 from shop.store_settings import store_settings_get
-from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, TEXT_MAX, text_problem
 
-LIMITS = {"name": 120, "email": 254, "subject": 200, "message": 5000}
+LIMITS = {"name": NAME_MAX, "email": EMAIL_MAX, "subject": LINE_MAX, "message": TEXT_MAX}
 
 
 class ContactError(ShopError):
     """A contact message the shop refuses."""
 
 
-def contact_message_create(*, name, email, subject, message):
-    """Validate, store and forward a visitor's message."""
+def contact_message_create(*, name, email, subject, message, language=None):
+    """Validate, store and forward a visitor's message, written in `language` (default: the active one)."""
     values = {}
     for field, raw in (("name", name), ("email", email), ("subject", subject), ("message", message)):
         values[field] = raw.replace("\x00", "").strip() if isinstance(raw, str) else ""
     for field in ("name", "email", "subject", "message"):
         if not values[field]:
             raise ContactError(_("Please fill in all fields"), field=field)
-        if len(values[field]) > LIMITS[field]:
-            raise ContactError(
-                _("Please keep this field under %(n)d characters") % {"n": LIMITS[field]},
-                field=field,
-            )
+        # only the message may span lines: the subject becomes a mail header
+        problem = text_problem(values[field], max_length=LIMITS[field], multiline=field == "message")
+        if problem:
+            raise ContactError(problem, field=field)
     try:
         validate_email(values["email"])
     except ValidationError:
         raise ContactError(_("Please enter a valid email address"), field="email") from None
+    language = language or translation.get_language()
+    if language not in dict(settings.LANGUAGES):
+        language = settings.LANGUAGE_CODE
     with transaction.atomic():
-        saved = ContactMessage.objects.create(**values)
-        transaction.on_commit(lambda: _notify_store(saved))
+        saved = ContactMessage.objects.create(**values, language=language)
+        _queue_store_notification(saved)
     return saved
 
 
-def _notify_store(message):
+def _queue_store_notification(message):
     store = store_settings_get()
-    send_mail(
+    if not store.store_email:
+        return
+    mail_queue(
+        to=store.store_email,
         subject=f"[{store.store_name}] {message.subject}",
-        message=f"{message.name} <{message.email}>\n\n{message.message}",
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[store.store_email],
-        fail_silently=True,
+        text=f"{message.name} <{message.email}>\n\n{message.message}",
+        language=message.language,
+        reply_to=message.email,  # staff answer the visitor straight from their mail program
     )

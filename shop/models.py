@@ -1,6 +1,7 @@
 import secrets
 from decimal import Decimal
 
+from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -58,9 +59,17 @@ class StoreSettings(models.Model):
         max_digits=12, decimal_places=2, null=True, blank=True,
         help_text="Largest order total accepted for cash on delivery; empty for no limit.",
     )
+    # limits a real shopper never meets, so one visitor cannot hold the stock
+    max_quantity_per_line = models.PositiveIntegerField(default=20, validators=[MinValueValidator(1)])
+    max_quantity_per_order = models.PositiveIntegerField(default=50, validators=[MinValueValidator(1)])
+    max_unpaid_orders = models.PositiveIntegerField(
+        default=3, validators=[MinValueValidator(1)],
+        help_text="Unpaid card orders one session or address may hold at once.",
+    )
     # external products (importer)
     external_enabled = models.BooleanField(default=True)
-    external_base_url = models.URLField(default="https://kerichogold.com")
+    # empty: follow the IMPORTER_BASE_URL setting (see importer_base_url)
+    external_base_url = models.URLField(blank=True, default="")
     external_refresh_interval = models.PositiveIntegerField(default=24)  # hours
     external_auto_import = models.BooleanField(default=False)
     show_kes_conversion = models.BooleanField(default=True)
@@ -80,6 +89,11 @@ class StoreSettings(models.Model):
 
     def __str__(self):
         return self.store_name
+
+    @property
+    def importer_base_url(self):
+        """The producer's site: the address staff saved, else the IMPORTER_BASE_URL setting."""
+        return self.external_base_url or django_settings.IMPORTER_BASE_URL
 
 
 class Announcement(models.Model):
@@ -118,6 +132,8 @@ class ContactMessage(models.Model):
     )
     reply_message = models.TextField(blank=True)
     replied_at = models.DateTimeField(null=True, blank=True)
+    # the language the visitor wrote in; staff replies go out in it (empty: older messages)
+    language = models.CharField(max_length=8, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -172,3 +188,42 @@ class Heartbeat(models.Model):
 
     name = models.CharField(max_length=40, primary_key=True)
     seen_at = models.DateTimeField(default=timezone.now)
+
+
+class OutboundEmailStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")  # waiting for its first attempt or its next retry
+    SENDING = "sending", _("Sending")  # claimed by one worker until locked_until
+    SENT = "sent", _("Sent")  # the mail server accepted it
+    FAILED = "failed", _("Failed")  # given up after EMAIL_MAX_ATTEMPTS; staff may retry it
+
+
+class OutboundEmail(models.Model):
+    """One e-mail in the outbox (shop/mail.py), stored with the change that causes it.
+
+    The content is rendered when the mail is queued, in the recipient's
+    language, so a retry sends exactly what the first attempt would have.
+    """
+
+    to = models.EmailField()
+    reply_to = models.EmailField(blank=True)
+    subject = models.CharField(max_length=300)
+    text = models.TextField()
+    html = models.TextField(blank=True)
+    language = models.CharField(max_length=8, default="en")
+    status = models.CharField(
+        max_length=10, choices=OutboundEmailStatus.choices, default=OutboundEmailStatus.QUEUED
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    # a worker that died while sending lets go of the mail when this passes
+    locked_until = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due_idx")]
+
+    def __str__(self):
+        return f"{self.subject} → {self.to} ({self.status})"

@@ -1,7 +1,5 @@
 """Newsletter subscriptions: subscribing twice changes nothing; every e-mail can unsubscribe."""
 
-from django.conf import settings
-from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -9,6 +7,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from shop.mail import mail_queue
 from shop.models import NewsletterSubscriber
 from shop.store_settings import store_settings_get
 from shop.errors import ShopError
@@ -43,35 +42,38 @@ def newsletter_subscribe(*, email, language="en", site_url=""):
     email = _clean_email(email)
     language = "ar" if language == "ar" else "en"
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # the welcome is stored with the subscription, or neither is
             subscriber, created = NewsletterSubscriber.objects.get_or_create(
                 email=email, defaults={"language": language}
             )
+            if created:
+                _queue_welcome(subscriber, site_url)
     except IntegrityError:  # a parallel request subscribed the same address
         subscriber, created = NewsletterSubscriber.objects.get(email=email), False
-    if not created and subscriber.is_active:
+    if created:
+        return subscriber, True
+    if subscriber.is_active:
         return subscriber, False
-    if not subscriber.is_active:
+    with transaction.atomic():
         subscriber.is_active = True
         subscriber.language = language
         subscriber.save(update_fields=["is_active", "language"])
-    transaction.on_commit(lambda: _send_welcome(subscriber, site_url))
+        _queue_welcome(subscriber, site_url)
     return subscriber, True
 
 
-def _send_welcome(subscriber, site_url):
+def _queue_welcome(subscriber, site_url):
     store = store_settings_get()
     with translation.override(subscriber.language):
         context = {
             "store": store,
             "unsubscribe_url": f"{site_url}{newsletter_unsubscribe_path(subscriber)}",
         }
-        send_mail(
+        mail_queue(
+            to=subscriber.email,
             subject=_("Welcome to the %(store)s newsletter") % {"store": store.store_name},
-            message=render_to_string("shop/email/newsletter_welcome.txt", context),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=[subscriber.email],
-            fail_silently=True,
+            text=render_to_string("shop/email/newsletter_welcome.txt", context),
+            language=subscriber.language,
         )
 
 

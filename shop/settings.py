@@ -237,6 +237,15 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Nile Highlands Tea <shop@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The outbox (shop/mail.py): a mail that fails is retried after EMAIL_RETRY_SECONDS,
+# the wait doubling on each failure up to 4 hours, and given up (shown as failed on
+# the dashboard) after EMAIL_MAX_ATTEMPTS attempts; 10 attempts span about 8 hours.
+EMAIL_MAX_ATTEMPTS = env("EMAIL_MAX_ATTEMPTS", cast=int, default=10)
+EMAIL_RETRY_SECONDS = env("EMAIL_RETRY_SECONDS", cast=int, default=60)
+if EMAIL_MAX_ATTEMPTS < 1:
+    raise ConfigError("EMAIL_MAX_ATTEMPTS", "must be 1 or more")
+if EMAIL_RETRY_SECONDS < 1:
+    raise ConfigError("EMAIL_RETRY_SECONDS", "must be 1 or more")
 
 # --- Payments -------------------------------------------------------------
 PAYMENT_PROVIDER = env("PAYMENT_PROVIDER", default="sandbox")

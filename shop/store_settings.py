@@ -3,6 +3,7 @@
 from django.core.cache import cache
 
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
+from shop.validation import NAME_MAX, clean_text
 
 CACHE_SECONDS = 300
 
@@ -18,6 +19,9 @@ def store_settings_get():
 
 def store_settings_update(**fields):
     """Change settings fields and save (which also drops the shared cache)."""
+    if "store_name" in fields:
+        # the store name goes into every e-mail subject: one line, no control characters
+        fields["store_name"] = clean_text(fields["store_name"], field="store_name", max_length=NAME_MAX)
     settings, _ = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)

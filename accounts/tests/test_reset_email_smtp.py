@@ -5,12 +5,13 @@ import re
 import pytest
 from django.test import override_settings
 
-from accounts.tests.smtp_server import SmtpServer
+from shop.tests.smtp_server import SmtpServer
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_reset_e_mail_travels_over_smtp_and_its_link_resets_the_password(client, alice):
+def test_the_reset_e_mail_travels_over_smtp_and_its_link_resets_the_password(client, alice,
+                                                                             django_capture_on_commit_callbacks):
     # given
     with SmtpServer() as server, override_settings(
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
@@ -18,7 +19,8 @@ def test_the_reset_e_mail_travels_over_smtp_and_its_link_resets_the_password(cli
         EMAIL_HOST_USER="", EMAIL_HOST_PASSWORD="", EMAIL_TIMEOUT=5,
     ):
         # when
-        client.post("/forgot-password", {"email": "alice@example.com"})
+        with django_capture_on_commit_callbacks(execute=True):
+            client.post("/forgot-password", {"email": "alice@example.com"})
 
     # then
     assert len(server.messages) == 1

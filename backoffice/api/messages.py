@@ -1,7 +1,5 @@
 """Messages section: contact messages with a status filter, status changes and e-mailed replies."""
 
-import logging
-
 from django.db.models import Count
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -15,8 +13,6 @@ from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, 
 from backoffice.inbox import contact_message_reply, contact_message_set_status
 from shop.api.errors import ApiError
 from shop.models import ContactMessage, ContactMessageStatus
-
-logger = logging.getLogger(__name__)
 
 
 class MessageSerializer(serializers.Serializer):
@@ -95,11 +91,7 @@ class MessageReplyApi(StaffApi):
         reply = data.validated_data["reply_message"]
         if not reply:
             raise ApiError(_("Please enter a reply message"), field="replyMessage")
-        try:
-            contact_message_reply(actor=request.user, message=message, reply=reply)
-        except OSError as error:  # SMTP and socket failures
-            logger.warning("reply to contact message %s failed: %s", message.pk, error)
-            raise ApiError(_("Failed to send reply"), status_code=502) from error
+        contact_message_reply(actor=request.user, message=message, reply=reply)
         return Response(MessageSerializer(message).data)
 
 

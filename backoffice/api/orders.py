@@ -5,16 +5,19 @@ the transition table, the stock release on cancel and the customer's e-mail.
 """
 
 from django.db.models import Count, OuterRef, Q, Subquery
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
+from backoffice.exports import orders_csv
 from orders.actions import OrderStatusError, order_set_status
 from orders.models import Order, OrderStatus, Payment
 from shop.api.errors import ApiError
@@ -44,6 +47,11 @@ class OrderRowSerializer(serializers.Serializer):
     payment_id = serializers.CharField(source="latest_payment_id", allow_null=True)
     item_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
+    # paid through the local test page: not real money, never revenue
+    is_test = serializers.BooleanField()
+    # money captured on a cancelled order; cleared by the next staff status change or a refund
+    needs_attention = serializers.BooleanField()
+    attention_reason = serializers.CharField()
 
 
 def _search(orders, text):
@@ -77,6 +85,17 @@ def _set_status(*, order, status, actor, note=""):
     )
 
 
+def _filtered(request):
+    """The orders matching the list's search text and status filter."""
+    orders = _search(order_list_queryset(), request.query_params.get("search") or "")
+    status = request.query_params.get("status") or ""
+    if status and status != "all":
+        if status not in OrderStatus.values:
+            raise ApiError(_("Unknown order status"), field="status")
+        orders = orders.filter(status=status)
+    return orders
+
+
 class OrderListApi(StaffApi):
     area = "orders"
 
@@ -85,13 +104,22 @@ class OrderListApi(StaffApi):
         responses=page_serializer("OrderPage", OrderRowSerializer),
     )
     def get(self, request):
-        orders = _search(order_list_queryset(), request.query_params.get("search") or "")
-        status = request.query_params.get("status") or ""
-        if status and status != "all":
-            if status not in OrderStatus.values:
-                raise ApiError(_("Unknown order status"), field="status")
-            orders = orders.filter(status=status)
+        orders = _filtered(request)
         return Response(paginate(request, orders, lambda rows: OrderRowSerializer(rows, many=True).data))
+
+
+class OrderExportApi(StaffApi):
+    """The listed orders (same search and status filter) as CSV, test orders marked."""
+
+    area = "orders"
+
+    @extend_schema(parameters=[OpenApiParameter("search", str), OpenApiParameter("status", str)],
+                   responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request):
+        rows = orders_csv(orders=_filtered(request))
+        response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="orders-{timezone.localdate().isoformat()}.csv"'
+        return response
 
 
 class OrderItemSerializer(serializers.Serializer):
@@ -223,6 +251,7 @@ class OrderBulkStatusApi(StaffApi):
 
 urlpatterns = [
     path("admin/orders", OrderListApi.as_view(), name="admin-orders"),
+    path("admin/orders/export", OrderExportApi.as_view(), name="admin-orders-export"),
     path("admin/orders/<int:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
     path("admin/orders/<int:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),

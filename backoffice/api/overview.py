@@ -5,10 +5,14 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from accounts.roles import has_permission
 from backoffice.api.base import StaffApi
+from backoffice.api.emails import FailedEmailSerializer
 from backoffice.audit import audit_entry_data, audit_recent
+from backoffice.outbox import MAIL_AREA
 from backoffice.selectors import dashboard_stats, low_stock_products
 from shop import health
+from shop.outbox import outbox_failed_count, outbox_failed_list
 from shop.rates import rate_status
 
 
@@ -48,20 +52,28 @@ class DashboardApi(StaffApi):
             "totalProducts": serializers.IntegerField(), "totalOrders": serializers.IntegerField(),
             "pendingOrders": serializers.IntegerField(), "totalRevenue": serializers.DecimalField(14, 2),
             "totalCustomers": serializers.IntegerField(), "lowStockProducts": serializers.IntegerField(),
-            "unreadMessages": serializers.IntegerField(), "recentActivity": serializers.ListField(),
+            "unreadMessages": serializers.IntegerField(), "attentionOrders": serializers.IntegerField(),
+            "recentActivity": serializers.ListField(),
             "lowStockList": serializers.ListField(), "systemStatus": serializers.DictField(),
+            # only for roles that may see mail (MAIL_AREA): absent for the others
+            "failedEmails": serializers.IntegerField(required=False),
+            "failedEmailList": FailedEmailSerializer(many=True, required=False),
         }),
         summary="Overview: stats, alerts, system status and recent activity",
     )
     def get(self, request):
         stats = dashboard_stats()
         stats["total_revenue"] = f"{stats['total_revenue']:.2f}"
-        return Response({
+        data = {
             **stats,
             "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],
             "low_stock_list": [{"id": p.pk, "title": p.title, "stock": p.stock} for p in low_stock_products()],
             "system_status": _system_status(),
-        })
+        }
+        if has_permission(request.user, MAIL_AREA, "view"):
+            data["failed_emails"] = outbox_failed_count()
+            data["failed_email_list"] = FailedEmailSerializer(outbox_failed_list(limit=10), many=True).data
+        return Response(data)
 
 
 urlpatterns = [path("admin/dashboard", DashboardApi.as_view(), name="admin-dashboard")]

@@ -3,6 +3,7 @@
 from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import path
@@ -13,8 +14,10 @@ from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.audit import audit_record
+from importer.services import ImporterError, base_url_check
 from shop.api.errors import ApiError
 from shop.store_settings import store_settings_get, store_settings_update
+from shop.validation import URL_MAX
 
 
 class SocialSerializer(serializers.Serializer):
@@ -32,10 +35,21 @@ class SeoSerializer(serializers.Serializer):
 
 class ExternalSerializer(serializers.Serializer):
     enabled = serializers.BooleanField(required=False)
-    base_url = serializers.URLField(max_length=200, required=False)
+    # empty, or the IMPORTER_BASE_URL setting itself: follow the setting (README, importer)
+    base_url = serializers.CharField(max_length=URL_MAX, required=False, allow_blank=True)
     refresh_interval = serializers.IntegerField(min_value=1, max_value=24 * 30, required=False)
     auto_import = serializers.BooleanField(required=False)
     show_kes_conversion = serializers.BooleanField(required=False)
+
+    def validate_base_url(self, value):
+        value = value.strip()
+        if not value or value.rstrip("/") == django_settings.IMPORTER_BASE_URL.rstrip("/"):
+            return ""
+        try:
+            base_url_check(value)
+        except ImporterError as exc:
+            raise serializers.ValidationError(exc.message) from None
+        return value
 
 
 _MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal("0")}
@@ -59,6 +73,10 @@ class SettingsSerializer(serializers.Serializer):
     cod_fee = serializers.DecimalField(**_MONEY)
     cod_max_total = serializers.DecimalField(**_MONEY, allow_null=True)
     importer_markup = serializers.DecimalField(max_digits=6, decimal_places=2, min_value=Decimal("0"))
+    # caps a real shopper never meets (orders.cart, orders.checkout)
+    max_quantity_per_line = serializers.IntegerField(min_value=1, max_value=10_000)
+    max_quantity_per_order = serializers.IntegerField(min_value=1, max_value=10_000)
+    max_unpaid_orders = serializers.IntegerField(min_value=1, max_value=100)
     social_media = SocialSerializer()
     seo = SeoSerializer()
     external_products = ExternalSerializer()
@@ -85,7 +103,8 @@ def settings_data(store):
         "social_media": {k: (store.social_media or {}).get(k, "") for k in ("facebook", "instagram", "twitter")},
         "seo": {"meta_title": seo.get("metaTitle", ""), "meta_description": seo.get("metaDescription", ""),
                 "keywords": seo.get("keywords", [])},
-        "external_products": {key: getattr(store, field) for key, field in _EXTERNAL.items()},
+        "external_products": {**{key: getattr(store, field) for key, field in _EXTERNAL.items()},
+                              "base_url": store.importer_base_url},
     }
 
 

@@ -7,6 +7,7 @@ from backoffice.models import AuditEntry
 from backoffice.tests.builders_b import make_message, make_product, make_review
 from catalog.models import Review
 from catalog.services import review_set_approved
+from shop.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -50,13 +51,15 @@ def test_head_support_marks_a_message_read(client, head_support):
     assert (entry.action, entry.details) == ("message.status", "sara@example.com: new → read")
 
 
-def test_a_reply_emails_the_sender_and_marks_the_message_replied(client, support):
+def test_a_reply_emails_the_sender_and_marks_the_message_replied(client, support,
+                                                                 django_capture_on_commit_callbacks):
     # given
     message = make_message(subject="Where is my tea?")
     client.force_login(support)
     # when
-    response = client.post(f"/api/admin/messages/{message.pk}/reply",
-                           {"replyMessage": "  It ships tomorrow.  "}, content_type="application/json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/admin/messages/{message.pk}/reply",
+                               {"replyMessage": "  It ships tomorrow.  "}, content_type="application/json")
     # then
     assert response.status_code == 200
     assert response.json()["status"] == "replied"
@@ -83,27 +86,63 @@ def test_an_empty_reply_is_refused(client, support):
     assert mail.outbox == []
 
 
-def test_a_reply_that_cannot_be_sent_keeps_the_message_as_it_was(client, support, monkeypatch):
+def test_a_reply_the_mail_server_refuses_is_saved_and_stays_queued_for_a_retry(
+        client, support, settings, django_capture_on_commit_callbacks):
     # given
-    import smtplib
-
-    from django.core.mail import EmailMessage
-
-    def fail(self, fail_silently=False):
-        raise smtplib.SMTPServerDisconnected("gone")
-
-    monkeypatch.setattr(EmailMessage, "send", fail)
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RefusingBackend"
     message = make_message(status="read")
     client.force_login(support)
     # when
-    response = client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Hi"},
-                           content_type="application/json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Hi"},
+                               content_type="application/json")
     # then
-    assert response.status_code == 502
-    assert response.json()["message"] == "Failed to send reply"
+    assert response.status_code == 200
     message.refresh_from_db()
-    assert (message.status, message.reply_message) == ("read", "")
-    assert not AuditEntry.objects.exists()
+    assert (message.status, message.reply_message) == ("replied", "Hi")
+    queued = OutboundEmail.objects.get()
+    assert (queued.to, queued.status, queued.attempts) == ("sara@example.com", "queued", 1)
+    assert "SMTPServerDisconnected" in queued.last_error
+    assert AuditEntry.objects.get().action == "message.reply"
+
+
+@pytest.mark.parametrize("written_in,subject,heading", [
+    ("ar", "رد: Where is my tea?", "رسالتك:"),
+    ("en", "Re: Where is my tea?", "Your message:"),
+])
+def test_a_reply_goes_out_in_the_language_the_customer_wrote_in_not_the_staff_members(
+        client, support, written_in, subject, heading, django_capture_on_commit_callbacks):
+    # given
+    message = make_message()
+    message.language = written_in
+    message.save()
+    client.force_login(support)
+    staff_language = "en" if written_in == "ar" else "ar"
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Thanks"},
+                    content_type="application/json", HTTP_ACCEPT_LANGUAGE=staff_language)
+    # then
+    sent = mail.outbox[0]
+    assert sent.subject == subject
+    assert heading in sent.body
+    assert sent.extra_headers["Content-Language"] == written_in
+
+
+def test_a_reply_to_an_older_message_uses_the_customers_account_language(client, support, alice,
+                                                                         django_capture_on_commit_callbacks):
+    # given: a message stored before its language was, from a customer who shops in Arabic
+    alice.language = "ar"
+    alice.save()
+    message = make_message(email="Alice@Example.com")
+    assert message.language == ""
+    client.force_login(support)
+    # when
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Thanks"},
+                    content_type="application/json")
+    # then
+    assert mail.outbox[0].subject == "رد: Where is my tea?"
 
 
 # --- reviews ------------------------------------------------------------------

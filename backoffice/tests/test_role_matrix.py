@@ -5,6 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from accounts.models import Role, User
 from backoffice.tests import factories
+from shop.models import OutboundEmail
 
 ALL = {"owner", "manager", "head_support", "support"}
 MANAGERS = {"owner", "manager"}
@@ -14,6 +15,7 @@ OWNER = {"owner"}
 ENDPOINTS = [
     ("get", "/api/admin/verify", None, ALL),
     ("get", "/api/admin/dashboard", None, ALL),
+    ("post", "/api/admin/emails/{email}/retry", {}, MANAGERS),
     ("get", "/api/admin/products", None, ALL),
     ("post", "/api/admin/products", {"title": "New tea", "price": "10.00"}, MANAGERS),
     ("delete", "/api/admin/products", None, OWNER),
@@ -72,7 +74,8 @@ def test_each_endpoint_answers_each_role_as_the_matrix_says(request, client, set
     product = factories.product()
     staff = User.objects.create_user(username="target", email="t@staff.example", password="x", is_staff=True,
                                      role=Role.SUPPORT)
-    ids = {"product": product.pk, "customer": alice.pk, "staff": staff.pk}
+    email = OutboundEmail.objects.create(to="a@example.com", subject="s", text="t", status="failed")
+    ids = {"product": product.pk, "customer": alice.pk, "staff": staff.pk, "email": email.pk}
     path = path.format(**ids)
     if isinstance(body, dict) and body.get("ids"):
         body = {"ids": [product.pk]}

@@ -40,6 +40,7 @@ class FakeServer:
     def __init__(self):
         self.routes = {}
         self.requests = []  # (monotonic time, path with query, user agent)
+        self.host_headers = []  # the Host header of each request, in order
         self.lock = threading.Lock()
         server = self
 
@@ -50,6 +51,7 @@ class FakeServer:
             def do_GET(self):  # noqa: N802
                 with server.lock:
                     server.requests.append((time.monotonic(), self.path, self.headers.get("User-Agent", "")))
+                    server.host_headers.append(self.headers.get("Host", ""))
                 answer = server.answer(self.path)
                 body = answer.body.encode() if isinstance(answer.body, str) else answer.body
                 self.send_response(answer.status)
@@ -99,8 +101,8 @@ class FakeServer:
 # -- page builders -----------------------------------------------------------------
 
 
-def page(body, *, body_class="", head=""):
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Kericho Gold</title>{head}</head>
+def page(body, *, body_class="", head="", charset_meta='<meta charset="utf-8">'):
+    return f"""<!doctype html><html lang="en"><head>{charset_meta}<title>Kericho Gold</title>{head}</head>
 <body class="{body_class}"><header><a href="/">Home</a> <a href="/shop/">Shop</a>
 <a href="/cart/">Cart</a> <a href="/my-account/">My account</a></header>{body}</body></html>"""
 
@@ -226,9 +228,15 @@ def producer_routes(base):
                  "image": f"{base}{img}/hangover.png",
                  "description": "Green tea with ginger and mint: 25 individually wrapped tea bags, Fairtrade.",
                  "offers": [{"@type": "Offer", "price": "350.00", "priceCurrency": "KES"}]}]})),
+        # on sale: the struck-through price only in the HTML, the JSON-LD has the current one
         "/product/love-tea/": Answer(200, product_page(
-            "Love Tea", price_html=woo_price("280.00"), image=f"{img}/love.png",
-            description="A rosy blend of black tea and hibiscus for two.")),
+            "Love Tea", image=f"{img}/love.png", description="A rosy blend of black tea and hibiscus for two.",
+            price_html=(f'<del aria-hidden="true">{woo_price("300.00")}</del>'
+                        '<span class="screen-reader-text">Original price was: KSh300.00.</span>'
+                        f'<ins aria-hidden="true">{woo_price("280.00")}</ins>'),
+            jsonld={"@context": "https://schema.org/", "@type": "Product", "name": "Love Tea",
+                    "url": f"{base}/product/love-tea/",
+                    "offers": [{"@type": "Offer", "price": "280.00", "priceCurrency": "KES"}]})),
         "/product/pure-kenya-100/": Answer(200, product_page(
             "Kericho Gold Pure Kenya Tea 100 Tea Bags", price_html=woo_price("1,250.00"),
             image=f"{img}/pure-kenya-100.png", description="",
@@ -261,6 +269,37 @@ def many_pages_site(count):
         cards = [card(f"Blend {i}-{j}", f"/product/blend-{i}-{j}/", price_html=woo_price(f"{200 + j}.00"),
                       image=f"/img/{i}-{j}.png") for j in range(12)]
         server.routes[f"/product-category/range-{i}/"] = Answer(200, listing(cards))
+    return server
+
+
+# (name, KES price) of the legacy site's products, and how each page declares its encoding
+LEGACY_EXPECTED = {
+    "Piña Colada Fruit Tea": "450.00",  # windows-1252, declared in the Content-Type header
+    "Mama’s Crème Brûlée Rooibos": "520.00",  # windows-1252, declared by <meta charset>
+    "Café Noir – Kenyan Breakfast": "380.00",  # windows-1252, declared nowhere
+    "Chai Masala Spécial": "610.00",  # UTF-8 under a wrong ISO-8859-1 header (Apache's old default)
+}
+
+
+def legacy_site():
+    """A producer whose pages are windows-1252, declared three ways, and one mislabelled UTF-8 page."""
+    server = FakeServer()
+    names = list(LEGACY_EXPECTED)
+
+    def listing_of(name, *, charset_meta=""):
+        card_html = card(name.replace("&", "&amp;"), "#", price_html=woo_price(LEGACY_EXPECTED[name]))
+        return page(f'<main><ul class="products">{card_html}</ul></main>', charset_meta=charset_meta)
+
+    server.routes = {
+        "/robots.txt": Answer(200, "User-agent: *\nAllow: /\n", content_type="text/plain"),
+        "/shop/": Answer(200, listing_of(names[0]).encode("cp1252"), content_type="text/html; charset=windows-1252"),
+        "/product-category/herbal-tea/": Answer(
+            200, listing_of(names[1], charset_meta='<meta charset="windows-1252">').encode("cp1252"),
+            content_type="text/html"),
+        "/product-category/black-tea/": Answer(200, listing_of(names[2]).encode("cp1252"), content_type="text/html"),
+        "/teas/": Answer(200, listing_of(names[3], charset_meta='<meta charset="utf-8">').encode("utf-8"),
+                         content_type="text/html; charset=ISO-8859-1"),
+    }
     return server
 
 

@@ -103,3 +103,25 @@ def test_it_stops_when_cancelled(producer):
                    should_cancel=lambda: calls.append(1) or len(calls) > 3).run()
     # then
     assert result.cancelled and result.pages_fetched == 3
+
+
+def test_it_follows_a_load_more_button_to_its_json_batches():
+    # given a listing whose further products come as JSON from a "Load more" button
+    from pathlib import Path
+
+    from importer.tests.fake_site import Answer, FakeServer
+
+    corpus = Path(__file__).parent / "corpus"
+    with FakeServer() as site:
+        site.routes["/robots.txt"] = Answer(200, "User-agent: *\nAllow: /\n", content_type="text/plain")
+        site.routes["/shop/"] = Answer(200, (corpus / "load_more_listing.html").read_text())
+        site.routes["/wp-json/limuru/v1/products?page=2"] = Answer(
+            200, (corpus / "load_more_response.json").read_text(), content_type="application/json")
+        # when
+        result = Crawl(base_url=site.url, max_pages=40, session=PoliteSession(base_url=site.url + "/", delay=0),
+                       try_feeds=False).run()
+    # then
+    assert {p.name: (str(p.price), p.in_stock) for p in result.products} == {
+        "Limuru Breakfast": ("560.00", True), "Limuru Chai Masala": ("650.00", True),
+        "Limuru Earl Grey": ("1020.00", False)}
+    assert site.hits("/wp-json/limuru/v1/products?page=3") == 1

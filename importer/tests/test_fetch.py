@@ -139,13 +139,13 @@ def test_it_refuses_off_site_urls_and_non_http_schemes(site):
 
 def test_it_refuses_private_and_loopback_hosts_unless_allowed():
     # when / then
-    with pytest.raises(FetchError, match="private or loopback"):
+    with pytest.raises(FetchError, match="not a public address"):
         check_url("http://127.0.0.1:8000/", allow_private=False)
-    with pytest.raises(FetchError, match="private or loopback"):
+    with pytest.raises(FetchError, match="not a public address"):
         check_url("http://10.1.2.3/", allow_private=False)
-    with pytest.raises(FetchError, match="private or loopback"):
+    with pytest.raises(FetchError, match="not a public address"):
         PoliteSession(base_url="http://localhost/", allow_private=False)
-    assert check_url("http://127.0.0.1:8000/", allow_private=True) == "127.0.0.1"
+    assert check_url("http://127.0.0.1:8000/", allow_private=True).host == "127.0.0.1"
 
 
 def test_it_retries_network_errors_then_gives_up():
@@ -173,20 +173,23 @@ def test_it_decodes_wrong_encodings_without_crashing():
 
 def test_image_downloads_check_type_size_and_every_redirect_hop(site):
     # given
-    from importer.fetch import download
     from importer.tests.fake_site import png_bytes
 
     site.routes["/a.png"] = Answer(200, png_bytes(), content_type="image/png")
     site.routes["/big.png"] = Answer(200, b"\x89PNG" + b"0" * 50_000, content_type="image/png")
     site.routes["/page.png"] = Answer(200, "<html></html>")
     site.routes["/hop.png"] = Answer(302, headers={"Location": "file:///etc/passwd"})
+    site.routes["/missing.png"] = Answer(404, "no")
+    session, _ = session_for(site)
     # then
-    body, kind = download(site.url + "/a.png", max_bytes=10_000, allowed_types={"image/png"})
+    body, kind = session.download(site.url + "/a.png", max_bytes=10_000, allowed_types={"image/png"})
     assert body.startswith(b"\x89PNG") and kind == "image/png"
     with pytest.raises(FetchError, match="larger than"):
-        download(site.url + "/big.png", max_bytes=10_000, allowed_types={"image/png"})
+        session.download(site.url + "/big.png", max_bytes=10_000, allowed_types={"image/png"})
     with pytest.raises(FetchError, match="not an image"):
-        download(site.url + "/page.png", max_bytes=10_000, allowed_types={"image/png"})
+        session.download(site.url + "/page.png", max_bytes=10_000, allowed_types={"image/png"})
     with pytest.raises(FetchError, match="not an http"):
-        download(site.url + "/hop.png", max_bytes=10_000, allowed_types={"image/png"})
-    assert site.hits("/hop.png") == 1
+        session.download(site.url + "/hop.png", max_bytes=10_000, allowed_types={"image/png"})
+    with pytest.raises(FetchError, match="HTTP 404") as caught:
+        session.download(site.url + "/missing.png", max_bytes=10_000, allowed_types={"image/png"})
+    assert caught.value.permanent and site.hits("/hop.png") == 1 and site.hits("/missing.png") == 1

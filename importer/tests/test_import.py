@@ -118,7 +118,7 @@ def test_a_base_url_that_is_not_http_is_refused(shop_setup, owner):
 
 def test_a_private_base_url_is_refused_unless_allowed(shop_setup, owner, settings):
     settings.IMPORTER_ALLOW_PRIVATE_HOSTS = False
-    with pytest.raises(services.ImporterError, match="private or loopback"):
+    with pytest.raises(services.ImporterError, match="not a public address"):
         services.run_start(user=owner, base_url=shop_setup.url)
 
 
@@ -143,3 +143,13 @@ def test_only_one_crawl_runs_at_a_time(shop_setup, owner, monkeypatch):
 def test_importing_with_an_empty_cache_says_so(db):
     with pytest.raises(services.ImporterError, match="No products to save. Please scrape products first."):
         services.products_import()
+
+
+def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_setup, owner):
+    # given
+    ExternalProduct.objects.create(name="Golden Tips 50g", price=Decimal("2300"), in_stock=False,
+                                   source_url=f"{shop_setup.url}/product/golden-tips/")
+    # when
+    services.products_import(user=owner)
+    # then
+    assert Product.objects.get(title="Golden Tips 50g").stock == 0

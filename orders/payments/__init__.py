@@ -4,7 +4,9 @@ from django.conf import settings
 
 from orders.payments.cod import CodProvider
 from orders.payments.paymob import PaymobProvider
-from orders.payments.sandbox import SandboxProvider
+from orders.payments.sandbox import SandboxProvider, sandbox_enabled
+
+__all__ = ["get_provider", "provider_for_method", "sandbox_enabled", "wants_sandbox"]
 
 PROVIDERS = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
 
@@ -13,10 +15,15 @@ def get_provider(name):
     return PROVIDERS[name]()
 
 
+def wants_sandbox(method, *, test_mode=False):
+    """Whether the checkout body asks for the test payment page."""
+    return method == "sandbox" or (test_mode and method != "cod")
+
+
 def provider_for_method(method, *, test_mode=False):
     """Which provider takes `method`: card goes to settings.PAYMENT_PROVIDER."""
     if method == "cod":
         return "cod"
-    if method == "sandbox" or test_mode:
+    if wants_sandbox(method, test_mode=test_mode):
         return "sandbox"
     return settings.PAYMENT_PROVIDER

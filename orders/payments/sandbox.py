@@ -1,7 +1,8 @@
 """A local imitation of a hosted payment page ("Test payment").
 
 It signs its callback exactly like Paymob, with its own secret, and goes
-through the same callback code. Refused unless settings.PAYMENT_SANDBOX.
+through the same callback code. Refused unless `sandbox_enabled()`: PAYMENT_SANDBOX on and
+card payments not going to Paymob. Orders paid here are flagged `is_test`.
 """
 
 import hashlib
@@ -16,19 +17,29 @@ from orders.payments.paymob import hmac_sign
 from shop.money import to_minor_units
 
 
+def sandbox_enabled():
+    """Whether the local test payment page may be used at all.
+
+    Only when an operator turned it on (PAYMENT_SANDBOX) and card payments do
+    not go to Paymob: a shop that takes real cards never offers a page where
+    "Pay" marks an order paid without money.
+    """
+    return bool(settings.PAYMENT_SANDBOX) and settings.PAYMENT_PROVIDER != "paymob"
+
+
 class SandboxProvider:
     name = "sandbox"
 
     @staticmethod
     def is_configured():
-        return bool(settings.PAYMENT_SANDBOX)
+        return sandbox_enabled()
 
     @property
     def hmac_secret(self):
         return hashlib.sha256(f"sandbox-hmac:{settings.SECRET_KEY}".encode()).hexdigest()
 
     def start(self, *, order, payment, return_url, notification_url):
-        if not settings.PAYMENT_SANDBOX:
+        if not self.is_configured():
             raise PaymentError("The test payment provider is switched off", permanent=True)
         return PaymentStart(
             payment_url=reverse("orders:payment-sandbox", args=[payment.payment_id]),

@@ -74,12 +74,25 @@ def _apply(payment, result, kind):
         if result.success and refunded and locked.status == PaymentStatus.PAID:
             locked.status = PaymentStatus.REFUNDED
             locked.save(update_fields=["status", "updated_at"])
-            Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED)
+            # money returned: nothing left for staff to settle
+            Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED,
+                                                            needs_attention=False)
         elif result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.PAID
             locked.transaction_id = result.transaction_id
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
             order_mark_paid(order=locked.order, note=f"Paid ({locked.provider} {result.transaction_id})")
+        elif result.success and locked.status == PaymentStatus.FAILED:
+            # a success after a decline (a second card on the same hosted page):
+            # the money is captured, so it is recorded, and the cancelled order
+            # is flagged for staff by order_mark_paid
+            logger.warning("payment %s: success after a decline for order %s", locked.payment_id,
+                           locked.order.number)
+            locked.status = PaymentStatus.PAID
+            locked.transaction_id = result.transaction_id
+            locked.save(update_fields=["status", "transaction_id", "updated_at"])
+            order_mark_paid(order=locked.order,
+                            note=f"Paid after a decline ({locked.provider} {result.transaction_id})")
         elif not result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.FAILED
             locked.transaction_id = result.transaction_id

@@ -3,15 +3,15 @@
 import json
 import logging
 
-from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from orders.models import Payment, PaymentStatus
-from orders.payments import get_provider
+from orders.payments import get_provider, sandbox_enabled
 from orders.payments.services import CallbackRejected, callback_process
+from orders.selectors import session_owns
 from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders.payments")
@@ -37,11 +37,18 @@ def paymob_callback(request):
 
 @require_http_methods(["GET", "POST"])
 def sandbox_page(request, payment_id):
-    """The local 'Test payment' page: Pay or Decline, then the Paymob-like return."""
-    if not settings.PAYMENT_SANDBOX:
+    """The local 'Test payment' page: Pay or Decline, then the Paymob-like return.
+
+    It does not exist when the sandbox is off or cards go to Paymob, and only
+    the visitor who placed the order may see it (404 for anyone else holding
+    the payment id, so nothing is disclosed).
+    """
+    if not sandbox_enabled():
         raise Http404
     payment = get_object_or_404(Payment.objects.select_related("order"), payment_id=payment_id,
                                 provider="sandbox")
+    if not session_owns(request, payment.order):
+        raise Http404
     if request.method == "POST" and payment.status == PaymentStatus.AWAITING:
         provider = get_provider("sandbox")
         body, signature = provider.transaction(payment=payment, success=request.POST.get("action") == "pay")

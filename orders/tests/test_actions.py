@@ -115,3 +115,28 @@ def test_paid_and_cod_orders_never_expire(placed):
     Order.objects.filter(pk=order.pk).update(created_at=timezone.now() - timedelta(hours=2))
     # then
     assert orders_expire_unpaid() == 0
+
+
+def test_order_e_mails_are_stored_with_the_change_and_vanish_with_its_rollback(
+        placed, django_capture_on_commit_callbacks):
+    # given
+    from django.db import transaction
+
+    from shop.models import OutboundEmail
+
+    order, _tea = placed(language="ar")
+    # when: the payment is recorded and then something later in the same transaction fails
+    with django_capture_on_commit_callbacks(execute=True):
+        with pytest.raises(RuntimeError), transaction.atomic():
+            order_mark_paid(order=order)
+            queued = list(OutboundEmail.objects.values_list("to", "language"))
+            raise RuntimeError("the request failed after the payment was recorded")
+    # then: the confirmation existed inside the transaction only
+    assert queued == [("mona@example.com", "ar")]
+    assert not OutboundEmail.objects.exists() and mail.outbox == []
+    # when: it commits
+    with django_capture_on_commit_callbacks(execute=True):
+        order_mark_paid(order=order)
+    # then
+    assert len(mail.outbox) == 1 and order.number in mail.outbox[0].subject
+    assert OutboundEmail.objects.get().status == "sent"

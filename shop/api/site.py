@@ -47,7 +47,7 @@ class PublicSettingsSerializer(serializers.Serializer):
     def get_external_products(self, obj):
         return {
             "enabled": obj.external_enabled,
-            "baseUrl": obj.external_base_url,
+            "baseUrl": obj.importer_base_url,
             "refreshInterval": obj.external_refresh_interval,
             "autoImport": obj.external_auto_import,
             "showKesConversion": obj.show_kes_conversion,

@@ -170,3 +170,41 @@ def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new
     page.get_by_role("button", name="Enable Auto-refresh").click()
     expect(page.get_by_text("Auto-refresh on")).to_be_visible()
     expect(page.get_by_role("button", name="Disable Auto-refresh")).to_be_visible()
+
+
+def test_the_owner_sees_a_failed_e_mail_and_sends_it_again(new_page, live_server, owner, screenshot):
+    # given
+    from shop.models import OutboundEmail, OutboundEmailStatus
+
+    email = OutboundEmail.objects.create(
+        to="mona@example.com", subject="Your order NHT-1 has shipped", text="Hello",
+        status=OutboundEmailStatus.FAILED, attempts=10, last_error="SMTPRecipientsRefused: 550 no such user")
+    page = _signed_in(new_page, live_server, owner)
+    page.goto("/admindash")
+    listed = page.locator("[data-list='failed-emails'] li").filter(has_text="mona@example.com")
+    # then
+    expect(page.locator("[data-alert='failed-emails']")).to_contain_text("1 e-mail could not be delivered")
+    expect(listed).to_contain_text("550 no such user")
+    screenshot(page, "backoffice-failed-emails-en")
+    # when
+    listed.get_by_role("button", name="Send again").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text("The e-mail is queued again.")
+    expect(page.locator("[data-alert='failed-emails']")).to_be_hidden()
+    email.refresh_from_db()
+    assert email.status in (OutboundEmailStatus.QUEUED, OutboundEmailStatus.SENT)
+
+
+def test_support_does_not_see_failed_e_mails(new_page, live_server, support):
+    # given
+    from shop.models import OutboundEmail, OutboundEmailStatus
+
+    OutboundEmail.objects.create(to="mona@example.com", subject="Shipped", text="Hello",
+                                 status=OutboundEmailStatus.FAILED, attempts=10, last_error="550")
+    page = _signed_in(new_page, live_server, support)
+    # when
+    page.goto("/admindash")
+    # then
+    expect(page.get_by_text("Total Products")).to_be_visible()
+    expect(page.get_by_text("Failed E-mails")).to_have_count(0)
+    expect(page.get_by_text("mona@example.com")).to_have_count(0)

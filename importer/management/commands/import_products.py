@@ -33,6 +33,10 @@ class Command(BaseCommand):
             raise CommandError("--max-pages must be from 1 to 100")
         config = services.importer_config()
         base_url = base_url or config["base_url"]
+        try:
+            services.base_url_check(base_url)
+        except services.ImporterError as exc:
+            raise CommandError(f"--base-url: {exc.message}") from exc
         rates_refresh("KES", "EGP")
         config = services.importer_config()
         try:

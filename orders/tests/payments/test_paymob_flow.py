@@ -244,6 +244,7 @@ def test_payment_test_reports_which_keys_exist_but_never_a_key(api, fake_paymob)
     assert body["success"] is True
     assert body["config"]["secretKeyExists"] and body["config"]["apiKeyExists"]
     assert body["config"]["secretKeyPrefix"] == "egy_sk_test"
+    assert body["config"]["sandbox"] is False  # never beside Paymob, whatever PAYMENT_SANDBOX says
     assert "abc123" not in json.dumps(body)
 
 

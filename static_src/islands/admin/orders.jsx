@@ -30,6 +30,28 @@ const STATUS_TONE = { pending: "warning", processing: "info", shipped: "info", d
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 
+// Test orders (not money) and money captured on a cancelled order (refund or restore) stand out.
+function OrderFlags({ order }) {
+  return (
+    <>
+      {order.isTest && (
+        <>
+          {" "}
+          <Badge kind="neutral" title={st("testHint")} data-flag="test">{st("testBadge")}</Badge>
+        </>
+      )}
+      {order.needsAttention && (
+        <>
+          {" "}
+          <Badge kind="danger" title={st(`attention.${order.attentionReason}`, { defaultValue: "" })} data-flag="attention">
+            {st("attentionBadge")}
+          </Badge>
+        </>
+      )}
+    </>
+  );
+}
+
 function OrderDetail({ orderId, onClose }) {
   const [order, setOrder] = useState(null);
   const [failed, setFailed] = useState(false);
@@ -70,6 +92,10 @@ function OrderDetail({ orderId, onClose }) {
             </div>
             <div>
               <h3>{st("paymentLabel")}</h3>
+              {order.needsAttention && (
+                <p className="alert alert--error" role="alert">{st(`attention.${order.attentionReason}`, { defaultValue: st("attentionBadge") })}</p>
+              )}
+              {order.isTest && <p className="alert alert--info">{st("testHint")}</p>}
               <p>
                 <Badge kind={PAYMENT_TONE[order.paymentStatus]}>{st(`payment.${order.paymentStatus}`)}</Badge>{" "}
                 {st(`method.${order.paymentMethod}`)}
@@ -204,9 +230,12 @@ export default function AdminOrders({ permissions }) {
       key: "number",
       label: st("order"),
       render: (o) => (
-        <button type="button" className="link-button" onClick={() => setDetailId(o.id)} dir="ltr">
-          {o.number}
-        </button>
+        <>
+          <button type="button" className="link-button" onClick={() => setDetailId(o.id)} dir="ltr">
+            {o.number}
+          </button>
+          <OrderFlags order={o} />
+        </>
       ),
     },
     {
@@ -244,6 +273,11 @@ export default function AdminOrders({ permissions }) {
     },
   ];
 
+  const exportParams = new URLSearchParams();
+  if (table.filters.status) exportParams.set("status", table.filters.status);
+  if (table.search.trim()) exportParams.set("search", table.search.trim());
+  const exportUrl = `/api/admin/orders/export${exportParams.size ? `?${exportParams}` : ""}`;
+
   return (
     <Section>
       <DataTable
@@ -252,6 +286,11 @@ export default function AdminOrders({ permissions }) {
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
         filters={[statusFilter(st, STATUSES)]}
+        toolbar={
+          <a className="button button--small button--ghost" href={exportUrl} download>
+            {st("export")}
+          </a>
+        }
         selectable={mayChange}
         selected={selected}
         onSelectedChange={setSelected}

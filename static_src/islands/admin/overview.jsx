@@ -1,5 +1,7 @@
-// Overview: stat cards, low-stock and unread-message alerts, system status, recent activity.
-import { Section, StatCard, formatDateTime, sectionStrings, useAdminData } from "./components/index.js";
+// Overview: stat cards, paid-cancelled-order, low-stock, unread-message and failed e-mail alerts, system status,
+// recent activity.
+import { useState } from "react";
+import { Section, StatCard, api, errorMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-overview.json";
 import ar from "../../i18n/ar/admin-overview.json";
@@ -14,8 +16,46 @@ function link(path, language) {
   return language === "ar" ? `/ar${path}` : path;
 }
 
+// Shown only to roles the server sends the list to (Owner and Manager).
+function FailedEmails({ emails, onRetried }) {
+  const [busy, setBusy] = useState(null);
+  async function retry(id) {
+    setBusy(id);
+    try {
+      await api(`/api/admin/emails/${id}/retry`, { method: "POST", body: {} });
+      toast(st("emailRetried"), "success");
+      onRetried();
+    } catch (err) {
+      toast(errorMessage(err, st("emailRetryFailed")), "error");
+    } finally {
+      setBusy(null);
+    }
+  }
+  return (
+    <Section title={st("failedEmailsTitle")}>
+      <ul className="admin-list" data-list="failed-emails">
+        {emails.map((e) => (
+          <li key={e.id}>
+            <span>
+              <strong>{e.subject}</strong> · {e.to}
+              <br />
+              <span className="admin-muted">
+                {[st("emailAttempts", { count: e.attempts }), e.lastAttemptAt && formatDateTime(e.lastAttemptAt), e.lastError]
+                  .filter(Boolean).join(" · ")}
+              </span>
+            </span>
+            <button type="button" className="button button--small" disabled={busy === e.id} onClick={() => retry(e.id)}>
+              {st("emailRetry")}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
 export default function Overview({ language }) {
-  const { data, loading } = useAdminData("/api/admin/dashboard");
+  const { data, loading, reload } = useAdminData("/api/admin/dashboard");
   if (!data) return <p className="admin-loading">{loading ? st("loading") : st("loadFailed")}</p>;
   const sys = data.systemStatus || {};
   return (
@@ -28,10 +68,19 @@ export default function Overview({ language }) {
         <StatCard label={st("totalCustomers")} value={data.totalCustomers} />
         <StatCard label={st("lowStock")} value={data.lowStockProducts} tone={data.lowStockProducts ? "danger" : "neutral"} />
         <StatCard label={st("unreadMessages")} value={data.unreadMessages} tone={data.unreadMessages ? "warning" : "neutral"} />
+        {data.failedEmails !== undefined && (
+          <StatCard label={st("failedEmails")} value={data.failedEmails} tone={data.failedEmails ? "danger" : "neutral"} />
+        )}
       </div>
 
-      {(data.lowStockProducts > 0 || data.unreadMessages > 0) && (
+      {(data.attentionOrders > 0 || data.lowStockProducts > 0 || data.unreadMessages > 0 || data.failedEmails > 0) && (
         <div className="admin-alerts">
+          {data.attentionOrders > 0 && (
+            <div className="alert alert--error" role="alert" data-alert="attention">
+              <strong>{st("attentionAlert", { count: data.attentionOrders })}</strong>{" "}
+              <a href={link("/admindash/orders", language)}>{st("openOrders")}</a>
+            </div>
+          )}
           {data.lowStockProducts > 0 && (
             <div className="alert alert--error" role="alert" data-alert="low-stock">
               <strong>{st("lowStockAlert", { count: data.lowStockProducts })}</strong>{" "}
@@ -45,8 +94,15 @@ export default function Overview({ language }) {
               <a href={link("/admindash/messages", language)}>{st("openMessages")}</a>
             </div>
           )}
+          {data.failedEmails > 0 && (
+            <div className="alert alert--error" role="alert" data-alert="failed-emails">
+              <strong>{st("failedEmailsAlert", { count: data.failedEmails })}</strong>
+            </div>
+          )}
         </div>
       )}
+
+      {data.failedEmailList?.length > 0 && <FailedEmails emails={data.failedEmailList} onRetried={reload} />}
 
       <div className="admin-grid-2">
         <Section title={st("systemStatus")}>

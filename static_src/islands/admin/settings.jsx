@@ -117,6 +117,14 @@ export default function Settings({ permissions }) {
         </div>
       </Section>
 
+      <Section title={st("orderLimits")}>
+        <div className="admin-form-grid">
+          <Field label={st("maxQuantityPerLine")} error={err("maxQuantityPerLine")}>{bind("maxQuantityPerLine", { type: "number", step: "1", min: "1" })}</Field>
+          <Field label={st("maxQuantityPerOrder")} error={err("maxQuantityPerOrder")}>{bind("maxQuantityPerOrder", { type: "number", step: "1", min: "1" })}</Field>
+          <Field label={st("maxUnpaidOrders")} hint={st("maxUnpaidOrdersHint")} error={err("maxUnpaidOrders")}>{bind("maxUnpaidOrders", { type: "number", step: "1", min: "1" })}</Field>
+        </div>
+      </Section>
+
       <Section title={st("social")}>
         <div className="admin-form-grid">
           <Field label="Facebook" error={err("socialMedia.facebook")}>{bind("socialMedia.facebook", { dir: "ltr" })}</Field>

@@ -18,6 +18,6 @@ export function StatusSelect({ value, options, onChange, label, disabled = false
 }
 
 // A coloured pill for a status or flag.
-export function Badge({ kind = "neutral", children }) {
-  return <span className={`admin-badge admin-badge--${kind}`}>{children}</span>;
+export function Badge({ kind = "neutral", children, ...rest }) {
+  return <span className={`admin-badge admin-badge--${kind}`} {...rest}>{children}</span>;
 }

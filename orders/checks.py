@@ -1,0 +1,17 @@
+"""`manage.py check --deploy` warnings about payments."""
+
+from django.conf import settings
+from django.core.checks import Tags, Warning, register
+
+
+@register(Tags.security, deploy=True)
+def sandbox_in_production(app_configs, **kwargs):
+    """The local test payment page marks orders paid without money: warn when it is on in production."""
+    if settings.PAYMENT_SANDBOX and not settings.DEBUG:
+        return [Warning(
+            "PAYMENT_SANDBOX is on with DEBUG off: the local test payment page can mark orders paid "
+            "without money (unless PAYMENT_PROVIDER=paymob, which switches it off).",
+            hint="Unset PAYMENT_SANDBOX in production.",
+            id="orders.W001",
+        )]
+    return []

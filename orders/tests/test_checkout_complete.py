@@ -1,0 +1,193 @@
+"""checkout_complete: one service places the server-side cart; body items only confirm it; unpaid limit."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.middleware import SessionMiddleware
+from django.test import RequestFactory
+from rest_framework.test import APIClient
+
+from orders import cart as carts
+from orders.checkout import CheckoutResult, checkout_complete
+from orders.models import Order, OrderStatus, PaymentStatus
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+INTENTION = "/api/payment/create-intention"
+FIELDS = {"first_name": "Mona", "last_name": "Ali", "email": "mona@example.com", "phone": "01012345678",
+          "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "country": "EGY"}
+
+
+def _fill_cart(api, product, quantity=1):
+    response = api.post("/api/cart/items", {"productId": product.pk, "quantity": quantity}, format="json")
+    assert response.status_code == 200, response.content
+
+
+def test_checkout_complete_places_a_cash_on_delivery_order_from_the_cart_as_a_service(make_product):
+    # given a visitor's request with a session and a cart, and no view in between
+    request = RequestFactory().post(INTENTION, REMOTE_ADDR="203.0.113.7")
+    SessionMiddleware(lambda r: None).process_request(request)
+    request.user = AnonymousUser()
+    tea = make_product(price="300.00", stock=5)
+    carts.cart_line_add(cart=carts.cart_get_for_request(request, create=True), product_id=tea.pk, quantity=2)
+    # when
+    result = checkout_complete(request=request, fields=FIELDS, payment_method="cod")
+    # then
+    assert isinstance(result, CheckoutResult) and not result.error
+    order = result.order
+    assert order.status == OrderStatus.PROCESSING and order.payment_status == PaymentStatus.COD
+    assert order.client_ip == "203.0.113.7" and order.session_key == request.session.session_key
+    assert request.session["orders"] == [order.number]
+    assert carts.cart_lines(carts.cart_get_for_request(request)) == []
+
+
+def test_items_that_differ_from_the_cart_are_refused_with_409_and_nothing_changes(api, make_product,
+                                                                                  checkout_body):
+    # given a cart of two teas, and a body naming three
+    tea = make_product(stock=10)
+    _fill_cart(api, tea, 2)
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"id": tea.pk, "quantity": 3}]),
+                        format="json")
+    # then
+    assert response.status_code == 409
+    assert response.json()["message"] == "Your cart has changed. Please review it and try again."
+    assert response.json()["field"] == "items"
+    assert Order.objects.count() == 0
+    tea.refresh_from_db()
+    assert tea.stock == 10
+    assert api.get("/api/cart").json()["itemCount"] == 2
+
+
+def test_items_that_name_another_product_are_refused_too(api, make_product, checkout_body):
+    tea, other = make_product(), make_product()
+    _fill_cart(api, tea)
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"id": other.pk, "quantity": 1}]),
+                        format="json")
+    assert response.status_code == 409
+    assert Order.objects.count() == 0
+
+
+def test_items_that_match_the_cart_confirm_it(api, make_product, checkout_body):
+    # given
+    tea = make_product(stock=10)
+    _fill_cart(api, tea, 2)
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"id": tea.pk, "quantity": 2}]),
+                        format="json")
+    # then
+    assert response.status_code == 201, response.content
+    assert Order.objects.get().items.get().quantity == 2
+
+
+def test_malformed_items_are_a_400(api, make_product, checkout_body):
+    _fill_cart(api, make_product())
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"quantity": 1}]), format="json")
+    assert response.status_code == 400 and response.json()["field"] == "items"
+    assert Order.objects.count() == 0
+
+
+def test_body_items_never_make_an_order_from_an_empty_cart(api, make_product, checkout_body):
+    # given no session and no cart, only items in the body
+    tea = make_product(stock=10)
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"id": tea.pk, "quantity": 5}]),
+                        format="json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "Your cart is empty"
+    assert Order.objects.count() == 0
+    tea.refresh_from_db()
+    assert tea.stock == 10
+
+
+def test_the_409_is_translated(api, make_product, checkout_body):
+    tea = make_product()
+    _fill_cart(api, tea)
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=[{"id": tea.pk, "quantity": 4}]),
+                        format="json", HTTP_ACCEPT_LANGUAGE="ar")
+    assert response.status_code == 409
+    assert response.json()["message"] == "تغيّرت سلة التسوق. يرجى مراجعتها والمحاولة مرة أخرى."
+
+
+def test_a_session_holding_the_limit_of_unpaid_orders_cannot_place_another(api, make_product, checkout_body):
+    # given three card orders this session left unpaid (the cart stays until payment)
+    tea = make_product(stock=10)
+    _fill_cart(api, tea)
+    for _attempt in range(3):
+        assert api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json").status_code == 201
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    # then
+    assert response.status_code == 429
+    assert response.json()["message"] == ("You have too many unpaid orders. Please pay for one or wait "
+                                          "30 minutes before ordering again.")
+    assert Order.objects.count() == 3
+
+
+def test_the_unpaid_limit_also_holds_per_address_across_sessions(make_product, checkout_body):
+    # given three unpaid orders from one address, each from a fresh session
+    tea = make_product(stock=20)
+    for _visitor in range(3):
+        visitor = APIClient(REMOTE_ADDR="198.51.100.4")
+        _fill_cart(visitor, tea)
+        assert visitor.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json").status_code == 201
+    same_address, elsewhere = APIClient(REMOTE_ADDR="198.51.100.4"), APIClient(REMOTE_ADDR="198.51.100.5")
+    _fill_cart(same_address, tea)
+    _fill_cart(elsewhere, tea)
+    # when
+    refused = same_address.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
+    accepted = elsewhere.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
+    # then
+    assert refused.status_code == 429
+    assert accepted.status_code == 201
+
+
+def test_paid_and_cancelled_orders_do_not_count_against_the_limit(api, make_product, checkout_body):
+    # given a limit of one, and the one order paid
+    store_settings_update(max_unpaid_orders=1)
+    tea = make_product(stock=10)
+    _fill_cart(api, tea)
+    api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    Order.objects.update(payment_status=PaymentStatus.PAID, status=OrderStatus.PROCESSING)
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    # then
+    assert response.status_code == 201
+
+
+@pytest.mark.parametrize("field, value, where", [
+    ("firstName", "M" * 121, "customer"),
+    ("email", "a" * 250 + "@example.com", "customer"),
+    ("phone", "010" + " " * 30 + "12345678", "customer"),  # a valid number, padded past PHONE_MAX
+    ("street", "S" * 201, "billingAddress"),
+    ("city", "Cairo\x00", "billingAddress"),
+    ("street", "12 Nile St\ud800", "billingAddress"),
+])
+def test_checkout_fields_pass_the_one_text_gate(api, make_product, checkout_body, field, value, where):
+    # given
+    _fill_cart(api, make_product())
+    body = checkout_body(paymentMethod="cod")
+    body[where] = {**body[where], field: value}
+    # when (ASCII JSON, so a lone surrogate travels as the \\ud800 escape a browser would send)
+    response = api.post(INTENTION, json.dumps(body), content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+    assert Order.objects.count() == 0
+
+
+def test_the_longest_accepted_name_and_city_are_stored_whole(api, make_product, checkout_body):
+    # given names and a city at the text gate's limits
+    _fill_cart(api, make_product())
+    body = checkout_body(paymentMethod="cod")
+    body["customer"] = {**body["customer"], "firstName": "M" * 120}
+    body["billingAddress"] = {**body["billingAddress"], "city": "C" * 200}
+    # when
+    response = api.post(INTENTION, body, format="json")
+    # then
+    assert response.status_code == 201, response.content
+    order = Order.objects.get()
+    assert len(order.first_name) == 120 and len(order.city) == 200

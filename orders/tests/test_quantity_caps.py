@@ -1,0 +1,107 @@
+"""Per-product and per-order quantity caps (store settings): the cart refuses, placing checks again."""
+
+import pytest
+
+from orders.cart import cart_merge
+from orders.checkout import CheckoutError, checkout_validate, order_place
+from orders.models import Cart, Order
+from shop.store_settings import store_settings_get, store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
+        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "card"}
+
+
+def test_the_defaults_are_20_per_product_50_per_order_and_3_unpaid_orders():
+    store = store_settings_get()
+    assert (store.max_quantity_per_line, store.max_quantity_per_order, store.max_unpaid_orders) == (20, 50, 3)
+
+
+def test_the_cart_refuses_more_of_one_product_than_the_cap_and_keeps_the_line(api, make_product):
+    # given a line of 15 of a tea with plenty of stock
+    tea = make_product(stock=500)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 15}, format="json")
+    # when
+    added = api.post("/api/cart/items", {"productId": tea.pk, "quantity": 6}, format="json")
+    set_to = api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 21}, format="json")
+    # then
+    for response in (added, set_to):
+        assert response.status_code == 400
+        assert response.json()["message"] == "You can order at most 20 of one product"
+    assert api.get("/api/cart").json()["items"][0]["quantity"] == 15
+
+
+def test_the_cart_refuses_more_items_in_all_than_the_order_cap(api, make_product):
+    # given a per-order cap of 5 and 3 of one tea in the cart
+    store_settings_update(max_quantity_per_order=5)
+    first, second = make_product(stock=50), make_product(stock=50)
+    api.post("/api/cart/items", {"productId": first.pk, "quantity": 3}, format="json")
+    # when
+    response = api.post("/api/cart/items", {"productId": second.pk, "quantity": 3}, format="json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "You can order at most 5 items in one order"
+    assert api.get("/api/cart").json()["itemCount"] == 3
+
+
+def test_the_cap_message_is_translated(api, make_product):
+    tea = make_product(stock=500)
+    response = api.post("/api/cart/items", {"productId": tea.pk, "quantity": 21}, format="json",
+                        HTTP_ACCEPT_LANGUAGE="ar")
+    assert response.status_code == 400
+    assert response.json()["message"] == "الحد الأقصى للمنتج الواحد في الطلب هو 20"
+
+
+def test_placing_checks_the_caps_again_and_takes_no_stock(make_product):
+    # given lines the cart would never hold (an old cart, or a cap lowered since)
+    tea = make_product(stock=100)
+    # when
+    with pytest.raises(CheckoutError) as refused:
+        order_place(lines=[(tea, 21)], form=checkout_validate(FORM))
+    # then
+    assert refused.value.code == "quantity_limit" and refused.value.field == "items"
+    assert str(refused.value) == "You can order at most 20 of one product"
+    assert Order.objects.count() == 0
+    tea.refresh_from_db()
+    assert tea.stock == 100
+
+
+def test_checkout_refuses_a_cart_filled_before_the_cap_was_lowered(api, make_product, checkout_body):
+    # given
+    tea = make_product(stock=100)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 10}, format="json")
+    store_settings_update(max_quantity_per_order=8)
+    # when
+    response = api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["message"] == "You can order at most 8 items in one order"
+    assert Order.objects.count() == 0
+
+
+def test_signing_in_merges_the_guest_cart_within_the_per_product_cap(alice, make_product):
+    # given alice has 15 of a tea in her account's cart, and 10 more as a guest
+    tea = make_product(stock=500)
+    Cart.objects.create(user=alice).lines.create(product=tea, quantity=15)
+    Cart.objects.create(session_key="guest-session").lines.create(product=tea, quantity=10)
+    # when
+    cart_merge(session_key="guest-session", user=alice)
+    # then
+    assert alice.cart.lines.get().quantity == 20
+
+
+def test_staff_change_the_caps_in_the_settings_api(client, owner):
+    # given
+    client.force_login(owner)
+    # when
+    response = client.put("/api/admin/settings", {"maxQuantityPerLine": 5, "maxQuantityPerOrder": 12,
+                                                  "maxUnpaidOrders": 2}, content_type="application/json")
+    refused = client.put("/api/admin/settings", {"maxQuantityPerLine": 0}, content_type="application/json")
+    # then
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["maxQuantityPerLine"], body["maxQuantityPerOrder"], body["maxUnpaidOrders"]) == (5, 12, 2)
+    store = store_settings_get()
+    assert (store.max_quantity_per_line, store.max_quantity_per_order, store.max_unpaid_orders) == (5, 12, 2)
+    assert refused.status_code == 400 and refused.json()["field"] == "maxQuantityPerLine"

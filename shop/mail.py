@@ -1,0 +1,74 @@
+"""The one way the shop sends e-mail: `mail_queue` writes it to the outbox.
+
+Call it inside the transaction of the change that causes the mail (an order
+placed, a status changed, a reply saved): the mail is stored with that change
+or not at all, and a rolled-back change sends nothing. Nothing here talks to
+the mail server, so no request ever waits on SMTP; after the commit a worker
+task is asked to deliver it (`shop.outbox`), and if the broker cannot take
+that task the beat sweep delivers it within a minute anyway.
+"""
+
+import logging
+import re
+from functools import partial
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from shop.models import OutboundEmail, OutboundEmailStatus
+from shop.tasks import outbox_deliver_task
+
+logger = logging.getLogger(__name__)
+
+# anything that would end a header line or smuggle a control character into one
+_HEADER_BREAK = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+SUBJECT_MAX = 300
+
+
+def _address(value, *, what):
+    if not isinstance(value, str) or _HEADER_BREAK.search(value):
+        raise ValueError(f"{what} address is not a single line: {value!r}")
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise ValueError(f"{what} address is not valid: {value!r}") from None
+    return value
+
+
+def _subject(value):
+    # Inputs that end up in a subject (the store name, a contact subject) are
+    # refused at their service with a field error; a value stored before that
+    # rule must still not break the header or block the change that mails it.
+    return " ".join(_HEADER_BREAK.sub(" ", value).split())[:SUBJECT_MAX]
+
+
+def mail_queue(*, to, subject, text, html="", language="en", reply_to=""):
+    """Queue one e-mail to `to`, rendered by the caller in `language`; return the outbox row."""
+    email = OutboundEmail.objects.create(
+        to=_address(to, what="recipient"),
+        reply_to=_address(reply_to, what="reply-to") if reply_to else "",
+        subject=_subject(subject), text=text, html=html or "", language=language,
+    )
+    transaction.on_commit(partial(_deliver_soon, email.pk))
+    return email
+
+
+def mail_retry(*, email):
+    """Give a failed e-mail a fresh set of attempts, starting now."""
+    with transaction.atomic():
+        OutboundEmail.objects.filter(pk=email.pk, status=OutboundEmailStatus.FAILED).update(
+            status=OutboundEmailStatus.QUEUED, attempts=0, next_attempt_at=timezone.now(),
+        )
+        transaction.on_commit(partial(_deliver_soon, email.pk))
+    email.refresh_from_db()
+    return email
+
+
+def _deliver_soon(email_id):
+    try:
+        # retry=False: with the broker down, fail at once instead of holding the request
+        outbox_deliver_task.apply_async((email_id,), retry=False)
+    except Exception:  # the mail is stored; the beat sweep delivers it
+        logger.warning("could not queue delivery of e-mail %s; the sweep will send it", email_id, exc_info=True)

@@ -1,0 +1,334 @@
+"""The outbox: one way to send, stored with its change, never in the request, retried until delivered."""
+
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.core import mail
+from django.core.management import call_command
+from django.db import transaction
+from django.test import override_settings
+from django.utils import timezone
+
+from backoffice.tests.builders_b import make_message
+from shop.mail import mail_queue
+from shop.models import ContactMessage, OutboundEmail, OutboundEmailStatus
+from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due, retry_wait
+from shop.tasks import outbox_deliver_task
+from shop.tests.smtp_server import SilentSmtpServer, SmtpServer
+
+pytestmark = pytest.mark.django_db
+
+
+def _smtp(port, timeout=5):
+    return override_settings(
+        EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1", EMAIL_PORT=port, EMAIL_USE_TLS=False, EMAIL_USE_SSL=False,
+        EMAIL_HOST_USER="", EMAIL_HOST_PASSWORD="", EMAIL_TIMEOUT=timeout,
+    )
+
+
+@pytest.fixture
+def broker(monkeypatch):
+    """A broker that takes every delivery task and runs none, like one no worker has reached yet."""
+    taken = []
+    monkeypatch.setattr(outbox_deliver_task, "apply_async", lambda args, **options: taken.append(args[0]))
+    return taken
+
+
+def _queue(**overrides):
+    fields = {"to": "sara@example.com", "subject": "Your order", "text": "Hello", **overrides}
+    return mail_queue(**fields)
+
+
+# --- no request waits on the mail server ---------------------------------------
+
+def _post_contact(client):
+    return client.post("/api/contact", {"name": "Sara", "email": "sara@example.com", "subject": "Tea",
+                                        "message": "Hello"}, content_type="application/json")
+
+
+def _post_newsletter(client):
+    return client.post("/api/newsletter", {"email": "sara@example.com"}, content_type="application/json")
+
+
+def _post_reply(client):
+    from accounts.models import Role, User
+
+    staff = User.objects.create_user(username="agent", email="agent@staff.example", password="x",
+                                     is_staff=True, role=Role.SUPPORT)
+    client.force_login(staff)
+    message = make_message()
+    return client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Thanks"},
+                       content_type="application/json")
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: on_commit work runs inside the request
+@pytest.mark.parametrize("post", [_post_contact, _post_newsletter, _post_reply],
+                         ids=["contact", "newsletter", "staff reply"])
+def test_a_mail_server_that_never_answers_does_not_hold_up_the_request(client, broker, post):
+    # given
+    with SilentSmtpServer() as server, _smtp(server.port, timeout=4):
+        # when
+        started = time.monotonic()
+        response = post(client)
+        took = time.monotonic() - started
+
+        # then: the answer came at once and the mail waits in the outbox for a worker
+        assert response.status_code in (200, 201)
+        assert took < 2
+        email = OutboundEmail.objects.get()
+        assert email.status == OutboundEmailStatus.QUEUED
+        assert broker == [email.pk]
+
+        # when: a worker tries, the server stays silent
+        outbox_deliver(email_id=email.pk)
+
+    # then: the worker gave up on this attempt and kept the mail for later
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == (OutboundEmailStatus.QUEUED, 1)
+    assert "timed out" in email.last_error
+
+
+# --- retried until delivered, exactly once -------------------------------------
+
+def test_a_refused_mail_is_retried_later_and_delivered_exactly_once(django_capture_on_commit_callbacks):
+    # given: a mail server that turns the first connection away
+    with SmtpServer(refuse_next=1) as server, _smtp(server.port):
+        with django_capture_on_commit_callbacks(execute=True):
+            email = _queue()
+        email.refresh_from_db()
+        assert (email.status, email.attempts, server.messages) == (OutboundEmailStatus.QUEUED, 1, [])
+        assert "421" in email.last_error
+
+        # when: the sweep runs before the retry is due, then after it
+        early = outbox_send_due()
+        with time_machine.travel(timezone.now() + retry_wait(1) + timedelta(seconds=1)):
+            due = outbox_send_due()
+            again = outbox_send_due()
+
+    # then
+    assert (early, due, again) == (0, 1, 0)
+    assert len(server.messages) == 1
+    assert server.messages[0]["message"]["Subject"] == "Your order"
+    email.refresh_from_db()
+    assert (email.status, email.attempts, email.last_error) == (OutboundEmailStatus.SENT, 2, "")
+
+
+def test_the_wait_between_retries_doubles_up_to_four_hours(settings):
+    settings.EMAIL_RETRY_SECONDS = 60
+    assert [retry_wait(n).total_seconds() for n in (1, 2, 3, 4)] == [60, 120, 240, 480]
+    assert retry_wait(9) == timedelta(hours=4)
+    assert retry_wait(500) == timedelta(hours=4)
+
+
+def test_a_mail_one_worker_holds_is_not_sent_again_by_another(broker):
+    # given: a worker claimed the mail and is talking to the server
+    email = _queue()
+    OutboundEmail.objects.filter(pk=email.pk).update(
+        status=OutboundEmailStatus.SENDING, locked_until=timezone.now() + timedelta(minutes=5))
+    # when
+    sent = outbox_send_due() + outbox_deliver(email_id=email.pk)
+    # then
+    assert sent == 0 and mail.outbox == []
+
+
+def test_a_mail_whose_worker_died_is_sent_once_its_claim_runs_out(broker):
+    # given
+    email = _queue()
+    OutboundEmail.objects.filter(pk=email.pk).update(
+        status=OutboundEmailStatus.SENDING, attempts=1, locked_until=timezone.now() - timedelta(seconds=1))
+    # when
+    sent = outbox_send_due()
+    # then
+    assert sent == 1 and len(mail.outbox) == 1
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == (OutboundEmailStatus.SENT, 2)
+
+
+def test_a_mail_is_given_up_after_the_attempt_limit(settings, broker):
+    # given
+    settings.EMAIL_MAX_ATTEMPTS = 3
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RefusingBackend"
+    email = _queue()
+    # when
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for _ in range(5):
+            outbox_send_due()
+            clock.shift(timedelta(hours=5))
+    # then
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == (OutboundEmailStatus.FAILED, 3)
+    assert email.last_error.startswith("SMTPServerDisconnected")
+
+
+# --- stored with the change that causes it --------------------------------------
+
+def test_a_mail_queued_in_a_transaction_that_rolls_back_is_never_sent(django_capture_on_commit_callbacks):
+    # when
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            _queue()
+            raise RuntimeError("the change failed")
+    # then
+    assert callbacks == []
+    assert not OutboundEmail.objects.exists()
+    assert mail.outbox == []
+
+
+def test_a_contact_message_and_its_notification_are_stored_together(client, broker):
+    # when
+    response = _post_contact(client)
+    # then
+    assert response.status_code == 201
+    message = ContactMessage.objects.get()
+    email = OutboundEmail.objects.get()
+    assert (email.to, email.subject, email.reply_to) == ("hello@nilehighlandstea.example", "[Nile Highlands Tea] Tea",
+                                                          "sara@example.com")
+    assert message.language == "en"
+
+
+# --- jobs that cannot be queued are not lost -------------------------------------
+
+def test_mail_whose_task_cannot_be_queued_is_sent_by_the_sweep_command(client, monkeypatch,
+                                                                        django_capture_on_commit_callbacks):
+    # given: the broker is down
+    def broker_down(*args, **kwargs):
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(outbox_deliver_task, "apply_async", broker_down)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _post_newsletter(client)
+    assert response.status_code == 201
+    assert OutboundEmail.objects.get().status == OutboundEmailStatus.QUEUED and mail.outbox == []
+    # when
+    call_command("send_queued_mail", stdout=open("/dev/null", "w"))
+    # then
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].subject == "Welcome to the Nile Highlands Tea newsletter"
+
+
+def test_beat_sweeps_the_outbox_every_minute():
+    from shop.celery import app
+
+    entry = app.conf.beat_schedule["outbox-send-due"]
+    assert entry == {"task": "shop.tasks.outbox_send_due_task", "schedule": 60.0}
+
+
+# --- headers ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("to", ["sara@example.com\r\nBcc: x@evil.example", "not an address", ""])
+def test_it_refuses_a_recipient_that_is_not_one_clean_address(to):
+    with pytest.raises(ValueError):
+        _queue(to=to)
+
+
+def test_a_stored_subject_with_line_breaks_cannot_add_headers(broker):
+    email = _queue(subject="Tea\r\nBcc: x@evil.example")
+    assert email.subject == "Tea Bcc: x@evil.example"
+
+
+def test_the_contact_form_refuses_a_subject_with_a_line_break(client):
+    response = client.post("/api/contact", {"name": "Sara", "email": "sara@example.com",
+                                            "subject": "Hi\r\nBcc: x@evil.example", "message": "Hello"},
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["field"] == "subject"
+    assert not ContactMessage.objects.exists() and not OutboundEmail.objects.exists()
+
+
+def test_the_store_name_cannot_carry_a_line_break(client, owner):
+    client.force_login(owner)
+    response = client.put("/api/admin/settings", {"storeName": "Tea\r\nBcc: x@evil.example"},
+                          content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["field"] == "storeName"
+
+
+# --- one way to send ---------------------------------------------------------------
+
+def test_no_code_but_the_outbox_talks_to_the_mail_server():
+    root = Path(__file__).resolve().parents[2]
+    senders = ("send_mail", "send_mass_mail", "EmailMessage", "EmailMultiAlternatives", "mail_admins",
+               "get_connection")
+    offenders = []
+    for path in root.rglob("*.py"):
+        relative = path.relative_to(root)
+        if relative.parts[0] in (".venv", "node_modules", "var") or "tests" in relative.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if any(name in text for name in senders):
+            offenders.append(str(relative))
+    assert offenders == ["shop/outbox.py"]
+
+
+# --- a dead mail server does not hold the worker ------------------------------------
+
+def test_a_sweep_stops_at_the_first_sign_the_mail_server_is_down(settings, broker):
+    # given
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RefusingBackend"
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    outbox_send_due()
+    # then: one attempt told the sweep enough; the others wait, untouched, for the next sweep
+    assert sorted(OutboundEmail.objects.values_list("attempts", flat=True)) == [0, 0, 1]
+
+
+def test_a_sweep_goes_on_after_a_server_refuses_one_recipient(settings, broker):
+    # given
+    settings.EMAIL_BACKEND = "shop.tests.mail_backends.RecipientRefusingBackend"
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    outbox_send_due()
+    # then
+    assert list(OutboundEmail.objects.values_list("attempts", flat=True)) == [1, 1, 1]
+
+
+def test_a_sweep_hands_its_worker_back_when_its_time_is_up(broker):
+    # given
+    for n in range(3):
+        _queue(subject=f"mail {n}")
+    # when
+    sent = outbox_send_due(budget=timedelta(microseconds=1))
+    # then
+    assert sent == 1 and OutboundEmail.objects.filter(status=OutboundEmailStatus.QUEUED).count() == 2
+
+
+def test_sent_mail_is_forgotten_after_thirty_days_and_failed_mail_is_kept():
+    # given
+    old = timezone.now() - timedelta(days=31)
+    OutboundEmail.objects.create(to="a@example.com", subject="old", text="x", status="sent", sent_at=old)
+    OutboundEmail.objects.create(to="a@example.com", subject="recent", text="x", status="sent",
+                                 sent_at=timezone.now() - timedelta(days=29))
+    OutboundEmail.objects.create(to="a@example.com", subject="failed", text="x", status="failed")
+    # when
+    deleted = outbox_prune()
+    # then
+    assert deleted == 1
+    assert sorted(OutboundEmail.objects.values_list("subject", flat=True)) == ["failed", "recent"]
+
+
+def test_a_database_blip_in_the_worker_loses_no_mail(monkeypatch, django_capture_on_commit_callbacks):
+    # given: the worker's first try dies on the database
+    from django.db import OperationalError
+
+    import shop.tasks
+
+    def blip(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(shop.tasks, "outbox_deliver", blip)
+    with django_capture_on_commit_callbacks(execute=True):
+        email = _queue()
+    assert mail.outbox == []
+    # when: the database is back and beat sweeps
+    monkeypatch.undo()
+    sent = outbox_send_due()
+    # then
+    assert sent == 1 and len(mail.outbox) == 1
+    email.refresh_from_db()
+    assert email.status == OutboundEmailStatus.SENT
