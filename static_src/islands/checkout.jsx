@@ -48,7 +48,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   const [form, setForm] = useState({
     email: user?.email || "", firstName: user?.firstName || "", lastName: user?.lastName || "",
     phone: user?.phone || "", street: "", building: "", apartment: "", floor: "", city: "", state: "",
-    postalCode: "", country: "EGY", paymentMethod: methods.includes("card") ? "card" : methods[0],
+    postalCode: "", country: "EGY", paymentMethod: methods[0] || "", // the server lists only methods that work now
     createAccount: false, password: "", confirmPassword: "", couponCode: "",
   });
   const [errors, setErrors] = useState({});
@@ -206,6 +206,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
               </label>
             ))}
           </div>
+          {!methods.length && <p className="alert alert--info" role="status">{t("checkout:noMethods")}</p>}
           {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
         </fieldset>
         {!user && (
@@ -242,7 +243,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           {errors.couponCode && <p className="field__error">{errors.couponCode}</p>}
         </div>
         <OrderSummary cart={cart} showHint={false} />
-        <button type="submit" className="button button--gold button--block" disabled={processing} data-testid="place-order">
+        <button type="submit" className="button button--gold button--block" disabled={processing || !methods.length}
+          data-testid="place-order">
           {processing ? t("checkout:processing") : t(form.paymentMethod === "cod" ? "checkout:placeOrder" : "checkout:payNow")}
         </button>
         {form.paymentMethod === "sandbox" && <p className="field__hint">{t("checkout:sandboxNote")}</p>}
