@@ -89,7 +89,7 @@ def test_a_title_never_breaks_between_a_number_and_its_unit(new_page, screenshot
         # the cart island's line title too
         page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
         page.locator(".add-to-cart__button").click()
-        page.locator(".toast--success").wait_for()
+        page.locator(".mini-cart[open]").wait_for()
         page.goto(f"{prefix}/cart")
         line = page.locator(".cart-line__title").first
         line.wait_for()

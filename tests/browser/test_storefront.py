@@ -187,5 +187,5 @@ def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
     page.get_by_role("button", name="زيادة الكمية").click()
     page.locator(".add-to-cart__button").click()
     # then
-    page.locator(".toast--success").wait_for()
+    page.locator(".mini-cart[open]").wait_for()
     assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "3"
