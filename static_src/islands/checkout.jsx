@@ -3,16 +3,16 @@
 import { useState } from "react";
 import { api } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
-import { addStrings, t } from "../lib/i18n.js";
+import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { keepUnits } from "../lib/units.js";
 import { OrderSummary, localPath } from "./order-summary.jsx";
 import cartEn from "../i18n/en/cart.json";
 import cartAr from "../i18n/ar/cart.json";
-import en from "../i18n/en/checkout.json";
-import ar from "../i18n/ar/checkout.json";
 
 addStrings("cart", { en: cartEn, ar: cartAr });
-addStrings("checkout", { en, ar });
+// its own strings in the page's language only: the checkout is the heaviest page
+export const ready = (currentLanguage() === "ar" ? import("../i18n/ar/checkout.json") : import("../i18n/en/checkout.json"))
+  .then((strings) => addLanguageStrings("checkout", currentLanguage() === "ar" ? "ar" : "en", strings.default));
 
 const REQUIRED = ["email", "firstName", "lastName", "phone"];
 const ADDRESS = ["street", "city", "state"];

@@ -6,10 +6,11 @@ import { addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { keepUnits } from "../lib/units.js";
 import { localPath } from "./order-summary.jsx";
-import en from "../i18n/en/cart.json";
-import ar from "../i18n/ar/cart.json";
+// its own strings, so the cart and checkout pages do not carry them
+import en from "../i18n/en/minicart.json";
+import ar from "../i18n/ar/minicart.json";
 
-addStrings("cart", { en, ar });
+addStrings("minicart", { en, ar });
 
 export default function MiniCart({ cart, onClose }) {
   const dialog = useRef(null);
@@ -27,8 +28,8 @@ export default function MiniCart({ cart, onClose }) {
     <dialog ref={dialog} className="mini-cart" aria-labelledby="mini-cart-title" onClose={onClose}
       onClick={(e) => e.target === dialog.current && close()}>
       <div className="mini-cart__head">
-        <h2 id="mini-cart-title" tabIndex={-1}>{t("cart:added")}</h2>
-        <button type="button" className="icon-button" aria-label={t("cart:close")} onClick={close}>×</button>
+        <h2 id="mini-cart-title" tabIndex={-1}>{t("minicart:added")}</h2>
+        <button type="button" className="icon-button" aria-label={t("minicart:close")} onClick={close}>×</button>
       </div>
       <ul className="mini-cart__lines">
         {cart.items.map((item) => (
@@ -37,12 +38,12 @@ export default function MiniCart({ cart, onClose }) {
           </li>
         ))}
       </ul>
-      <p className="mini-cart__subtotal"><span>{t("cart:subtotal")}</span><strong>{money(cart.subtotal)}</strong></p>
+      <p className="mini-cart__subtotal"><span>{t("minicart:subtotal")}</span><strong>{money(cart.subtotal)}</strong></p>
       <p className={`mini-cart__nudge${free ? " mini-cart__nudge--done" : ""}`}>
-        {free ? t("cart:freeShippingReached") : t("cart:freeShippingHint", { amount: money(cart.freeShippingRemaining) })}
+        {free ? t("minicart:freeShippingReached") : t("minicart:freeShippingHint", { amount: money(cart.freeShippingRemaining) })}
       </p>
-      <a className="button button--gold button--block" href={localPath("/checkout")}>{t("cart:checkout")}</a>
-      <a className="button button--ghost button--block" href={localPath("/cart")}>{t("cart:viewCart")}</a>
+      <a className="button button--gold button--block" href={localPath("/checkout")}>{t("minicart:checkout")}</a>
+      <a className="button button--ghost button--block" href={localPath("/cart")}>{t("minicart:viewCart")}</a>
     </dialog>
   );
 }
