@@ -80,6 +80,7 @@ class AuthLoginApi(APIView):
 
 
 class AuthRegisterApi(APIView):
+    throttle_scope = "register"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
@@ -109,6 +110,8 @@ class AuthRegisterApi(APIView):
 class AuthForgotPasswordApi(APIView):
     """Send a reset link if the address has an account; the answer is the same either way."""
 
+    throttle_scope = "password_reset"
+
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
@@ -129,6 +132,7 @@ class AuthForgotPasswordApi(APIView):
 
 
 class AuthResetPasswordApi(APIView):
+    throttle_scope = "password_reset"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):

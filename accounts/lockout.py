@@ -31,3 +31,28 @@ def client_ip(request):
         return remote
     forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
     return forwarded[-count] if len(forwarded) >= count else remote
+
+
+def lockouts_active():
+    """The username-and-address pairs locked out right now, newest first (the dashboard lists them)."""
+    from datetime import timedelta
+
+    from axes.models import AccessAttempt
+    from django.utils import timezone
+
+    since = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME)
+    return AccessAttempt.objects.filter(
+        failures_since_start__gte=settings.AXES_FAILURE_LIMIT, attempt_time__gte=since,
+    ).order_by("-attempt_time")
+
+
+def lockout_reset(*, username):
+    """Forget every failed sign-in of `username`, from every address; return how many counters went.
+
+    Counters are in the database with either configuration (see AXES_HANDLER),
+    so this also works where `axes_reset` used to fail on the cache handler.
+    """
+    from axes.models import AccessAttempt
+
+    deleted, _rows = AccessAttempt.objects.filter(username__iexact=username.strip()).delete()
+    return deleted

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import services
 from accounts.selectors import customer_order_list
 from accounts.services import AccountError, ResetLinkError
+from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url
 
 _REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
@@ -38,6 +39,7 @@ def _signed_in_customer(request):
 
 @never_cache
 @sensitive_post_parameters("password", "confirmPassword")
+@rate_limit_posts("register")
 def register(request):
     if _signed_in_customer(request):
         return redirect(_home())
@@ -110,6 +112,7 @@ def logout_view(request):
 
 
 @never_cache
+@rate_limit_posts("password_reset")
 def forgot_password(request):
     email = ""
     errors = {}
@@ -127,6 +130,7 @@ def forgot_password(request):
 
 @never_cache
 @sensitive_post_parameters("password", "confirmPassword")
+@rate_limit_posts("password_reset")
 def reset_password(request):
     token = request.POST.get("token") or request.GET.get("token") or ""
     errors = {}

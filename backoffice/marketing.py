@@ -10,6 +10,7 @@ from backoffice.audit import audit_record
 from orders.models import Coupon
 from shop.api.errors import ApiError
 from shop.models import Announcement
+from shop.validation import clean_url
 
 ANNOUNCEMENT_FIELDS = [
     "title", "content", "link", "display_start_date", "display_end_date",
@@ -23,8 +24,15 @@ def _only_main(announcement):
         Announcement.objects.exclude(pk=announcement.pk).filter(is_main=True).update(is_main=False)
 
 
+def _clean(fields):
+    if "link" in fields:
+        fields["link"] = clean_url(fields["link"], field="link")
+    return fields
+
+
 @transaction.atomic
 def announcement_create(*, actor, **fields):
+    fields = _clean(fields)
     announcement = Announcement(**{name: fields[name] for name in ANNOUNCEMENT_FIELDS if name in fields})
     announcement.save()
     _only_main(announcement)
@@ -34,6 +42,7 @@ def announcement_create(*, actor, **fields):
 
 @transaction.atomic
 def announcement_update(*, actor, announcement, **fields):
+    fields = _clean(fields)
     for name in ANNOUNCEMENT_FIELDS:
         if name in fields:
             setattr(announcement, name, fields[name])

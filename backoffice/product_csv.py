@@ -100,6 +100,7 @@ def products_import(*, actor, upload):
     """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
     from backoffice.api.products import ProductInputSerializer
     from shop.api.errors import ApiError
+    from shop.errors import ShopError
 
     if upload.size > MAX_BYTES:
         raise ApiError(_("The CSV file must be 5 MB or smaller"), field="file")
@@ -133,6 +134,6 @@ def products_import(*, actor, upload):
                 report["updated"] += 1
             else:
                 report["unchanged"] += 1
-        except ApiError as exc:
+        except (ApiError, ShopError) as exc:
             report["errors"].append({"row": number, "field": exc.field, "message": exc.message})
     return report

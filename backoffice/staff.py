@@ -83,3 +83,15 @@ def staff_delete(*, actor, user):
         name = user.username
         user.delete()
         audit_record(actor=actor, action="staff.delete", details=name)
+
+
+def sign_in_unlock(*, actor, username):
+    """Let `username` sign in again from every address at once (Owner only, audited)."""
+    from accounts.lockout import lockout_reset
+
+    username = (username or "").strip()
+    if not username:
+        raise ApiError(_("Username is required"), field="username")
+    count = lockout_reset(username=username)
+    audit_record(actor=actor, action="sign_in.unlock", details=username)
+    return count

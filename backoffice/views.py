@@ -12,7 +12,10 @@ from accounts.roles import is_staff_member, permissions_for
 from backoffice.auth import staff_sign_in, staff_sign_out
 from backoffice.sections import ROLE_LABELS, SECTIONS, can_open, section_from_path, sidebar_for
 from catalog.models import Category
+from shop.security import csp_allow
+from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
+from shop.validation import image_origin
 
 
 @never_cache
@@ -68,4 +71,11 @@ def dashboard(request, section=""):
         "island": f"admin-{active.slug}",
         "role_label": ROLE_LABELS.get(user.role, user.role),
     }
-    return render(request, "backoffice/dashboard.html", context, status=200 if allowed else 403)
+    response = render(request, "backoffice/dashboard.html", context, status=200 if allowed else 403)
+    if active.slug == "external-products" and allowed:
+        # the importer's preview shows the producer's pictures from its own site
+        # (they are downloaded only on import): the CSP must let that one origin in
+        origin = image_origin(store_settings_get().external_base_url)
+        if origin:
+            csp_allow(response, "img-src", [origin])
+    return response

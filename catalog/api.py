@@ -63,6 +63,8 @@ class ProductDetailApi(APIView):
 class ReviewApi(APIView):
     """GET the approved reviews of a product; POST a review as the signed-in customer."""
 
+    throttle_scope = "review"
+
     class InputSerializer(serializers.Serializer):
         product_id = serializers.IntegerField(required=False)
         rating = serializers.JSONField(required=False)

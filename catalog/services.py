@@ -11,6 +11,7 @@ from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
 from shop.errors import ShopError
+from shop.validation import clean_url
 
 TITLE_MAX = 200
 COMMENT_MAX = 5000
@@ -29,6 +30,8 @@ def product_upsert(*, product=None, **fields):
     The one write path for products (seed, importer, admin), so the search
     text always matches the content.
     """
+    if "images" in fields:
+        fields["images"] = product_images_clean(fields["images"])
     with transaction.atomic():
         if product is None and fields.get("slug"):
             product = Product.objects.select_for_update().filter(slug=fields["slug"]).first()
@@ -41,6 +44,14 @@ def product_upsert(*, product=None, **fields):
         product.save()
         catalog_changed_now_and_on_commit()
     return product
+
+
+def product_images_clean(images):
+    """Product image addresses as stored: http(s) or a site path, never javascript: or data:."""
+    if not isinstance(images, list | tuple):
+        raise ShopError(_("Images must be a list of web addresses"), field="images")
+    cleaned = [clean_url(url, field="images") for url in images]
+    return [url for url in cleaned if url]
 
 
 def product_search_text_refresh(*, products=None):

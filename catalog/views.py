@@ -20,6 +20,7 @@ from catalog.services import review_is_allowed
 from shop.money import format_egp
 from shop.rates import rate_get
 from shop.store_settings import store_settings_get
+from shop.validation import safe_url
 
 PAGE_SIZE = 24
 MAX_STEPPER = 99
@@ -167,7 +168,7 @@ def product_detail(request, slug):
     language = get_language()
     base = ":".join(str(part) for part in (
         "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.get_host(),
+        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
     ))
     keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())
@@ -250,7 +251,7 @@ def _product_json_ld(request, product, info):
         },
     }
     if product.images:
-        data["image"] = [request.build_absolute_uri(url) for url in product.images[:5]]
+        data["image"] = [request.build_absolute_uri(url) for url in filter(None, map(safe_url, product.images[:5]))]
     if product.review_count:
         data["aggregateRating"] = {
             "@type": "AggregateRating", "ratingValue": f"{product.rating:.1f}", "reviewCount": product.review_count,

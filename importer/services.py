@@ -132,10 +132,19 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
 
 
 def dispatch(run_id):
-    """Hand a run to Celery (tests may replace this to run it in a thread)."""
-    from importer.tasks import crawl_run_task
+    """Hand a run to Celery (tests may replace this to run it in a thread).
 
-    crawl_run_task.delay(run_id)
+    When the queue is unreachable the run fails at once with a reason staff
+    can read, instead of blocking every later crawl as "already running".
+    """
+    from importer.tasks import crawl_run_task
+    from shop.tasks import enqueue
+
+    if not enqueue(crawl_run_task, run_id):
+        ImporterRun.objects.filter(pk=run_id, status__in=ACTIVE).update(
+            status=RunStatus.FAILED, error="The job queue is unavailable; please try again.",
+            finished_at=timezone.now(),
+        )
 
 
 def run_cancel(*, run):

@@ -44,6 +44,8 @@ def _capped_notice(capped):
 class CartApi(APIView):
     """The visitor's cart (session for guests, account for customers)."""
 
+    throttle_scope = "cart"
+
     @extend_schema(responses=CartSchema)
     def get(self, request):
         return _cart_response(request, carts.cart_get_for_request(request))
@@ -55,6 +57,8 @@ class CartApi(APIView):
 
 
 class CartItemAddApi(APIView):
+    throttle_scope = "cart"
+
     @extend_schema_serializer(component_name="CartItemAddInput")
     class InputSerializer(serializers.Serializer):
         product_id = serializers.IntegerField()
@@ -71,6 +75,8 @@ class CartItemAddApi(APIView):
 
 
 class CartItemApi(APIView):
+    throttle_scope = "cart"
+
     @extend_schema_serializer(component_name="CartItemInput")
     class InputSerializer(serializers.Serializer):
         quantity = serializers.IntegerField(max_value=999)
@@ -94,6 +100,8 @@ class CartItemApi(APIView):
 
 class CartSummaryApi(APIView):
     """The cart's totals for a payment method and coupon code (checkout summary)."""
+
+    throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartSummaryInput")
     class InputSerializer(serializers.Serializer):
@@ -138,6 +146,8 @@ class CreateIntentionApi(APIView):
     Prices, totals and items' prices in the body are ignored: the server
     computes the amount from the catalogue and the store settings.
     """
+
+    throttle_scope = "checkout"
 
     @extend_schema_serializer(component_name="CreateIntentionCustomer")
     class CustomerSerializer(serializers.Serializer):
@@ -252,6 +262,8 @@ class OrderCreateApi(APIView):
 
 class CheckoutRegisterApi(APIView):
     """Create a customer account during checkout and sign it in."""
+
+    throttle_scope = "register"
 
     @extend_schema_serializer(component_name="CheckoutRegisterInput")
     class InputSerializer(serializers.Serializer):

@@ -9,6 +9,7 @@ from orders.calculations import order_totals
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
 from shop.store_settings import store_settings_get
+from shop.validation import safe_url
 
 
 def cart_get_for_request(request, *, create=False):
@@ -166,7 +167,7 @@ def cart_data(cart, *, payment_method=None, coupon=None):
         p = row.product
         items.append({
             "id": p.pk, "productId": p.pk, "slug": p.slug, "title": p.title,
-            "image": (p.images or [""])[0], "price": _money(p.price_amount),
+            "image": safe_url((p.images or [""])[0]), "price": _money(p.price_amount),
             "salePrice": _money(p.sale_price_amount) if p.sale_price_amount is not None else None,
             "unitPrice": _money(row.unit_price), "quantity": row.quantity,
             "lineTotal": _money(row.line_total), "stock": p.stock,

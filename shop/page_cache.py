@@ -6,9 +6,16 @@ catalogue, the exchange rate and the store settings. Their pages are kept in
 the shared cache for a short while. Anyone with a session (a cart, a sign-in,
 a flash message) always gets a freshly rendered page.
 
-The one per-visitor part of such a page is the CSRF token in its forms: it is
-stored as a placeholder and filled with the visitor's own token on every hit,
-which also sets their CSRF cookie as a normal render would.
+The per-visitor parts of such a page are the CSRF token in its forms and the
+Content-Security-Policy nonce on its script and style tags: both are stored
+as placeholders and filled in on every hit, with the visitor's own CSRF token
+(which also sets their CSRF cookie as a normal render would) and this
+response's fresh nonce (which django-csp then puts in the header). Security
+headers are added by middleware outside the view, so a hit gets them all.
+
+The page's canonical, og:url and hreflang links carry the scheme and host the
+request arrived with, so both are part of the key: one request with a forged
+Host or X-Forwarded-Proto can only ever fill its own entry.
 """
 
 import hashlib
@@ -28,6 +35,7 @@ from shop.store_settings import store_settings_get
 SECONDS = 60
 MAX_URL_LENGTH = 300  # longer URLs (odd or hostile) are rendered, never stored
 _PLACEHOLDER = "__CSRF_TOKEN__"
+_NONCE_PLACEHOLDER = "__CSP_NONCE__"
 _TOKEN = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]*(")')
 _KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary")
 
@@ -44,7 +52,7 @@ def _is_fresh_visitor(request):
 def _key(request):
     store = store_settings_get()
     parts = ":".join(str(part) for part in (
-        catalog_version(), get_language(), request.get_full_path(),
+        request.scheme, request.get_host(), catalog_version(), get_language(), request.get_full_path(),
         request.headers.get("X-Fragment", ""), store.updated_at.timestamp(), rate_get("KES", "EGP").rate,
     ))
     # hashed: URLs are visitor-controlled and may be long or odd
@@ -62,13 +70,21 @@ def cache_for_visitors(view):
         stored = cache.get(key)
         if stored is not None:
             status, content, headers = stored
-            response = HttpResponse(content.replace(_PLACEHOLDER, get_token(request)), status=status)
+            content = content.replace(_PLACEHOLDER, get_token(request))
+            if _NONCE_PLACEHOLDER in content:
+                # django-csp's middleware gives every request its lazy nonce;
+                # reading it here is what puts it in this response's header
+                content = content.replace(_NONCE_PLACEHOLDER, str(getattr(request, "csp_nonce", "")))
+            response = HttpResponse(content, status=status)
             for name, value in headers.items():
                 response[name] = value
             return response
         response = view(request, *args, **kwargs)
         if response.status_code in (200, 404) and not response.streaming and not response.has_header("Location"):
             content = _TOKEN.sub(rf"\g<1>{_PLACEHOLDER}\g<2>", response.content.decode(response.charset))
+            nonce = getattr(request, "_csp_nonce", None)  # set only when the page used one
+            if nonce:
+                content = content.replace(f'nonce="{nonce}"', f'nonce="{_NONCE_PLACEHOLDER}"')
             headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
             cache.set(key, (response.status_code, content, headers), SECONDS)
         return response

@@ -7,6 +7,7 @@ names the variable (see `shop/config.py`), never a traceback.
 
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from shop.config import ConfigError, env, env_bool, env_list, secret_key
@@ -38,6 +39,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "csp",
     "shop",
     "accounts",
     "catalog",
@@ -48,6 +50,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # early, so every response (cached pages, static files, errors) gets the
+    # policy and the nonce a template asked for
+    "csp.middleware.CSPMiddleware",
+    "shop.security.PermissionsPolicyMiddleware",
     "shop.middleware.StripNullBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -111,16 +117,26 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis or the embedded defaults ----------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
+    # Everything in this cache can be rebuilt from the database: while Redis
+    # is unreachable it answers misses (shop/cache.py) after at most one short
+    # timeout, and sessions stay in the database, so the shop keeps selling.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "shop.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "shop",
+            "OPTIONS": {
+                "socket_connect_timeout": env("REDIS_CONNECT_TIMEOUT", cast=float, default=0.5),
+                "socket_timeout": env("REDIS_TIMEOUT", cast=float, default=1.0),
+                # after a failure, answer misses without asking Redis for this long
+                "RETRY_SECONDS": 2,
+            },
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.cache"
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {}
+    # a job that cannot be queued fails within a second instead of holding the request
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 else:
     # A cache every process shares, never per-process memory: a settings
     # change (maintenance mode) must reach every web worker at once.
@@ -130,7 +146,6 @@ else:
             "LOCATION": str(DATA_DIR / "cache"),
         }
     }
-    SESSION_ENGINE = "django.contrib.sessions.backends.db"
     BROKER_DIR = DATA_DIR / "broker"
     for sub in ("out", "processed"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
@@ -141,6 +156,11 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "store_processed": False,
     }
+
+# Sessions (and with them guest carts and sign-ins) live in the database with
+# or without Redis: a Redis outage must not sign anyone out or empty a cart,
+# and a cached copy written before an outage must never outlive a sign-out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -175,16 +195,63 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# HSTS goes with every answer to a request that came over HTTPS (directly or
+# marked by the proxy's X-Forwarded-Proto); plain http never gets it, so a
+# laptop's `make run` is unaffected. Preloading is the owner's decision (it
+# binds every subdomain for months), so it is off unless asked for.
+SECURE_HSTS_SECONDS = env("SECURE_HSTS_SECONDS", cast=int, default=365 * 24 * 60 * 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+# Off unless set: production sets it (or its proxy redirects); `check --deploy` reminds.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in (
+    "accelerometer", "camera", "geolocation", "gyroscope", "magnetometer", "microphone", "payment", "usb",
+))
+SILENCED_SYSTEM_CHECKS = [
+    # W021 asks for HSTS preload; see SECURE_HSTS_PRELOAD above for why it is opt-in
+    "security.W021",
+]
+
+# Content-Security-Policy (django-csp): no inline script or style anywhere;
+# the few inline elements carry the per-response nonce. Images may come
+# from any https host (product pictures staff link to, the importer preview).
+_CSP_DIRECTIVES = {
+    "default-src": [SELF],
+    "script-src": [SELF, NONCE],
+    "style-src": [SELF, NONCE],
+    "img-src": [SELF, "data:", "https:"],
+    "font-src": [SELF],
+    "connect-src": [SELF],
+    "object-src": [NONE],
+    "base-uri": [SELF],
+    "form-action": [SELF],
+    "frame-ancestors": [NONE],
+}
+# (module-private names: django-csp refuses settings called CSP_* as its old format)
+_csp_report_uri = env("CSP_REPORT_URI", default="")
+if _csp_report_uri:
+    if not _csp_report_uri.startswith(("https://", "http://", "/")) or any(c in _csp_report_uri for c in " ;,\t\r\n"):
+        raise ConfigError("CSP_REPORT_URI", "must be one http(s) address or a path, without spaces, ';' or ','")
+    _CSP_DIRECTIVES["report-uri"] = _csp_report_uri
+# CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only
+# (to try a change on a live shop); production enforces it.
+if env_bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
+else:
+    CONTENT_SECURITY_POLICY = {"DIRECTIVES": _CSP_DIRECTIVES}
 LOGIN_URL = "accounts:login"
 
 AXES_FAILURE_LIMIT = env("AXES_FAILURE_LIMIT", cast=int, default=5)
-AXES_COOLOFF_TIME = 0.25  # hours: a locked account or address waits 15 minutes
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-# Lockout counters must be shared by every web process: Redis when there is
-# one, else the database (the file cache has no atomic increments).
-AXES_HANDLER = (
-    "axes.handlers.cache.AxesCacheHandler" if REDIS_URL else "axes.handlers.database.AxesDatabaseHandler"
-)
+AXES_COOLOFF_TIME = 0.25  # hours: a locked pair waits 15 minutes, then its counter starts again
+# Lock the account *from that address* only: a stranger's bad guesses must not
+# lock the Owner (or any customer) out from everywhere.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Counters in the database, with or without Redis: every process shares them,
+# they survive a Redis outage, expire after the cool-off, and staff can list
+# and reset them (the cache handler can do neither).
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
@@ -278,6 +345,23 @@ IMPORTER_BASE_URL = env("IMPORTER_BASE_URL", default="https://kerichogold.com")
 IMPORTER_ALLOW_PRIVATE_HOSTS = env_bool("IMPORTER_ALLOW_PRIVATE_HOSTS", default=False)
 IMPORTER_DELAY_SECONDS = env("IMPORTER_DELAY_SECONDS", cast=float, default=0.3)
 
+# --- Rate limits on anonymous writes (shop/ratelimit.py) --------------------
+# Each counts per client address AND per session (or account), in the shared
+# cache; far above what a shopper does, far below a script. "N/second|minute|hour|day".
+RATE_LIMITS = {
+    "checkout": env("RATE_LIMIT_CHECKOUT", default="20/hour"),
+    "cart": env("RATE_LIMIT_CART", default="120/minute"),
+    "contact": env("RATE_LIMIT_CONTACT", default="10/hour"),
+    "newsletter": env("RATE_LIMIT_NEWSLETTER", default="10/hour"),
+    "register": env("RATE_LIMIT_REGISTER", default="10/hour"),
+    "password_reset": env("RATE_LIMIT_PASSWORD_RESET", default="10/hour"),
+    "review": env("RATE_LIMIT_REVIEW", default="20/hour"),
+}
+for _scope, _rate in RATE_LIMITS.items():
+    _count, _sep, _period = _rate.partition("/")
+    if not (_count.isdigit() and _period.rstrip("s") in ("second", "minute", "hour", "day")):
+        raise ConfigError(f"RATE_LIMIT_{_scope.upper()}", f"must look like 20/hour (got {_rate!r})")
+
 # --- REST API ---------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
@@ -292,6 +376,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "shop.api.errors.exception_handler",
+    # views opt in with `throttle_scope`, a key of RATE_LIMITS
+    "DEFAULT_THROTTLE_CLASSES": ["shop.ratelimit.ScopedRateLimit"],
     "DEFAULT_SCHEMA_CLASS": "shop.api.schema.ShopAutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -1,11 +1,10 @@
-from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path, re_path
-from django.views.static import serve
 
 from orders.payments.views import paymob_callback
 from shop import views
+from shop.security import media
 
 handler404 = "shop.views.page_not_found"
 handler500 = "shop.views.server_error"
@@ -21,8 +20,9 @@ urlpatterns = [
     path("api/", include(("shop.api.urls", "api"), namespace="api")),
     path("django-admin/", admin.site.urls),
     # Uploaded and imported product images. A shop this size serves them
-    # itself; put a CDN or the web server in front at scale.
-    re_path(r"^media/(?P<path>.*)$", serve, {"document_root": settings.MEDIA_ROOT}),
+    # itself (see shop.security.media for the headers a proxy must copy);
+    # put a CDN or the web server in front at scale.
+    re_path(r"^media/(?P<path>.*)$", media),
 ]
 
 urlpatterns += i18n_patterns(

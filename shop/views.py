@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.cache import never_cache
 
 from shop import health
+from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url
 
 
@@ -62,6 +63,7 @@ def about(request):
     return render(request, "shop/about.html")
 
 
+@rate_limit_posts("contact")
 def contact(request):
     """The contact page; its form posts here and works without JavaScript."""
     from shop.contact import ContactError, contact_message_create
@@ -90,6 +92,7 @@ def privacy(request):
 
 
 @require_POST
+@rate_limit_posts("newsletter")
 def newsletter(request):
     """The footer form without JavaScript: subscribe and say so."""
     from shop.newsletter import NewsletterError, newsletter_subscribe
@@ -164,9 +167,13 @@ def page_not_found(request, exception=None):
 
 
 def server_error(request):
+    """Any unhandled exception: JSON under /api/ (the spec's error shape), else the bilingual page."""
     # No context processors that need the database: it may be what failed.
     from django.template import loader
     from django.http import HttpResponseServerError
 
+    if request.path.startswith("/api/"):
+        message = _("Something went wrong")
+        return JsonResponse({"error": message, "message": message}, status=500)
     template = loader.get_template("500.html")
     return HttpResponseServerError(template.render({}))

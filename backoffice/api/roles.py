@@ -1,4 +1,4 @@
-"""Admin API: GET /api/admin/roles (any staff) and /api/admin/users/admin (Owner only)."""
+"""Admin API: GET /api/admin/roles (any staff); /api/admin/users/admin and sign-in lockouts (Owner only)."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -11,7 +11,7 @@ from accounts.models import Role, User
 from accounts.roles import AREAS, MATRIX, permissions_for
 from backoffice.api.base import StaffApi
 from backoffice.sections import ROLE_LABELS
-from backoffice.staff import ASSIGNABLE_ROLES, staff_create, staff_delete, staff_update
+from backoffice.staff import ASSIGNABLE_ROLES, sign_in_unlock, staff_create, staff_delete, staff_update
 
 
 class StaffOutputSerializer(serializers.Serializer):
@@ -101,7 +101,43 @@ class StaffDetailApi(StaffApi):
         return Response(status=204)
 
 
+class LockoutOutputSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    ip_address = serializers.CharField(allow_null=True)
+    failures = serializers.IntegerField(source="failures_since_start")
+    last_attempt_at = serializers.DateTimeField(source="attempt_time")
+
+
+class LockoutListApi(StaffApi):
+    area = "system"
+
+    @extend_schema(responses=LockoutOutputSerializer(many=True),
+                   summary="Accounts locked out of signing in from an address (Owner only)")
+    def get(self, request):
+        from accounts.lockout import lockouts_active
+
+        return Response(LockoutOutputSerializer(lockouts_active()[:200], many=True).data)
+
+
+class LockoutUnlockApi(StaffApi):
+    area = "system"
+    area_actions = {"POST": "edit"}
+
+    @extend_schema(
+        request=inline_serializer("LockoutUnlockInput", {"username": serializers.CharField()}),
+        responses=inline_serializer("LockoutUnlockOutput", {"success": serializers.BooleanField(),
+                                                            "cleared": serializers.IntegerField()}),
+        summary="Let an account sign in again from every address (Owner only)",
+    )
+    def post(self, request):
+        username = request.data.get("username") if isinstance(request.data, dict) else None
+        cleared = sign_in_unlock(actor=request.user, username=username if isinstance(username, str) else "")
+        return Response({"success": True, "cleared": cleared})
+
+
 urlpatterns = [
+    path("admin/lockouts", LockoutListApi.as_view(), name="admin-lockouts"),
+    path("admin/lockouts/unlock", LockoutUnlockApi.as_view(), name="admin-lockouts-unlock"),
     path("admin/roles", RolesApi.as_view(), name="admin-roles"),
     path("admin/users/admin", StaffListApi.as_view(), name="admin-staff"),
     path("admin/users/admin/<int:pk>", StaffDetailApi.as_view(), name="admin-staff-user"),

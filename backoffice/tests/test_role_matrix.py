@@ -41,6 +41,8 @@ ENDPOINTS = [
                                         "password": "a long pass phrase 9"}, OWNER),
     ("put", "/api/admin/users/admin/{staff}", {"role": "manager"}, OWNER),
     ("delete", "/api/admin/users/admin/{staff}", None, OWNER),
+    ("get", "/api/admin/lockouts", None, OWNER),
+    ("post", "/api/admin/lockouts/unlock", {"username": "alice@example.com"}, OWNER),
     ("get", "/api/admin/storage/status", None, OWNER),
     ("post", "/api/admin/storage/refresh", {}, OWNER),
     ("post", "/api/admin/storage/clear", {}, OWNER),

@@ -81,7 +81,11 @@ def exception_handler(exc, context):
         if field:
             response.data["field"] = field
         return response
-    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+    if isinstance(exc, exceptions.Throttled):
+        from shop.ratelimit import rate_limit_message
+
+        message = rate_limit_message()
+    elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         # a subclass with its own text ('Admin authentication required') keeps it
         generic = type(exc) is exceptions.NotAuthenticated
         message = _("Authentication required") if generic else str(exc.detail)

@@ -95,6 +95,7 @@ def _body(request):
 
 
 class NewsletterApi(APIView):
+    throttle_scope = "newsletter"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):
@@ -114,6 +115,7 @@ class NewsletterApi(APIView):
 
 
 class ContactApi(APIView):
+    throttle_scope = "contact"
     authentication_classes = []
 
     class InputSerializer(serializers.Serializer):

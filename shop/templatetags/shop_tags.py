@@ -1,5 +1,7 @@
 """Template helpers every page may use (registered as builtins)."""
 
+import re
+
 from django import template
 from django.templatetags.static import static
 from django.urls import translate_url
@@ -7,8 +9,10 @@ from django.utils.translation import get_language
 
 from shop.money import format_egp, format_kes
 from shop.units import keep_units
+from shop.validation import safe_url as _safe_url
 
 register = template.Library()
+_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
 
 @register.filter
@@ -16,6 +20,23 @@ def egp(amount):
     if amount is None or amount == "":
         return ""
     return format_egp(amount, get_language())
+
+
+@register.filter
+def safe_url(value):
+    """A stored URL fit for href/src (http(s) or a site path), else "".
+
+    Every stored URL reaches a page through this filter, so a value that
+    slipped past the services (an old row, a data fix) still cannot become a
+    javascript: link.
+    """
+    return _safe_url(value)
+
+
+@register.filter
+def css_colour(value):
+    """A #rgb / #rrggbb / #rrggbbaa colour for a style sheet, else "" (nothing else may enter CSS)."""
+    return value if isinstance(value, str) and _COLOUR.fullmatch(value) else ""
 
 
 @register.filter
@@ -51,6 +72,17 @@ def lurl(path):
     if language and language != "en":
         return f"/{language}{path}" if path != "/" else f"/{language}/"
     return path
+
+
+_SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
+
+
+@register.simple_tag
+def social_links(store):
+    """(label, href) of the store's social profiles that are set and safe to link to."""
+    links = store.social_media if isinstance(store.social_media, dict) else {}
+    pairs = ((label, _safe_url(links.get(name), allow_relative=False)) for name, label in _SOCIAL_LABELS.items())
+    return [(label, href) for label, href in pairs if href]
 
 
 @register.filter

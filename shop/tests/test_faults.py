@@ -56,3 +56,17 @@ def test_nul_bytes_in_query_parameters_are_dropped(client):
     request = RequestFactory().get("/shop?category=black%00-tea&q%00=x")
     StripNullBytesMiddleware(view)(request)
     assert seen == {"category": ["black-tea"], "q": ["x"]}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, message", [("en", "Something went wrong"), ("ar", "حدث خطأ ما")])
+def test_an_unhandled_error_under_api_answers_json_not_the_error_page(language, message):
+    # given an API view that fails unexpectedly
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=language)
+    with mock.patch("shop.api.site.SettingsApi.get", side_effect=RuntimeError("boom")):
+        # when it is called
+        response = client.get("/api/settings")
+    # then the answer is the spec's JSON error shape, translated
+    assert response.status_code == 500
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json() == {"error": message, "message": message}

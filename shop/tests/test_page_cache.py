@@ -74,3 +74,57 @@ class TestPageCacheForVisitors:
     def test_a_missing_product_is_still_a_404(self, tea):
         assert Client().get("/product/nope").status_code == 404
         assert Client().get("/product/nope").status_code == 404
+
+
+NONCE = re.compile(r'nonce="([^"]+)"')
+
+
+@pytest.mark.django_db
+class TestCachedPagesStaySecure:
+    def test_a_cached_page_gets_a_fresh_nonce_that_matches_its_header(self, tea):
+        # given a stored exchange rate and the page rendered once for a visitor (now in the cache)
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="test")
+        first = Client().get("/product/kenya-gold")
+        # when another visitor gets it from the cache
+        with CaptureQueriesContext(connection) as queries:
+            second = Client().get("/product/kenya-gold")
+        # then it was a cache hit, its nonce is its own and is the one its CSP allows
+        assert [q["sql"] for q in queries if "SAVEPOINT" not in q["sql"]] == []
+        nonce_one = set(NONCE.findall(first.content.decode()))
+        nonce_two = set(NONCE.findall(second.content.decode()))
+        assert len(nonce_two) == 1 and nonce_two != nonce_one and "__CSP_NONCE__" not in second.content.decode()
+        assert f"'nonce-{nonce_two.pop()}'" in second["Content-Security-Policy"]
+
+    def test_a_cached_page_carries_every_security_header(self, tea):
+        Client().get("/about", secure=True)
+        response = Client().get("/about", secure=True)
+        for header in ("Content-Security-Policy", "Permissions-Policy", "Referrer-Policy",
+                       "Cross-Origin-Opener-Policy", "X-Content-Type-Options", "X-Frame-Options",
+                       "Strict-Transport-Security"):
+            assert response.has_header(header), header
+
+    def test_a_forged_host_or_scheme_never_reaches_other_visitors_links(self, tea, settings):
+        # given the shop answers to two names (as behind a proxy) and an attacker asks first
+        settings.ALLOWED_HOSTS = ["shop.example", "localhost"]
+        Client().get("/shop", HTTP_HOST="localhost", headers={"X-Forwarded-Proto": "https"})
+        # when an ordinary visitor asks for the same page
+        body = Client().get("/shop", HTTP_HOST="shop.example").content.decode()
+        # then the canonical, og:url and hreflang links are their own
+        assert '<link rel="canonical" href="http://shop.example/shop">' in body
+        assert '<meta property="og:url" content="http://shop.example/shop">' in body
+        assert 'hreflang="ar" href="http://shop.example/ar/shop"' in body
+        head = body.split("</head>")[0]
+        assert "localhost" not in head and "https://shop.example" not in head
+
+    def test_a_forged_scheme_never_reaches_the_product_data_of_signed_in_customers(self, tea, client, alice,
+                                                                                   settings):
+        # given a stored exchange rate and an attacker's request that claims https
+        settings.ALLOWED_HOSTS = ["shop.example"]
+        ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="test")
+        Client().get("/product/kenya-gold", HTTP_HOST="shop.example", headers={"X-Forwarded-Proto": "https"})
+        # when a signed-in customer (no whole-page cache, shared fragments) opens the page
+        client.force_login(alice)
+        body = client.get("/product/kenya-gold", HTTP_HOST="shop.example").content.decode()
+        # then the product's structured data points at the address they used
+        assert '"url": "http://shop.example/product/kenya-gold"' in body
+        assert "https://shop.example" not in body

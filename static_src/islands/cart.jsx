@@ -4,6 +4,7 @@ import { api } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
+import { safeUrl } from "../lib/safe-url.js";
 import { keepUnits } from "../lib/units.js";
 import { OrderSummary, localPath } from "./order-summary.jsx";
 import en from "../i18n/en/cart.json";
@@ -77,7 +78,7 @@ export default function Cart({ cart: initial }) {
       <ul className="cart-lines">
         {cart.items.map((item) => (
           <li className="cart-line" key={item.productId} data-testid="cart-line">
-            {item.image ? <img className="cart-line__image" src={item.image} alt="" loading="lazy" /> : <span className="cart-line__image" />}
+            {safeUrl(item.image) ? <img className="cart-line__image" src={safeUrl(item.image)} alt="" loading="lazy" /> : <span className="cart-line__image" />}
             <div className="cart-line__info">
               <a href={localPath(`/product/${item.slug}`)} className="cart-line__title">{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>

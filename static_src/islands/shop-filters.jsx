@@ -2,6 +2,7 @@
 // the server-rendered results for it, so a filtered URL can be shared, reloaded or crawled.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { addStrings, t } from "../lib/i18n.js";
+import { paintSwatches } from "../lib/chrome.js";
 import en from "../i18n/en/shopfilters.json";
 import ar from "../i18n/ar/shopfilters.json";
 
@@ -47,6 +48,7 @@ export default function ShopFilters({ filters: initial, categories = [], prices 
       const html = await response.text();
       if (id !== request.current || !results) return;
       results.innerHTML = html; // server-rendered, escaped by Django
+      paintSwatches(results);
     } catch (error) {
       if (id !== request.current || !results) return;
       const box = document.createElement("div");

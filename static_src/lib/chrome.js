@@ -35,7 +35,14 @@ function initDrawer() {
   document.addEventListener("keydown", (e) => e.key === "Escape" && !drawer.hidden && setOpen(false));
 }
 
+// Product colour dots: the colour comes as data-swatch and is set through the
+// CSSOM, because the Content-Security-Policy refuses inline style attributes.
+export function paintSwatches(root = document) {
+  for (const dot of root.querySelectorAll("[data-swatch]")) dot.style.setProperty("--swatch", dot.dataset.swatch);
+}
+
 export function initChrome() {
+  paintSwatches();
   initAnnouncements();
   initDrawer();
 }

@@ -40,13 +40,34 @@ def browser():
 
 
 @pytest.fixture
-def new_page(browser, live_server):
-    """Open pages at a viewport and language: new_page(viewport=PHONE, locale="ar")."""
+def csp_violations():
+    """Every Content-Security-Policy refusal Chromium reports on the pages a test opens."""
+    return []
+
+
+def _watch_csp(page, violations):
+    def on_console(message):
+        if "Content Security Policy" in message.text:
+            violations.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+
+
+@pytest.fixture
+def new_page(browser, live_server, csp_violations):
+    """Open pages at a viewport and language: new_page(viewport=PHONE, locale="ar").
+
+    Any CSP violation on any page fails the test: the islands must work under
+    the policy, not merely load. Give wait_for_function a function
+    ("() => …"): Playwright evals a bare expression on every poll, and the
+    CSP (no unsafe-eval) refuses that.
+    """
     contexts = []
 
     def make(*, viewport=DESKTOP, locale="en-US"):
         context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url)
         context.set_default_timeout(10_000)
+        context.on("page", lambda page: _watch_csp(page, csp_violations))
         contexts.append(context)
         return context.new_page()
 
@@ -60,6 +81,7 @@ def new_page(browser, live_server):
             except Exception:
                 pass
         context.close()
+    assert csp_violations == [], "\n".join(csp_violations)
 
 
 @pytest.fixture

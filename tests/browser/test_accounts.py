@@ -29,7 +29,7 @@ def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery")
     """Add the tea on its page, then check out: the form comes prefilled and the names locked."""
     page.goto(f"{prefix}/product/kericho-gold")
     page.locator(".add-to-cart__button").click()
-    page.wait_for_function("document.querySelector('.site-header .badge')?.textContent === '1'")
+    page.wait_for_function("() => document.querySelector('.site-header .badge')?.textContent === '1'")
     page.goto(f"{prefix}/checkout")
     page.locator("#co-email").wait_for()
     user = User.objects.get(email=page.locator("#co-email").input_value())
@@ -100,7 +100,7 @@ def test_register_sign_in_check_out_and_see_the_order_in_english_on_desktop(new_
         document.querySelector('form[data-account-form]').addEventListener('submit', (e) => { if (window.hold) e.preventDefault(); });
     }""")
     page.click(".auth__submit")
-    page.wait_for_function("document.querySelector('.auth__submit').textContent === 'Creating Account...'")
+    page.wait_for_function("() => document.querySelector('.auth__submit').textContent === 'Creating Account...'")
     assert page.locator(".auth__submit").is_disabled()
     page.evaluate("document.querySelector('form[data-account-form]').submit()")
 

@@ -172,6 +172,24 @@ def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new
     expect(page.get_by_role("button", name="Disable Auto-refresh")).to_be_visible()
 
 
+def test_the_owner_unlocks_a_locked_account_from_the_roles_screen(new_page, live_server, owner, alice, password):
+    # given alice locked out from one address
+    client = Client()
+    for _ in range(5):
+        client.post("/login", {"email": alice.email, "password": "wrong-guess-1"}, REMOTE_ADDR="203.0.113.9")
+    page = _signed_in(new_page, live_server, owner)
+    page.goto("/admindash/roles")
+    row = page.locator("tr", has_text=alice.email)
+    expect(row).to_contain_text("203.0.113.9")
+    # when
+    row.get_by_role("button", name="Unlock").click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text(f"{alice.email} can sign in again")
+    expect(page.locator("tr", has_text=alice.email)).to_have_count(0)
+    assert client.post("/login", {"email": alice.email, "password": password},
+                       REMOTE_ADDR="203.0.113.9").status_code == 302
+
+
 def test_the_owner_sees_a_failed_e_mail_and_sends_it_again(new_page, live_server, owner, screenshot):
     # given
     from shop.models import OutboundEmail, OutboundEmailStatus

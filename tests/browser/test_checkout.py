@@ -57,7 +57,7 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     page.goto("/cart")
     page.locator("[data-island=cart][data-mounted]").wait_for()
     page.get_by_role("button", name="Increase quantity").first.click()
-    page.wait_for_function("document.querySelector('[data-testid=qty]').textContent === '2'")
+    page.wait_for_function("() => document.querySelector('[data-testid=qty]').textContent === '2'")
     assert page.get_by_text("Add E£200.00 more for free shipping").is_visible()
     assert page.locator(".site-header .badge").first.text_content() == "3"
     _shot(screenshot, page, "checkout-cart-en-desktop")

@@ -67,7 +67,7 @@ def test_a_manager_crawls_watches_progress_previews_and_imports_everything(new_p
     page.get_by_role("button", name="Fetch latest").click()
     # then progress is drawn while it runs, and reaches 100 %
     page.locator(".importer-progress[data-status='running']").wait_for(timeout=20_000)
-    page.wait_for_function("Number(document.querySelector('[data-testid=found]')?.textContent) >= 3",
+    page.wait_for_function("() => Number(document.querySelector('[data-testid=found]')?.textContent) >= 3",
                            timeout=20_000)
     screenshot(page, "importer-panel-running-en-desktop")
     page.locator(".importer-progress[data-status='done']").wait_for(timeout=60_000)

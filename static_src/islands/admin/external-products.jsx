@@ -6,6 +6,7 @@ import { api } from "../../lib/api.js";
 import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
 import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
+import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/importer.json";
 import ar from "../../i18n/ar/importer.json";
 
@@ -253,7 +254,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
           <ul className="importer-list">
             {preview.map((p) => (
               <li key={p.id} className="importer-item" data-testid="preview-item">
-                {p.image ? <img src={p.image} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="importer-noimg" />}
+                {safeUrl(p.image, { allowRelative: false }) ? <img src={safeUrl(p.image, { allowRelative: false })} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="importer-noimg" />}
                 <div className="importer-item__body">
                   <h3>{p.name}</h3>
                   <p className="importer-muted">{cut(p.description)}</p>

@@ -7,6 +7,7 @@ import {
   upload, useAdminData, useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
+import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/admin-products.json";
 import ar from "../../i18n/ar/admin-products.json";
 
@@ -286,7 +287,7 @@ export default function Products({ permissions, categories = [], language }) {
   const columns = [
     {
       key: "image", label: st("image"),
-      render: (p) => <img className="admin-thumb" src={p.images[0] || PLACEHOLDER} alt="" loading="lazy" onError={(e) => { e.currentTarget.src = PLACEHOLDER; }} />,
+      render: (p) => <img className="admin-thumb" src={safeUrl(p.images[0]) || PLACEHOLDER} alt="" loading="lazy" onError={(e) => { e.currentTarget.src = PLACEHOLDER; }} />,
     },
     {
       key: "title", label: st("title"), sortable: true,

@@ -1,4 +1,5 @@
-// Roles: the permission matrix for everyone; staff users (create/edit/delete) for the Owner only.
+// Roles: the permission matrix for everyone; staff users (create/edit/delete) and sign-in lockouts
+// for the Owner only.
 import { useState } from "react";
 import {
   Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Section, Toggle, api, at, camel, errorMessage, formatDateTime,
@@ -166,12 +167,53 @@ function StaffUsers({ roles }) {
   );
 }
 
+// Accounts locked out of signing in from one address (django-axes); the Owner lets them in again.
+function Lockouts() {
+  const { data, setData, loading } = useAdminData("/api/admin/lockouts", { fallback: [] });
+  const [busy, setBusy] = useState(null);
+  const unlock = async (row) => {
+    setBusy(row.username);
+    try {
+      await api("/api/admin/lockouts/unlock", { method: "POST", body: { username: row.username } });
+      setData((rows) => rows.filter((r) => r.username.toLowerCase() !== row.username.toLowerCase()));
+      toast(st("unlocked", { username: row.username }), "success");
+    } catch (err) {
+      toast(errorMessage(err, st("unlockFailed")), "error");
+    } finally {
+      setBusy(null);
+    }
+  };
+  const columns = [
+    { key: "username", label: st("lockedAccount"), sortable: true, render: (r) => <strong dir="ltr">{r.username}</strong> },
+    { key: "ipAddress", label: st("address"), render: (r) => <span dir="ltr">{r.ipAddress || "—"}</span> },
+    { key: "failures", label: st("failures"), sortable: true },
+    { key: "lastAttemptAt", label: st("lastAttempt"), sortable: true, render: (r) => formatDateTime(r.lastAttemptAt) },
+    {
+      key: "actions", label: at("actions"),
+      render: (r) => (
+        <button type="button" className="button button--small" disabled={busy === r.username} onClick={() => unlock(r)}>
+          {st("unlock")}
+        </button>
+      ),
+    },
+  ];
+  return (
+    <Section title={st("lockouts")}>
+      <p className="admin-muted">{st("lockoutsHelp")}</p>
+      <DataTable label={st("lockouts")} rows={data} loading={loading} columns={columns} searchText={(r) => `${r.username} ${r.ipAddress || ""}`} />
+    </Section>
+  );
+}
+
 export default function Roles({ role }) {
   const { data: roles } = useAdminData("/api/admin/roles");
   return (
     <div className="admin-content__stack">
       {role === "owner" ? (
-        roles && <StaffUsers roles={roles} />
+        <>
+          {roles && <StaffUsers roles={roles} />}
+          <Lockouts />
+        </>
       ) : (
         <p className="alert alert--info" role="status">{st("ownerOnly")}</p>
       )}

@@ -1,0 +1,111 @@
+"""A Redis cache that fails open: while Redis is unreachable, every read is a miss.
+
+Everything the shop keeps in the shared cache (store settings, exchange rates,
+the page cache, catalogue fragments, rate-limit counters) can be rebuilt from
+the database, so an unreachable Redis must slow nothing down and break nothing.
+Django's RedisCache raises on a refused or timed-out connection; this one
+answers as if the key were missing (reads) or silently drops the write, logs
+once a minute, and stops calling Redis for RETRY_SECONDS after a failure, so
+that an outage costs a page no more than one short connect timeout.
+
+A write that could not reach Redis leaves whatever Redis held before (an old
+copy of the settings, a session from before a sign-out): such keys are
+remembered and deleted as soon as Redis answers again, so stale values never
+outlive the outage in this process.
+"""
+
+import logging
+import time
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+LOG_EVERY_SECONDS = 60
+MAX_PENDING_DELETES = 10_000
+
+
+class FailOpenRedisCache(RedisCache):
+    def __init__(self, server, params):
+        options = dict(params.get("OPTIONS") or {})
+        self.retry_seconds = float(options.pop("RETRY_SECONDS", 2))
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._down_until = 0.0
+        self._logged_at = 0.0
+        self._pending_deletes = set()
+
+    # --- bookkeeping ------------------------------------------------------
+    def _remember(self, keys):
+        if keys and len(self._pending_deletes) < MAX_PENDING_DELETES:
+            self._pending_deletes.update(keys)
+
+    def _failed(self, operation, exc):
+        now = time.monotonic()
+        self._down_until = now + self.retry_seconds
+        if now - self._logged_at >= LOG_EVERY_SECONDS:
+            self._logged_at = now
+            log.warning("Redis cache unreachable (%s: %s); serving without it", operation, exc)
+
+    def _available(self):
+        """False while a recent failure says Redis is down; else clear what went stale."""
+        if time.monotonic() < self._down_until:
+            return False
+        if self._pending_deletes:
+            stale, self._pending_deletes = self._pending_deletes, set()
+            try:
+                super().delete_many(list(stale))
+            except UNREACHABLE as exc:
+                self._failed("delete_many", exc)
+                self._remember(stale)
+                return False
+            log.warning("Redis cache reachable again; %d stale keys dropped", len(stale))
+        return True
+
+    def _call(self, operation, written_keys, fallback, *args):
+        """Run RedisCache.<operation>; on an outage remember the keys it would have written."""
+        if not self._available():
+            self._remember(written_keys)
+            return fallback
+        try:
+            return getattr(super(), operation)(*args)
+        except UNREACHABLE as exc:
+            self._failed(operation, exc)
+            self._remember(written_keys)
+            return fallback
+
+    # --- the cache API ----------------------------------------------------
+    def get(self, key, default=None, version=None):
+        return self._call("get", (), default, key, default, version)
+
+    def get_many(self, keys, version=None):
+        return self._call("get_many", (), {}, keys, version)
+
+    def has_key(self, key, version=None):
+        return self._call("has_key", (), False, key, version)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call("add", (key,), False, key, value, timeout, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call("set", (key,), None, key, value, timeout, version)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call("set_many", tuple(data), [], data, timeout, version)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call("touch", (), False, key, timeout, version)
+
+    def delete(self, key, version=None):
+        return self._call("delete", (key,), False, key, version)
+
+    def delete_many(self, keys, version=None):
+        return self._call("delete_many", tuple(keys), None, keys, version)
+
+    def incr(self, key, delta=1, version=None):
+        # a counter that cannot be read counts from zero: rate limits and
+        # lockouts are degraded (never blocking) while Redis is down
+        return self._call("incr", (key,), delta, key, delta, version)

@@ -1,0 +1,110 @@
+"""Rate limits on anonymous writes, per client address and per session.
+
+Each scope (checkout, contact, newsletter, …) has a rate in settings.RATE_LIMITS
+("30/hour"), set well above what a real shopper ever does. Every write request
+counts once against the visitor's address (`accounts.lockout.client_ip`, which
+honours TRUSTED_PROXY_COUNT) and once against their session or account; going
+over either answers 429. Counters are fixed windows in the shared cache, so
+every web process sees the same counts; when the cache is down the limit is
+simply not applied (shop/cache.py fails open), never a 500.
+
+The API uses `ScopedRateLimit` (in DRF's DEFAULT_THROTTLE_CLASSES; a view opts
+in with `throttle_scope`), the HTML form posts call `rate_limit_exceeded`.
+"""
+
+import hashlib
+import time
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from rest_framework.throttling import BaseThrottle
+
+_PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+
+
+def rate_limit_message():
+    return _("Too many requests. Please wait a moment and try again.")
+
+
+def parse_rate(rate):
+    """'30/hour' → (30, 3600)."""
+    count, _sep, period = rate.partition("/")
+    return int(count), _PERIODS[period.strip().rstrip("s")]
+
+
+def count_hit(key, seconds):
+    """Add one to the counter `key` of the current window and return the count."""
+    window = int(time.time() // seconds)
+    key = f"{key}:{window}"
+    cache.add(key, 0, timeout=seconds)
+    try:
+        return cache.incr(key)
+    except ValueError:  # the window expired between add and incr
+        cache.set(key, 1, timeout=seconds)
+        return 1
+
+
+def _identities(request):
+    from accounts.lockout import client_ip
+
+    yield "address", client_ip(request) or "unknown"
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        yield "user", str(user.pk)
+    else:
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key:
+            yield "session", session.session_key
+
+
+def rate_limit_exceeded(request, scope):
+    """Count this request in `scope`; True when the address or the session went over the limit.
+
+    Seconds to wait are left in `request.rate_limit_wait` for a Retry-After header.
+    """
+    rate = settings.RATE_LIMITS.get(scope)
+    if not rate:
+        return False
+    limit, seconds = parse_rate(rate)
+    over = False
+    for kind, value in _identities(request):
+        digest = hashlib.sha256(value.encode()).hexdigest()[:32]
+        if count_hit(f"ratelimit:{scope}:{kind}:{digest}", seconds) > limit:
+            over = True
+    request.rate_limit_wait = seconds - int(time.time()) % seconds if over else None
+    return over
+
+
+class ScopedRateLimit(BaseThrottle):
+    """DRF throttle for write methods of views that name a `throttle_scope`."""
+
+    def allow_request(self, request, view):
+        scope = getattr(view, "throttle_scope", None)
+        if not scope or request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        # the Django request: DRF's own session and user are the same objects
+        self._request = request
+        return not rate_limit_exceeded(request, scope)
+
+    def wait(self):
+        return getattr(self._request, "rate_limit_wait", None)
+
+
+def rate_limit_posts(scope):
+    """Decorate a page view: a POST over the `scope` limit gets a translated 429 page."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method == "POST" and rate_limit_exceeded(request, scope):
+                response = render(request, "shop/rate_limited.html", {"message": rate_limit_message()}, status=429)
+                response["Retry-After"] = str(request.rate_limit_wait)
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

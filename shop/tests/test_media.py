@@ -1,0 +1,63 @@
+"""Files under /media/ (uploads, imports, the demo pictures) can never run script on the shop's origin."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from importer.fetch import FetchError
+from importer.tests.fake_site import Answer, FakeServer
+
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>'
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "pack.svg").write_bytes(SVG)
+    (tmp_path / "demo" / "pack.png").write_bytes(PNG)
+    return tmp_path
+
+
+def test_an_svg_in_media_is_a_download_under_a_policy_that_runs_nothing(media):
+    # when
+    response = Client().get("/media/demo/pack.svg")
+    # then
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == "attachment"
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "sandbox" in policy and "script-src" not in policy
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_picture_in_media_is_shown_inline_under_the_same_policy(media):
+    response = Client().get("/media/demo/pack.png")
+    assert response.status_code == 200
+    assert not response.get("Content-Disposition", "").startswith("attachment")
+    assert response["Content-Security-Policy"].startswith("default-src 'none'")
+
+
+@pytest.mark.django_db
+def test_staff_cannot_upload_an_svg(client, manager, media):
+    client.force_login(manager)
+    upload = SimpleUploadedFile("leaf.svg", SVG, content_type="image/svg+xml")
+    response = client.post("/api/admin/products/images", {"image": upload})
+    assert (response.status_code, response.json()["field"]) == (400, "image")
+    assert not (media / "products").exists()
+
+
+@pytest.mark.django_db
+def test_the_importer_never_stores_an_svg(media):
+    from importer.fetch import PoliteSession
+    from importer.services import image_store
+
+    with FakeServer() as site:
+        site.routes["/pack.svg"] = Answer(200, SVG, content_type="image/svg+xml")
+        with pytest.raises(FetchError):
+            image_store(f"{site.url}/pack.svg", session=PoliteSession(base_url=site.url, delay=0))
+        # while a PNG from the same site is stored
+        site.routes["/pack.png"] = Answer(200, PNG, content_type="image/png")
+        stored = image_store(f"{site.url}/pack.png", session=PoliteSession(base_url=site.url, delay=0))
+    assert stored.endswith(".png")
+    assert [path.suffix for path in (media / "products").rglob("*.*")] == [".png"]

@@ -1,0 +1,39 @@
+"""A job that cannot be queued (broker down) never fails the request and is not silently lost."""
+
+from unittest import mock
+
+import pytest
+from kombu.exceptions import OperationalError
+
+from importer.models import ImporterRun, RunStatus
+from importer.services import dispatch
+from shop.tasks import enqueue, heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_enqueue_reports_a_broker_outage_instead_of_raising():
+    with mock.patch.object(heartbeat, "apply_async", side_effect=OperationalError("connection refused")):
+        assert enqueue(heartbeat) is False
+
+
+def test_enqueue_queues_the_job_when_the_broker_answers():
+    with mock.patch.object(heartbeat, "apply_async") as queued:
+        assert enqueue(heartbeat) is True
+    queued.assert_called_once_with(args=(), kwargs={})
+
+
+def test_a_crawl_that_cannot_be_queued_fails_at_once_so_the_next_one_can_start():
+    from importer.tasks import crawl_run_task
+
+    # given a queued run
+    run = ImporterRun.objects.create(base_url="https://producer.example")
+    # when the broker refuses it
+    with mock.patch.object(crawl_run_task, "apply_async", side_effect=OperationalError("down")):
+        dispatch(run.pk)
+    # then the run says why, and no longer counts as running
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED and "queue" in run.error
+    from importer.services import run_active
+
+    assert run_active() is None

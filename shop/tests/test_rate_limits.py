@@ -1,0 +1,115 @@
+"""Anonymous writes are rate limited per client address and per session (shop/ratelimit.py)."""
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+
+pytestmark = pytest.mark.django_db
+
+LIMITS = {scope: "2/hour" for scope in
+          ("checkout", "cart", "contact", "newsletter", "register", "password_reset", "review")}
+MESSAGE_EN = "Too many requests. Please wait a moment and try again."
+MESSAGE_AR = "طلبات كثيرة جدًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى."
+
+API_WRITES = [
+    ("post", "/api/payment/create-intention", {"paymentMethod": "cod"}),
+    ("post", "/api/contact", {"name": "A", "email": "a@example.com", "subject": "Hi", "message": "Hello"}),
+    ("post", "/api/newsletter", {"email": "reader@example.com"}),
+    ("post", "/api/auth/register", {"email": "new@example.com"}),
+    ("post", "/api/auth/forgot-password", {"email": "someone@example.com"}),
+    ("post", "/api/reviews", {"productId": 1, "rating": 5, "comment": "Lovely"}),
+    ("post", "/api/cart/items", {"productId": 1, "quantity": 1}),
+    ("patch", "/api/cart/items/1", {"quantity": 2}),
+    ("post", "/api/users/checkout-register", {"email": "x@example.com"}),
+]
+PAGE_POSTS = [
+    ("/register", {"email": "new@example.com"}),
+    ("/forgot-password", {"email": "someone@example.com"}),
+    ("/contact", {"name": "A", "email": "a@example.com", "subject": "Hi", "message": "Hello"}),
+    ("/newsletter", {"email": "reader@example.com"}),
+]
+
+
+@pytest.fixture
+def low_limits(settings):
+    settings.RATE_LIMITS = LIMITS
+
+
+def _call(client, method, path, body, **extra):
+    return getattr(client, method)(path, body, format="json", **extra)
+
+
+@pytest.mark.parametrize("method, path, body", API_WRITES)
+def test_an_api_write_over_the_limit_from_one_address_answers_429_json(low_limits, method, path, body):
+    # given two writes from one address, each from a fresh visitor
+    for _ in range(2):
+        assert _call(APIClient(), method, path, body).status_code != 429
+    # when a third arrives
+    response = _call(APIClient(HTTP_ACCEPT_LANGUAGE="ar"), method, path, body)
+    # then it is refused with the spec's JSON shape, translated
+    assert response.status_code == 429
+    assert response.json() == {"error": MESSAGE_AR, "message": MESSAGE_AR}
+    assert int(response["Retry-After"]) > 0
+
+
+def test_one_session_is_limited_whatever_address_it_comes_from(low_limits):
+    # given a visitor with a session
+    api = APIClient()
+    assert api.session.session_key  # the test client saves one and sets its cookie
+    # when three contact posts come from three addresses
+    statuses = [
+        api.post("/api/contact", {"name": "A"}, format="json", REMOTE_ADDR=f"10.0.0.{n}").status_code
+        for n in range(1, 4)
+    ]
+    # then the session's third is refused
+    assert 429 not in statuses[:2] and statuses[2] == 429
+
+
+def test_the_address_counts_behind_our_own_proxy(low_limits, settings):
+    # given one trusted proxy that appends the client address
+    settings.TRUSTED_PROXY_COUNT = 1
+    post = lambda client_address: APIClient().post(  # noqa: E731
+        "/api/newsletter", {"email": "a@example.com"}, format="json",
+        REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=client_address)
+    # when one client posts three times and another once
+    statuses = [post("198.51.100.7").status_code for _ in range(3)]
+    other = post("198.51.100.8").status_code
+    # then only the first client is refused
+    assert statuses[2] == 429 and other != 429
+
+
+def test_reads_are_never_limited(low_limits):
+    api = APIClient()
+    assert [api.get("/api/cart").status_code for _ in range(5)] == [200] * 5
+
+
+@pytest.mark.parametrize("path, body", PAGE_POSTS)
+def test_a_page_form_post_over_the_limit_shows_a_translated_429_page(low_limits, path, body):
+    for _ in range(2):
+        assert Client().post(path, body).status_code != 429
+    response = Client().post(f"/ar{path}", body)
+    assert response.status_code == 429
+    assert MESSAGE_AR in response.content.decode()
+
+
+def test_limits_are_not_applied_while_the_shared_cache_is_down(low_limits, redis_down):
+    statuses = [APIClient().post("/api/newsletter", {"email": f"r{n}@example.com"}, format="json").status_code
+                for n in range(4)]
+    assert 429 not in statuses and 500 not in statuses
+
+
+def test_the_english_message_is_the_default(low_limits):
+    for _ in range(2):
+        APIClient().post("/api/newsletter", {"email": "a@example.com"}, format="json")
+    response = APIClient().post("/api/newsletter", {"email": "a@example.com"}, format="json")
+    assert response.json()["message"] == MESSAGE_EN
+
+
+def test_the_default_limits_leave_a_shopper_alone(settings):
+    from shop.ratelimit import parse_rate
+
+    per_hour = {scope: (n * 3600 // seconds) for scope, (n, seconds) in
+                ((scope, parse_rate(rate)) for scope, rate in settings.RATE_LIMITS.items())}
+    assert per_hour["checkout"] >= 10 and per_hour["cart"] >= 600
+    assert min(per_hour.values()) >= 10
