@@ -12,8 +12,7 @@ from accounts import schema  # noqa: F401  (registers the bearer scheme)
 from accounts import services
 from accounts.lockout import lockout_message
 from accounts.models import AuthToken
-from accounts.services import AccountError
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.site_url import site_url
 
 _MessageSerializer = inline_serializer("AuthMessage", {"message": serializers.CharField()})
@@ -29,10 +28,6 @@ class UserOutputSerializer(serializers.Serializer):
     subscribe_newsletter = serializers.BooleanField()
     language = serializers.CharField()
     created_at = serializers.DateTimeField(source="date_joined")
-
-
-def _raise(exc):
-    raise ApiError(exc.message, field=exc.field) from None
 
 
 class AuthLoginApi(APIView):
@@ -64,15 +59,15 @@ class AuthLoginApi(APIView):
         data.is_valid(raise_exception=True)
         email, password = data.validated_data["email"].strip(), data.validated_data["password"]
         if not email:
-            raise ApiError(_("Email is required"), field="email")
+            raise ShopError(_("Email is required"), field="email")
         if not password:
-            raise ApiError(_("Password is required"), field="password")
+            raise ShopError(_("Password is required"), field="password")
         # the Django request, so django-axes counts the attempt and flags a lockout
         user = services.customer_authenticate(request=request._request, email=email, password=password)
         if user is None:
             if getattr(request._request, "axes_locked_out", False):
-                raise ApiError(lockout_message(), status_code=status.HTTP_429_TOO_MANY_REQUESTS)
-            raise ApiError(_("Login failed. Please try again."), status_code=status.HTTP_401_UNAUTHORIZED)
+                raise ShopError(lockout_message(), status=status.HTTP_429_TOO_MANY_REQUESTS)
+            raise ShopError(_("Login failed. Please try again."), status=status.HTTP_401_UNAUTHORIZED)
         remember_me = data.validated_data["remember_me"]
         token, key = services.token_issue(user=user, remember_me=remember_me)
         body = {"token": key, "expires_at": token.expires_at, "message": _("Login successful"), "user": user}
@@ -98,10 +93,7 @@ class AuthRegisterApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            user = services.customer_create(**data.validated_data, language=get_language() or "en")
-        except AccountError as exc:
-            _raise(exc)
+        user = services.customer_create(**data.validated_data, language=get_language() or "en")
         body = {"message": _("Account created successfully! Please sign in to continue."),
                 "user": UserOutputSerializer(user).data}
         return Response(body, status=status.HTTP_201_CREATED)
@@ -124,10 +116,7 @@ class AuthForgotPasswordApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.password_reset_request(email=data.validated_data["email"], base_url=site_url(request))
-        except AccountError as exc:
-            _raise(exc)
+        services.password_reset_request(email=data.validated_data["email"], base_url=site_url(request))
         return Response({"message": _("Password reset instructions sent to your email!")})
 
 
@@ -147,13 +136,10 @@ class AuthResetPasswordApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            services.password_reset_complete(
-                token=data.validated_data["token"], password=data.validated_data["password"],
-                confirm=data.validated_data.get("confirm_password"),
-            )
-        except AccountError as exc:
-            _raise(exc)
+        services.password_reset_complete(
+            token=data.validated_data["token"], password=data.validated_data["password"],
+            confirm=data.validated_data.get("confirm_password"),
+        )
         return Response({"message": _("Password reset successful!")})
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.emails import password_reset_email
 from accounts.models import AuthToken, User
 from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, PASSWORD_MAX, PHONE_MAX, text_problem
 
 SESSION_LIFETIME = timedelta(hours=24)
 REMEMBER_ME_LIFETIME = timedelta(days=30)
@@ -48,13 +49,35 @@ def phone_is_valid(phone):
     return bool(_EGYPT_MOBILE.match(number) or _EGYPT_LANDLINE.match(number) or _INTERNATIONAL.match(number))
 
 
+def _text_errors(**fields):
+    """{field: message} for each (value, max_length) that `shop.validation` refuses.
+
+    Values that are not strings are read as empty (a wrong type in a JSON body
+    is then "required", never a 500).
+    """
+    errors = {}
+    for field, (value, max_length) in fields.items():
+        problem = text_problem(value, max_length=max_length) if isinstance(value, str) else None
+        if problem:
+            errors[field] = problem
+    return errors
+
+
+def _text(value):
+    return value if isinstance(value, str) else ""
+
+
 def customer_errors(*, first_name, last_name, email, password, phone=""):
     """Check a registration; return {field: message} in form order (empty when fine).
 
     Fields are named as in the API (camelCase), so both the form and the API
     can put each message under its own field.
     """
-    errors = {}
+    first_name, last_name, email, password, phone = map(_text, (first_name, last_name, email, password, phone))
+    errors = _text_errors(firstName=(first_name, NAME_MAX), lastName=(last_name, NAME_MAX),
+                          email=(email, EMAIL_MAX), phone=(phone, PHONE_MAX), password=(password, PASSWORD_MAX))
+    if errors:
+        return errors
     if not (first_name or "").strip():
         errors["firstName"] = _("First name is required")
     if not (last_name or "").strip():
@@ -92,6 +115,7 @@ def customer_create(*, first_name, last_name, email, password, phone="", subscri
     if errors:
         field, message = next(iter(errors.items()))
         raise AccountError(message, field=field)
+    first_name, last_name, phone = _text(first_name), _text(last_name), _text(phone)
     email = email.strip().lower()
     duplicate = AccountError(_("An account with this email already exists"), field="email")
     if User.objects.filter(username=email).exists():
@@ -120,7 +144,13 @@ def customer_authenticate(*, request, email, password):
 
     Return the user, or None. A locked-out request comes back as None too, with
     `request.axes_locked_out` set (the axes middleware then answers 429).
+    Text no account can have (too long, NUL, control characters) is an
+    AccountError naming the field, before any lookup.
     """
+    errors = _text_errors(email=(email, EMAIL_MAX), password=(password, PASSWORD_MAX))
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise AccountError(message, field=field)
     if not email or not password:
         return None
     user = authenticate(request, username=email.strip(), password=password)
@@ -164,13 +194,15 @@ def token_issue(*, user, remember_me=False):
 
 
 def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False):
-    errors = {}
-    if not (first_name or "").strip():
-        errors["firstName"] = _("First name is required")
-    if not (last_name or "").strip():
-        errors["lastName"] = _("Last name is required")
-    if (phone or "").strip() and not phone_is_valid(phone):
-        errors["phone"] = _("Please enter a valid phone number")
+    first_name, last_name, phone = _text(first_name), _text(last_name), _text(phone)
+    errors = _text_errors(firstName=(first_name, NAME_MAX), lastName=(last_name, NAME_MAX),
+                          phone=(phone, PHONE_MAX))
+    if not first_name.strip():
+        errors.setdefault("firstName", _("First name is required"))
+    if not last_name.strip():
+        errors.setdefault("lastName", _("Last name is required"))
+    if phone.strip() and not phone_is_valid(phone):
+        errors.setdefault("phone", _("Please enter a valid phone number"))
     if errors:
         field, message = next(iter(errors.items()))
         raise AccountError(message, field=field)
@@ -185,6 +217,10 @@ def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_
 def _password_check(*, user, password, confirm):
     if not password:
         raise AccountError(_("Password is required"), field="password")
+    for field, value in (("password", password), ("confirmPassword", confirm)):
+        problem = text_problem(_text(value), max_length=PASSWORD_MAX)
+        if problem:
+            raise AccountError(problem, field=field)
     try:
         validate_password(password, user)
     except ValidationError as exc:
@@ -198,6 +234,9 @@ def _password_check(*, user, password, confirm):
 
 def customer_change_password(*, request, user, current_password, password, confirm):
     """Change the password, keep this session, end every other session and token."""
+    problem = text_problem(_text(current_password), max_length=PASSWORD_MAX)
+    if problem:
+        raise AccountError(problem, field="currentPassword")
     if not user.check_password(current_password or ""):
         raise AccountError(_("Your current password is incorrect"), field="currentPassword")
     _password_check(user=user, password=password, confirm=confirm)
@@ -256,7 +295,10 @@ def password_reset_request(*, email, base_url):
 
     Return None always, so callers cannot leak whether the account exists.
     """
-    email = (email or "").strip()
+    problem = text_problem(_text(email).strip(), max_length=EMAIL_MAX)
+    if problem:
+        raise AccountError(problem, field="email")
+    email = _text(email).strip()
     if not email:
         raise AccountError(_("Please enter your email address"), field="email")
     if not _reset_mail_allowed(email):
@@ -270,6 +312,8 @@ def password_reset_complete(*, token, password, confirm=None):
     """Set a new password from a reset link; end every session and token of the user."""
     from axes.utils import reset as axes_reset
 
+    if text_problem(_text(token), max_length=LINE_MAX):
+        raise ResetLinkError(_("This reset link is invalid or has expired"), field="token")
     if not token or not password or (confirm is not None and not confirm):
         # a bad or missing token is reported first: the form is of no use without it
         if reset_token_user(token) is None:

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_POST
 
 from accounts import services
 from accounts.selectors import customer_order_list
-from accounts.services import AccountError, ResetLinkError
+from accounts.services import ResetLinkError
+from shop.errors import ShopError
 from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url
 
@@ -66,7 +67,7 @@ def register(request):
                     password=values["password"], phone=values["phone"],
                     subscribe_newsletter=values["subscribeNewsletter"], language=get_language() or "en",
                 )
-            except AccountError as exc:
+            except ShopError as exc:
                 errors[exc.field or "form"] = exc.message
             else:
                 messages.success(request, _("Account created successfully! Please sign in to continue."))
@@ -94,13 +95,17 @@ def login_view(request):
         if not password:
             errors["password"] = _("Password is required")
         if not errors:
-            user = services.customer_authenticate(request=request, email=values["email"], password=password)
-            if user is not None:
-                services.customer_sign_in(
-                    request=request, user=user, remember_me=values["rememberMe"], language=get_language()
-                )
-                return redirect(next_url or _home())
-            errors["form"] = _("Login failed. Please try again.")
+            try:
+                user = services.customer_authenticate(request=request, email=values["email"], password=password)
+            except ShopError as exc:  # text no account can have: shown under its field
+                errors[exc.field or "form"] = exc.message
+            else:
+                if user is not None:
+                    services.customer_sign_in(
+                        request=request, user=user, remember_me=values["rememberMe"], language=get_language()
+                    )
+                    return redirect(next_url or _home())
+                errors["form"] = _("Login failed. Please try again.")
     return render(request, "accounts/login.html", {"values": values, "errors": errors, "next": next_url},
                   status=400 if errors else 200)
 
@@ -120,7 +125,7 @@ def forgot_password(request):
         email = request.POST.get("email", "").strip()
         try:
             services.password_reset_request(email=email, base_url=site_url(request))
-        except AccountError as exc:
+        except ShopError as exc:
             errors[exc.field or "form"] = exc.message
         else:
             return render(request, "accounts/forgot_password_sent.html", {"email": email})
@@ -142,7 +147,7 @@ def reset_password(request):
             )
         except ResetLinkError:
             return render(request, "accounts/reset_password_invalid.html", status=400)
-        except AccountError as exc:
+        except ShopError as exc:
             errors[exc.field or "form"] = exc.message
         else:
             return render(request, "accounts/reset_password_done.html")
@@ -170,7 +175,7 @@ def account(request):
                     last_name=request.POST.get("lastName", ""), phone=request.POST.get("phone", ""),
                     subscribe_newsletter=bool(request.POST.get("subscribeNewsletter")),
                 )
-            except AccountError as exc:
+            except ShopError as exc:
                 profile_errors[exc.field or "form"] = exc.message
                 user.refresh_from_db()
             else:
@@ -182,7 +187,7 @@ def account(request):
                     request=request, user=user, current_password=request.POST.get("currentPassword", ""),
                     password=request.POST.get("password", ""), confirm=request.POST.get("confirmPassword", ""),
                 )
-            except AccountError as exc:
+            except ShopError as exc:
                 password_errors[exc.field or "form"] = exc.message
             else:
                 messages.success(request, _("Your password has been changed."))

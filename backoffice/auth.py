@@ -6,6 +6,8 @@ from django.contrib.auth import authenticate, login, logout
 
 from accounts.models import AuthToken
 from accounts.roles import is_staff_member
+from shop.errors import ShopError
+from shop.validation import NAME_MAX, PASSWORD_MAX, clean_text, text_problem
 
 STAFF_TOKEN_LIFETIME = timedelta(hours=24)
 _SESSION_TOKEN_KEY = "staff_token_id"
@@ -17,9 +19,15 @@ def staff_sign_in(*, request, username, password):
     `authenticate` runs django-axes first, so repeated failures lock the
     username and address out (the lockout response replaces ours). A
     customer's correct password still gets no staff session. Return
-    (None, None) when the credentials do not open the dashboard.
+    (None, None) when the credentials do not open the dashboard. Text no
+    account can have is a ShopError naming the field, before django-axes
+    records anything.
     """
-    user = authenticate(request, username=(username or "").strip(), password=password or "")
+    username = clean_text(username, field="username", max_length=NAME_MAX)
+    problem = text_problem(password, max_length=PASSWORD_MAX) if isinstance(password, str) else None
+    if problem:
+        raise ShopError(problem, field="password")
+    user = authenticate(request, username=username, password=password or "")
     if user is None or not is_staff_member(user):
         return None, None
     login(request, user)

@@ -5,7 +5,11 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
-from shop.api.errors import ApiError
+from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
+
+# names and e-mail end up in mail headers: single line
+LIMITS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "email": EMAIL_MAX, "phone": PHONE_MAX}
 
 
 def _email_taken(email, *, exclude_pk=None):
@@ -15,10 +19,13 @@ def _email_taken(email, *, exclude_pk=None):
 
 def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_active=True):
     """Create a customer without a password (they set one through 'Forgot password')."""
-    email = email.strip().lower()
+    texts = clean_fields({"first_name": first_name, "last_name": last_name, "email": email, "phone": phone or ""},
+                         LIMITS)
+    first_name, last_name, phone = texts["first_name"], texts["last_name"], texts["phone"]
+    email = texts["email"].lower()
     with transaction.atomic():
         if _email_taken(email):
-            raise ApiError(_("An account with this email already exists"), field="email")
+            raise ShopError(_("An account with this email already exists"), field="email")
         user = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
                     phone=(phone or "").strip(), is_active=is_active)
         user.set_unusable_password()
@@ -30,12 +37,13 @@ def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_a
 def customer_admin_update(*, actor, customer, **fields):
     """Change a customer's names, e-mail, phone or active flag."""
     changes = []
+    fields = clean_fields(fields, LIMITS)
     with transaction.atomic():
         if "email" in fields:
             email = fields.pop("email").strip().lower()
             if email != customer.email.lower():
                 if _email_taken(email, exclude_pk=customer.pk):
-                    raise ApiError(_("An account with this email already exists"), field="email")
+                    raise ShopError(_("An account with this email already exists"), field="email")
                 customer.email = email
                 if "@" in customer.username:  # customers sign in with their e-mail
                     customer.username = email

@@ -8,9 +8,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from backoffice.audit import audit_record
 from orders.models import Order
+from shop.errors import ShopError
 from shop.mail import mail_queue
 from shop.models import ContactMessageStatus
 from shop.store_settings import store_settings_get
+from shop.validation import clean_text
+
+REPLY_MAX = 10000  # room to quote the visitor's message (5000) and answer it
 
 
 def contact_message_set_status(*, actor, message, status):
@@ -56,9 +60,9 @@ def _queue_reply(*, message, reply):
 
 def contact_message_reply(*, actor, message, reply):
     """Queue `reply` to the sender in their language and mark the message replied, together."""
-    reply = reply.strip()
+    reply = clean_text(reply, field="replyMessage", max_length=REPLY_MAX, multiline=True)
     if not reply:
-        raise ValueError("empty reply")
+        raise ShopError(_("Please enter a reply message"), field="replyMessage")
     with transaction.atomic():
         message.status = ContactMessageStatus.REPLIED
         message.reply_message = reply

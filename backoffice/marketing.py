@@ -8,9 +8,12 @@ from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
 from orders.models import Coupon
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.models import Announcement
-from shop.validation import clean_url
+from shop.validation import LINE_MAX, clean_fields, clean_url
+
+# the link is checked by clean_url (scheme, host, length)
+ANNOUNCEMENT_LIMITS = {"title": LINE_MAX, "content": (2000, True), "banner_color": 9, "text_color": 9}
 
 ANNOUNCEMENT_FIELDS = [
     "title", "content", "link", "display_start_date", "display_end_date",
@@ -25,6 +28,7 @@ def _only_main(announcement):
 
 
 def _clean(fields):
+    fields = clean_fields(fields, ANNOUNCEMENT_LIMITS)
     if "link" in fields:
         fields["link"] = clean_url(fields["link"], field="link")
     return fields
@@ -61,6 +65,7 @@ def announcement_delete(*, actor, announcement):
 def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date=None,
                   usage_limit=None, is_active=True):
     """Create a coupon; a usage limit of 0 (or none) means unlimited."""
+    code = clean_fields({"code": code}, {"code": Coupon._meta.get_field("code").max_length})["code"]
     try:
         with transaction.atomic():
             coupon = Coupon.objects.create(
@@ -69,7 +74,7 @@ def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date
             )
             audit_record(actor=actor, action="coupon.create", details=coupon.code, target=coupon)
     except IntegrityError as error:
-        raise ApiError(_("A coupon with this code already exists"), field="code") from error
+        raise ShopError(_("A coupon with this code already exists"), field="code") from error
     return coupon
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from backoffice.products import product_save
 from catalog.models import Product
+from shop.errors import ShopError
 
 COLUMNS = ["slug", "title", "title_ar", "short_description", "short_description_ar", "description",
            "description_ar", "brewing_instructions", "brewing_instructions_ar", "price", "sale_price",
@@ -99,18 +100,16 @@ def _changed(product, fields):
 def products_import(*, actor, upload):
     """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
     from backoffice.api.products import ProductInputSerializer
-    from shop.api.errors import ApiError
-    from shop.errors import ShopError
 
     if upload.size > MAX_BYTES:
-        raise ApiError(_("The CSV file must be 5 MB or smaller"), field="file")
+        raise ShopError(_("The CSV file must be 5 MB or smaller"), field="file")
     try:
         text = upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise ApiError(_("The CSV file must be UTF-8 text"), field="file") from None
+        raise ShopError(_("The CSV file must be UTF-8 text"), field="file") from None
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or "title" not in reader.fieldnames:
-        raise ApiError(_("The CSV file needs a header row with at least a title column"), field="file")
+        raise ShopError(_("The CSV file needs a header row with at least a title column"), field="file")
     report = {"created": 0, "updated": 0, "unchanged": 0, "errors": []}
     existing = {p.slug: p for p in Product.objects.select_related("category")}
     for number, raw in enumerate(reader, start=2):
@@ -134,6 +133,6 @@ def products_import(*, actor, upload):
                 report["updated"] += 1
             else:
                 report["unchanged"] += 1
-        except (ApiError, ShopError) as exc:
+        except ShopError as exc:
             report["errors"].append({"row": number, "field": exc.field, "message": exc.message})
     return report

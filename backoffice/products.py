@@ -18,7 +18,19 @@ from django.utils.translation import gettext as _
 from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Category, Product
-from shop.api.errors import ApiError
+from shop.errors import ShopError
+from shop.validation import LINE_MAX, clean_fields
+
+# model field → (limit, multi-line); errors name the API field (title_en → title)
+PRODUCT_LIMITS = {
+    "slug": LINE_MAX, "title_en": LINE_MAX, "title_ar": LINE_MAX,
+    "short_description_en": 300, "short_description_ar": 300,
+    "description_en": (10000, True), "description_ar": (10000, True),
+    "brewing_instructions_en": (2000, True), "brewing_instructions_ar": (2000, True),
+    "images": 1000, "category": 60, "tags": LINE_MAX, "flavor_notes": LINE_MAX,
+    "ingredients": LINE_MAX, "colors": LINE_MAX,
+}
+_API_NAMES = {name: name.removesuffix("_en") for name in PRODUCT_LIMITS}
 
 DEFAULT_CATEGORY = "black-tea"
 LOW_STOCK = 10
@@ -43,7 +55,7 @@ def category_for(slug):
     """The assignable category with `slug`, or a 400 naming the field."""
     category = Category.objects.filter(slug=slug or DEFAULT_CATEGORY).first()
     if category is None or not category.is_assignable:
-        raise ApiError(_("Unknown category"), field="category")
+        raise ShopError(_("Unknown category"), field="category")
     return category
 
 
@@ -57,7 +69,7 @@ def _unique_slug(base, *, exclude_pk=None):
 
 def product_save(*, actor, data, product=None):
     """Create a product or update `product` from validated form data (model field names)."""
-    fields = dict(data)
+    fields = clean_fields(data, PRODUCT_LIMITS, names=_API_NAMES)
     if "category" in fields:
         fields["category"] = category_for(fields["category"])
     elif product is None:
@@ -69,7 +81,7 @@ def product_save(*, actor, data, product=None):
         elif slug and slugify(slug) != product.slug:
             slug = slugify(slug)
             if not slug or Product.objects.filter(slug=slug).exclude(pk=product.pk).exists():
-                raise ApiError(_("A product with this slug already exists"), field="slug")
+                raise ShopError(_("A product with this slug already exists"), field="slug")
             fields["slug"] = slug
         creating = product is None
         product = _upsert(product=product, **fields)
@@ -102,9 +114,9 @@ class StockAction:
 def stock_adjust(*, actor, product, action, amount):
     """Add, subtract or set stock in one conditional UPDATE; stock never goes below 0."""
     if action not in StockAction.ALL:
-        raise ApiError(_("Action must be add, subtract or set"), field="action")
+        raise ShopError(_("Action must be add, subtract or set"), field="action")
     if amount < 0:
-        raise ApiError(_("Stock must be a whole number of 0 or more"), field="stock")
+        raise ShopError(_("Stock must be a whole number of 0 or more"), field="stock")
     expression = {
         StockAction.ADD: F("stock") + amount,
         StockAction.SUBTRACT: Greatest(F("stock") - amount, Value(0)),
@@ -126,14 +138,14 @@ def _generators():
     try:
         from importer import categorize as generators
     except ImportError:
-        raise ApiError(_("The product generators are not available yet"), status_code=503) from None
+        raise ShopError(_("The product generators are not available yet"), status=503) from None
     return generators
 
 
 def category_suggest(*, title, description="", price=None):
     """Suggest a category slug and tags for a product that may not be saved yet."""
     if not (title or "").strip():
-        raise ApiError(_("Please enter a product title first"), field="title")
+        raise ShopError(_("Please enter a product title first"), field="title")
     result = _generators().categorize(name=title, description=description or "", price=price)
     return result.category, list(result.tags)
 
@@ -163,14 +175,14 @@ def product_describe(*, actor, product):
 def image_store(*, actor, upload):
     """Keep an uploaded product image under media/products/ and return its URL."""
     if upload.size > MAX_IMAGE_BYTES:
-        raise ApiError(_("The image must be 5 MB or smaller"), field="image")
+        raise ShopError(_("The image must be 5 MB or smaller"), field="image")
     head = upload.read(16)
     upload.seek(0)
     kind = next((k for sig, k in _IMAGE_SIGNATURES.items() if head.startswith(sig)), None)
     if kind is None and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         kind = "webp"
     if kind is None:
-        raise ApiError(_("Please upload a JPEG, PNG, GIF or WebP image"), field="image")
+        raise ShopError(_("Please upload a JPEG, PNG, GIF or WebP image"), field="image")
     stem = slugify(Path(upload.name or "image").stem)[:40] or "image"
     name = default_storage.save(f"products/{stem}-{secrets.token_hex(4)}.{kind}", upload)
     audit_record(actor=actor, action="product.image_upload", details=name)

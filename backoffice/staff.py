@@ -7,37 +7,49 @@ from django.utils.translation import gettext as _
 
 from accounts.models import AuthToken, Role, User
 from backoffice.audit import audit_record
-from shop.api.errors import ApiError
+from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, NAME_MAX, PASSWORD_MAX, clean_text, text_problem
 
 ASSIGNABLE_ROLES = [Role.MANAGER, Role.HEAD_SUPPORT, Role.SUPPORT]
 
 
 def _check_role(role):
     if role == Role.OWNER:
-        raise ApiError(_("The Owner role cannot be assigned"), field="role")
+        raise ShopError(_("The Owner role cannot be assigned"), field="role")
     if role not in ASSIGNABLE_ROLES:
-        raise ApiError(_("Please choose a valid role"), field="role")
+        raise ShopError(_("Please choose a valid role"), field="role")
 
 
 def _check_unique(*, username, email, exclude_pk=None):
     others = User.objects.exclude(pk=exclude_pk)
     if others.filter(username__iexact=username).exists():
-        raise ApiError(_("A user with this username already exists"), field="username")
+        raise ShopError(_("A user with this username already exists"), field="username")
     if others.filter(email__iexact=email).exists():
-        raise ApiError(_("A user with this email already exists"), field="email")
+        raise ShopError(_("A user with this email already exists"), field="email")
+
+
+def _texts(*, username, email, password):
+    """Username and e-mail as stored (single line, bounded); the password is checked, never stripped."""
+    username = clean_text(username, field="username", max_length=NAME_MAX) if username is not None else None
+    email = clean_text(email, field="email", max_length=EMAIL_MAX) if email is not None else None
+    problem = text_problem(password, max_length=PASSWORD_MAX) if isinstance(password, str) else None
+    if problem:
+        raise ShopError(problem, field="password")
+    return username, email
 
 
 def _check_password(password, user):
     try:
         validate_password(password, user)
     except ValidationError as exc:
-        raise ApiError(exc.messages[0], field="password") from None
+        raise ShopError(exc.messages[0], field="password") from None
 
 
 def staff_create(*, actor, username, email, password, role=Role.SUPPORT, is_active=True):
+    username, email = _texts(username=username, email=email, password=password)
     _check_role(role)
     if not password:
-        raise ApiError(_("Password is required"), field="password")
+        raise ShopError(_("Password is required"), field="password")
     with transaction.atomic():
         _check_unique(username=username, email=email)
         user = User(username=username, email=email.lower(), role=role, is_staff=True, is_active=is_active)
@@ -50,12 +62,13 @@ def staff_create(*, actor, username, email, password, role=Role.SUPPORT, is_acti
 
 def _guard_owner(user):
     if user.role == Role.OWNER or user.is_superuser:
-        raise ApiError(_("Owner users cannot be edited or deleted"), status_code=403)
+        raise ShopError(_("Owner users cannot be edited or deleted"), status=403)
 
 
 def staff_update(*, actor, user, username=None, email=None, password="", role=None, is_active=None):
     """Change a staff member; an empty password keeps the current one."""
     _guard_owner(user)
+    username, email = _texts(username=username, email=email, password=password)
     with transaction.atomic():
         if role is not None:
             _check_role(role)
@@ -91,7 +104,7 @@ def sign_in_unlock(*, actor, username):
 
     username = (username or "").strip()
     if not username:
-        raise ApiError(_("Username is required"), field="username")
+        raise ShopError(_("Username is required"), field="username")
     count = lockout_reset(username=username)
     audit_record(actor=actor, action="sign_in.unlock", details=username)
     return count

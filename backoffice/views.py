@@ -12,6 +12,7 @@ from accounts.roles import is_staff_member, permissions_for
 from backoffice.auth import staff_sign_in, staff_sign_out
 from backoffice.sections import ROLE_LABELS, SECTIONS, can_open, section_from_path, sidebar_for
 from catalog.models import Category
+from shop.errors import ShopError
 from shop.security import csp_allow
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
@@ -28,10 +29,14 @@ def adminauth(request):
     username = ""
     if request.method == "POST":  # the no-JavaScript form; the island uses /api/admin/login
         username = request.POST.get("username", "")
-        user, _key = staff_sign_in(request=request, username=username, password=request.POST.get("password", ""))
+        try:
+            user, _key = staff_sign_in(request=request, username=username,
+                                       password=request.POST.get("password", ""))
+        except ShopError as exc:
+            user, error = None, exc.message
         if user is not None:
             return HttpResponseRedirect(lurl("/admindash"))
-        error = _("Invalid username or password")
+        error = error or _("Invalid username or password")
     props = {"language": get_language(), "dashboardUrl": lurl("/admindash")}
     return render(request, "backoffice/adminauth.html", {"props": props, "error": error, "username": username},
                   status=401 if error else 200)

@@ -9,8 +9,8 @@ from rest_framework.views import APIView
 from catalog.models import Product
 from catalog.selectors import product_get, product_list, review_list_approved
 from catalog.serializers import ProductOutputSerializer, ReviewOutputSerializer
-from catalog.services import ReviewError, review_create
-from shop.api.errors import ApiError
+from catalog.services import review_create
+from shop.errors import ShopError
 
 MAX_LIMIT = 200
 
@@ -56,7 +56,7 @@ class ProductDetailApi(APIView):
     def get(self, request, slug):
         product = product_get(slug=slug)
         if product is None:
-            raise ApiError(_("Product not found"), status_code=404)
+            raise ShopError(_("Product not found"), status=404)
         return Response(ProductOutputSerializer(product).data)
 
 
@@ -76,7 +76,7 @@ class ReviewApi(APIView):
     def get(self, request):
         product_id = _int_param(request.query_params.get("productId"), None, low=1)
         if product_id is None:
-            raise ApiError(_("No product id provided"), field="productId")
+            raise ShopError(_("No product id provided"), field="productId")
         reviews = review_list_approved(product=product_id).select_related("product")
         return Response(ReviewOutputSerializer(reviews, many=True).data)
 
@@ -84,19 +84,16 @@ class ReviewApi(APIView):
     def post(self, request):
         user = request.user
         if not user.is_authenticated:
-            raise ApiError(_("Please login to submit a review"), status_code=401)
+            raise ShopError(_("Please login to submit a review"), status=401)
         data = request.data if isinstance(request.data, dict) else {}
         product_id = _int_param(data.get("product_id"), None, low=1)
         product = Product.objects.filter(pk=product_id, is_active=True).first() if product_id else None
         if product is None:
-            raise ApiError(_("Product not found"), field="productId", status_code=404)
-        try:
-            review = review_create(
-                user=user, product=product, rating=data.get("rating"),
-                title=data.get("title"), comment=data.get("comment"),
-            )
-        except ReviewError as error:
-            raise ApiError(error.message, field=error.field, status_code=error.status_code) from None
+            raise ShopError(_("Product not found"), field="productId", status=404)
+        review = review_create(
+            user=user, product=product, rating=data.get("rating"),
+            title=data.get("title"), comment=data.get("comment"),
+        )
         return Response(
             {
                 "message": _("Review submitted successfully! It will be visible after approval."),

@@ -11,11 +11,8 @@ from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
 from shop.errors import ShopError
-from shop.validation import clean_url
+from shop.validation import LINE_MAX, TEXT_MAX, clean_text, clean_url
 
-TITLE_MAX = 200
-COMMENT_MAX = 5000
-RESPONSE_MAX = 5000
 
 
 class ReviewError(ShopError):
@@ -77,11 +74,6 @@ def review_is_allowed(*, user, product):
     ).exists()
 
 
-def _clean_text(value):
-    """Visitor text as stored: a string, trimmed, without NUL (which no database keeps)."""
-    return value.replace("\x00", "").strip() if isinstance(value, str) else ""
-
-
 def _rating(value):
     try:
         rating = int(value if value not in (None, "") else 5)
@@ -100,14 +92,10 @@ def review_create(*, user, product, rating, title, comment):
     """
     if user is None or not user.is_authenticated:
         raise ReviewError(_("Please login to submit a review"), status=401)
-    title = _clean_text(title)
-    comment = _clean_text(comment)
+    title = clean_text(title, field="title", max_length=LINE_MAX)
+    comment = clean_text(comment, field="comment", max_length=TEXT_MAX, multiline=True)
     if not title or not comment:
         raise ReviewError(_("Please fill in all review fields"), field="title" if not title else "comment")
-    if len(title) > TITLE_MAX:
-        raise ReviewError(_("Title must be at most %(n)d characters") % {"n": TITLE_MAX}, field="title")
-    if len(comment) > COMMENT_MAX:
-        raise ReviewError(_("Review must be at most %(n)d characters") % {"n": COMMENT_MAX}, field="comment")
     rating = _rating(rating)
     if not review_is_allowed(user=user, product=product):
         raise ReviewError(
@@ -140,11 +128,9 @@ def review_set_approved(*, review, approved):
 
 def review_respond(*, review, response):
     """Store the shop's public answer to a review."""
-    response = _clean_text(response)
+    response = clean_text(response, field="adminResponse", max_length=TEXT_MAX, multiline=True)
     if not response:
         raise ReviewError(_("Response cannot be empty"), field="adminResponse")
-    if len(response) > RESPONSE_MAX:
-        raise ReviewError(_("Response must be at most %(n)d characters") % {"n": RESPONSE_MAX}, field="adminResponse")
     review.admin_response = response
     review.save(update_fields=["admin_response"])
     catalog_changed_now_and_on_commit()

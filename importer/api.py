@@ -11,7 +11,7 @@ from accounts.roles import StaffAreaPermission
 from importer import selectors, services
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 
 class ExternalProductSerializer(serializers.Serializer):
@@ -175,7 +175,7 @@ class ScrapeCancelApi(APIView):
     def post(self, request):
         run = services.run_active()
         if run is None:
-            raise ApiError(_("No crawl is running."), status_code=409)
+            raise ShopError(_("No crawl is running."), status=409)
         run = services.run_cancel(run=run)
         return Response({"success": True, "job": selectors.run_progress(run)})
 
@@ -202,10 +202,7 @@ class ScrapeImportApi(APIView):
         if not data.validated_data["all"]:
             ids = data.validated_data.get("ids") or []
             items = list(ExternalProduct.objects.filter(pk__in=ids).order_by("pk"))
-        try:
-            result = services.products_import(external_products=items, user=request.user)
-        except services.ImporterError as exc:
-            raise ApiError(str(exc), status_code=exc.status_code) from exc
+        result = services.products_import(external_products=items, user=request.user)
         done = result.created + result.updated
         return Response({
             "success": not result.errors, "created": len(result.created), "updated": len(result.updated),

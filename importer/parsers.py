@@ -450,7 +450,7 @@ def _product_page(doc, page_url):
     elif summary is not None and summary.tag not in ("main", "body"):
         in_stock = _stock_of(summary)
     image = ""
-    gallery = _first(doc, [f'//*[contains(@class, "woocommerce-product-gallery")]//img',
+    gallery = _first(doc, ['//*[contains(@class, "woocommerce-product-gallery")]//img',
                            f'//*[{_class_has("single-tea-image")}]//img'])
     if gallery is not None:
         image = _image_of(gallery, page_url)

@@ -33,7 +33,9 @@ NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 
 
 class OrderStatusError(ShopError):
-    """A status change the order cannot make."""
+    """A status change the order cannot make; the status asked for is at fault."""
+
+    field = "status"
 
 
 def _lines(order):

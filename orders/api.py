@@ -11,12 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from orders import cart as carts
-from orders.checkout import CheckoutError, checkout_complete, coupon_check
+from orders.checkout import checkout_complete, coupon_check
 from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
 from orders.selectors import order_summary, session_owns
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 logger = logging.getLogger("orders")
 
@@ -117,10 +117,7 @@ class CartSummaryApi(APIView):
         code = data.validated_data["coupon_code"].strip()
         if code:
             subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
-            try:
-                coupon = coupon_check(code=code, subtotal=subtotal)
-            except CheckoutError as exc:
-                raise ApiError(exc.message, field=exc.field) from None
+            coupon = coupon_check(code=code, subtotal=subtotal)
         return Response(carts.cart_data(cart, coupon=coupon,
                                         payment_method=data.validated_data["payment_method"]))
 
@@ -221,7 +218,7 @@ class PaymentVerifyApi(APIView):
     def get(self, request, payment_id):
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
         if payment is None:
-            raise ApiError(_("Payment verification failed"), status_code=404)
+            raise ShopError(_("Payment verification failed"), status=404)
         payment = payment_verify(payment=payment, params=request.query_params.dict())
         order = payment.order
         confirmed = payment.status == PaymentStatus.PAID
@@ -252,10 +249,10 @@ class OrderCreateApi(APIView):
         payment = Payment.objects.select_related("order").filter(
             payment_id=data.validated_data["payment_id"]).first()
         if payment is None or not session_owns(request, payment.order):
-            raise ApiError(_("Payment not found"), field="paymentId", status_code=404)
+            raise ShopError(_("Payment not found"), field="paymentId", status=404)
         payment = payment_verify(payment=payment)
         if payment.status != PaymentStatus.PAID:
-            raise ApiError(_("Payment not confirmed"), field="paymentId")
+            raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
         return Response({"id": order.number, **order_summary(order, payment)})
 
@@ -276,17 +273,14 @@ class CheckoutRegisterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
-        from accounts.services import AccountError, customer_create, customer_sign_in, token_issue
+        from accounts.services import customer_create, customer_sign_in, token_issue
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        try:
-            user = customer_create(first_name=data["first_name"], last_name=data["last_name"],
-                                   email=data["email"], password=data["password"], phone=data["phone"],
-                                   language=get_language())
-        except AccountError as exc:
-            raise ApiError(exc.message, field=exc.field) from None
+        user = customer_create(first_name=data["first_name"], last_name=data["last_name"],
+                               email=data["email"], password=data["password"], phone=data["phone"],
+                               language=get_language())
         customer_sign_in(request=request._request, user=user)
         _token, key = token_issue(user=user)
         return Response({

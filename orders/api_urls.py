@@ -5,7 +5,7 @@ from orders import api
 urlpatterns = [
     path("cart", api.CartApi.as_view(), name="cart"),
     path("cart/items", api.CartItemAddApi.as_view(), name="cart-items"),
-    path("cart/items/<int:product_id>", api.CartItemApi.as_view(), name="cart-item"),
+    path("cart/items/<id:product_id>", api.CartItemApi.as_view(), name="cart-item"),
     path("cart/summary", api.CartSummaryApi.as_view(), name="cart-summary"),
     path("payment/test", api.PaymentTestApi.as_view(), name="payment-test"),
     path("payment/create-intention", api.CreateIntentionApi.as_view(), name="payment-create-intention"),

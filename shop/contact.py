@@ -11,9 +11,11 @@ from shop.errors import ShopError
 from shop.mail import mail_queue
 from shop.models import ContactMessage
 from shop.store_settings import store_settings_get
-from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, TEXT_MAX, text_problem
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, TEXT_MAX, clean_text
 
-LIMITS = {"name": NAME_MAX, "email": EMAIL_MAX, "subject": LINE_MAX, "message": TEXT_MAX}
+# the name and subject go into the e-mail's headers: single line
+LIMITS = {"name": (NAME_MAX, False), "email": (EMAIL_MAX, False), "subject": (LINE_MAX, False),
+          "message": (TEXT_MAX, True)}
 
 
 class ContactError(ShopError):
@@ -24,14 +26,10 @@ def contact_message_create(*, name, email, subject, message, language=None):
     """Validate, store and forward a visitor's message, written in `language` (default: the active one)."""
     values = {}
     for field, raw in (("name", name), ("email", email), ("subject", subject), ("message", message)):
-        values[field] = raw.replace("\x00", "").strip() if isinstance(raw, str) else ""
-    for field in ("name", "email", "subject", "message"):
+        max_length, multiline = LIMITS[field]
+        values[field] = clean_text(raw, field=field, max_length=max_length, multiline=multiline)
         if not values[field]:
             raise ContactError(_("Please fill in all fields"), field=field)
-        # only the message may span lines: the subject becomes a mail header
-        problem = text_problem(values[field], max_length=LIMITS[field], multiline=field == "message")
-        if problem:
-            raise ContactError(problem, field=field)
     try:
         validate_email(values["email"])
     except ValidationError:

@@ -11,6 +11,7 @@ from shop.mail import mail_queue
 from shop.models import NewsletterSubscriber
 from shop.store_settings import store_settings_get
 from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, clean_text
 
 
 class NewsletterError(ShopError):
@@ -20,15 +21,13 @@ class NewsletterError(ShopError):
 
 
 def _clean_email(email):
-    email = email.replace("\x00", "").strip() if isinstance(email, str) else ""
+    email = clean_text(email, field="email", max_length=EMAIL_MAX)
     if not email:
         raise NewsletterError(_("Email is required"))
     try:
         validate_email(email)
     except ValidationError:
         raise NewsletterError(_("Please enter a valid email address")) from None
-    if len(email) > 254:
-        raise NewsletterError(_("Please enter a valid email address"))
     return email.lower()
 
 

@@ -3,9 +3,13 @@
 from django.core.cache import cache
 
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
-from shop.validation import NAME_MAX, clean_text, clean_url
+from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_url
 
 SOCIAL_NETWORKS = ("facebook", "instagram", "twitter")
+# the store name and e-mail go into every order e-mail's headers: single line
+LIMITS = {"store_name": NAME_MAX, "store_email": EMAIL_MAX, "store_phone": 40,
+          "store_description": (2000, True), "currency": 3, "timezone": 64}
+SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 
 CACHE_SECONDS = 300
 
@@ -21,11 +25,12 @@ def store_settings_get():
 
 def store_settings_update(**fields):
     """Change settings fields and save (which also drops the shared cache)."""
-    if "store_name" in fields:
-        # the store name goes into every e-mail subject: one line, no control characters
-        fields["store_name"] = clean_text(fields["store_name"], field="store_name", max_length=NAME_MAX)
-    if "social_media" in fields:
+    fields = clean_fields(fields, LIMITS)
+    if fields.get("social_media") is not None:
         fields["social_media"] = social_links_clean(fields["social_media"])
+    if fields.get("seo") is not None:
+        names = {"metaTitle": "seo.meta_title", "metaDescription": "seo.meta_description", "keywords": "seo.keywords"}
+        fields["seo"] = clean_fields(fields["seo"], SEO_LIMITS, names=names)
     settings, _ = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)

@@ -59,6 +59,30 @@ def clean_text(value, *, field, max_length, multiline=False, strip=True):
     return text
 
 
+def clean_fields(fields, limits, *, names=None):
+    """Return a copy of `fields` with each one named in `limits` passed through `clean_text`.
+
+    `limits` maps a field to `max_length` or `(max_length, multiline)`; a list
+    value has each item checked. A field absent from `fields` stays absent;
+    None stays None. `names` maps a field to the name errors should carry
+    (the model's `title_en` is the API's `title`).
+    """
+    cleaned = dict(fields)
+    names = names or {}
+    for name, limit in limits.items():
+        if name not in cleaned or cleaned[name] is None:
+            continue
+        max_length, multiline = limit if isinstance(limit, tuple) else (limit, False)
+        field = names.get(name, name)
+        value = cleaned[name]
+        if isinstance(value, list | tuple):
+            cleaned[name] = [clean_text(item, field=field, max_length=max_length, multiline=multiline)
+                             for item in value]
+        else:
+            cleaned[name] = clean_text(value, field=field, max_length=max_length, multiline=multiline)
+    return cleaned
+
+
 # --- web addresses ------------------------------------------------------------
 # Anything a browser might read as a space, or as nothing at all: browsers drop
 # tabs and line breaks inside a URL ("java\tscript:"), and invisible format

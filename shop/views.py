@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 
 from shop import health
 from shop.ratelimit import rate_limit_posts
+from shop.errors import ShopError
 from shop.site_url import site_url
 
 
@@ -66,14 +67,14 @@ def about(request):
 @rate_limit_posts("contact")
 def contact(request):
     """The contact page; its form posts here and works without JavaScript."""
-    from shop.contact import ContactError, contact_message_create
+    from shop.contact import contact_message_create
 
     values, error, sent = {}, None, request.GET.get("sent") == "1"
     if request.method == "POST":
         values = {k: request.POST.get(k, "") for k in ("name", "email", "subject", "message")}
         try:
             contact_message_create(**values)
-        except ContactError as exc:
+        except ShopError as exc:
             error = exc
         else:
             return HttpResponseRedirect(f"{request.path}?sent=1")
@@ -95,14 +96,14 @@ def privacy(request):
 @rate_limit_posts("newsletter")
 def newsletter(request):
     """The footer form without JavaScript: subscribe and say so."""
-    from shop.newsletter import NewsletterError, newsletter_subscribe
+    from shop.newsletter import newsletter_subscribe
 
     try:
         _subscriber, created = newsletter_subscribe(
             email=request.POST.get("email"), language=get_language(),
             site_url=site_url(request),
         )
-    except NewsletterError as exc:
+    except ShopError as exc:
         return render(request, "shop/newsletter_done.html", {"message": exc.message, "ok": False}, status=400)
     message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
     return render(request, "shop/newsletter_done.html", {"message": message, "ok": True})

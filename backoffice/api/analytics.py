@@ -10,7 +10,7 @@ from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.analytics import PERIODS, analytics_get
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 DEFAULT_PERIOD = "30d"
 
@@ -36,7 +36,7 @@ class AnalyticsApi(StaffApi):
     def get(self, request):
         period = request.query_params.get("period") or DEFAULT_PERIOD
         if period not in PERIODS:
-            raise ApiError(_("Choose a period of 7d, 30d, 90d or 1y"), field="period")
+            raise ShopError(_("Choose a period of 7d, 30d, 90d or 1y"), field="period")
         return Response({"data": _as_json(analytics_get(period=period))})
 
 

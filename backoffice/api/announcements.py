@@ -90,6 +90,6 @@ class AnnouncementDetailApi(StaffApi):
 
 urlpatterns = [
     path("admin/announcements", AnnouncementListApi.as_view(), name="admin-announcements"),
-    path("admin/announcements/<int:announcement_id>", AnnouncementDetailApi.as_view(),
+    path("admin/announcements/<id:announcement_id>", AnnouncementDetailApi.as_view(),
          name="admin-announcement-detail"),
 ]

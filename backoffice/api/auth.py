@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 from accounts.roles import permissions_for
 from backoffice.api.base import StaffApi
 from backoffice.auth import staff_sign_in, staff_sign_out
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 
 class AdminLoginApi(APIView):
@@ -32,25 +32,33 @@ class AdminLoginApi(APIView):
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]
         if not username.strip():
-            raise ApiError(_("Username is required"), field="username")
+            raise ShopError(_("Username is required"), field="username")
         if not password:
-            raise ApiError(_("Password is required"), field="password")
+            raise ShopError(_("Password is required"), field="password")
         user, key = staff_sign_in(request=request._request, username=username, password=password)
         if user is None:
-            raise ApiError(_("Invalid username or password"), status_code=401)
+            raise ShopError(_("Invalid username or password"), status=401)
         return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role, "session_token": key}).data)
 
 
 class AdminLogoutApi(APIView):
     permission_classes = []
 
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AdminLogoutInput"
+
+        session_token = serializers.CharField(required=False, allow_blank=True, max_length=200)
+
     @extend_schema(
-        request=inline_serializer("AdminLogoutInput", {"sessionToken": serializers.CharField(required=False)}),
+        request=InputSerializer,
         responses=inline_serializer("AdminLogoutOutput", {"success": serializers.BooleanField()}),
         summary="Staff sign out",
     )
     def post(self, request):
-        staff_sign_out(request=request._request, token_key=request.data.get("session_token") or None)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        staff_sign_out(request=request._request, token_key=data.validated_data.get("session_token") or None)
         if getattr(request, "auth", None) is not None and hasattr(request.auth, "delete"):
             request.auth.delete()
         return Response({"success": True})

@@ -98,5 +98,5 @@ class CouponDetailApi(StaffApi):
 
 urlpatterns = [
     path("admin/coupons", CouponListApi.as_view(), name="admin-coupons"),
-    path("admin/coupons/<int:coupon_id>", CouponDetailApi.as_view(), name="admin-coupon-detail"),
+    path("admin/coupons/<id:coupon_id>", CouponDetailApi.as_view(), name="admin-coupon-detail"),
 ]

@@ -67,5 +67,5 @@ class CustomerDetailApi(StaffApi):
 
 urlpatterns = [
     path("admin/users", CustomerListApi.as_view(), name="admin-users"),
-    path("admin/users/<int:pk>", CustomerDetailApi.as_view(), name="admin-user"),
+    path("admin/users/<id:pk>", CustomerDetailApi.as_view(), name="admin-user"),
 ]

@@ -35,5 +35,5 @@ class FailedEmailRetryApi(StaffApi):
 
 
 urlpatterns = [
-    path("admin/emails/<int:email_id>/retry", FailedEmailRetryApi.as_view(), name="admin-email-retry"),
+    path("admin/emails/<id:email_id>/retry", FailedEmailRetryApi.as_view(), name="admin-email-retry"),
 ]

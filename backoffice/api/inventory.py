@@ -60,4 +60,4 @@ class InventoryUpdateApi(StaffApi):
 
 urlpatterns = [
     path("admin/inventory", InventoryListApi.as_view(), name="admin-inventory-list"),
-    path("admin/inventory/<int:pk>", InventoryUpdateApi.as_view(), name="admin-inventory")]
+    path("admin/inventory/<id:pk>", InventoryUpdateApi.as_view(), name="admin-inventory")]

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.inbox import contact_message_reply, contact_message_set_status
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.models import ContactMessage, ContactMessageStatus
 
 
@@ -46,7 +46,7 @@ class MessageListApi(StaffApi):
         status = request.query_params.get("status") or "all"
         if status != "all":
             if status not in ContactMessageStatus.values:
-                raise ApiError(_("Unknown message status"), field="status")
+                raise ShopError(_("Unknown message status"), field="status")
             messages = messages.filter(status=status)
         page = paginate(request, messages, lambda rows: MessageSerializer(rows, many=True).data)
         counts = dict(ContactMessage.objects.order_by().values_list("status").annotate(n=Count("pk")))
@@ -90,13 +90,13 @@ class MessageReplyApi(StaffApi):
         data.is_valid(raise_exception=True)
         reply = data.validated_data["reply_message"]
         if not reply:
-            raise ApiError(_("Please enter a reply message"), field="replyMessage")
+            raise ShopError(_("Please enter a reply message"), field="replyMessage")
         contact_message_reply(actor=request.user, message=message, reply=reply)
         return Response(MessageSerializer(message).data)
 
 
 urlpatterns = [
     path("admin/contact-messages", MessageListApi.as_view(), name="admin-contact-messages"),
-    path("admin/contact-messages/<int:message_id>", MessageStatusApi.as_view(), name="admin-contact-message"),
-    path("admin/messages/<int:message_id>/reply", MessageReplyApi.as_view(), name="admin-message-reply"),
+    path("admin/contact-messages/<id:message_id>", MessageStatusApi.as_view(), name="admin-contact-message"),
+    path("admin/messages/<id:message_id>/reply", MessageReplyApi.as_view(), name="admin-message-reply"),
 ]

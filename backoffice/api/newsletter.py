@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.exports import subscribers_csv
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 from shop.models import NewsletterSubscriber
 
 STATUSES = {"active": True, "unsubscribed": False}
@@ -33,7 +33,7 @@ def _subscribers(request):
     status = request.query_params.get("status") or "all"
     if status != "all":
         if status not in STATUSES:
-            raise ApiError(_("Unknown subscriber status"), field="status")
+            raise ShopError(_("Unknown subscriber status"), field="status")
         subscribers = subscribers.filter(is_active=STATUSES[status])
     return subscribers
 

@@ -18,9 +18,9 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
-from orders.actions import OrderStatusError, order_set_status
+from orders.actions import order_set_status
 from orders.models import Order, OrderStatus, Payment
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
 SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
@@ -71,10 +71,7 @@ def _search(orders, text):
 def _set_status(*, order, status, actor, note=""):
     """Change one order's status through the checkout's action and audit it."""
     previous = order.status
-    try:
-        order_set_status(order=order, status=status, actor=actor, note=note)
-    except OrderStatusError as error:
-        raise ApiError(error.message, field="status") from error
+    order_set_status(order=order, status=status, actor=actor, note=note)
     if order.status == previous:
         return
     audit_record(
@@ -91,7 +88,7 @@ def _filtered(request):
     status = request.query_params.get("status") or ""
     if status and status != "all":
         if status not in OrderStatus.values:
-            raise ApiError(_("Unknown order status"), field="status")
+            raise ShopError(_("Unknown order status"), field="status")
         orders = orders.filter(status=status)
     return orders
 
@@ -233,17 +230,17 @@ class OrderBulkStatusApi(StaffApi):
         data.is_valid(raise_exception=True)
         ids = data.validated_data["order_ids"]
         if not ids:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         orders = list(Order.objects.filter(pk__in=ids).order_by("pk"))
         if not orders:
-            raise ApiError(_("No orders selected"), field="orderIds")
+            raise ShopError(_("No orders selected"), field="orderIds")
         status = data.validated_data["status"]
         updated, failed = 0, []
         for order in orders:
             try:
                 _set_status(order=order, status=status, actor=request.user)
                 updated += 1
-            except ApiError as error:
+            except ShopError as error:
                 failed.append({"id": order.pk, "number": order.number, "message": error.message})
         message = _("%(count)d orders updated") % {"count": updated}
         return Response({"updated": updated, "failed": failed, "message": message})
@@ -252,7 +249,7 @@ class OrderBulkStatusApi(StaffApi):
 urlpatterns = [
     path("admin/orders", OrderListApi.as_view(), name="admin-orders"),
     path("admin/orders/export", OrderExportApi.as_view(), name="admin-orders-export"),
-    path("admin/orders/<int:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
-    path("admin/orders/<int:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
+    path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
+    path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

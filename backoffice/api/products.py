@@ -19,7 +19,7 @@ from backoffice.products import (
 )
 from catalog.models import CaffeineLevel, Product
 from catalog.pricing import Availability
-from shop.api.errors import ApiError
+from shop.errors import ShopError
 
 MAX_BATCH = 5
 STOCK_WARNING_BELOW = 10
@@ -256,7 +256,7 @@ class ProductImportApi(StaffApi):
     def post(self, request):
         upload = request.FILES.get("file")
         if upload is None:
-            raise ApiError(_("Please choose a CSV file"), field="file")
+            raise ShopError(_("Please choose a CSV file"), field="file")
         return Response(product_csv.products_import(actor=request.user, upload=upload))
 
 
@@ -273,7 +273,7 @@ class ProductImageUploadApi(StaffApi):
     def post(self, request):
         upload = request.FILES.get("image")
         if upload is None:
-            raise ApiError(_("Please choose an image"), field="image")
+            raise ShopError(_("Please choose an image"), field="image")
         return Response({"url": image_store(actor=request.user, upload=upload)}, status=201)
 
 
@@ -284,7 +284,7 @@ urlpatterns = [
     path("admin/products/categorize", ProductBulkCategorizeApi.as_view(), name="admin-products-categorize"),
     path("admin/products/suggest-category", CategorySuggestApi.as_view(), name="admin-products-suggest"),
     path("admin/products/images", ProductImageUploadApi.as_view(), name="admin-products-images"),
-    path("admin/products/<int:pk>", ProductDetailApi.as_view(), name="admin-product"),
-    path("admin/products/<int:pk>/categorize", ProductCategorizeApi.as_view(), name="admin-product-categorize"),
-    path("admin/products/<int:pk>/describe", ProductDescribeApi.as_view(), name="admin-product-describe"),
+    path("admin/products/<id:pk>", ProductDetailApi.as_view(), name="admin-product"),
+    path("admin/products/<id:pk>/categorize", ProductCategorizeApi.as_view(), name="admin-product-categorize"),
+    path("admin/products/<id:pk>/describe", ProductDescribeApi.as_view(), name="admin-product-describe"),
 ]

@@ -17,8 +17,8 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
 from backoffice.audit import audit_record
 from catalog.models import Review
-from catalog.services import ReviewError, review_delete, review_respond, review_set_approved
-from shop.api.errors import ApiError
+from catalog.services import review_delete, review_respond, review_set_approved
+from shop.errors import ShopError
 
 STATUSES = {"pending": False, "approved": True}
 SEARCH_FIELDS = ["title", "comment", "user_name", "user_email", "product__title", "product__slug"]
@@ -67,7 +67,7 @@ class ReviewListApi(StaffApi):
         status = request.query_params.get("status") or "all"
         if status != "all":
             if status not in STATUSES:
-                raise ApiError(_("Unknown review status"), field="status")
+                raise ShopError(_("Unknown review status"), field="status")
             reviews = reviews.filter(is_approved=STATUSES[status])
         page = paginate(request, reviews, lambda rows: ReviewSerializer(rows, many=True).data)
         page["status_counts"] = Review.objects.aggregate(
@@ -112,10 +112,7 @@ class ReviewResponseApi(StaffApi):
         review = _review(review_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            review_respond(review=review, response=data.validated_data["admin_response"])
-        except ReviewError as error:  # 'Response cannot be empty'
-            raise ApiError(error.message, field=error.field, status_code=error.status_code) from error
+        review_respond(review=review, response=data.validated_data["admin_response"])
         audit_record(actor=request.user, action="review.respond",
                      details=f"{review.product.title}: {review.title}", target=review)
         return Response(_fresh(review))
@@ -136,7 +133,7 @@ class ReviewDeleteApi(StaffApi):
 
 urlpatterns = [
     path("reviews/admin", ReviewListApi.as_view(), name="admin-reviews"),
-    path("reviews/admin/<int:review_id>/approve", ReviewApproveApi.as_view(), name="admin-review-approve"),
-    path("reviews/admin/<int:review_id>/response", ReviewResponseApi.as_view(), name="admin-review-response"),
-    path("reviews/admin/<int:review_id>", ReviewDeleteApi.as_view(), name="admin-review-delete"),
+    path("reviews/admin/<id:review_id>/approve", ReviewApproveApi.as_view(), name="admin-review-approve"),
+    path("reviews/admin/<id:review_id>/response", ReviewResponseApi.as_view(), name="admin-review-response"),
+    path("reviews/admin/<id:review_id>", ReviewDeleteApi.as_view(), name="admin-review-delete"),
 ]

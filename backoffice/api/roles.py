@@ -140,5 +140,5 @@ urlpatterns = [
     path("admin/lockouts/unlock", LockoutUnlockApi.as_view(), name="admin-lockouts-unlock"),
     path("admin/roles", RolesApi.as_view(), name="admin-roles"),
     path("admin/users/admin", StaffListApi.as_view(), name="admin-staff"),
-    path("admin/users/admin/<int:pk>", StaffDetailApi.as_view(), name="admin-staff-user"),
+    path("admin/users/admin/<id:pk>", StaffDetailApi.as_view(), name="admin-staff-user"),
 ]

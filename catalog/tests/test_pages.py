@@ -7,7 +7,6 @@ from django.test.utils import CaptureQueriesContext
 
 from catalog.services import review_create, review_set_approved
 from catalog.tests.factories import make_category, make_delivered_order, make_product
-from shop.store_settings import store_settings_update
 
 pytestmark = pytest.mark.django_db
 

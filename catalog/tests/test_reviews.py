@@ -5,6 +5,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from catalog.services import ReviewError, review_create, review_delete, review_respond, review_set_approved
 from catalog.tests.factories import make_delivered_order, make_product
+from shop.errors import ShopError
 
 pytestmark = pytest.mark.django_db
 
@@ -63,8 +64,9 @@ def test_it_rejects_out_of_range_ratings_and_over_long_text(alice):
         _review(alice, product, rating=9)
     with pytest.raises(ReviewError):
         _review(alice, product, rating="x")
-    with pytest.raises(ReviewError):
+    with pytest.raises(ShopError) as caught:  # the shared text gate
         _review(alice, product, comment="a" * 5001)
+    assert caught.value.field == "comment"
 
 
 def test_a_response_must_not_be_empty(alice):
@@ -74,3 +76,29 @@ def test_a_response_must_not_be_empty(alice):
     with pytest.raises(ReviewError, match="Response cannot be empty"):
         review_respond(review=review, response="  ")
     assert review_respond(review=review, response="Thank you!").admin_response == "Thank you!"
+
+
+@pytest.mark.parametrize(("field", "value"), [("title", "Lovely\r\nBcc: x@y.z"), ("title", "Lo\x00vely"),
+                                              ("comment", "Bright\x1b[31m"), ("title", "t" * 201)])
+def test_it_refuses_unsafe_review_text_with_a_field_error(alice, field, value):
+    # given
+    product = make_product()
+    make_delivered_order(user=alice, product=product)
+    # when
+    with pytest.raises(ShopError) as caught:
+        _review(alice, product, **{field: value})
+    # then
+    assert caught.value.field == field
+    assert not product.reviews.exists()
+
+
+def test_a_response_refuses_control_characters(alice):
+    # given
+    product = make_product()
+    make_delivered_order(user=alice, product=product)
+    review = _review(alice, product)
+    # when
+    with pytest.raises(ShopError) as caught:
+        review_respond(review=review, response="Thanks\x07")
+    # then
+    assert caught.value.field == "adminResponse"

@@ -161,7 +161,7 @@ def producer_routes(base):
     img = "/wp-content/uploads/2026/01"
     routes = {
         "/robots.txt": Answer(200, ROBOTS, content_type="text/plain"),
-        "/": Answer(200, page(f"""<main><h1>Kericho Gold</h1>
+        "/": Answer(200, page("""<main><h1>Kericho Gold</h1>
 <a href="/product-category/black-tea/">Black Tea</a>
 <a href="/product-category/attitude-teas/">Attitude Teas</a>
 <a href="/product-category/health-wellness/">Health &amp; Wellness</a>

@@ -1,6 +1,5 @@
 """Provider-facing HTTP: Paymob's server-to-server callback and the sandbox page."""
 
-import json
 import logging
 
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
@@ -12,6 +11,7 @@ from orders.models import Payment, PaymentStatus
 from orders.payments import get_provider, sandbox_enabled
 from orders.payments.services import CallbackRejected, callback_process
 from orders.selectors import session_owns
+from shop.api.parsers import json_loads
 from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders.payments")
@@ -22,8 +22,8 @@ logger = logging.getLogger("orders.payments")
 def paymob_callback(request):
     """Paymob's transaction-processed callback: raw JSON body, `?hmac=` in the query."""
     try:
-        body = json.loads(request.body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        body = json_loads(request.body.decode("utf-8"))
+    except ValueError:  # not UTF-8, not JSON, too deep, NaN or a huge number
         logger.warning("paymob callback with a malformed body rejected")
         return HttpResponseBadRequest("malformed body")
     try:

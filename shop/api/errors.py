@@ -1,36 +1,43 @@
 """One shape for every API error: {"error", "message"} plus "field" when one field is wrong, and
 "fields" ({field: message}) when a form has several."""
 
+import re
+
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.utils.translation import gettext as _
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from shop.errors import ShopError
 
 
-class ApiError(exceptions.APIException):
-    """Raise from a view or service to answer with a message (and a field)."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
+class ApiError(ShopError):
+    """ShopError as older views spell it (`status_code=`); new code raises ShopError."""
 
     def __init__(self, message, *, field=None, status_code=None):
-        super().__init__(message)
-        self.message = str(message)
-        self.field = field
-        if status_code:
-            self.status_code = status_code
+        super().__init__(message, field=field, status=status_code)
+
+
+# what an error message may not echo back: lone surrogates cannot be encoded
+# as UTF-8 (the answer itself would fail) and control characters are noise
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text):
+    """`text` without the characters an answer must not echo (a refused value quoted in a message)."""
+    return _UNPRINTABLE.sub("\ufffd", str(text))
 
 
 def error_response(message, *, field=None, status_code=400, fields=None):
-    body = {"error": str(message), "message": str(message)}
+    message = printable(message)
+    body = {"error": message, "message": message}
     if field:
-        body["field"] = field
+        body["field"] = printable(field)
     if fields:
-        body["fields"] = fields
+        body["fields"] = {printable(name): printable(text) for name, text in fields.items()}
     return Response(body, status=status_code)
 
 
@@ -59,9 +66,9 @@ def camel_case(name):
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, ApiError | ShopError):
+    if isinstance(exc, ShopError):
         field = _api_name(exc.field) if exc.field else None
-        fields = {_api_name(name): text for name, text in (getattr(exc, "fields", None) or {}).items()}
+        fields = {_api_name(name): text for name, text in (exc.fields or {}).items()}
         return error_response(exc.message, field=field, status_code=exc.status_code, fields=fields)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
@@ -77,9 +84,10 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.ValidationError):
         field, message = _first_error(exc.detail)
         field = ".".join(camel_case(p) for p in field.split(".")) if field else None
+        message = printable(message)
         response.data = {"error": message, "message": message}
         if field:
-            response.data["field"] = field
+            response.data["field"] = printable(field)
         return response
     if isinstance(exc, exceptions.Throttled):
         from shop.ratelimit import rate_limit_message
@@ -91,5 +99,6 @@ def exception_handler(exc, context):
         message = _("Authentication required") if generic else str(exc.detail)
     else:
         message = str(exc.detail) if not isinstance(exc.detail, dict | list) else _first_error(exc.detail)[1]
+    message = printable(message)
     response.data = {"error": message, "message": message}
     return response

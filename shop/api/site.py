@@ -8,10 +8,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.api.errors import ApiError
-from shop.contact import ContactError, contact_message_create
+from shop.errors import ShopError
+from shop.contact import contact_message_create
 from shop.money import quantize
-from shop.newsletter import NewsletterError, newsletter_subscribe
+from shop.newsletter import newsletter_subscribe
 from shop.site_url import site_url
 from shop.rates import convert, rate_get
 from shop.selectors import announcement_list_visible
@@ -103,13 +103,10 @@ class NewsletterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: dict, 201: dict})
     def post(self, request):
-        try:
-            _subscriber, created = newsletter_subscribe(
-                email=_body(request).get("email"), language=get_language(),
-                site_url=site_url(request),
-            )
-        except NewsletterError as error:
-            raise ApiError(error.message, field=error.field) from None
+        _subscriber, created = newsletter_subscribe(
+            email=_body(request).get("email"), language=get_language(),
+            site_url=site_url(request),
+        )
         message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
         return Response({"success": True, "message": message}, status=201 if created else 200)
 
@@ -127,13 +124,10 @@ class ContactApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: dict})
     def post(self, request):
         body = _body(request)
-        try:
-            saved = contact_message_create(
-                name=body.get("name"), email=body.get("email"),
-                subject=body.get("subject"), message=body.get("message"),
-            )
-        except ContactError as error:
-            raise ApiError(error.message, field=error.field) from None
+        saved = contact_message_create(
+            name=body.get("name"), email=body.get("email"),
+            subject=body.get("subject"), message=body.get("message"),
+        )
         return Response(
             {"success": True, "id": saved.pk,
              "message": _("Thank you for your message! We'll get back to you soon.")},
@@ -148,10 +142,10 @@ def _rate_or_error(from_currency, to_currency):
     to_currency = (to_currency or "").strip().upper()[:3]
     rate = rate_get(from_currency, to_currency) if from_currency.isalpha() and to_currency.isalpha() else None
     if rate is None:
-        raise ApiError(
+        raise ShopError(
             _("Exchange rate for %(from)s to %(to)s is not available. Please try again later.")
             % {"from": from_currency or "?", "to": to_currency or "?"},
-            status_code=404,
+            status=404,
         )
     return rate
 

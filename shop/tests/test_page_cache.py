@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.test import Client
 
-from catalog.models import Category, Product
+from catalog.models import Category
 from catalog.services import product_upsert
 from orders.stock import stock_reserve
 from shop.models import ExchangeRate

@@ -1,6 +1,6 @@
 // Quantity stepper (1..stock) and Add to cart. Line totals come from the server, one per quantity.
 import { useRef, useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t } from "../lib/i18n.js";
 import en from "../i18n/en/addtocart.json";
@@ -35,7 +35,7 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
         toast(tr("added"), "success"); // the sheet's chunk did not load: at least say it worked
       }
     } catch (error) {
-      toast(error.message && !["network", "timeout", "parse"].includes(error.message) ? error.message : tr("failed"), "error");
+      toast(userMessage(error, tr("failed")), "error");
     } finally {
       setBusy(false);
     }

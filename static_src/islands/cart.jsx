@@ -1,6 +1,6 @@
 // The cart page: quantity controls and remove over the server's cart; totals from the server.
 import { useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
@@ -28,7 +28,7 @@ export default function Cart({ cart: initial }) {
       if (next.notice) toast(next.notice, "info");
       return true;
     } catch (err) {
-      toast(err.message === "timeout" ? t("requestTimedOut") : err.status ? err.message : t("networkError"), "error");
+      toast(userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")), "error");
       return false;
     } finally {
       setBusy(false);

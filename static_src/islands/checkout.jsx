@@ -1,7 +1,7 @@
 // Checkout: contact, customer, billing address, payment method, account, coupon, summary.
 // The server validates again and computes every amount; this island shows what it answers.
 import { useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { keepUnits } from "../lib/units.js";
@@ -40,10 +40,10 @@ const firstOf = (errors) => ORDER.find((name) => errors[name]) || Object.keys(er
 const focusField = (name) => setTimeout(() => document.getElementById(`co-${name}`)?.focus(), 0);
 
 function failureMessage(err) {
-  if (err.message === "timeout") return t("checkout:paymentTimedOut");
-  if (err.message === "network") return t("checkout:networkError");
-  if (err.message === "parse") return t("checkout:parseError");
-  if (err.status) return err.message || t("checkout:invalidResponse", { status: err.status });
+  if (err.kind === "timeout") return t("checkout:paymentTimedOut");
+  if (err.kind === "network") return t("checkout:networkError");
+  if (err.kind === "parse") return t("checkout:parseError");
+  if (err.status) return userMessage(err, t("checkout:invalidResponse", { status: err.status }));
   return t("checkout:failed");
 }
 

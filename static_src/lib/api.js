@@ -1,12 +1,23 @@
-// The one fetch client: JSON in and out, CSRF header, page language, timeout,
-// and the API's error shape ({error, message, field}) turned into ApiError.
+// The one fetch client: JSON (or FormData) in, JSON out, CSRF header, page language,
+// timeout, and every failure turned into one ApiError whose `kind` says what went wrong:
+// "network" (no answer), "timeout", "parse" (an answer that is not JSON) or "server"
+// (the API's error shape {error, message, field}).
 export class ApiError extends Error {
-  constructor(message, { status = 0, field = null, body = null } = {}) {
+  constructor(message, { kind = "server", status = 0, field = null, body = null } = {}) {
     super(message);
+    this.kind = kind;
     this.status = status;
     this.field = field;
     this.body = body;
   }
+}
+
+// What to tell the user about `err`: the server's own message when it sent one, else `fallback`.
+export function userMessage(err, fallback) {
+  if (err instanceof ApiError && err.kind === "server" && err.body && (err.body.message || err.body.error)) {
+    return err.body.message || err.body.error;
+  }
+  return fallback;
 }
 
 function csrfToken() {
@@ -17,6 +28,7 @@ function csrfToken() {
 export async function api(path, { method = "GET", body, timeout = 30000, headers = {} } = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
+  const isForm = typeof FormData !== "undefined" && body instanceof FormData;
   let response;
   try {
     response = await fetch(path, {
@@ -26,15 +38,15 @@ export async function api(path, { method = "GET", body, timeout = 30000, headers
       headers: {
         Accept: "application/json",
         "Accept-Language": document.documentElement.lang || "en",
-        ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        ...(body !== undefined && !isForm ? { "Content-Type": "application/json" } : {}),
         ...(method !== "GET" ? { "X-CSRFToken": csrfToken() } : {}),
         ...headers,
       },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
+      body: body === undefined || isForm ? body : JSON.stringify(body),
     });
   } catch (err) {
-    const timedOut = err.name === "AbortError";
-    throw new ApiError(timedOut ? "timeout" : "network", { status: 0, body: { timedOut } });
+    const kind = err.name === "AbortError" ? "timeout" : "network";
+    throw new ApiError(kind, { kind, status: 0, body: { timedOut: kind === "timeout" } });
   } finally {
     clearTimeout(timer);
   }
@@ -44,15 +56,21 @@ export async function api(path, { method = "GET", body, timeout = 30000, headers
     try {
       data = JSON.parse(text);
     } catch {
-      throw new ApiError("parse", { status: response.status });
+      throw new ApiError("parse", { kind: "parse", status: response.status });
     }
   }
   if (!response.ok) {
     throw new ApiError((data && (data.message || data.error)) || `HTTP ${response.status}`, {
+      kind: "server",
       status: response.status,
       field: data && data.field,
       body: data,
     });
   }
   return data;
+}
+
+// POST a FormData (file uploads) through the same client.
+export function upload(path, formData, options = {}) {
+  return api(path, { method: "POST", body: formData, timeout: 120000, ...options });
 }

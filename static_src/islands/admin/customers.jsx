@@ -1,6 +1,6 @@
 // Customers: search, add/edit dialog (first, last, email, phone), active toggle, totals from real orders.
 import { useState } from "react";
-import { DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, formatDateTime, sectionStrings, toast, useSubmit, useAdminData } from "./components/index.js";
+import { DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, userMessage, formatDateTime, sectionStrings, toast, useSubmit, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-customers.json";
 import ar from "../../i18n/ar/admin-customers.json";
@@ -41,7 +41,7 @@ function CustomerDialog({ customer, onClose, onSaved }) {
           toast(customer ? st("updated") : st("created"), "success");
           onSaved(saved);
         },
-        failText: (err) => errorMessage(err, st("saveFailed")),
+        failText: (err) => userMessage(err, st("saveFailed")),
       },
     );
   };

@@ -2,7 +2,7 @@
 // preview of the first 10 products, import all or one, clear the cache.
 // A thin view over /api/admin/scrape…: every price shown here is the server's.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api } from "../../lib/api.js";
+import { api, userMessage } from "../../lib/api.js";
 import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
 import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
@@ -20,8 +20,8 @@ const DESCRIPTION_CUT = 100;
 function errorText(err, fallbackKey) {
   if (err?.status === 401) return tr("authRequired");
   if (err?.status === 403) return tr("permissionRequired");
-  if (err?.status === 0) return tr("networkError");
-  return err?.message || tr(fallbackKey);
+  if (err?.kind === "network" || err?.kind === "timeout") return tr("networkError");
+  return userMessage(err, tr(fallbackKey));
 }
 
 function cut(text) {

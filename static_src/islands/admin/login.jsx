@@ -1,6 +1,6 @@
 // /adminauth: username + password; 'Sign In' stays disabled until both are filled.
 import { useEffect, useState } from "react";
-import { api, ApiError, toast } from "./components/api.js";
+import { api, ApiError, toast, userMessage } from "./components/api.js";
 import { at } from "./components/strings.js";
 import { flashToast } from "./shell.js";
 
@@ -38,8 +38,8 @@ export default function AdminLogin({ dashboardUrl }) {
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.status === 429) {
-        setError(err.body?.message || at("lockedOut"));
-        toast(err.body?.message || at("lockedOut"), "error");
+        setError(userMessage(err, at("lockedOut")));
+        toast(userMessage(err, at("lockedOut")), "error");
       } else if (err instanceof ApiError && (err.status === 401 || err.status === 400)) {
         setError(at("invalidLogin"));
         toast(at("invalidCredentialsToast"), "error");

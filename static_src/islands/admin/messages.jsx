@@ -8,7 +8,7 @@ import {
   can,
   Dialog,
   DialogFooter,
-  errorMessage,
+  userMessage,
   Field,
   formatDateTime,
   Section,
@@ -47,7 +47,7 @@ function MessageDialog({ message, mayReply, onClose, onReplied }) {
           toast(st("replySent", { email: message.email }), "success");
           onReplied(saved);
         },
-        failText: (err) => errorMessage(err, st("replyFailed")),
+        failText: (err) => userMessage(err, st("replyFailed")),
       },
     );
   };

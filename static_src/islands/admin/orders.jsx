@@ -6,7 +6,7 @@ import {
   Badge,
   can,
   Dialog,
-  errorMessage,
+  userMessage,
   formatDateTime,
   Section,
   sectionStrings,
@@ -196,7 +196,7 @@ export default function AdminOrders({ permissions }) {
       table.updateRow(row);
       toast(st("statusUpdated", { number: order.number, status: st(`status.${status}`) }), "success");
     } catch (err) {
-      toast(errorMessage(err, st("statusFailed")), "error");
+      toast(userMessage(err, st("statusFailed")), "error");
     }
   };
 
@@ -219,7 +219,7 @@ export default function AdminOrders({ permissions }) {
       setSelected(new Set());
       table.reload();
     } catch (err) {
-      toast(errorMessage(err, st("bulkFailed")), "error");
+      toast(userMessage(err, st("bulkFailed")), "error");
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 // Overview: stat cards, paid-cancelled-order, low-stock, unread-message and failed e-mail alerts, system status,
 // recent activity.
 import { useState } from "react";
-import { Section, StatCard, api, errorMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { Section, StatCard, api, userMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import en from "../../i18n/en/admin-overview.json";
 import ar from "../../i18n/ar/admin-overview.json";
@@ -26,7 +26,7 @@ function FailedEmails({ emails, onRetried }) {
       toast(st("emailRetried"), "success");
       onRetried();
     } catch (err) {
-      toast(errorMessage(err, st("emailRetryFailed")), "error");
+      toast(userMessage(err, st("emailRetryFailed")), "error");
     } finally {
       setBusy(null);
     }

@@ -3,7 +3,7 @@
 // delete, and Delete All for the Owner.
 import { useRef, useState } from "react";
 import {
-  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, errorMessage, sectionStrings, sleep, toast,
+  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Toggle, api, at, can, userMessage, sectionStrings, sleep, toast,
   upload, useAdminData, useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
@@ -122,8 +122,8 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
       const { url } = await upload("/api/admin/products/images", data);
       setForm((f) => ({ ...f, images: [...toList(f.images), url].join(", ") }));
     } catch (err) {
-      setErrors((er) => ({ ...er, images: errorMessage(err, st("uploadFailed")) }));
-      toast(errorMessage(err, st("uploadFailed")), "error");
+      setErrors((er) => ({ ...er, images: userMessage(err, st("uploadFailed")) }));
+      toast(userMessage(err, st("uploadFailed")), "error");
     } finally {
       e.target.value = "";
     }
@@ -277,7 +277,7 @@ export default function Products({ permissions, categories = [], language }) {
       if (report.errors.length) console.warn("CSV import errors", report.errors);
       reload();
     } catch (err) {
-      toast(errorMessage(err, st("importFailed")), "error");
+      toast(userMessage(err, st("importFailed")), "error");
     } finally {
       setBusy("");
       e.target.value = "";

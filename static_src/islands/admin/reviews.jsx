@@ -8,7 +8,7 @@ import {
   ConfirmDialog,
   Dialog,
   DialogFooter,
-  errorMessage,
+  userMessage,
   Field,
   formatDateTime,
   Section,
@@ -52,7 +52,7 @@ function ResponseDialog({ review, onClose, onSaved }) {
           toast(st("responseSaved"), "success");
           onSaved(saved);
         },
-        failText: (err) => errorMessage(err, st("responseFailed")),
+        failText: (err) => userMessage(err, st("responseFailed")),
       },
     );
   };

@@ -2,7 +2,7 @@
 // for the Owner only.
 import { useState } from "react";
 import {
-  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Section, Toggle, api, at, camel, errorMessage, formatDateTime,
+  Badge, ConfirmDialog, DataTable, Dialog, DialogFooter, Field, Section, Toggle, api, at, camel, userMessage, formatDateTime,
   sectionStrings, toast, useConfirmedDelete, useSubmit, useAdminData,
 } from "./components/index.js";
 import en from "../../i18n/en/admin-roles.json";
@@ -75,7 +75,7 @@ function StaffDialog({ user, roles, onClose, onSaved }) {
           toast(user ? st("updated") : st("created_toast"), "success");
           onSaved(saved);
         },
-        failText: (err) => errorMessage(err, st("saveFailed")),
+        failText: (err) => userMessage(err, st("saveFailed")),
       },
     );
   };
@@ -121,7 +121,7 @@ function StaffUsers({ roles }) {
       setData((rows) => rows.filter((r) => r.id !== gone.id));
       toast(st("deleted"), "success");
     },
-    failed: (err) => toast(errorMessage(err, st("deleteFailed")), "error"),
+    failed: (err) => toast(userMessage(err, st("deleteFailed")), "error"),
   });
 
   const columns = [

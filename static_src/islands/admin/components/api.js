@@ -1,18 +1,10 @@
 // Dashboard data helpers over the shared fetch client.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, ApiError } from "../../../lib/api.js";
+import { api, ApiError, upload, userMessage } from "../../../lib/api.js";
 import { toast } from "../../../lib/events.js";
 import { REFRESH_EVENT, REFRESHED_EVENT } from "../shell.js";
 
-export { api, ApiError, toast };
-
-// The server's message when it sent one (spec 8: orders, users, replies), else the generic text.
-export function errorMessage(err, fallback) {
-  if (err instanceof ApiError && err.body && (err.body.message || err.body.error)) {
-    return err.body.message || err.body.error;
-  }
-  return fallback;
-}
+export { api, ApiError, toast, upload, userMessage };
 
 // GET `path`, keep the answer, reload on Refresh Now / auto-refresh. Failures are only logged
 // (spec 8) and leave `fallback` (or the last good data) in place.
@@ -53,31 +45,6 @@ export function useAdminData(path, { fallback = null, onError } = {}) {
   }, [reload]);
 
   return { data, setData, loading, error, reload };
-}
-
-function csrfToken() {
-  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-  return match ? decodeURIComponent(match[1]) : "";
-}
-
-// POST a FormData (file uploads); answers like api(): JSON or ApiError.
-export async function upload(path, formData) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "X-CSRFToken": csrfToken(), "Accept-Language": document.documentElement.lang || "en" },
-      body: formData,
-    });
-  } catch {
-    throw new ApiError("network", { status: 0 });
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new ApiError((data && data.message) || `HTTP ${response.status}`, { status: response.status, field: data && data.field, body: data });
-  }
-  return data;
 }
 
 // API JSON keys are camelCase (head_support -> headSupport); props from the page are not.

@@ -7,6 +7,6 @@ export { useConfirmedDelete } from "./useConfirmedDelete.js";
 export { statusFilter, statusOptions } from "./filters.js";
 export { StatusSelect, Badge } from "./StatusSelect.jsx";
 export { Field, Toggle } from "./Field.jsx";
-export { api, ApiError, toast, errorMessage, useAdminData, can, upload, camel, sleep } from "./api.js";
+export { api, ApiError, toast, userMessage, useAdminData, can, upload, camel, sleep } from "./api.js";
 export { at, sectionStrings } from "./strings.js";
 export { StatCard, Section, Forbidden, formatDateTime, formatAge } from "./Layout.jsx";

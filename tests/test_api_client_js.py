@@ -1,0 +1,74 @@
+"""The islands' one fetch client: every failure is an ApiError with a `kind`, and userMessage
+shows the server's own message only when the server sent one.
+
+Runs static_src/lib/api.js in Node (bundled by the project's esbuild) against a stubbed fetch.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHECKS = r"""
+import { api, upload, userMessage, ApiError } from "./static_src/lib/api.js";
+globalThis.document = { cookie: "csrftoken=abc", documentElement: { lang: "ar" } };
+const answer = (status, text) => async () => ({ ok: status < 400, status, text: async () => text });
+const cases = {
+  network: async () => { throw new TypeError("Failed to fetch"); },
+  timeout: async () => { const e = new Error("aborted"); e.name = "AbortError"; throw e; },
+  parse: answer(502, "<html>Bad gateway</html>"),
+  server: answer(400, JSON.stringify({ error: "Rating must be between 1 and 5", message: "Rating must be between 1 and 5", field: "rating" })),
+  bare: answer(500, ""),
+};
+const out = {};
+for (const [name, stub] of Object.entries(cases)) {
+  globalThis.fetch = stub;
+  try { await api("/api/x", { method: "POST", body: {} }); out[name] = "no error"; }
+  catch (err) { out[name] = { kind: err.kind, isApiError: err instanceof ApiError, field: err.field, user: userMessage(err, "fallback") }; }
+}
+let sent = null;
+globalThis.FormData = class {};
+globalThis.fetch = async (path, init) => { sent = init; return { ok: true, status: 201, text: async () => '{"url": "/media/x.png"}' }; };
+out.upload = { answer: await upload("/api/admin/products/images", new FormData()), contentType: sent.headers["Content-Type"] ?? null, csrf: sent.headers["X-CSRFToken"] };
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.fixture
+def client_results(tmp_path):
+    node = shutil.which("node")
+    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
+    if not node or not esbuild.exists():
+        pytest.skip("node and esbuild are needed")
+    entry = ROOT / f".api-client-check-{tmp_path.name}.mjs"
+    bundle = tmp_path / "check.mjs"
+    entry.write_text(CHECKS)
+    try:
+        subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--platform=node",
+                        f"--outfile={bundle}", "--log-level=error"], check=True, cwd=ROOT)
+    finally:
+        entry.unlink()
+    result = subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True)
+    return json.loads(result.stdout)
+
+
+def test_every_failure_is_an_api_error_with_its_kind(client_results):
+    kinds = {name: client_results[name]["kind"] for name in ("network", "timeout", "parse", "server", "bare")}
+    assert kinds == {"network": "network", "timeout": "timeout", "parse": "parse", "server": "server",
+                     "bare": "server"}
+    assert all(client_results[name]["isApiError"] for name in kinds)
+
+
+def test_user_message_is_the_servers_text_only_when_it_sent_one(client_results):
+    assert client_results["server"]["user"] == "Rating must be between 1 and 5"
+    assert client_results["server"]["field"] == "rating"
+    for name in ("network", "timeout", "parse", "bare"):
+        assert client_results[name]["user"] == "fallback"
+
+
+def test_uploads_go_through_the_same_client_without_a_json_content_type(client_results):
+    assert client_results["upload"] == {"answer": {"url": "/media/x.png"}, "contentType": None, "csrf": "abc"}
