@@ -127,37 +127,48 @@ def checkout_validate(data, *, user=None):
         form.first_name = user.first_name or form.first_name
         form.last_name = user.last_name or form.last_name
         form.create_account = False
+    # every problem at once, one message a field, in the order the checks run: the first is
+    # the error's `field`/`message` (the decided shape), all of them its `fields`
+    problems = {}
+
+    def problem(field, message):
+        problems.setdefault(field, message)
+
     required = _("Please fill in all required fields")
     for name in ("email", "first_name", "last_name", "phone"):
         if not getattr(form, name):
-            raise CheckoutError(required, field=camel_case(name))
-    try:
-        validate_email(form.email)
-    except ValidationError:
-        raise CheckoutError(_("Please enter a valid email address"), field="email") from None
+            problem(camel_case(name), required)
+    if form.email:
+        try:
+            validate_email(form.email)
+        except ValidationError:
+            problem("email", _("Please enter a valid email address"))
     local_abroad = form.country != "EGY" and re.fullmatch(r"\d{7,15}", phone_normalize(form.phone))
-    if not (phone_is_valid(form.phone) or local_abroad):
-        raise CheckoutError(_("Please enter a valid phone number"), field="phone")
-    form.phone = phone_normalize(form.phone)
-    if not (form.street and form.city and form.state):
-        missing = next(n for n in ("street", "city", "state") if not getattr(form, n))
-        raise CheckoutError(_("Please fill in your billing address"), field=missing)
+    if form.phone and not (phone_is_valid(form.phone) or local_abroad):
+        problem("phone", _("Please enter a valid phone number"))
+    for name in ("street", "city", "state"):
+        if not getattr(form, name):
+            problem(name, _("Please fill in your billing address"))
     if form.country not in dict(COUNTRIES):
-        raise CheckoutError(_("Please choose a country from the list"), field="country")
-    if form.country == "EGY":
-        names = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
-        if form.state not in names:
-            raise CheckoutError(_("Please choose a governorate from the list"), field="state")
-        form.state = names[form.state]
+        problem("country", _("Please choose a country from the list"))
+    names = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
+    if form.country == "EGY" and form.state and form.state not in names:
+        problem("state", _("Please choose a governorate from the list"))
     if form.postal_code and not re.fullmatch(r"[0-9A-Za-z \-]{3,10}", form.postal_code):
-        raise CheckoutError(_("Please enter a valid postal code"), field="postalCode")
+        problem("postalCode", _("Please enter a valid postal code"))
     if form.payment_method not in PaymentMethod.values:
-        raise CheckoutError(_("Please choose a payment method"), field="paymentMethod")
+        problem("paymentMethod", _("Please choose a payment method"))
     if form.create_account:
         if len(form.password) < PASSWORD_MIN:
-            raise CheckoutError(_("Password must be at least 8 characters long"), field="password")
-        if form.password != form.confirm_password:
-            raise CheckoutError(_("Passwords do not match"), field="confirmPassword")
+            problem("password", _("Password must be at least 8 characters long"))
+        elif form.password != form.confirm_password:
+            problem("confirmPassword", _("Passwords do not match"))
+    if problems:
+        field, message = next(iter(problems.items()))
+        raise CheckoutError(message, field=field, fields=problems)
+    form.phone = phone_normalize(form.phone)
+    if form.country == "EGY":
+        form.state = names[form.state]
     return form
 
 

@@ -8,7 +8,7 @@ from orders import cart as carts
 from orders.selectors import session_owns
 from orders.checkout import COUNTRIES, GOVERNORATES
 from orders.models import Order, Payment
-from orders.payments import sandbox_enabled
+from orders.payments import methods_available
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
 
@@ -27,14 +27,10 @@ def checkout_page(request):
     store = store_settings_get()
     user = request.user if request.user.is_authenticated else None
     language = get_language()
-    methods = ["card"]
-    if store.cod_enabled:
-        methods.append("cod")
-    if sandbox_enabled():
-        methods.append("sandbox")
     props = {
         "cart": data,
-        "methods": methods,
+        # only what can be completed now; the island preselects the first
+        "methods": methods_available(cod_enabled=store.cod_enabled),
         "codFee": f"{store.cod_fee:.2f}",
         "countries": [{"code": code, "name": str(name)} for code, name in COUNTRIES],
         "governorates": [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES],

@@ -14,12 +14,17 @@ class ShopError(Exception):
     field = None
     status = 400
     code = ""
+    # every field's message when a form has several problems ({field: message}); `field`
+    # and `message` stay those of the first, so one-field clients keep working
+    fields = None
 
-    def __init__(self, message, *, field=None, status=None, code=None):
+    def __init__(self, message, *, field=None, status=None, code=None, fields=None):
         super().__init__(message)
         self.message = str(message)
         if field is not None:
             self.field = field
+        if fields:
+            self.fields = {name: str(text) for name, text in fields.items()}
         if status is not None:
             self.status = status
         if code is not None:

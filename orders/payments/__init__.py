@@ -6,7 +6,7 @@ from orders.payments.cod import CodProvider
 from orders.payments.paymob import PaymobProvider
 from orders.payments.sandbox import SandboxProvider, sandbox_enabled
 
-__all__ = ["get_provider", "provider_for_method", "sandbox_enabled", "wants_sandbox"]
+__all__ = ["get_provider", "methods_available", "provider_for_method", "sandbox_enabled", "wants_sandbox"]
 
 PROVIDERS = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
 
@@ -27,3 +27,20 @@ def provider_for_method(method, *, test_mode=False):
     if wants_sandbox(method, test_mode=test_mode):
         return "sandbox"
     return settings.PAYMENT_PROVIDER
+
+
+def methods_available(*, cod_enabled):
+    """The payment methods a shopper can complete right now, in the order the checkout offers them.
+
+    Card only when its provider is configured (a default install has no keys: offering card
+    there fails after the whole form), the test page only where it may be used, cash on
+    delivery when the store takes it.
+    """
+    methods = []
+    if get_provider(provider_for_method("card")).is_configured():
+        methods.append("card")
+    if cod_enabled:
+        methods.append("cod")
+    if sandbox_enabled():
+        methods.append("sandbox")
+    return methods

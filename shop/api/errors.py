@@ -1,4 +1,5 @@
-"""One shape for every API error: {"error", "message"} plus "field" when one field is wrong."""
+"""One shape for every API error: {"error", "message"} plus "field" when one field is wrong, and
+"fields" ({field: message}) when a form has several."""
 
 import re
 
@@ -30,12 +31,18 @@ def printable(text):
     return _UNPRINTABLE.sub("\ufffd", str(text))
 
 
-def error_response(message, *, field=None, status_code=400):
+def error_response(message, *, field=None, status_code=400, fields=None):
     message = printable(message)
     body = {"error": message, "message": message}
     if field:
         body["field"] = printable(field)
+    if fields:
+        body["fields"] = {printable(name): printable(text) for name, text in fields.items()}
     return Response(body, status=status_code)
+
+
+def _api_name(field):
+    return ".".join(camel_case(p) for p in field.split("."))
 
 
 def _first_error(detail, prefix=""):
@@ -60,8 +67,9 @@ def camel_case(name):
 
 def exception_handler(exc, context):
     if isinstance(exc, ShopError):
-        field = ".".join(camel_case(p) for p in exc.field.split(".")) if exc.field else None
-        return error_response(exc.message, field=field, status_code=exc.status_code)
+        field = _api_name(exc.field) if exc.field else None
+        fields = {_api_name(name): text for name, text in (exc.fields or {}).items()}
+        return error_response(exc.message, field=field, status_code=exc.status_code, fields=fields)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages

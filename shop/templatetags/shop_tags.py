@@ -8,6 +8,7 @@ from django.urls import translate_url
 from django.utils.translation import get_language
 
 from shop.money import format_egp, format_kes
+from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 
 register = template.Library()
@@ -82,3 +83,9 @@ def social_links(store):
     links = store.social_media if isinstance(store.social_media, dict) else {}
     pairs = ((label, _safe_url(links.get(name), allow_relative=False)) for name, label in _SOCIAL_LABELS.items())
     return [(label, href) for label, href in pairs if href]
+
+
+@register.filter
+def units(text):
+    """A number and its unit never split across lines ("250 g" → "250\u00a0g")."""
+    return keep_units(text)

@@ -1,5 +1,5 @@
 // Quantity stepper (1..stock) and Add to cart. Line totals come from the server, one per quantity.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t } from "../lib/i18n.js";
@@ -13,6 +13,9 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
   const max = Math.max(0, Math.min(stock, lineTotals.length));
   const [quantity, setQuantity] = useState(1);
   const [busy, setBusy] = useState(false);
+  // the mini-cart sheet, fetched on the first add so the product page does not carry it
+  const [sheet, setSheet] = useState(null);
+  const button = useRef(null);
   const clamp = (n) => Math.min(Math.max(1, Number.isFinite(n) ? Math.trunc(n) : 1), Math.max(1, max));
 
   if (max < 1) {
@@ -24,7 +27,13 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
     try {
       const cart = await api("/api/cart/items", { method: "POST", body: { productId, quantity } });
       announceCart(cart);
-      toast(cart.notice || tr("added"), cart.notice ? "info" : "success");
+      if (cart.notice) toast(cart.notice, "info");
+      try {
+        const { default: MiniCart } = await import("./mini-cart.jsx");
+        setSheet({ MiniCart, cart });
+      } catch {
+        toast(tr("added"), "success"); // the sheet's chunk did not load: at least say it worked
+      }
     } catch (error) {
       toast(userMessage(error, tr("failed")), "error");
     } finally {
@@ -40,9 +49,10 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [] }) {
           onChange={(e) => setQuantity(clamp(parseInt(e.target.value, 10)))} />
         <button type="button" aria-label={tr("increase")} disabled={quantity >= max} onClick={() => setQuantity(clamp(quantity + 1))}>+</button>
       </div>
-      <button type="button" className="button add-to-cart__button" disabled={busy} onClick={add}>
+      <button ref={button} type="button" className="button add-to-cart__button" disabled={busy} onClick={add}>
         {busy ? tr("adding") : tr("addToCart")} · <span className="line-total">{lineTotals[quantity - 1]}</span>
       </button>
+      {sheet && <sheet.MiniCart cart={sheet.cart} onClose={() => { setSheet(null); button.current?.focus(); }} />}
     </div>
   );
 }

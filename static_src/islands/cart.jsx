@@ -5,6 +5,7 @@ import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { safeUrl } from "../lib/safe-url.js";
+import { keepUnits } from "../lib/units.js";
 import { OrderSummary, localPath } from "./order-summary.jsx";
 import en from "../i18n/en/cart.json";
 import ar from "../i18n/ar/cart.json";
@@ -14,6 +15,8 @@ addStrings("cart", { en, ar });
 export default function Cart({ cart: initial }) {
   const [cart, setCart] = useState(initial);
   const [busy, setBusy] = useState(false);
+  // the lines the last remove/clear took away, so one tap on Undo puts them back
+  const [removed, setRemoved] = useState(null);
   const lang = currentLanguage();
 
   async function change(request) {
@@ -23,20 +26,47 @@ export default function Cart({ cart: initial }) {
       setCart(next);
       announceCart(next);
       if (next.notice) toast(next.notice, "info");
+      return true;
     } catch (err) {
       toast(userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")), "error");
+      return false;
     } finally {
       setBusy(false);
     }
   }
   const setQuantity = (item, quantity) =>
     change(() => api(`/api/cart/items/${item.productId}`, { method: "PATCH", body: { quantity } }));
-  const remove = (item) => change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }));
-  const clear = () => change(() => api("/api/cart", { method: "DELETE" }));
+  const remove = async (item) => {
+    if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }))) {
+      setRemoved({ items: [item], message: t("cart:removed", { title: keepUnits(item.title) }) });
+    }
+  };
+  const clear = async () => {
+    const items = cart.items;
+    if (await change(() => api("/api/cart", { method: "DELETE" }))) setRemoved({ items, message: t("cart:cleared") });
+  };
+  const undo = async () => {
+    const { items } = removed;
+    setRemoved(null);
+    await change(async () => {
+      let next = null;
+      for (const item of items) {
+        next = await api("/api/cart/items", { method: "POST", body: { productId: item.productId, quantity: item.quantity } });
+      }
+      return next;
+    });
+  };
+  const undoBar = removed && (
+    <p className="cart-undo" role="status">
+      <span>{removed.message}</span>
+      <button type="button" className="button button--small button--ghost" disabled={busy} onClick={undo}>{t("cart:undo")}</button>
+    </p>
+  );
 
   if (!cart.items.length) {
     return (
       <div className="empty-state">
+        {undoBar}
         <p>{t("cart:empty")}</p>
         <a className="button" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
       </div>
@@ -44,17 +74,18 @@ export default function Cart({ cart: initial }) {
   }
   return (
     <div className="cart-layout" aria-busy={busy}>
+      {undoBar}
       <ul className="cart-lines">
         {cart.items.map((item) => (
           <li className="cart-line" key={item.productId} data-testid="cart-line">
             {safeUrl(item.image) ? <img className="cart-line__image" src={safeUrl(item.image)} alt="" loading="lazy" /> : <span className="cart-line__image" />}
             <div className="cart-line__info">
-              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title">{item.title}</a>
+              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title">{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
             </div>
             <div className="qty" role="group" aria-label={t("cart:quantity")}>
               <button type="button" className="qty__btn" disabled={busy} aria-label={t("cart:decrease")}
-                onClick={() => setQuantity(item, item.quantity - 1)}>−</button>
+                onClick={() => (item.quantity > 1 ? setQuantity(item, item.quantity - 1) : remove(item))}>−</button>
               <span className="qty__value" data-testid="qty">{item.quantity}</span>
               <button type="button" className="qty__btn" disabled={busy || item.quantity >= item.stock}
                 aria-label={t("cart:increase")} onClick={() => setQuantity(item, item.quantity + 1)}>+</button>

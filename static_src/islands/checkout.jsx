@@ -3,36 +3,41 @@
 import { useState } from "react";
 import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
-import { addStrings, t } from "../lib/i18n.js";
+import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
+import { keepUnits } from "../lib/units.js";
 import { OrderSummary, localPath } from "./order-summary.jsx";
 import cartEn from "../i18n/en/cart.json";
 import cartAr from "../i18n/ar/cart.json";
-import en from "../i18n/en/checkout.json";
-import ar from "../i18n/ar/checkout.json";
 
 addStrings("cart", { en: cartEn, ar: cartAr });
-addStrings("checkout", { en, ar });
+// its own strings in the page's language only: the checkout is the heaviest page
+export const ready = (currentLanguage() === "ar" ? import("../i18n/ar/checkout.json") : import("../i18n/en/checkout.json"))
+  .then((strings) => addLanguageStrings("checkout", currentLanguage() === "ar" ? "ar" : "en", strings.default));
 
 const REQUIRED = ["email", "firstName", "lastName", "phone"];
 const ADDRESS = ["street", "city", "state"];
 const PASSWORD_MIN = 8;
 
+const OPTIONAL = ["building", "floor", "apartment", "postalCode"];
+
+// every problem the browser can see, one message a field, in the server's order
 function clientErrors(form, user) {
-  if (REQUIRED.some((name) => !form[name].trim())) {
-    return { field: REQUIRED.find((name) => !form[name].trim()), message: t("checkout:requiredFields") };
-  }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) {
-    return { field: "email", message: t("checkout:invalidEmail") };
-  }
-  if (ADDRESS.some((name) => !form[name].trim())) {
-    return { field: ADDRESS.find((name) => !form[name].trim()), message: t("checkout:billingAddress") };
-  }
+  const errors = {};
+  const add = (name, message) => { errors[name] ??= message; };
+  REQUIRED.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:requiredFields")));
+  if (form.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) add("email", t("checkout:invalidEmail"));
+  ADDRESS.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:billingAddress")));
   if (form.createAccount && !user) {
-    if (form.password.length < PASSWORD_MIN) return { field: "password", message: t("checkout:passwordLength") };
-    if (form.password !== form.confirmPassword) return { field: "confirmPassword", message: t("checkout:passwordMismatch") };
+    if (form.password.length < PASSWORD_MIN) add("password", t("checkout:passwordLength"));
+    else if (form.password !== form.confirmPassword) add("confirmPassword", t("checkout:passwordMismatch"));
   }
-  return null;
+  return errors;
 }
+
+// the fields in the server's order, so focus and the banner go to the first one
+const ORDER = [...REQUIRED, "street", "city", "state", "country", "postalCode", "paymentMethod", "password", "confirmPassword"];
+const firstOf = (errors) => ORDER.find((name) => errors[name]) || Object.keys(errors).find((name) => errors[name]);
+const focusField = (name) => setTimeout(() => document.getElementById(`co-${name}`)?.focus(), 0);
 
 function failureMessage(err) {
   if (err.kind === "timeout") return t("checkout:paymentTimedOut");
@@ -47,7 +52,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   const [form, setForm] = useState({
     email: user?.email || "", firstName: user?.firstName || "", lastName: user?.lastName || "",
     phone: user?.phone || "", street: "", building: "", apartment: "", floor: "", city: "", state: "",
-    postalCode: "", country: "EGY", paymentMethod: methods.includes("card") ? "card" : methods[0],
+    postalCode: "", country: "EGY", paymentMethod: methods[0] || "", // the server lists only methods that work now
     createAccount: false, password: "", confirmPassword: "", couponCode: "",
   });
   const [errors, setErrors] = useState({});
@@ -82,11 +87,13 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
 
   async function submit(event) {
     event.preventDefault();
-    const problem = clientErrors(form, user);
-    if (problem) {
-      setErrors({ [problem.field]: problem.message });
-      setFormError(problem.message);
-      toast(problem.message, "error");
+    const problems = clientErrors(form, user);
+    const first = firstOf(problems);
+    if (first) {
+      setErrors(problems);
+      setFormError("");
+      toast(problems[first], "error");
+      focusField(first);
       return;
     }
     setErrors({});
@@ -117,9 +124,12 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       window.location.assign(result.paymentUrl);
     } catch (err) {
       const message = failureMessage(err);
-      if (err.field) setErrors({ [err.field]: message });
-      setFormError(message);
+      const fields = err.body?.fields || (err.field ? { [err.field]: message } : {});
+      setErrors(fields);
+      // a field's problem shows at the field (the banner follows them); anything else in the banner
+      setFormError(Object.keys(fields).length ? "" : message);
       toast(message, "error");
+      if (err.field) focusField(err.field);
       setProcessing(false);
     }
   }
@@ -133,12 +143,27 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     );
   }
 
-  const field = (name, label, props = {}) => (
+  // the banner repeats the first field still wrong, and goes once every marked field is fixed
+  const banner = formError || errors[firstOf(errors)] || "";
+  const label = (name, text) => (
+    <label htmlFor={`co-${name}`}>
+      {text}
+      {OPTIONAL.includes(name) ? <span className="field__optional"> {t("checkout:optional")}</span>
+        : <span className="field__required" aria-hidden="true"> *</span>}
+    </label>
+  );
+  const invalid = (name) => ({
+    "aria-invalid": Boolean(errors[name]),
+    "aria-required": !OPTIONAL.includes(name),
+    "aria-describedby": errors[name] ? `co-${name}-error` : undefined,
+  });
+  const errorText = (name) => errors[name] && <p className="field__error" id={`co-${name}-error`}>{errors[name]}</p>;
+  const field = (name, text, props = {}) => (
     <div className={`field${errors[name] ? " field--error" : ""}`}>
-      <label htmlFor={`co-${name}`}>{label}</label>
+      {label(name, text)}
       <input id={`co-${name}`} name={name} value={form[name]} onChange={(e) => update(name, e.target.value)}
-        aria-invalid={Boolean(errors[name])} {...props} />
-      {errors[name] && <p className="field__error">{errors[name]}</p>}
+        {...invalid(name)} {...props} />
+      {errorText(name)}
     </div>
   );
   const locked = Boolean(user);
@@ -147,7 +172,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     <form className="checkout-layout" onSubmit={submit} noValidate>
       <div className="checkout-main">
         <a className="back-link" href={localPath("/cart")}>{t("checkout:backToCart")}</a>
-        {formError && <p className="alert alert--error" role="alert">{formError}</p>}
+        {banner && <p className="alert alert--error" role="alert">{banner}</p>}
+        <p className="field__hint">{t("checkout:requiredNote")}</p>
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:contact")}</legend>
           {field("email", t("checkout:email"), { type: "email", autoComplete: "email", readOnly: locked, dir: "ltr" })}
@@ -164,7 +190,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:billing")}</legend>
           <div className="field">
-            <label htmlFor="co-country">{t("checkout:country")}</label>
+            {label("country", t("checkout:country"))}
             <select id="co-country" value={form.country} onChange={(e) => update("country", e.target.value)}>
               {countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
             </select>
@@ -179,13 +205,12 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
             {field("city", t("checkout:city"), { autoComplete: "address-level2" })}
             {form.country === "EGY" ? (
               <div className={`field${errors.state ? " field--error" : ""}`}>
-                <label htmlFor="co-state">{t("checkout:governorate")}</label>
-                <select id="co-state" value={form.state} onChange={(e) => update("state", e.target.value)}
-                  aria-invalid={Boolean(errors.state)}>
+                {label("state", t("checkout:governorate"))}
+                <select id="co-state" value={form.state} onChange={(e) => update("state", e.target.value)} {...invalid("state")}>
                   <option value="">{t("checkout:chooseGovernorate")}</option>
                   {governorates.map((g) => <option key={g.value} value={g.value}>{g.name}</option>)}
                 </select>
-                {errors.state && <p className="field__error">{errors.state}</p>}
+                {errorText("state")}
               </div>
             ) : (
               field("state", t("checkout:state"), { autoComplete: "address-level1" })
@@ -205,6 +230,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
               </label>
             ))}
           </div>
+          {!methods.length && <p className="alert alert--info" role="status">{t("checkout:noMethods")}</p>}
           {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
         </fieldset>
         {!user && (
@@ -227,7 +253,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <h2>{t("cart:orderSummary")}</h2>
         <ul className="mini-lines">
           {cart.items.map((item) => (
-            <li key={item.productId}><span>{item.title} × {item.quantity}</span></li>
+            <li key={item.productId}><span>{keepUnits(item.title)} × {item.quantity}</span></li>
           ))}
         </ul>
         <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>
@@ -241,7 +267,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           {errors.couponCode && <p className="field__error">{errors.couponCode}</p>}
         </div>
         <OrderSummary cart={cart} showHint={false} />
-        <button type="submit" className="button button--gold button--block" disabled={processing} data-testid="place-order">
+        <button type="submit" className="button button--gold button--block" disabled={processing || !methods.length}
+          data-testid="place-order">
           {processing ? t("checkout:processing") : t(form.paymentMethod === "cod" ? "checkout:placeOrder" : "checkout:payNow")}
         </button>
         {form.paymentMethod === "sandbox" && <p className="field__hint">{t("checkout:sandboxNote")}</p>}

@@ -1,5 +1,5 @@
 // A popover that converts KES↔EGP with the shop's current rate (display only, not a price).
-import { useEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { formatEgp, formatKes } from "../lib/money.js";
 import { fetchRate, formatRate, REFRESH_MS } from "./currency-rate.js";
@@ -16,6 +16,7 @@ export default function CurrencyConverter({ rate: initial }) {
   const [amount, setAmount] = useState("100");
   const [busy, setBusy] = useState(false);
   const lang = currentLanguage();
+  const panel = useRef(null);
 
   const refresh = async () => {
     setBusy(true);
@@ -38,6 +39,20 @@ export default function CurrencyConverter({ rate: initial }) {
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
 
+  // Anchored to its button, the panel can overhang a narrow screen (left in English, right in
+  // Arabic): slide it back inside the viewport, then scroll it into view.
+  useLayoutEffect(() => {
+    if (!open || !panel.current) return;
+    const el = panel.current;
+    el.style.setProperty("--shift", "0px");
+    const box = el.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const gap = 8;
+    const shift = box.left < gap ? gap - box.left : box.right > width - gap ? width - gap - box.right : 0;
+    el.style.setProperty("--shift", `${shift}px`);
+    el.scrollIntoView({ block: "nearest" });
+  }, [open]);
+
   // the spec's rules: a missing, non-numeric or non-positive amount converts to 0
   const value = Number(String(amount).replace(/[٠-٩]/g, (d) => "٠١٢٣٤٥٦٧٨٩".indexOf(d)).replace(/,/g, ""));
   const valid = Number.isFinite(value) && value > 0;
@@ -49,7 +64,7 @@ export default function CurrencyConverter({ rate: initial }) {
         {tr("converter")}
       </button>
       {open && (
-        <div className="converter__panel" role="dialog" aria-label={tr("converter")}>
+        <div ref={panel} className="converter__panel" role="dialog" aria-label={tr("converter")}>
           <div className="converter__head">
             <strong>{tr("converter")}</strong>
             <button type="button" className="icon-button" aria-label={tr("close")} onClick={() => setOpen(false)}>×</button>

@@ -17,7 +17,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export default function PaymentReturn({ paymentId, params = {} }) {
   const [state, setState] = useState("verifying");
   const [order, setOrder] = useState(null);
-  const [stillPending, setStillPending] = useState(false);
+  // why it failed decides what we may claim: only a payment the server marked failed was
+  // not charged (and its stock released); a missing id or an unreachable server says nothing
+  const [reason, setReason] = useState("unknown");
 
   useEffect(() => {
     let cancelled = false;
@@ -34,8 +36,9 @@ export default function PaymentReturn({ paymentId, params = {} }) {
             toast(t("payment:completed"), "success");
             return;
           }
+          if (result.status === "failed") setReason("declined");
           if (result.status !== "awaiting") break;
-          if (attempt === ATTEMPTS - 1) setStillPending(true);
+          if (attempt === ATTEMPTS - 1) setReason("pending");
         } catch {
           break;
         }
@@ -66,7 +69,7 @@ export default function PaymentReturn({ paymentId, params = {} }) {
     return (
       <section className="form-card result-card result-card--failed" data-state="failed">
         <h1>{t("payment:failed")}</h1>
-        <p>{t(stillPending ? "payment:pendingText" : "payment:failedText")}</p>
+        <p>{t({ declined: "payment:failedText", pending: "payment:pendingText" }[reason] || "payment:unknownText")}</p>
         <div className="result-card__actions">
           <a className="button" href={localPath("/cart")}>{t("payment:returnToCart")}</a>
           <a className="button button--ghost" href={localPath("/contact")}>{t("payment:contactSupport")}</a>

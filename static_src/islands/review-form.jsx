@@ -19,6 +19,15 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
   }
   if (reason) return <p className="alert alert--info">{tr("onlyBuyers")}</p>;
 
+  // once sent, the form gives way to the thank-you note (no second, blank form with five stars lit)
+  if (state.status === "success") {
+    return (
+      <div className="review-form form-card review-form--sent" data-state="sent">
+        <p className="alert alert--success" role="status" tabIndex={-1} ref={(note) => note?.focus()}>{state.message}</p>
+      </div>
+    );
+  }
+
   const submit = async (event) => {
     event.preventDefault();
     if (!title.trim() || !comment.trim()) {
@@ -28,9 +37,6 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
     setState({ status: "submitting", message: "" });
     try {
       await api("/api/reviews", { method: "POST", body: { productId, rating, title: title.trim(), comment: comment.trim() } });
-      setRating(5);
-      setTitle("");
-      setComment("");
       setState({ status: "success", message: tr("success") });
     } catch (error) {
       const known = error.status && error.message && !error.message.startsWith("HTTP");
@@ -41,7 +47,6 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
   return (
     <form className="review-form form-card" onSubmit={submit} noValidate>
       <h3>{tr("writeReview")}</h3>
-      {state.status === "success" && <p className="alert alert--success" role="status">{state.message}</p>}
       {state.status === "error" && <p className="alert alert--error" role="alert">{state.message}</p>}
       <fieldset className="rating-input">
         <legend>{tr("rating")}</legend>

@@ -24,5 +24,10 @@ export function addStrings(ns, { en, ar }) {
   i18next.addResourceBundle("ar", ns, ar, true, true);
 }
 
+// One language's catalogue, fetched by an island that loads only the page's language (checkout).
+export function addLanguageStrings(ns, lang, strings) {
+  i18next.addResourceBundle(lang, ns, strings, true, true);
+}
+
 export const t = (...args) => i18next.t(...args);
 export const currentLanguage = () => i18next.language || document.documentElement.lang || "en";

@@ -17,6 +17,7 @@ export async function mountIslands(registry, root = document) {
   await Promise.all(
     nodes.map(async (el) => {
       const module = await registry[el.dataset.island]();
+      await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
       const Island = module.default;
       createRoot(el).render(<Island {...readProps(el)} />);
       el.dataset.mounted = "true";

@@ -146,10 +146,13 @@ def _sign_in(page, live_server, user):
     page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
 
 
-@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
-def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice, locale, prefix):
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
+def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice, locale, prefix,
+                                                                   viewport):
     lang = "ar" if prefix else "en"
-    page = new_page(viewport=PHONE, locale=locale)
+    size = "phone" if viewport is PHONE else "desktop"
+    page = new_page(viewport=viewport, locale=locale)
     _sign_in(page, live_server, alice)
     page.goto(f"{prefix}/product/{catalogue.slug}#reviews")
     _islands_ready(page, "review-form")
@@ -162,9 +165,15 @@ def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, scre
     page.locator("#review-comment").fill("<b>Great</b> with milk.")
     form.locator("button[type=submit]").click()
     form.locator(".alert--success").wait_for()
-    screenshot(page, f"storefront-review-sent-{lang}-phone")
+    screenshot(page, f"storefront-review-sent-{lang}-{size}")
     review = catalogue.reviews.get(title="Malty and bright")
     assert (review.rating, review.is_approved, review.comment) == (3, False, "<b>Great</b> with milk.")
+    # the form gave way to the thank-you note: no blank form with five stars lit again
+    thanks = "تم إرسال التقييم بنجاح" if lang == "ar" else "Review submitted successfully! It will be visible after approval."
+    assert thanks in form.inner_text()
+    assert page.locator("#review-title, #review-comment, .rating-input").count() == 0
+    assert page.evaluate("document.activeElement.classList.contains('alert--success')")
+    form.screenshot(path=f"test-artifacts/storefront-review-thanks-{lang}-{size}.png")
 
 
 def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
@@ -178,5 +187,5 @@ def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
     page.get_by_role("button", name="زيادة الكمية").click()
     page.locator(".add-to-cart__button").click()
     # then
-    page.locator(".toast--success").wait_for()
+    page.locator(".mini-cart[open]").wait_for()
     assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "3"

@@ -1,0 +1,65 @@
+"""Removing from the cart can be undone (issue 12: "Clear cart" and "−" at quantity 1 deleted at
+once): the line goes, a "Removed … Undo" line appears, and Undo restores it through the cart API."""
+
+import pytest
+
+from catalog.models import Category, Product
+from orders.models import Cart
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def teas(db):
+    category = Category.objects.create(slug="black-tea", name="Black Tea", name_ar="شاي أسود")
+    return [Product.objects.create(slug=f"tea-{n}", title=f"Kenya Tea {n}, 20 bags", title_ar=f"شاي كيني {n}، 20 كيس",
+                                   price_amount="100.00", category=category, stock=9) for n in (1, 2)]
+
+
+def _add(page, product, quantity):
+    page.evaluate("""([id, quantity]) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+        body: JSON.stringify({productId: id, quantity})})""", [product.pk, quantity])
+
+
+def _quantities():
+    return {line.product.slug: line.quantity for line in Cart.objects.get().lines.select_related("product")}
+
+
+@pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
+def test_minus_at_one_and_clear_cart_can_be_undone(new_page, screenshot, teas, viewport, size, locale, prefix, lang):
+    # given a cart with one of the first tea and three of the second
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add(page, teas[0], 1)
+    _add(page, teas[1], 3)
+    page.goto(f"{prefix}/cart")
+    page.locator('[data-island="cart"][data-mounted="true"]').wait_for(state="attached")
+    lines = page.locator('[data-testid="cart-line"]')
+    assert lines.count() == 2
+    # when "−" is pressed on the line at quantity 1
+    undo_name = "تراجع" if lang == "ar" else "Undo"
+    page.locator('[data-testid="cart-line"]', has=page.locator('a[href$="/product/tea-1"]')).locator(".qty__btn").first.click()
+    # then the line goes, with an undo offer naming it
+    undo = page.locator(".cart-undo")
+    undo.wait_for()
+    assert lines.count() == 1 and _quantities() == {"tea-2": 3}
+    assert ("شاي كيني 1" if lang == "ar" else "Kenya Tea 1") in undo.inner_text()
+    screenshot(page, f"cart-undo-removed-{lang}-{size}")
+    # and Undo restores it through the cart API
+    undo.get_by_role("button", name=undo_name).click()
+    page.locator('[data-testid="cart-line"] >> nth=1').wait_for()
+    assert _quantities() == {"tea-1": 1, "tea-2": 3}
+    assert page.locator(".cart-undo").count() == 0
+    # when the whole cart is cleared
+    page.locator(".cart-lines__actions .link-button").click()
+    page.locator(".empty-state .cart-undo").wait_for()
+    assert not Cart.objects.get().lines.exists()
+    screenshot(page, f"cart-undo-cleared-{lang}-{size}")
+    # then Undo brings every line back with its quantity
+    page.get_by_role("button", name=undo_name).click()
+    page.locator('[data-testid="cart-line"] >> nth=1').wait_for()
+    assert _quantities() == {"tea-1": 1, "tea-2": 3}
+    assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "4"

@@ -1,0 +1,73 @@
+"""The checkout form on a phone and a desktop, in English and Arabic (issue 12): only payment
+methods that work are offered, and every field's problem shows at once."""
+
+import pytest
+
+from orders.models import Order, PaymentStatus
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot, teas  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = [(PHONE, "phone"), (DESKTOP, "desktop")]
+LANGUAGES = [("en-US", "", "en"), ("ar-EG", "/ar", "ar")]
+
+
+@pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_default_install_offers_and_preselects_only_cash_on_delivery(new_page, screenshot, settings, teas, viewport, size,
+                                                                      locale, prefix, lang):
+    # given a default install: no Paymob keys, no test payment page
+    settings.PAYMENT_PROVIDER, settings.PAYMENT_SANDBOX = "sandbox", False
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    # when
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    # then only cash on delivery is offered, and it is chosen
+    methods = page.locator('input[name="paymentMethod"]')
+    assert [methods.nth(i).get_attribute("value") for i in range(methods.count())] == ["cod"]
+    assert methods.first.is_checked()
+    # and the order goes through on the first try
+    _fill_checkout(page, arabic=lang == "ar")
+    _shot(screenshot, page, f"checkout-methods-default-{lang}-{size}")
+    page.get_by_test_id("place-order").click()
+    page.wait_for_url("**/thankyou")
+    assert Order.objects.get().payment_status == PaymentStatus.COD
+
+
+@pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed(new_page, screenshot, teas, viewport, size,
+                                                                                 locale, prefix, lang):
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    # required fields are marked, optional ones say so
+    assert page.locator("#co-email").get_attribute("aria-required") == "true"
+    assert page.locator('label[for="co-building"] .field__optional').count() == 1
+    # when the empty form is sent
+    page.get_by_test_id("place-order").click()
+    # then every missing field is marked at once, and focus is on the first
+    marked = {page.locator(".field--error").nth(i).locator("input, select").get_attribute("id")
+              for i in range(page.locator(".field--error").count())}
+    assert marked == {"co-email", "co-phone", "co-firstName", "co-lastName", "co-street", "co-city", "co-state"}
+    assert page.evaluate("document.activeElement.id") == "co-email"
+    banner = page.locator(".checkout-main .alert--error")
+    assert banner.is_visible()
+    _shot(screenshot, page, f"checkout-errors-{lang}-{size}")
+    # when the shopper fills them in (with a phone the server refuses)
+    _fill_checkout(page, arabic=lang == "ar")
+    assert banner.count() == 0
+    page.fill("#co-phone", "12")
+    page.fill("#co-postalCode", "!!")
+    page.get_by_test_id("place-order").click()
+    # then the server's answer marks both fields, not only the first, and focuses the first
+    page.locator("#co-postalCode-error").wait_for()
+    assert page.locator("#co-phone-error").is_visible()
+    page.wait_for_function("document.activeElement.id === 'co-phone'")
+    assert Order.objects.count() == 0
+    _shot(screenshot, page, f"checkout-server-errors-{lang}-{size}")
