@@ -178,7 +178,7 @@ function Lockouts() {
       setData((rows) => rows.filter((r) => r.username.toLowerCase() !== row.username.toLowerCase()));
       toast(st("unlocked", { username: row.username }), "success");
     } catch (err) {
-      toast(errorMessage(err, st("unlockFailed")), "error");
+      toast(userMessage(err, st("unlockFailed")), "error");
     } finally {
       setBusy(null);
     }
