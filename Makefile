@@ -9,12 +9,12 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 2
 export PORT
 
-.PHONY: run install test deps dev-deps frontend messages chromium migrate seed check clean bench po
+.PHONY: run install test deps dev-deps frontend messages pdf-libs pdf-tools chromium migrate seed check clean bench po lint screenshots
 
 run: install migrate seed  ## start web, worker and beat in the foreground (Ctrl-C stops all)
 	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
 
-install: deps frontend messages  ## venv, Python and npm packages, front-end build, translations
+install: deps pdf-libs frontend messages  ## venv, Python and npm packages, front-end build, translations
 	$(PY) manage.py collectstatic --noinput -v 0
 
 $(VENV)/bin/python:
@@ -43,13 +43,31 @@ migrate:
 seed:  ## the demo catalogue, only when the catalogue is empty
 	$(PY) manage.py seed_demo --if-empty
 
+pdf-libs:  ## Debian's Pango (WeasyPrint lays out the invoices with it) and Noto fonts (Arabic glyphs)
+	@{ ldconfig -p | grep -q libpango-1.0 && ldconfig -p | grep -q libpangoft2-1.0 && fc-list | grep -q "Noto Sans Arabic"; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core >/dev/null; \
+	  else echo "Pango or the Noto fonts are missing: run 'sudo apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-noto-core'"; exit 1; fi; }
+
+pdf-tools:  ## poppler-utils: the tests render invoice pages to PNG (pdftoppm) to look at them
+	@command -v pdftoppm >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; } || echo "poppler-utils missing: the invoice picture tests are skipped"
+
 chromium:  ## Debian's Chromium for the browser tests
 	@test -x $(CHROMIUM) || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install chromium'"; exit 1; fi; }
 
-test: dev-deps frontend messages chromium  ## the whole suite; non-zero on any failure
+test: dev-deps pdf-libs pdf-tools frontend messages chromium  ## the whole suite; non-zero on any failure
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+screenshots: dev-deps frontend messages chromium  ## the look of the shop, EN/AR at 360 and 1280 px, into test-artifacts/
+	$(VENV)/bin/pytest -q -p no:randomly tests/browser/test_looks.py
+
+lint: dev-deps  ## ruff (pyflakes, pycodestyle, isort, no function-level imports) and mypy
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+screenshots: dev-deps frontend messages chromium  ## the storefront screenshot set in test-artifacts/screenshots/
+	$(VENV)/bin/pytest -q tests/browser/test_screenshot_set.py
 
 check:
 	$(PY) manage.py check

@@ -1,7 +1,8 @@
 // Bundle static_src/ into static/dist/ (main.js, main.css and lazy island chunks).
 // Django's manifest storage fingerprints main.js/main.css; chunks carry esbuild's hash.
 import * as esbuild from "esbuild";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { siteArt } from "./static_src/art/site-art.mjs";
 
 const watch = process.argv.includes("--watch");
 rmSync("static/dist", { recursive: true, force: true });
@@ -12,7 +13,12 @@ const options = {
     admin: "static_src/admin.jsx",
     // area styles, linked only by the pages that need them (keeps every page in budget)
     checkout: "static_src/css/checkout.css",
+    storefront: "static_src/css/storefront.css",
+    track: "static_src/css/track.css",
     accounts: "static_src/css/accounts.css",
+    // the dashboard's order print view (backoffice/print_views.py)
+    print: "static_src/print.js",
+    "search-list": "static_src/css/search-list.css",
   },
   outdir: "static/dist",
   bundle: true,
@@ -23,12 +29,19 @@ const options = {
   target: ["es2020"],
   jsx: "automatic",
   chunkNames: "chunks/[name]-[hash]",
-  loader: { ".svg": "text" },
+  loader: { ".svg": "text", ".woff2": "file" },
+  // the brand fonts keep their names (Django's manifest storage fingerprints them), so the
+  // <link rel=preload> in base.html can name the very files main.css uses
+  assetNames: "fonts/[name]",
   define: { "process.env.NODE_ENV": watch ? '"development"' : '"production"' },
   legalComments: "none",
   metafile: true,
   logLevel: "info",
 };
+
+// the storefront's generated pictures (hero, About), served as static files
+mkdirSync("static/dist/art", { recursive: true });
+for (const [name, svg] of Object.entries(siteArt())) writeFileSync(`static/dist/art/${name}`, svg);
 
 if (watch) {
   const ctx = await esbuild.context(options);

@@ -5,6 +5,7 @@ from django.core.cache import cache
 from django.utils import translation
 
 from accounts.models import Role, User
+from catalog.suggest import index_reset
 
 PASSWORD = "correct horse 42"
 
@@ -20,10 +21,13 @@ def _english_by_default():
 
 @pytest.fixture(autouse=True)
 def _clean_shared_cache():
-    # store settings, rates and lockout counters live in the shared cache
+    # store settings, rates and lockout counters live in the shared cache; the search
+    # index is keyed by the catalogue version kept there
     cache.clear()
+    index_reset()
     yield
     cache.clear()
+    index_reset()
 
 
 def _customer(username, first_name, **extra):

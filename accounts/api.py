@@ -8,8 +8,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import schema  # noqa: F401  (registers the bearer scheme)
-from accounts import services
+from accounts import (
+    schema,  # noqa: F401  (registers the bearer scheme)
+    services,
+)
 from accounts.lockout import lockout_message
 from accounts.models import AuthToken
 from shop.errors import ShopError
@@ -34,6 +36,7 @@ class AuthLoginApi(APIView):
     """Check e-mail and password; answer a bearer token that lives like the session would."""
 
     authentication_classes = []
+    throttle_scope = "sign_in"
 
     class InputSerializer(serializers.Serializer):
         class Meta:

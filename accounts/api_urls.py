@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import api
+from accounts import api, api_addresses
 
 urlpatterns = [
     path("auth/login", api.AuthLoginApi.as_view(), name="auth-login"),
@@ -9,4 +9,6 @@ urlpatterns = [
     path("auth/reset-password", api.AuthResetPasswordApi.as_view(), name="auth-reset-password"),
     path("auth/logout", api.AuthLogoutApi.as_view(), name="auth-logout"),
     path("auth/me", api.AuthMeApi.as_view(), name="auth-me"),
+    path("account/addresses", api_addresses.AddressListApi.as_view(), name="account-addresses"),
+    path("account/addresses/<id:address_id>", api_addresses.AddressDetailApi.as_view(), name="account-address"),
 ]

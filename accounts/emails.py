@@ -5,12 +5,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from shop.mail import mail_queue
+from shop.paths import localized_path
 from shop.store_settings import store_settings_get
 
 
 def _link(base_url, language, path):
-    prefix = "" if language == settings.LANGUAGE_CODE else f"/{language}"
-    return f"{base_url.rstrip('/')}{prefix}{path}"
+    return f"{base_url.rstrip('/')}{localized_path(path, language)}"
 
 
 def password_reset_email(*, user, token, base_url):

@@ -1,6 +1,10 @@
+from datetime import timedelta
+
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 
@@ -35,10 +39,7 @@ def client_ip(request):
 
 def lockouts_active():
     """The username-and-address pairs locked out right now, newest first (the dashboard lists them)."""
-    from datetime import timedelta
 
-    from axes.models import AccessAttempt
-    from django.utils import timezone
 
     since = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME)
     return AccessAttempt.objects.filter(
@@ -52,7 +53,6 @@ def lockout_reset(*, username):
     Counters are in the database with either configuration (see AXES_HANDLER),
     so this also works where `axes_reset` used to fail on the cache handler.
     """
-    from axes.models import AccessAttempt
 
     deleted, _rows = AccessAttempt.objects.filter(username__iexact=username.strip()).delete()
     return deleted

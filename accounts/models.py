@@ -38,8 +38,12 @@ class User(AbstractUser):
     phone = models.CharField(_("phone"), max_length=32, blank=True)
     role = models.CharField(max_length=20, choices=Role.choices, blank=True, default="")
     subscribe_newsletter = models.BooleanField(default=False)
+    # one e-mail a few hours after leaving items in the cart (orders.reminders)
+    cart_reminders = models.BooleanField(default=False)
     # the language the customer last used, for e-mails
     language = models.CharField(max_length=8, default="en")
+    # staff only: a morning e-mail with yesterday's orders, revenue, open COD and messages
+    daily_summary = models.BooleanField(default=False)
 
     objects = ShopUserManager()
 
@@ -52,9 +56,16 @@ class User(AbstractUser):
             )
         ]
 
+    # `is_staff` is the account's kind (a staff account or a customer's), used by
+    # queries and `is_customer`; every privilege check asks `is_staff_member`.
     @property
     def is_customer(self):
         return not self.is_staff
+
+    @property
+    def is_staff_member(self):
+        """A staff account that may use the dashboard now: active, with a role."""
+        return bool(self.is_active and self.is_staff and self.role)
 
     @property
     def display_name(self):
@@ -85,3 +96,33 @@ class AuthToken(models.Model):
     @property
     def is_expired(self):
         return self.expires_at <= timezone.now()
+
+
+class Address(models.Model):
+    """A delivery address a customer saved; at most one is the default (prefilled at checkout)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="addresses")
+    label = models.CharField(max_length=50, blank=True)  # "Home", "Work"
+    first_name = models.CharField(max_length=120)
+    last_name = models.CharField(max_length=120)
+    phone = models.CharField(max_length=32)
+    street = models.CharField(max_length=200)
+    building = models.CharField(max_length=50, blank=True)
+    apartment = models.CharField(max_length=50, blank=True)
+    floor = models.CharField(max_length=20, blank=True)
+    city = models.CharField(max_length=200)
+    state = models.CharField(max_length=100)
+    postal_code = models.CharField(max_length=20, blank=True)
+    country = models.CharField(max_length=3, default="EGY")
+    is_default = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-is_default", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user"], condition=models.Q(is_default=True),
+                                    name="address_one_default_per_user"),
+        ]
+
+    def __str__(self):
+        return f"{self.label or self.street}, {self.city}"

@@ -50,7 +50,8 @@ MATRIX = {
 
 
 def is_staff_member(user):
-    return bool(user and user.is_authenticated and user.is_active and user.is_staff and user.role)
+    """The privilege check for the dashboard and the staff-only storefront parts."""
+    return bool(user and user.is_authenticated and user.is_staff_member)
 
 
 def has_permission(user, area, action="view"):

@@ -4,6 +4,7 @@ import hashlib
 import re
 from datetime import timedelta
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
@@ -17,9 +18,17 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import password_reset_email
 from accounts.models import AuthToken, User
+from orders.cart import cart_merge
 from shop.errors import ShopError
 from shop.newsletter import newsletter_subscribe
-from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, PASSWORD_MAX, PHONE_MAX, text_problem
+from shop.validation import (
+    EMAIL_MAX,
+    LINE_MAX,
+    NAME_MAX,
+    PASSWORD_MAX,
+    PHONE_MAX,
+    text_problem,
+)
 
 SESSION_LIFETIME = timedelta(hours=24)
 REMEMBER_ME_LIFETIME = timedelta(days=30)
@@ -161,7 +170,7 @@ def customer_authenticate(*, request, email, password):
     if not email or not password:
         return None
     user = authenticate(request, username=email.strip(), password=password)
-    if user is None or user.is_staff:
+    if user is None or not user.is_customer:
         return None
     return user
 
@@ -175,7 +184,6 @@ def customer_sign_in(*, request, user, remember_me=False, language=None):
 
     The session (and its cookie) lives 30 days with remember me, else 24 hours.
     """
-    from orders.cart import cart_merge
 
     guest_session_key = request.session.session_key  # login() rotates it
     login(request, user, backend="accounts.backends.EmailOrUsernameBackend")
@@ -200,7 +208,8 @@ def token_issue(*, user, remember_me=False):
     return token, key
 
 
-def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False, site_url=""):
+def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False, site_url="",
+                            cart_reminders=None):
     first_name, last_name, phone = _text(first_name), _text(last_name), _text(phone)
     errors = _text_errors(firstName=(first_name, NAME_MAX), lastName=(last_name, NAME_MAX),
                           phone=(phone, PHONE_MAX))
@@ -218,8 +227,10 @@ def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_
     user.phone = phone_normalize(phone)
     newly_subscribed = bool(subscribe_newsletter) and not user.subscribe_newsletter
     user.subscribe_newsletter = bool(subscribe_newsletter)
+    if cart_reminders is not None:  # None: leave it (the API's profile change does not carry it)
+        user.cart_reminders = bool(cart_reminders)
     with transaction.atomic():
-        user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter"])
+        user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter", "cart_reminders"])
         if newly_subscribed:
             newsletter_subscribe(email=user.email, language=user.language, site_url=site_url)
     return user
@@ -321,7 +332,6 @@ def password_reset_request(*, email, base_url):
 
 def password_reset_complete(*, token, password, confirm=None):
     """Set a new password from a reset link; end every session and token of the user."""
-    from axes.utils import reset as axes_reset
 
     if text_problem(_text(token), max_length=LINE_MAX):
         raise ResetLinkError(_("This reset link is invalid or has expired"), field="token")

@@ -4,16 +4,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from accounts import services
+from accounts import addresses, services
 from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
+from orders.checkout import GOVERNORATES
 from shop.errors import ShopError
 from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url
@@ -25,25 +26,44 @@ def _home():
     return reverse("shop:home")
 
 
+# pages a shopper is never sent back to after signing in (they would loop)
+_NOT_NEXT = ("/login", "/register", "/logout", "/forgot-password", "/reset-password")
+LOGIN_EMAIL_KEY = "login_email"
+
+
 def _safe_next(request):
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return ""
+    """The `next` page to land on after signing in: a path on this site only.
+
+    An absolute or scheme-relative address (`https://evil.example`, `//evil.example`,
+    `/\\evil.example`) is ignored, whatever its host, and so are the sign-in pages themselves.
+    """
+    target = (request.POST.get("next") or request.GET.get("next") or "").strip()
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return ""
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        return ""
+    path = target.split("?", 1)[0].split("#", 1)[0].removeprefix("/ar").rstrip("/")
+    if path in _NOT_NEXT:
+        return ""
+    return target
+
+
+def _with_next(url, next_url):
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
 
 
 def _signed_in_customer(request):
-    return request.user.is_authenticated and not request.user.is_staff
+    return request.user.is_authenticated and request.user.is_customer
 
 
 @never_cache
 @sensitive_post_parameters("password", "confirmPassword")
 @rate_limit_posts("register")
 def register(request):
+    next_url = _safe_next(request)
     if _signed_in_customer(request):
-        return redirect(_home())
+        return redirect(next_url or _home())
     values = {"subscribeNewsletter": True}
     errors = {}
     if request.method == "POST":
@@ -72,20 +92,23 @@ def register(request):
                 errors[exc.field or "form"] = exc.message
             else:
                 messages.success(request, _("Account created successfully! Please sign in to continue."))
-                return redirect(reverse("accounts:login"))
+                # the sign-in form starts with this e-mail (kept in the session, never in the URL)
+                request.session[LOGIN_EMAIL_KEY] = values["email"].strip()
+                return redirect(_with_next(reverse("accounts:login"), next_url))
         # passwords are never sent back to the browser
         values["password"] = values["confirmPassword"] = ""
-    return render(request, "accounts/register.html", {"values": values, "errors": errors},
+    return render(request, "accounts/register.html", {"values": values, "errors": errors, "next": next_url},
                   status=400 if errors else 200)
 
 
 @never_cache
 @sensitive_post_parameters("password")
+@rate_limit_posts("sign_in")
 def login_view(request):
     next_url = _safe_next(request)
     if request.method == "GET" and _signed_in_customer(request):
         return redirect(next_url or _home())
-    values = {"email": "", "rememberMe": False}
+    values = {"email": request.session.pop(LOGIN_EMAIL_KEY, ""), "rememberMe": False}
     errors = {}
     if request.method == "POST":
         values = {"email": request.POST.get("email", "").strip(),
@@ -163,10 +186,11 @@ def reset_password(request):
 @sensitive_post_parameters("currentPassword", "password", "confirmPassword")
 def account(request):
     user = request.user
-    if user.is_staff:
+    if not user.is_customer:
         return redirect("/admindash")
     profile_errors = {}
     password_errors = {}
+    address_errors, address_values = {}, {}
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "profile":
@@ -175,6 +199,7 @@ def account(request):
                     user=user, first_name=request.POST.get("firstName", ""),
                     last_name=request.POST.get("lastName", ""), phone=request.POST.get("phone", ""),
                     subscribe_newsletter=bool(request.POST.get("subscribeNewsletter")), site_url=site_url(request),
+                    cart_reminders=bool(request.POST.get("cartReminders")),
                 )
             except ShopError as exc:
                 profile_errors[exc.field or "form"] = exc.message
@@ -193,10 +218,48 @@ def account(request):
             else:
                 messages.success(request, _("Your password has been changed."))
                 return redirect(reverse("accounts:account"))
+        elif action in ("address_add", "address_default", "address_delete"):
+            address_errors, address_values = _address_action(request, action)
+            if not address_errors:
+                return redirect(reverse("accounts:account") + "#addresses-heading")
     context = {
         "profile_errors": profile_errors,
         "password_errors": password_errors,
+        "address_errors": address_errors,
+        "address_values": address_values,
+        "addresses": addresses.address_list(user=user),
+        "governorates": _governorate_choices(),
         "orders": customer_order_list(user=user),
     }
     return render(request, "accounts/account.html", context,
-                  status=400 if (profile_errors or password_errors) else 200)
+                  status=400 if (profile_errors or password_errors or address_errors) else 200)
+
+
+def _governorate_choices():
+    arabic = get_language() == "ar"
+    return [(en, ar if arabic else en) for en, ar in GOVERNORATES]
+
+
+def _address_action(request, action):
+    """Add, make default or delete a saved address from the account page; return (errors, typed values)."""
+    user = request.user
+    values = {form: request.POST.get(f"a_{form}", "") for form in addresses.FORM_NAMES.values()}
+    try:
+        if action == "address_add":
+            fields = {name: values[form] for name, form in addresses.FORM_NAMES.items()}
+            addresses.address_create(user=user, fields=fields, make_default=bool(request.POST.get("isDefault")))
+            messages.success(request, _("Address saved."))
+        else:
+            address_id = request.POST.get("address", "")
+            if not address_id.isdigit() or len(address_id) > 18:
+                raise addresses.AddressError(_("Address not found"), field="form")
+            if action == "address_default":
+                addresses.address_set_default(user=user, address_id=int(address_id))
+                messages.success(request, _("Default address changed."))
+            else:
+                addresses.address_delete(user=user, address_id=int(address_id))
+                messages.success(request, _("Address deleted."))
+    except ShopError as exc:
+        errors = dict(getattr(exc, "fields", None) or {}) or {exc.field or "form": exc.message}
+        return errors, values
+    return {}, {}

@@ -8,13 +8,21 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from modeltranslation.admin import TranslationAdmin
 
-from accounts.models import AuthToken, User
+from accounts.models import Address, AuthToken, User
 from backoffice.models import AuditEntry
-from catalog.models import Category, Product, Review
-from importer.models import ExternalProduct, ImporterRun
+from catalog.models import Category, Product, Review, StockAlert
+from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceRecord
 from orders.models import Cart, CartLine, Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentEvent
 from shop.models import (
-    Announcement, ContactMessage, ExchangeRate, Heartbeat, NewsletterSubscriber, OutboundEmail, StoreSettings,
+    Announcement,
+    ContactMessage,
+    ExchangeRate,
+    FailedJob,
+    Heartbeat,
+    NewsletterSubscriber,
+    OutboundEmail,
+    OutboundWhatsApp,
+    StoreSettings,
 )
 
 
@@ -59,7 +67,22 @@ class AuthTokenAdmin(ReadOnlyAdmin):
         return True  # revoking a token is a fix
 
 
+@admin.register(Address)
+class AddressAdmin(admin.ModelAdmin):
+    list_display = ("user", "label", "street", "city", "state", "is_default")
+    search_fields = ("user__email", "label", "street", "city")
+    list_filter = ("is_default", "state")
+
+
 # --- catalogue ----------------------------------------------------------------
+
+
+@admin.register(StockAlert)
+class StockAlertAdmin(admin.ModelAdmin):
+    list_display = ("email", "product", "language", "confirmed_at", "notified_at", "created_at")
+    search_fields = ("email", "product__title_en")
+    list_filter = ("language",)
+    exclude = ("token",)
 
 @admin.register(Category)
 class CategoryAdmin(TranslationAdmin):
@@ -211,6 +234,12 @@ class HeartbeatAdmin(ReadOnlyAdmin):
     list_display = ("name", "seen_at")
 
 
+@admin.register(FailedJob)
+class FailedJobAdmin(ReadOnlyAdmin):
+    list_display = ("task", "failed_at", "error")
+    search_fields = ("task", "error")
+
+
 @admin.register(OutboundEmail)
 class OutboundEmailAdmin(ReadOnlyAdmin):
     """The outbox: what was sent, what waits for a retry, what was given up (resend from the overview)."""
@@ -218,6 +247,15 @@ class OutboundEmailAdmin(ReadOnlyAdmin):
     list_display = ("subject", "to", "status", "attempts", "last_attempt_at", "created_at")
     list_filter = ("status", "language")
     search_fields = ("to", "subject")
+
+
+@admin.register(OutboundWhatsApp)
+class OutboundWhatsAppAdmin(ReadOnlyAdmin):
+    """Opt-in WhatsApp order updates: sent, waiting for a retry, or given up."""
+
+    list_display = ("to", "status", "attempts", "last_attempt_at", "created_at")
+    list_filter = ("status", "language")
+    search_fields = ("to", "text")
 
 
 # --- importer and audit -----------------------------------------------------------------
@@ -234,6 +272,22 @@ class ExternalProductAdmin(admin.ModelAdmin):
     list_filter = ("category", "currency")
     search_fields = ("name", "source_url")
     readonly_fields = ("run", "fetched_at")
+
+
+@admin.register(ImportedProduct)
+class ImportedProductAdmin(admin.ModelAdmin):
+    """Clear `staff_edited` here to let a scheduled import write a product's text again."""
+
+    list_display = ("product", "staff_edited", "stock_zeroed", "last_seen_at", "gone_since")
+    search_fields = ("product__title_en", "product__source_url")
+    raw_id_fields = ("product",)
+
+
+@admin.register(PriceRecord)
+class PriceRecordAdmin(ReadOnlyAdmin):
+    list_display = ("product", "kes", "rate", "markup", "egp", "sale_egp", "reason", "recorded_at")
+    list_filter = ("reason",)
+    search_fields = ("product__title_en",)
 
 
 @admin.register(AuditEntry)

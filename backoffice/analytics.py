@@ -23,15 +23,19 @@ TOP_SELLERS = 5
 DAILY_DAYS = 7
 
 
-def counted_orders(*, since=None):
-    """Paid and cash-on-delivery orders placed since `since` (all statuses), never test orders."""
+def counted_orders(*, since=None, until=None):
+    """Paid and cash-on-delivery orders placed in [since, until) (all statuses), never test orders."""
     orders = Order.objects.filter(payment_status__in=COUNTED_PAYMENTS, is_test=False)
-    return orders.filter(created_at__gte=since) if since else orders
+    if since:
+        orders = orders.filter(created_at__gte=since)
+    if until:
+        orders = orders.filter(created_at__lt=until)
+    return orders
 
 
-def sales_orders(*, since=None):
+def sales_orders(*, since=None, until=None):
     """Counted orders that were not cancelled: the ones that make revenue."""
-    return counted_orders(since=since).exclude(status=OrderStatus.CANCELLED)
+    return counted_orders(since=since, until=until).exclude(status=OrderStatus.CANCELLED)
 
 
 def period_start(period, *, now=None):
@@ -40,9 +44,9 @@ def period_start(period, *, now=None):
     return now - timedelta(days=PERIODS[period])
 
 
-def order_figures(*, since):
+def order_figures(*, since, until=None):
     """Revenue, order count and average order value of the period."""
-    totals = sales_orders(since=since).aggregate(revenue=Sum("total_amount"), orders=Count("pk"))
+    totals = sales_orders(since=since, until=until).aggregate(revenue=Sum("total_amount"), orders=Count("pk"))
     revenue = quantize(totals["revenue"] or Decimal("0"))
     orders = totals["orders"]
     average = quantize(revenue / orders) if orders else quantize(Decimal("0"))
@@ -138,15 +142,37 @@ def category_breakdown(*, since):
     return result
 
 
+def percent_change(current, previous):
+    """The change from `previous` to `current` in percent (one decimal), None when there was nothing before."""
+    if not previous:
+        return None
+    return (Decimal(current - previous) * 100 / Decimal(previous)).quantize(Decimal("0.1"))
+
+
+def previous_period(*, period, now):
+    """The period of the same length that ends where this one starts, with its figures
+    and the change of each figure from it to this one."""
+    until = period_start(period, now=now)
+    since = until - timedelta(days=PERIODS[period])
+    return {"since": since, "until": until, **order_figures(since=since, until=until)}
+
+
 def analytics_get(*, period, now=None):
-    """Everything the analytics section shows, in the spec's shape."""
+    """Everything the analytics section shows, in the spec's shape, plus the previous
+    period of the same length (`previous`) and each figure's change from it (`change`)."""
     now = now or timezone.now()
     since = period_start(period, now=now)
     figures = order_figures(since=since)
+    previous = previous_period(period=period, now=now)
     return {
         "period": period,
         "since": since,
         "until": now,
+        "previous": previous,
+        "change": {
+            key: percent_change(figures[key], previous[key])
+            for key in ("revenue", "orders", "average_order_value")
+        },
         "orders": {
             "revenue_this_month": figures["revenue"],
             "orders_this_month": figures["orders"],

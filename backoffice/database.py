@@ -6,6 +6,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from backoffice.audit import audit_record
+from catalog.management.commands.demo_data import CATEGORIES
+from catalog.models import Category
+from shop.store_settings import store_settings_get
 
 
 def _masked_url():
@@ -48,9 +51,6 @@ def _pending_migrations():
 
 def _default_data():
     """Create the rows the shop needs to run; leave existing ones alone."""
-    from catalog.management.commands.demo_data import CATEGORIES
-    from catalog.models import Category
-    from shop.store_settings import store_settings_get
 
     store_settings_get()
     created = 0

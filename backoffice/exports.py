@@ -1,9 +1,16 @@
-"""CSV exports of the dashboard (newsletter subscribers, orders)."""
+"""CSV exports of the dashboard (newsletter subscribers, orders, analytics).
+
+Every export starts with a UTF-8 byte-order mark, so a spreadsheet program
+opening the file reads Arabic names as Arabic rather than guessing a code page.
+"""
 
 import csv
 import io
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+
+BOM = "\ufeff"
 
 SUBSCRIBER_COLUMNS = ["email", "status", "language", "subscribed_at"]
 # a cell starting with one of these runs as a formula in spreadsheet programs
@@ -27,7 +34,7 @@ def _csv_rows(header, rows):
         return text
 
     writer.writerow(header)
-    yield flush()
+    yield BOM + flush()
     for row in rows:
         writer.writerow(row)
         yield flush()
@@ -62,3 +69,60 @@ def orders_csv(*, orders):
         ]
         for order in orders.iterator()
     ))
+
+
+def _money(value):
+    return f"{value:.2f}"
+
+
+def _change(value):
+    return "" if value is None else f"{value:+}"
+
+
+def analytics_csv(*, data):
+    """Yield the CSV text of what the analytics section shows for one period (`analytics_get`):
+    one block per panel, blank lines between, headings in the active language."""
+    orders, products, previous, change = data["orders"], data["products"], data["previous"], data["change"]
+    day = lambda moment: timezone.localtime(moment).date().isoformat()  # noqa: E731
+    summary = [
+        [_("Revenue"), _money(orders["revenue_this_month"]), _money(previous["revenue"]),
+         _change(change["revenue"])],
+        [_("Orders"), orders["orders_this_month"], previous["orders"], _change(change["orders"])],
+        [_("Average order value"), _money(orders["average_order_value"]),
+         _money(previous["average_order_value"]), _change(change["average_order_value"])],
+        [_("Active products"), products["total_products"], "", ""],
+    ]
+    blocks = [
+        ([_("Figure"), _("This period (%(since)s to %(until)s)") % {"since": day(data["since"]), "until": day(data["until"])},
+          _("Previous period (%(since)s to %(until)s)") % {"since": day(previous["since"]), "until": day(previous["until"])},
+          _("Change %")], summary),
+        ([_("Status"), _("Orders")], [
+            [label, orders["status_breakdown"][value]]
+            for value, label in _status_labels()
+        ]),
+        ([_("Day"), _("Revenue"), _("Orders")], [
+            [row["date"], _money(row["revenue"]), row["orders"]] for row in orders["daily_orders"]
+        ]),
+        ([_("Top sellers"), _("Category"), _("Units sold"), _("Revenue")], [
+            [_cell(row["title"]), _cell(row["category_name"]), row["total_sold"], _money(row["revenue"])]
+            for row in products["top_selling_products"]
+        ]),
+        ([_("Category"), _("Products"), _("Units sold"), _("Revenue")], [
+            [_cell(row["name"]), row["product_count"], row["units_sold"], _money(row["revenue"])]
+            for row in products["category_breakdown"]
+        ]),
+    ]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for index, (header, rows) in enumerate(blocks):
+        if index:
+            writer.writerow([])
+        writer.writerow(header)
+        writer.writerows(rows)
+    return BOM + buffer.getvalue()
+
+
+def _status_labels():
+    from orders.models import OrderStatus
+
+    return [(value, str(label)) for value, label in OrderStatus.choices]

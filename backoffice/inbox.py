@@ -9,7 +9,7 @@ from accounts.models import User
 from backoffice.audit import audit_record
 from orders.models import Order
 from shop.errors import ShopError
-from shop.mail import mail_queue
+from shop.mail import isolate, mail_queue
 from shop.models import ContactMessageStatus
 from shop.store_settings import store_settings_get
 from shop.validation import clean_text
@@ -45,14 +45,17 @@ def contact_message_reply_language(message):
 def _queue_reply(*, message, reply):
     store = store_settings_get()
     language = contact_message_reply_language(message)
-    quoted = "\n".join(f"> {line}" for line in message.message.splitlines())
+    # the customer's own words keep their direction inside a reply in either language
+    quoted = "\n".join(f"> {isolate(line)}" for line in message.message.splitlines())
     with translation.override(language):
         heading = _("Your message:")
-        subject = _("Re: %(subject)s") % {"subject": message.subject}
+        typed_subject = isolate(message.subject) if language == "ar" else message.subject
+        subject = _("Re: %(subject)s") % {"subject": typed_subject}
+        store_name = store.shown_name
     mail_queue(
         to=message.email,
         subject=subject,
-        text=f"{reply}\n\n— {store.store_name}\n\n{heading}\n{quoted}\n",
+        text=f"{reply}\n\n— {store_name}\n\n{heading}\n{quoted}\n",
         language=language,
         reply_to=store.store_email,
     )

@@ -3,6 +3,9 @@
 Each function owns its transaction and leaves an audit entry.
 """
 
+import re
+import secrets
+
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -13,11 +16,13 @@ from shop.models import Announcement
 from shop.validation import LINE_MAX, clean_fields, clean_url
 
 # the link is checked by clean_url (scheme, host, length)
-ANNOUNCEMENT_LIMITS = {"title": LINE_MAX, "content": (2000, True), "banner_color": 9, "text_color": 9}
+ANNOUNCEMENT_LIMITS = {"title": LINE_MAX, "content": (2000, True), "banner_color": 9, "text_color": 9,
+                       "title_ar": LINE_MAX, "content_ar": (2000, True), "link_label": 80, "link_label_ar": 80}
 
 ANNOUNCEMENT_FIELDS = [
     "title", "content", "link", "display_start_date", "display_end_date",
     "banner_color", "text_color", "is_active", "is_main",
+    "link_label", "title_ar", "content_ar", "link_label_ar", "arabic_missing",
 ]
 
 
@@ -86,3 +91,48 @@ def coupon_set_active(*, actor, coupon, is_active):
     action = "coupon.activate" if is_active else "coupon.deactivate"
     audit_record(actor=actor, action=action, details=coupon.code, target=coupon)
     return coupon
+
+
+# no 0/O, 1/I/L or 5/S look-alikes: a code read out over the phone or typed from a card works
+CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXYZ2346789"
+GENERATE_MAX = 500
+CODE_LENGTH = 8
+PREFIX_MAX = 20
+_PREFIX = re.compile(r"^[A-Z0-9_-]*$")
+
+
+def _new_codes(*, prefix, count, length, taken):
+    codes = set()
+    while len(codes) < count:
+        code = prefix + "".join(secrets.choice(CODE_ALPHABET) for _i in range(length))
+        if code not in taken:
+            codes.add(code)
+    return codes
+
+
+def coupons_generate(*, actor, prefix, count, type, value, minimum_order_amount, expiry_date=None,
+                     usage_limit=1, is_active=True, length=CODE_LENGTH):
+    """Create `count` coupons alike but for their codes: `prefix` then `length` random characters
+    from CODE_ALPHABET, unique among themselves and every existing coupon. One audit entry."""
+    prefix = clean_fields({"prefix": prefix or ""}, {"prefix": PREFIX_MAX})["prefix"].strip().upper()
+    if not _PREFIX.match(prefix):
+        raise ShopError(_("Use letters, digits, - and _ only"), field="prefix")
+    if not 1 <= count <= GENERATE_MAX:
+        raise ShopError(_("Generate between 1 and %(most)d codes at a time") % {"most": GENERATE_MAX},
+                        field="count")
+    for _attempt in range(3):
+        taken = set(Coupon.objects.filter(code__startswith=prefix).values_list("code", flat=True))
+        codes = sorted(_new_codes(prefix=prefix, count=count, length=length, taken=taken))
+        try:
+            with transaction.atomic():
+                coupons = Coupon.objects.bulk_create([
+                    Coupon(code=code, type=type, value=value, minimum_order_amount=minimum_order_amount,
+                           expiry_date=expiry_date, usage_limit=usage_limit or None, is_active=is_active)
+                    for code in codes
+                ])
+                audit_record(actor=actor, action="coupon.generate",
+                             details=f"{count} × {prefix or '…'}", target=None)
+            return coupons
+        except IntegrityError:  # another batch took one of these codes meanwhile: draw again
+            continue
+    raise ShopError(_("Could not find unused codes; try a longer prefix"), field="prefix")

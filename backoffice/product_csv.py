@@ -10,6 +10,7 @@ import io
 
 from django.utils.translation import gettext as _
 
+from backoffice.product_input import ProductInputSerializer
 from backoffice.products import product_save
 from catalog.models import Product
 from shop.errors import ShopError
@@ -99,7 +100,6 @@ def _changed(product, fields):
 
 def products_import(*, actor, upload):
     """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
-    from backoffice.api.products import ProductInputSerializer
 
     if upload.size > MAX_BYTES:
         raise ShopError(_("The CSV file must be 5 MB or smaller"), field="file")

@@ -1,7 +1,7 @@
 """Back-office product writes: save, delete, stock, generators, image upload.
 
 Every write is audited. Product content goes through the catalogue's
-`product_upsert` when it is there (it keeps the search text in step).
+`product_upsert` (it keeps the search text in step).
 """
 
 import secrets
@@ -18,6 +18,9 @@ from django.utils.translation import gettext as _
 from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Category, Product
+from catalog.services import product_upsert
+from importer import categorize as generators
+from importer.sync import staff_edits_record
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, clean_fields
 
@@ -29,6 +32,7 @@ PRODUCT_LIMITS = {
     "brewing_instructions_en": (2000, True), "brewing_instructions_ar": (2000, True),
     "images": 1000, "category": 60, "tags": LINE_MAX, "flavor_notes": LINE_MAX,
     "ingredients": LINE_MAX, "colors": LINE_MAX,
+    "tags_ar": LINE_MAX, "flavor_notes_ar": LINE_MAX, "ingredients_ar": LINE_MAX,
 }
 _API_NAMES = {name: name.removesuffix("_en") for name in PRODUCT_LIMITS}
 
@@ -36,18 +40,6 @@ DEFAULT_CATEGORY = "black-tea"
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 # magic bytes of the formats we accept; SVG is refused (it can carry script)
 _IMAGE_SIGNATURES = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg", b"GIF87a": "gif", b"GIF89a": "gif"}
-
-
-def _upsert(*, product=None, **fields):
-    try:
-        from catalog.services import product_upsert
-    except ImportError:  # the storefront's catalogue services are not merged yet
-        product = product or Product()
-        for name, value in fields.items():
-            setattr(product, name, value)
-        product.save()
-        return product
-    return product_upsert(product=product, **fields)
 
 
 def category_for(slug):
@@ -83,7 +75,10 @@ def product_save(*, actor, data, product=None):
                 raise ShopError(_("A product with this slug already exists"), field="slug")
             fields["slug"] = slug
         creating = product is None
-        product = _upsert(product=product, **fields)
+        edited = [] if creating else [name for name, value in fields.items() if getattr(product, name, value) != value]
+        product = product_upsert(product=product, **fields)
+        if edited and product.source_url:  # an imported product: a scheduled import keeps these
+            staff_edits_record(product=product, fields=edited)
         audit_record(actor=actor, action="product.create" if creating else "product.update",
                      details=product.title_en, target=product)
     return product
@@ -133,19 +128,11 @@ def stock_adjust(*, actor, product, action, amount):
 
 # --- the rule-based generators (importer/categorize.py, spec 5 and 9) ------------
 
-def _generators():
-    try:
-        from importer import categorize as generators
-    except ImportError:
-        raise ShopError(_("The product generators are not available yet"), status=503) from None
-    return generators
-
-
 def category_suggest(*, title, description="", price=None):
     """Suggest a category slug and tags for a product that may not be saved yet."""
     if not (title or "").strip():
         raise ShopError(_("Please enter a product title first"), field="title")
-    result = _generators().categorize(name=title, description=description or "", price=price)
+    result = generators.categorize(name=title, description=description or "", price=price)
     return result.category, list(result.tags)
 
 
@@ -159,7 +146,6 @@ def product_categorize(*, actor, product):
 
 def product_describe(*, actor, product):
     """Write both language descriptions with the rule-based generator."""
-    generators = _generators()
     texts = {
         f"description_{lang}": generators.describe(name=getattr(product, f"title_{lang}") or product.title_en,
                                                   category=product.category.slug,

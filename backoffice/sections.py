@@ -12,7 +12,6 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Role
 from accounts.roles import has_permission, is_staff_member
 
-
 # The roles' names (their translations live in the accounts catalogue, with the model).
 ROLE_LABELS = dict(Role.choices)
 

@@ -38,6 +38,11 @@ def dashboard_stats():
         pending=Count("pk", filter=Q(status=OrderStatus.PENDING)),
         revenue=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
         attention=Count("pk", filter=Q(needs_attention=True)),
+        # paid, then cancelled, and not refunded yet: money to give back (or an order to restore)
+        captured_on_cancelled=Coalesce(
+            Sum("total_amount", filter=Q(status=OrderStatus.CANCELLED, payment_status=PaymentStatus.PAID,
+                                         is_test=False)),
+            Value(Decimal("0")), output_field=_MONEY),
     )
     stock = stock_counts()
     return {
@@ -51,6 +56,7 @@ def dashboard_stats():
         "unread_messages": ContactMessage.objects.filter(status=ContactMessageStatus.NEW).count(),
         # money captured on cancelled orders: refund or restore each
         "attention_orders": orders["attention"],
+        "captured_on_cancelled": orders["captured_on_cancelled"],
     }
 
 
@@ -110,3 +116,9 @@ def customers_by_email(*, search="", kind=""):
     if kind == "registered":
         buyers = buyers.filter(user_id__isnull=False)
     return buyers.union(without_orders, all=True).order_by("-last_activity", "key")
+
+
+def coupon_orders(*, coupon):
+    """The orders that used `coupon`, newest first (by the link, or by the code when it was lost)."""
+    return Order.objects.filter(Q(coupon=coupon) | Q(coupon__isnull=True, coupon_code=coupon.code)).order_by(
+        "-created_at", "-pk")

@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.lockout import lockout_reset
 from accounts.models import AuthToken, Role, User
 from backoffice.audit import audit_record
 from shop.errors import ShopError
@@ -100,7 +101,6 @@ def staff_delete(*, actor, user):
 
 def sign_in_unlock(*, actor, username):
     """Let `username` sign in again from every address at once (Owner only, audited)."""
-    from accounts.lockout import lockout_reset
 
     username = (username or "").strip()
     if not username:

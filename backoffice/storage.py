@@ -13,6 +13,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from backoffice.audit import audit_record
+from catalog.models import Category, Product
+from shop.health import database_ok
+from shop.models import Announcement, ExchangeRate, StoreSettings
 
 INTERVALS = (1, 5, 10, 15, 30, 60)  # minutes (spec 9)
 DEFAULT_CONFIG = {"enabled": True, "refresh_interval": 5}
@@ -21,8 +24,6 @@ _TABLE_KEY = "backoffice:storage:table:{}"
 
 
 def _tables():
-    from catalog.models import Category, Product
-    from shop.models import Announcement, ExchangeRate, StoreSettings
 
     return {
         "products": lambda: list(Product.objects.values("id", "slug", "stock", "price_amount", "is_active")),
@@ -39,7 +40,6 @@ def storage_config():
 
 def storage_status():
     """Status per table (spec 3 'Storage status'): cached, itemCount, age in seconds."""
-    from shop.health import database_ok
 
     config = storage_config()
     now = timezone.now()

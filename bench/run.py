@@ -4,6 +4,13 @@ with gunicorn and measure /shop, a filtered /shop and a product page with wrk.
     .venv/bin/python bench/run.py [--connections 32] [--seconds 10]
 
 Needs `wrk` (apt-get install -y wrk) and a built front end (npm run build).
+
+Every row is also given as a ratio to the *floor*, measured in the same run by
+this script: a bare Django project in a temporary folder (no middleware, no
+database, one view returning a page of the shop's size from memory) served by
+gunicorn with the same settings as the shop. Machines drift from run to run;
+the ratios do much less. The floor is measured before and after the rows and
+the mean is used.
 Prints requests/s, p50 and p99 per URL; copy the table into bench/RESULTS.md.
 """
 
@@ -16,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -50,8 +58,24 @@ for n in range(Product.objects.count(), {count}):
         images=["/media/demo/kericho-gold-pure-kenya-tea-100-bags.svg"],
     )
 print(Product.objects.count(), "products")
+# two visitors with a session: a guest with a cart, a signed-in customer with a cart
+from django.contrib.auth import get_user_model
+from django.test import Client
+tea = Product.objects.get(slug="kericho-gold-pure-kenya-tea-100-bags")
+guest = Client(HTTP_HOST="127.0.0.1")
+guest.post("/api/cart/items", {{"productId": tea.pk, "quantity": 2}}, content_type="application/json")
+customer = get_user_model().objects.create_user(
+    username="bench@example.com", email="bench@example.com", password="bench-password-1", first_name="Bench")
+member = Client(HTTP_HOST="127.0.0.1")
+member.force_login(customer)
+member.post("/api/cart/items", {{"productId": tea.pk, "quantity": 1}}, content_type="application/json")
+print("SESSIONS", guest.cookies["sessionid"].value, member.cookies["sessionid"].value)
 """
-    subprocess.run([PYTHON, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([PYTHON, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    print(out.strip().splitlines()[-2])
+    _label, guest, member = out.strip().splitlines()[-1].split()
+    return {"cart": guest, "signed in": member}
 
 
 def _cpu_seconds(master_pid):
@@ -62,6 +86,54 @@ def _cpu_seconds(master_pid):
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+FLOOR_APP = """
+import os
+from django.conf import settings
+settings.configure(
+    DEBUG=False, SECRET_KEY="floor", ALLOWED_HOSTS=["*"], ROOT_URLCONF=__name__, MIDDLEWARE=[],
+    INSTALLED_APPS=[], DATABASES={}, USE_I18N=False,
+)
+from django.core.wsgi import get_wsgi_application
+from django.http import HttpResponse
+from django.urls import path
+with open(os.path.join(os.path.dirname(__file__), "page.html"), encoding="utf-8") as f:
+    PAGE = f.read()
+def page(request):
+    return HttpResponse(PAGE)
+urlpatterns = [path("", page)]
+application = get_wsgi_application()
+"""
+
+
+def _floor_project(page_bytes):
+    """A minimal Django project in a temporary folder: one view, the page from memory."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    (folder / "floor.py").write_text(FLOOR_APP)
+    (folder / "page.html").write_bytes(page_bytes)
+    return folder
+
+
+def _gunicorn(app, cwd, env, args):
+    """The Procfile's gunicorn (without the access log, which would measure the terminal)."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), app, "--bind", f"127.0.0.1:{port}",
+         "--workers", str(args.workers), "--threads", str(args.threads), "--timeout", "60",
+         "--log-level", "warning"],
+        cwd=cwd, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(base + "/", timeout=2)
+            break
+        except urllib.error.HTTPError:
+            break
+        except OSError:
+            time.sleep(0.2)
+    return server, base
 
 
 def _wrk(url, connections, seconds, headers=()):
@@ -83,6 +155,34 @@ def _wrk(url, connections, seconds, headers=()):
     return rps, pct("50"), pct("99"), failed, total
 
 
+def _measure(base, url, args, headers=(), server=None):
+    for _ in range(20):
+        request = urllib.request.Request(base + url, headers=dict(h.split(": ", 1) for h in headers))
+        urllib.request.urlopen(request, timeout=5).read()
+    before = _cpu_seconds(server.pid)
+    rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers)
+    cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
+    return {"rps": rps, "p50": p50, "p99": p99, "errors": errors, "cpu": cpu_ms}
+
+
+def _rows(args, slug, sessions):
+    """(label, URL, headers) for every row."""
+    pages = [("home", "/"), ("shop", "/shop"), ("filtered shop", "/shop?category=black-tea&sort=price-asc"),
+             ("product", f"/product/{slug}")]
+    rows = []
+    for language, prefix in (("EN", ""), ("AR", "/ar")):
+        for name, url in pages:
+            path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
+            rows.append((f"{name} {language}, no session", path, []))
+    for who, key in sessions.items():
+        for language, prefix in (("EN", ""), ("AR", "/ar")):
+            for name, url in pages:
+                path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
+                rows.append((f"{name} {language}, {who}", path, [f"Cookie: sessionid={key}"]))
+        rows.append((f"GET /api/cart, {who}", "/api/cart", [f"Cookie: sessionid={key}"]))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--connections", type=int, default=32)
@@ -90,8 +190,7 @@ def main():
     parser.add_argument("--products", type=int, default=500)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--with-session", action="store_true",
-                        help="send a session cookie, so every page is rendered (no visitor page cache)")
+    parser.add_argument("--only", default="", help="run only the rows whose label contains this text")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install -y wrk")
@@ -102,45 +201,47 @@ def main():
     env.pop("REDIS_URL", None)
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    _seed(env, args.products)
+    sessions = _seed(env, args.products)
 
-    port = _free_port()
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "shop.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--threads", str(args.threads), "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server, base = _gunicorn("shop.wsgi", ROOT, env, args)
     slug = "kericho-gold-pure-kenya-tea-100-bags"
+    floor_dir = floor = None
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/shop", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
-        # /about is the baseline: the page shell (middleware, header, footer) and nothing else
-        urls = ["/shop", "/shop?category=black-tea&sort=price-asc", f"/product/{slug}", "/about"]
-        # any session cookie (even an unknown one) takes a visitor off the page cache
-        headers = ["Cookie: sessionid=bench"] if args.with_session else []
+        page = urllib.request.urlopen(base + "/shop", timeout=10).read()
+        floor_dir = _floor_project(page)
+        floor_env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+        floor, floor_base = _gunicorn("floor", floor_dir, floor_env, args)
         load = os.getloadavg()[0]
-        print(f"{args.products} products, {args.connections} connections, {args.seconds}s, "
-              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite, "
-              f"{'with a session cookie (rendered)' if args.with_session else 'fresh visitors (page cache)'}; "
-              f"load average at start {load:.1f}")
-        print("| URL | req/s | p50 ms | p99 ms | errors/timeouts | server CPU ms/request |")
-        print("|---|---|---|---|---|---|")
-        for url in urls:
-            for warm in range(20):
-                urllib.request.urlopen(base + url, timeout=5).read()
-            before = _cpu_seconds(server.pid)
-            rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers)
-            cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
-            print(f"| `{url}` | {rps:.0f} | {p50:.1f} | {p99:.1f} | {errors} | {cpu_ms:.1f} |")
+        print(f"{args.products} products, {args.connections} connections, {args.seconds}s per row, "
+              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite; "
+              f"floor page {len(page):,} bytes; load average at start {load:.1f}")
+        floors = [_measure(floor_base, "/", args, server=floor)]
+        results = []
+        for label, url, headers in _rows(args, slug, sessions):
+            if args.only and args.only not in label:
+                continue
+            urllib.request.urlopen(base + url, timeout=10).read()  # stored by a visitor without a session
+            results.append((label, url, _measure(base, url, args, headers, server)))
+        floors.append(_measure(floor_base, "/", args, server=floor))
+        ref = {key: sum(f[key] for f in floors) / len(floors) for key in ("rps", "p50", "p99", "cpu")}
+        print("| row | URL | req/s | p50 ms | p99 ms | errors | CPU ms/req "
+              "| req/s ÷ floor | p99 ÷ floor | floor CPU ÷ CPU |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for n, f in enumerate(floors):
+            print(f"| bare Django floor ({'before' if n == 0 else 'after'}) | `/` | {f['rps']:.0f} | {f['p50']:.1f} "
+                  f"| {f['p99']:.1f} | {f['errors']} | {f['cpu']:.2f} | | | |")
+        for label, url, r in results:
+            print(f"| {label} | `{url}` | {r['rps']:.0f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['errors']} "
+                  f"| {r['cpu']:.2f} | {r['rps'] / ref['rps']:.0%} | {r['p99'] / ref['p99']:.1f}× "
+                  f"| {ref['cpu'] / max(r['cpu'], 1e-9):.0%} |")
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for proc in (server, floor):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
         shutil.rmtree(data, ignore_errors=True)
+        if floor_dir:
+            shutil.rmtree(floor_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 """Public catalogue API: products and reviews (spec section 7)."""
 
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -10,7 +14,13 @@ from catalog.models import Product
 from catalog.selectors import product_get, product_list, review_list_approved
 from catalog.serializers import ProductOutputSerializer, ReviewOutputSerializer
 from catalog.services import review_create
+from catalog.stock_alerts import stock_alert_request
+from catalog.suggest import suggest
 from shop.errors import ShopError
+from shop.money import format_egp
+from shop.paths import localized_path
+from shop.site_url import site_url
+from shop.templatetags.shop_tags import safe_url
 
 MAX_LIMIT = 200
 
@@ -101,3 +111,63 @@ class ReviewApi(APIView):
             },
             status=201,
         )
+
+
+class StockAlertApi(APIView):
+    """Notify me when an out-of-stock product is back: one confirmation e-mail first (double opt-in)."""
+
+    throttle_scope = "stock_alert"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "StockAlertInput"
+
+        email = serializers.CharField(required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, responses=inline_serializer("StockAlertAnswer", {
+        "message": serializers.CharField()}), summary="Ask for one e-mail when the product is back in stock")
+    def post(self, request, product_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        stock_alert_request(product_id=product_id, email=data.validated_data["email"], language=get_language(),
+                            base_url=site_url(request))
+        return Response({"message": _("Almost done: we sent you an e-mail. Open its link to confirm the alert.")},
+                        status=202)
+class SearchSuggestApi(APIView):
+    """Products and categories for what the shopper has typed (from the 2nd character)."""
+
+    authentication_classes = []
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str), OpenApiParameter("lang", str, enum=["en", "ar"])],
+        responses=inline_serializer("SearchSuggestions", {
+            "query": serializers.CharField(),
+            "products": serializers.ListField(child=serializers.DictField()),
+            "categories": serializers.ListField(child=serializers.DictField()),
+            "allUrl": serializers.CharField(),
+        }),
+    )
+    def get(self, request):
+        query = request.query_params.get("q", "")
+        query = query.replace("\x00", "")[:100] if isinstance(query, str) else ""
+        language = request.query_params.get("lang")
+        language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        products, categories = suggest(query)
+
+        def title(entry):
+            return (entry.title_ar if language == "ar" and entry.title_ar else entry.title_en)
+
+        body = {
+            "query": query,
+            "products": [{
+                "title": title(p), "url": localized_path(f"/product/{p.slug}", language),
+                "price": format_egp(p.sale_price if p.sale_price is not None else p.price, language),
+                "image": safe_url(p.image),
+            } for p in products],
+            "categories": [{"title": title(c), "url": localized_path(f"/shop?category={c.slug}", language)}
+                           for c in categories],
+            "allUrl": localized_path(f"/shop?{urlencode({'search': query.strip()})}", language),
+        }
+        response = Response(body)
+        response["Cache-Control"] = "public, max-age=60"
+        return response

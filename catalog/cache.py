@@ -1,18 +1,27 @@
 """A version number for everything the catalogue shows, so rendered fragments can be
 cached in the shared cache and dropped at once when a product or review changes."""
 
+import secrets
+
 from django.core.cache import cache
+from django.db import transaction
 
 VERSION_KEY = "catalog:version"
 # A write that bypasses the services (a data fix in the Django admin) shows within this time.
 FRAGMENT_SECONDS = 120
 
 
+def _first_version():
+    # a random start, never a number used before: pages kept in a process's memory
+    # (shop.page_cache) must not match again after the shared cache was flushed
+    return secrets.randbits(48)
+
+
 def catalog_version():
     version = cache.get(VERSION_KEY)
     if version is None:
-        cache.add(VERSION_KEY, 1, None)
-        version = cache.get(VERSION_KEY) or 1
+        cache.add(VERSION_KEY, _first_version(), None)
+        version = cache.get(VERSION_KEY) or _first_version()
     return version
 
 
@@ -21,7 +30,7 @@ def catalog_changed():
     try:
         cache.incr(VERSION_KEY)
     except ValueError:  # not set yet (or evicted)
-        cache.set(VERSION_KEY, 2, None)
+        cache.set(VERSION_KEY, _first_version(), None)
 
 
 def catalog_changed_now_and_on_commit():
@@ -30,7 +39,6 @@ def catalog_changed_now_and_on_commit():
     The second bump stops a request that read the old rows before the commit
     from caching them under the new version.
     """
-    from django.db import transaction
 
     catalog_changed()
     transaction.on_commit(catalog_changed)

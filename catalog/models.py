@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 
@@ -33,7 +34,36 @@ class CaffeineLevel(models.TextChoices):
     HIGH = "high", _("High")
 
 
+class StockLevel(models.TextChoices):
+    """Availability.status() values, remembered for the stock alerts (backoffice.alerts)."""
+
+    IN = "in", _("In Stock")
+    LOW = "low", _("Low Stock")
+    OUT = "out", _("Out of Stock")
+
+
+class ProductQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        """Every UPDATE that sets stock reports the products it touched (signals.stock_changed):
+        the one place stock alerts hear about sales, cancellations and staff corrections."""
+        if "stock" not in kwargs:
+            return super().update(**kwargs)
+        product_ids = list(self.values_list("pk", flat=True))
+        count = super().update(**kwargs)
+        if count:
+            _stock_changed(product_ids)
+        return count
+
+
+def _stock_changed(product_ids):
+    from catalog.signals import stock_changed
+
+    stock_changed.send(sender=Product, product_ids=product_ids)
+
+
 class Product(models.Model):
+    objects = ProductQuerySet.as_manager()
+
     slug = models.SlugField(max_length=200, unique=True)
     title = models.CharField(max_length=200)
     short_description = models.CharField(max_length=300, blank=True)
@@ -53,11 +83,18 @@ class Product(models.Model):
     tags = models.JSONField(default=list, blank=True)
     flavor_notes = models.JSONField(default=list, blank=True)
     ingredients = models.JSONField(default=list, blank=True)
+    # Arabic twins of the lists shoppers read (empty: the English words, isolated)
+    tags_ar = models.JSONField(default=list, blank=True)
+    flavor_notes_ar = models.JSONField(default=list, blank=True)
+    ingredients_ar = models.JSONField(default=list, blank=True)
     colors = models.JSONField(default=list, blank=True)
     caffeine_level = models.CharField(
         max_length=10, choices=CaffeineLevel.choices, default=CaffeineLevel.MEDIUM
     )
     stock = models.IntegerField(default=0)
+    # the stock level the last alert check saw; an alert goes out when stock falls past it
+    stock_alert_level = models.CharField(max_length=3, choices=StockLevel.choices, default=StockLevel.IN,
+                                         editable=False)
     rating = models.DecimalField(max_digits=3, decimal_places=2, default=Decimal("0"))
     review_count = models.PositiveIntegerField(default=0)
     is_new = models.BooleanField(default=False)
@@ -81,6 +118,45 @@ class Product(models.Model):
 
     def __str__(self):
         return self.title
+
+    def save(self, *args, **kwargs):
+        from catalog.pricing import Availability
+
+        adding = self._state.adding
+        if adding:  # a new product starts at its own level: nothing has crossed yet
+            self.stock_alert_level = Availability.status(self.stock)
+        super().save(*args, **kwargs)
+        update_fields = kwargs.get("update_fields")
+        if not adding and (update_fields is None or "stock" in update_fields):
+            _stock_changed([self.pk])
+    def _list_in_language(self, name):
+        if get_language() == "ar":
+            return getattr(self, f"{name}_ar") or getattr(self, name) or []
+        return getattr(self, name) or []
+
+    @property
+    def shown_flavor_notes(self):
+        """Flavour notes in the page's language (Arabic falls back to English)."""
+        return self._list_in_language("flavor_notes")
+
+    @property
+    def shown_ingredients(self):
+        return self._list_in_language("ingredients")
+
+    @property
+    def shown_tags(self):
+        return self._list_in_language("tags")
+
+    @property
+    def arabic_missing(self):
+        """The fields that have English text and no Arabic twin (the dashboard marks them)."""
+        pairs = [("title", self.title_en, self.title_ar),
+                 ("shortDescription", self.short_description_en, self.short_description_ar),
+                 ("description", self.description_en, self.description_ar),
+                 ("brewingInstructions", self.brewing_instructions_en, self.brewing_instructions_ar),
+                 ("tags", self.tags, self.tags_ar), ("flavorNotes", self.flavor_notes, self.flavor_notes_ar),
+                 ("ingredients", self.ingredients, self.ingredients_ar)]
+        return [name for name, english, arabic in pairs if english and not arabic]
 
 
 class Review(models.Model):
@@ -117,3 +193,30 @@ class Review(models.Model):
 
     def __str__(self):
         return f"{self.rating}★ {self.title}"
+
+
+class StockAlert(models.Model):
+    """Someone who asked to hear once when an out-of-stock product is back (double opt-in).
+
+    Pending until the e-mailed link is confirmed; sent once (`notified_at`) when
+    the stock returns, then done. Asking again after that starts a new round.
+    """
+
+    product = models.ForeignKey(Product, on_delete=models.CASCADE, related_name="stock_alerts")
+    email = models.EmailField()
+    language = models.CharField(max_length=8, default="en")
+    token = models.CharField(max_length=64, unique=True)
+    # the shop's address as the visitor reached it, for the links in the later e-mail (SITE_URL wins)
+    base_url = models.CharField(max_length=500, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    notified_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["product", "email"], name="stock_alert_once_per_product_email"),
+        ]
+        indexes = [models.Index(fields=["product", "confirmed_at", "notified_at"], name="stock_alert_waiting")]
+
+    def __str__(self):
+        return f"{self.email} → {self.product_id}"

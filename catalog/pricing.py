@@ -4,12 +4,18 @@ Modelled on Oscar's PurchaseInfo: callers ask `price_info(product)` and never
 compare sale and list prices themselves.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from django.db.models import Q
+from django.db.models import F, Q
 
 from shop.money import quantize
+
+if TYPE_CHECKING:
+    from catalog.models import Product
 
 
 @dataclass(frozen=True)
@@ -19,22 +25,26 @@ class PriceInfo:
     kes_price: Decimal | None  # the producer's price, for the KES display
 
     @property
-    def on_sale(self):
+    def on_sale(self) -> bool:
         return self.original_price is not None
 
     @property
-    def save_amount(self):
-        return quantize(self.original_price - self.price) if self.on_sale else Decimal("0.00")
+    def save_amount(self) -> Decimal:
+        return quantize(self.original_price - self.price) if self.original_price is not None else Decimal("0.00")
 
     @property
-    def percent_off(self):
+    def percent_off(self) -> int:
         """Whole percent off the list price, rounded down (never overstated)."""
-        if not self.on_sale or not self.original_price:
+        if not self.original_price:
             return 0
         return int((self.original_price - self.price) * 100 / self.original_price)
 
 
-def unit_price(product):
+# The SQL twin of unit_price's test: the product is on sale now.
+ON_SALE = Q(sale_price_amount__isnull=False, sale_price_amount__lt=F("price_amount"))
+
+
+def unit_price(product: Product) -> Decimal:
     """What one unit of `product` costs now: the sale price if lower, else the price."""
     sale = product.sale_price_amount
     if sale is not None and sale < product.price_amount:
@@ -42,7 +52,7 @@ def unit_price(product):
     return quantize(product.price_amount)
 
 
-def price_info(product):
+def price_info(product: Product) -> PriceInfo:
     price = unit_price(product)
     original = quantize(product.price_amount) if price < product.price_amount else None
     return PriceInfo(price=price, original_price=original, kes_price=product.kes_price_amount)
@@ -54,13 +64,13 @@ class Availability:
     LOW_STOCK = 10
 
     @staticmethod
-    def status(stock):
+    def status(stock: int) -> str:
         if stock <= 0:
             return "out"
         return "low" if stock <= Availability.LOW_STOCK else "in"
 
     @staticmethod
-    def stock_filter(status):
+    def stock_filter(status: str) -> Q:
         """The rule of status() as a query filter, so counts in SQL agree with the badges."""
         return {
             "out": Q(stock__lte=0),
@@ -69,12 +79,15 @@ class Availability:
         }[status]
 
     @staticmethod
-    def is_purchase_permitted(product, quantity):
-        """Return (allowed, reason) for buying `quantity` of `product`."""
+    def purchase_problem(product: Product) -> str:
+        """Why `product` cannot be put in a cart at all: "inactive", "out_of_stock", or ""."""
         if not product.is_active:
-            return False, "inactive"
+            return "inactive"
         if product.stock <= 0:
-            return False, "out_of_stock"
-        if quantity > product.stock:
-            return False, "insufficient_stock"
-        return True, ""
+            return "out_of_stock"
+        return ""
+
+    @staticmethod
+    def purchasable_quantity(product: Product, wanted: int) -> int:
+        """How many of `wanted` units can be had: never more than the stock on hand."""
+        return max(min(wanted, product.stock), 0)

@@ -46,5 +46,6 @@ def product_search_text(product):
     for field in ("title", "short_description", "description"):
         for language in ("en", "ar"):
             parts.append(getattr(product, f"{field}_{language}", "") or "")
-    parts.extend(str(tag) for tag in (product.tags or []))
+    for name in ("tags", "tags_ar", "flavor_notes", "flavor_notes_ar"):
+        parts.extend(str(word) for word in (getattr(product, name, None) or []))
     return normalize(" ".join(parts))

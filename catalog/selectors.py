@@ -7,7 +7,9 @@ from decimal import Decimal
 from django.db.models import Case, Count, DecimalField, F, Q, When
 
 from catalog.models import Category, Product, Review
+from catalog.pricing import ON_SALE
 from catalog.search import search_terms
+from catalog.suggest import fuzzy_product_ids
 
 ALL_CATEGORIES = {"", "all", "entire-range"}  # no category filter
 _SLUG = re.compile(r"[-\w]{1,200}")
@@ -34,11 +36,7 @@ def _with_shown_price(queryset):
     """Annotate the price a shopper pays (catalog.pricing.unit_price, in SQL)."""
     return queryset.annotate(
         shown_price=Case(
-            When(
-                sale_price_amount__isnull=False,
-                sale_price_amount__lt=F("price_amount"),
-                then=F("sale_price_amount"),
-            ),
+            When(ON_SALE, then=F("sale_price_amount")),
             default=F("price_amount"),
             output_field=DecimalField(max_digits=12, decimal_places=2),
         )
@@ -81,7 +79,9 @@ def product_list(*, category=None, search=None, price=None, sort=None):
     if filters["category"]:
         queryset = queryset.filter(category__slug=filters["category"])
     if filters["search"]:
-        queryset = queryset.filter(_search_filter(filters["search"]))
+        exact = queryset.filter(_search_filter(filters["search"]))
+        # nothing spelled that way: the forgiving search (typos, Arabic plurals and category words)
+        queryset = exact if exact.exists() else queryset.filter(pk__in=fuzzy_product_ids(filters["search"]))
     if filters["price"]:
         low, high, inclusive = PRICE_RANGES[filters["price"]]
         if low is not None:
@@ -103,6 +103,18 @@ def category_list_with_counts():
     return Category.objects.annotate(
         product_count=Count("products", filter=Q(products__is_active=True))
     ).order_by("position", "slug")
+
+
+def category_pictures(*, categories):
+    """{category id: the picture of its first active product that has one} (featured first), for tiles."""
+    wanted = {category.pk for category in categories}
+    pictures = {}
+    products = (Product.objects.filter(is_active=True, category_id__in=wanted).exclude(images=[])
+                .order_by("-is_featured", "pk").values_list("category_id", "images"))
+    for category_id, images in products:
+        if category_id not in pictures and images and isinstance(images[0], str):
+            pictures[category_id] = images[0]
+    return pictures
 
 
 def product_related(*, product, limit=4):

@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
+from orders.models import OrderItem, OrderStatus
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, TEXT_MAX, clean_text, clean_url
-
 
 
 class ReviewError(ShopError):
@@ -65,9 +65,8 @@ def product_search_text_refresh(*, products=None):
 
 def review_is_allowed(*, user, product):
     """Whether `user` has a delivered order that contains `product`."""
-    from orders.models import OrderItem, OrderStatus
 
-    if user is None or not user.is_authenticated or user.is_staff:
+    if user is None or not user.is_authenticated or not user.is_customer:
         return False
     return OrderItem.objects.filter(
         order__user=user, order__status=OrderStatus.DELIVERED, product=product

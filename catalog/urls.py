@@ -9,4 +9,7 @@ urlpatterns = [
     path("sale", cache_for_visitors(views.sale), name="sale"),
     path("explore", cache_for_visitors(views.explore), name="explore"),
     path("product/<str:slug>", cache_for_visitors(views.product_detail), name="product-detail"),
+    path("stock-alert", views.stock_alert_request_view, name="stock-alert"),
+    path("stock-alert/confirm", views.stock_alert_confirm_view, name="stock-alert-confirm"),
+    path("stock-alert/cancel", views.stock_alert_cancel_view, name="stock-alert-cancel"),
 ]

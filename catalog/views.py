@@ -1,10 +1,10 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -12,14 +12,22 @@ from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
 from catalog import selectors
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
-from catalog.pricing import Availability, price_info
+from catalog.pricing import ON_SALE, Availability, price_info
 from catalog.services import review_is_allowed
+from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
+from shop.errors import ShopError
 from shop.money import format_egp
+from shop.paths import localized_path
+from shop.ratelimit import rate_limit_posts
 from shop.rates import rate_get
+from shop.site_url import site_url
 from shop.store_settings import store_settings_get
+from shop.units import keep_units
 from shop.validation import safe_url
 
 PAGE_SIZE = 24
@@ -45,11 +53,10 @@ def _page_number(request):
 
 def _query(filters, **changes):
     """The shop URL's query for `filters` with `changes`; defaults are left out."""
-    from urllib.parse import urlencode
 
     merged = {**filters, **changes}
     pairs = [(k, merged[k]) for k in ("category", "search", "price", "sort", "view", "page") if merged.get(k)]
-    pairs = [(k, v) for k, v in pairs if not (k, v) in {("sort", "featured"), ("view", "grid"), ("page", 1)}]
+    pairs = [(k, v) for k, v in pairs if (k, v) not in {("sort", "featured"), ("view", "grid"), ("page", 1)}]
     return "?" + urlencode(pairs) if pairs else ""
 
 
@@ -90,7 +97,7 @@ def shop(request, *, title=None, sale_only=False):
 def _shop_context(request, filters, *, title, sale_only):
     products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
     if sale_only:
-        products = products.filter(sale_price_amount__isnull=False, sale_price_amount__lt=F("price_amount"))
+        products = products.filter(ON_SALE)
     paginator = Paginator(products, PAGE_SIZE)
     page = paginator.get_page(_page_number(request))
     categories = list(selectors.category_list_with_counts())
@@ -136,6 +143,9 @@ def sale(request):
 
 def explore(request):
     categories = [c for c in selectors.category_list_with_counts() if c.is_assignable]
+    pictures = selectors.category_pictures(categories=categories)
+    for category in categories:
+        category.picture = pictures.get(category.pk, "")
     return render(request, "catalog/explore.html", {"categories": categories})
 
 
@@ -180,25 +190,52 @@ def product_detail(request, slug):
             keys["json_ld"]: context["json_ld"],
         }
         cache.set_many(found, FRAGMENT_SECONDS)
+    top = found[keys["top"]]
+    if STOCK_ALERT_MARK in top:  # out of stock: "Notify me", with this visitor's CSRF token and e-mail
+        user = request.user
+        top = top.replace(STOCK_ALERT_MARK, render_to_string("catalog/_stock_alert_form.html", {
+            "product": product, "email": user.email if user.is_authenticated else ""}, request), 1)
+    return render(request, "catalog/product_detail.html", {
+        "product": product,
+        # rendered (and escaped) by our own templates above; the delivery estimate is per shopper and day
+        "top": mark_safe(top.replace(DELIVERY_SLOT, _delivery_estimate(request, store, language), 1)),
+        "bottom": mark_safe(found[keys["bottom"]]),
+        "json_ld": found[keys["json_ld"]],
+        "review_props": review_props(request, product_id=product.pk),
+    })
+
+
+def review_props(request, *, product_id):
+    """The review form's props for this visitor (a visitor part of the product page: shop.stitch)."""
     user = request.user
     if not user.is_authenticated:
         reason = "login"
-    elif not review_is_allowed(user=user, product=product):
+    elif not review_is_allowed(user=user, product=product_id):
         reason = "not-buyer"
     else:
         reason = ""
-    return render(request, "catalog/product_detail.html", {
-        "product": product,
-        # rendered (and escaped) by our own templates above
-        "top": mark_safe(found[keys["top"]]),
-        "bottom": mark_safe(found[keys["bottom"]]),
-        "json_ld": found[keys["json_ld"]],
-        "review_props": {
-            "productId": product.pk,
-            "reason": reason,
-            "loginUrl": ("/ar" if language == "ar" else "") + f"/login?next={request.path}",
-        },
-    })
+    return {
+        "productId": product_id,
+        "reason": reason,
+        "loginUrl": localized_path(f"/login?next={request.path}", get_language()),
+    }
+
+
+DELIVERY_SLOT = "<!--delivery-estimate-->"
+
+
+def _delivery_estimate(request, store, language):
+    """"Delivery to Cairo: E£50.00 · Arrives Sun 29 Nov – Tue 1 Dec" for the shopper's last governorate."""
+    return render_to_string("catalog/_delivery_estimate.html", delivery_estimate_context(request, store, language),
+                            request)
+
+
+def delivery_estimate_context(request, store, language):
+    """The delivery estimate's context (a visitor part of the product page: shop.stitch)."""
+    from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
+
+    governorate = shopper_governorate(request) or CAIRO
+    return {"estimate": delivery_estimate(governorate=governorate, store=store, language=language), "store": store}
 
 
 def _product_context(request, product, store, language):
@@ -214,6 +251,9 @@ def _product_context(request, product, store, language):
         "cart_props": {
             "productId": product.pk,
             "stock": product.stock,
+            # the phone's sticky bar repeats the title and price
+            "title": keep_units(product.title),
+            "price": format_egp(info.price, language),
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
         },
@@ -257,3 +297,53 @@ def _product_json_ld(request, product, info):
             "@type": "AggregateRating", "ratingValue": f"{product.rating:.1f}", "reviewCount": product.review_count,
         }
     return data
+
+
+STOCK_ALERT_MARK = "<!--stock-alert-form-->"
+
+
+@never_cache
+@rate_limit_posts("stock_alert")
+@require_POST
+def stock_alert_request_view(request):
+    """The product page's "Notify me" form (works without JavaScript)."""
+    product_id = request.POST.get("product", "")
+    try:
+        if not product_id.isdigit() or len(product_id) > 18:
+            raise ShopError(_("Product not found"), field="productId", status=404)
+        stock_alert_request(product_id=int(product_id), email=request.POST.get("email", ""),
+                            language=get_language(), base_url=site_url(request))
+    except ShopError as exc:
+        return render(request, "catalog/stock_alert_done.html", {"message": exc.message, "ok": False},
+                      status=exc.status if exc.status in (400, 404) else 400)
+    return render(request, "catalog/stock_alert_done.html", {
+        "message": _("Almost done: we sent you an e-mail. Open its link to confirm the alert."), "ok": True})
+
+
+@never_cache
+def stock_alert_confirm_view(request):
+    """The confirmation link: a button (POST) confirms, so mail scanners that open links confirm nothing."""
+    token = request.POST.get("token") or request.GET.get("token") or ""
+    alert = stock_alert_by_token(token)
+    if alert is None:
+        return render(request, "catalog/stock_alert_done.html",
+                      {"message": _("This link is not valid any more."), "ok": False}, status=404)
+    if request.method == "POST":
+        stock_alert_confirm(token=token)
+        return render(request, "catalog/stock_alert_done.html", {
+            "message": _("Confirmed: we will e-mail you once when %(title)s is back in stock.")
+            % {"title": alert.product.title}, "ok": True, "product": alert.product})
+    return render(request, "catalog/stock_alert_confirm.html", {"alert": alert, "token": token})
+
+
+@never_cache
+def stock_alert_cancel_view(request):
+    token = request.POST.get("token") or request.GET.get("token") or ""
+    if stock_alert_by_token(token) is None:
+        return render(request, "catalog/stock_alert_done.html",
+                      {"message": _("This link is not valid any more."), "ok": False}, status=404)
+    if request.method == "POST":
+        stock_alert_cancel(token=token)
+        return render(request, "catalog/stock_alert_done.html",
+                      {"message": _("Done: you will not get this alert."), "ok": True})
+    return render(request, "catalog/stock_alert_confirm.html", {"token": token, "cancel": True})

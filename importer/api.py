@@ -1,5 +1,6 @@
 """Staff API for the producer-site importer (spec 7: /api/admin/scrape…)."""
 
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
@@ -8,10 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.roles import StaffAreaPermission
-from importer import selectors, services
+from catalog.models import Product
+from importer import selectors, services, sync
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
 from shop.errors import ShopError
+from shop.money import quantize
 
 
 class ExternalProductSerializer(serializers.Serializer):
@@ -210,3 +213,90 @@ class ScrapeImportApi(APIView):
             "products": [{"id": p.pk, "slug": p.slug, "title": p.title, "price": str(p.price_amount),
                           "kes_price": str(p.kes_price_amount)} for p in done],
         })
+
+
+# -- the preview diff, applying it, price history ----------------------------------
+
+
+def diff_payload(diff):
+    """The preview: new products, price changes (old → new EGP), products gone."""
+    def egp(value):
+        return None if value is None else str(quantize(value))
+
+    return {
+        "runId": diff.run.pk if diff.run else None,
+        "runStatus": diff.run.status if diff.run else None,
+        "goneChecked": diff.gone_checked,
+        "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current), "originalPriceEgp": egp(p.price) if p.sale is not None else None,
+                 "kes": str(item.price), "image": item.image, "sourceUrl": item.source_url, "inStock": item.in_stock}
+                for item, p in ((item, sync.prices_for(item, config=diff.config)) for item in diff.new)],
+        "changed": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
+                     "oldPrice": str(product.price_amount), "oldSalePrice": egp(product.sale_price_amount),
+                     "newPrice": egp(prices.price), "newSalePrice": egp(prices.sale),
+                     "oldEgp": str(product.sale_price_amount if product.sale_price_amount is not None
+                                   else product.price_amount),
+                     "newEgp": egp(prices.current), "kes": str(prices.kes),
+                     "stock": product.stock, "inStock": item.in_stock}
+                    for product, item, prices in diff.changed],
+        "gone": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
+                  "price": str(product.price_amount), "stock": product.stock} for product in diff.gone],
+    }
+
+
+def _plain(number):
+    """A Decimal without trailing zeros or an exponent: 0.40000000 → 0.4, 100.00 → 100."""
+    return format(number.normalize(), "f")
+
+
+class ScrapePreviewApi(APIView):
+    """What an import would change: new, repriced and gone products (nothing is written)."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    @extend_schema(responses=OpenApiResponse(description="runId, runStatus, goneChecked, new, changed, gone"))
+    def get(self, request):
+        config = services.importer_config()
+        diff = sync.diff_build(config=config)
+        return Response(diff_payload(diff))
+
+
+class ScrapeApplyApi(APIView):
+    """Apply only the changes staff ticked in the preview."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+    area_actions = {"POST": "create"}
+
+    class InputSerializer(serializers.Serializer):
+        new = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+        changed = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+        gone = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+
+    @extend_schema(request=InputSerializer, responses=inline_serializer("ScrapeApplied", {
+        "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
+        "deactivated": serializers.IntegerField()}))
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = sync.diff_apply(user=request.user, **data.validated_data)
+        return Response({"created": len(result.created), "updated": len(result.updated),
+                         "deactivated": len(result.deactivated)})
+
+
+class ProductPriceHistoryApi(APIView):
+    """An imported product's prices over time: KES, rate, markup, EGP, when."""
+
+    permission_classes = [StaffAreaPermission]
+    area = "products"
+
+    @extend_schema(responses=inline_serializer("PriceHistory", {
+        "history": serializers.ListField(child=serializers.DictField())}))
+    def get(self, request, pk):
+        product = get_object_or_404(Product, pk=pk)
+        rows = sync.price_history(product=product)
+        return Response({"history": [
+            {"kes": str(r.kes), "kesOriginal": None if r.kes_original is None else str(r.kes_original),
+             "rate": _plain(r.rate), "markup": _plain(r.markup), "egp": str(r.egp),
+             "saleEgp": None if r.sale_egp is None else str(r.sale_egp), "reason": r.reason,
+             "recordedAt": r.recorded_at} for r in rows]})

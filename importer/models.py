@@ -53,3 +53,44 @@ class ExternalProduct(models.Model):
 
     def __str__(self):
         return self.name
+
+
+class PriceReason(models.TextChoices):
+    IMPORT = "import"  # staff imported or applied a preview
+    SCHEDULE = "schedule"  # the scheduled import (autoImport)
+
+
+class ImportedProduct(models.Model):
+    """What the importer keeps about a shop product it brought in from the producer.
+
+    `staff_edited` names the content fields staff changed in the dashboard
+    (title_en, description_en…): a scheduled import never writes those.
+    """
+
+    product = models.OneToOneField("catalog.Product", on_delete=models.CASCADE, related_name="import_state")
+    staff_edited = models.JSONField(default=list, blank=True)
+    # the import set stock to 0 because the producer showed it out of stock
+    stock_zeroed = models.BooleanField(default=False)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    gone_since = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"import state of product {self.product_id}"
+
+
+class PriceRecord(models.Model):
+    """One price an import gave an imported product: KES, rate and markup in, EGP out."""
+
+    product = models.ForeignKey("catalog.Product", on_delete=models.CASCADE, related_name="import_prices")
+    kes = models.DecimalField(max_digits=12, decimal_places=2)
+    kes_original = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    rate = models.DecimalField(max_digits=18, decimal_places=8)
+    markup = models.DecimalField(max_digits=7, decimal_places=2)
+    egp = models.DecimalField(max_digits=12, decimal_places=2)  # the shop price (the list price on a sale)
+    sale_egp = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    reason = models.CharField(max_length=10, choices=PriceReason.choices, default=PriceReason.IMPORT)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-recorded_at", "-pk"]
+        indexes = [models.Index(fields=["product", "-recorded_at"], name="importer_price_product_idx")]

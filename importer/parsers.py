@@ -14,7 +14,8 @@ from decimal import Decimal
 from html import unescape
 from urllib.parse import parse_qs, urljoin, urlsplit, urlunsplit
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from shop.money import to_decimal
 
@@ -114,10 +115,19 @@ def absolute_url(page_url, link):
     return urljoin(page_url, link)
 
 
+SRCSET_MAX_WIDTH = 1000  # px: enough for the product page, far below the picture cap
+TRACKING_PARAMS = re.compile(r"^(?:utm_\w+|_pos|_sid|_ss|_psq|_v|fbclid|gclid|srsltid|mc_cid|mc_eid)$")
+
+
 def canonical_url(url):
-    """One spelling per page: no fragment, lower-case host, no trailing `?`."""
+    """One spelling per page: no fragment, lower-case host, no trailing `?`, no tracking
+    parameters (`utm_*`, Shopify search's `_pos`/`_sid`/`_ss`, click ids)."""
     parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
+    query = parts.query
+    if query:
+        pairs = [p for p in query.split("&") if p and not TRACKING_PARAMS.match(p.split("=", 1)[0])]
+        query = "&".join(pairs)
+    return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", query, ""))
 
 
 def is_action_link(url):
@@ -152,8 +162,26 @@ def _image_of(el, page_url):
             return absolute_url(page_url, value)
     srcset = el.get("srcset") or el.get("data-srcset")
     if srcset:
-        return absolute_url(page_url, srcset.split(",")[0].split()[0])
+        return absolute_url(page_url, srcset_best(srcset))
     return ""
+
+
+def srcset_best(srcset, *, widest=SRCSET_MAX_WIDTH):
+    """A srcset's candidate for a product picture: the widest up to `widest` pixels
+    (`url 360w, url 720w`; `2x` counts as 2), else the narrowest above it."""
+    candidates = []
+    for candidate in srcset.split(","):
+        bits = candidate.split()
+        if not bits:
+            continue
+        size = 0.0
+        if len(bits) > 1 and re.fullmatch(r"\d+(?:\.\d+)?[wx]", bits[1]):
+            size = float(bits[1][:-1])
+        candidates.append((size, bits[0]))
+    if not candidates:
+        return ""
+    within = [c for c in candidates if c[0] <= widest]
+    return max(within, key=lambda c: c[0])[1] if within else min(candidates, key=lambda c: c[0])[1]
 
 
 def _price_from_element(el):

@@ -5,6 +5,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -13,16 +14,20 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audit_record
+from catalog.glossary import arabic_words
 from catalog.models import Category, Product
 from catalog.services import product_upsert
+from importer import sync
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
 from importer.fetch import FetchError, PoliteSession, check_url
-from importer.models import ExternalProduct, ImporterRun, RunStatus
+from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.pricing import import_price
+from shop.errors import ShopError
 from shop.rates import rate_get, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
-from shop.errors import ShopError
+from shop.tasks import enqueue
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +142,8 @@ def dispatch(run_id):
     When the queue is unreachable the run fails at once with a reason staff
     can read, instead of blocking every later crawl as "already running".
     """
-    from importer.tasks import crawl_run_task
-    from shop.tasks import enqueue
 
-    if not enqueue(crawl_run_task, run_id):
+    if not enqueue("importer.tasks.crawl_run_task", run_id):
         ImporterRun.objects.filter(pk=run_id, status__in=ACTIVE).update(
             status=RunStatus.FAILED, error="The job queue is unavailable; please try again.",
             finished_at=timezone.now(),
@@ -230,7 +233,6 @@ def _run_update(pk, *, attempts=5, **fields):
 @transaction.atomic
 def cache_replace(*, run, products):
     """The last crawl's products replace the cache (a partial crawl keeps what it found)."""
-    from urllib.parse import urlsplit
 
     now = timezone.now()
     ExternalProduct.objects.all().delete()
@@ -286,10 +288,6 @@ def _category(slug):
 
 
 def _after_save(product, user, action):
-    try:  # the audit trail, once the back-office's module exists
-        from backoffice.audit import audit_record
-    except ImportError:
-        return
     if user is not None:
         audit_record(actor=user, action=action, details=product.title, target=product)
 
@@ -345,7 +343,9 @@ def _import_one(item, *, config, feature, session):
     with transaction.atomic():
         if existing is not None:
             changes = {**prices, **({"images": images} if images else {})}
-            return product_upsert(product=existing, **changes), False
+            product = product_upsert(product=existing, **changes)
+            _history(product, item, config)
+            return product, False
         verdict = categorize(name=item.name, description=item.description,
                              price=current_egp, source_category=item.category)
         generated_en = describe(name=item.name, category=item.category or "speciality-teas")
@@ -361,9 +361,18 @@ def _import_one(item, *, config, feature, session):
             short_description_en=description_en[:SHORT_DESCRIPTION],
             short_description_ar=description_ar[:SHORT_DESCRIPTION],
             brewing_instructions_en=BREWING_EN, brewing_instructions_ar=BREWING_AR,
-            category=_category(verdict.category), tags=verdict.tags,
+            category=_category(verdict.category), tags=verdict.tags, tags_ar=arabic_words(verdict.tags, partial=True),
             caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK if item.in_stock else 0,
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,
         )
+        sync.import_state(product, created=True)
+        if not item.in_stock:
+            ImportedProduct.objects.filter(product=product).update(stock_zeroed=True)
+        _history(product, item, config)
         return product, True
+
+
+def _history(product, item, config):
+    sync.price_record(product=product, prices=sync.prices_for(item, config=config), reason=PriceReason.IMPORT)
+    ImportedProduct.objects.filter(product=product).update(last_seen_at=timezone.now(), gone_since=None)

@@ -6,27 +6,33 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from importer import services, sync
 from importer.models import ImporterRun, RunStatus
+from shop.rates import rates_refresh
+from shop.store_settings import store_settings_get
+from shop.tasks import enqueue
 
 log = logging.getLogger(__name__)
 
 
 @shared_task
-def crawl_run_task(run_id, import_after=False):
-    """Crawl the producer's site for one ImporterRun (progress is saved on the run)."""
-    from importer import services
+def crawl_run_task(run_id, scheduled=False):
+    """Crawl the producer's site for one ImporterRun (progress is saved on the run).
+
+    A scheduled run then refreshes the imported products and mails the Owner
+    (importer.sync.scheduled_update); it never creates or deactivates products."""
 
     run = services.run_crawl(run_id=run_id)
-    if import_after and run.status == RunStatus.DONE:
-        result = services.products_import(external_products=list(run.products.all()))
-        log.info("importer: auto-import created %s, updated %s", len(result.created), len(result.updated))
+    if scheduled and run.status == RunStatus.DONE:
+        summary = sync.scheduled_update(run=run)
+        log.info("importer: scheduled import updated %s, %s new, %s gone",
+                 len(summary.updated), len(summary.new), len(summary.gone))
     return run.status
 
 
 @shared_task
 def rates_refresh_task(force=False):
     """Refresh KES→EGP from the provider chain (a fresh stored rate is kept as it is)."""
-    from shop.rates import rates_refresh
 
     result = rates_refresh("KES", "EGP", force=force)
     return str(result.rate.rate)
@@ -34,9 +40,7 @@ def rates_refresh_task(force=False):
 
 @shared_task
 def auto_import_tick():
-    """With autoImport on, crawl and import once every refreshInterval hours."""
-    from importer import services
-    from shop.store_settings import store_settings_get
+    """With autoImport on, crawl once every refreshInterval hours and refresh imported products."""
 
     store = store_settings_get()
     if not (store.external_enabled and store.external_auto_import):
@@ -48,5 +52,7 @@ def auto_import_tick():
     if services.run_active():
         return "busy"
     run = ImporterRun.objects.create(base_url=services.importer_config()["base_url"], max_pages=services.DEFAULT_PAGES)
-    crawl_run_task.delay(run.pk, import_after=True)
+    if not enqueue(crawl_run_task, run.pk, scheduled=True, fail_fast=False):
+        run.delete()  # not a run that happened: the next hourly tick tries again
+        return "queue down"
     return "started"

@@ -5,18 +5,29 @@ import logging
 from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_serializer, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiTypes,
+    extend_schema,
+    extend_schema_serializer,
+    inline_serializer,
+)
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services import customer_create, customer_sign_in, token_issue
 from orders import cart as carts
 from orders.checkout import checkout_complete, coupon_check
+from orders.delivery import governorate_name, shopper_governorate, shopper_governorate_remember
 from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
+from orders.reminders import cart_reminder_opt_in
+from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
 from shop.errors import ShopError
+from shop.site_url import site_url
 
 logger = logging.getLogger("orders")
 
@@ -27,11 +38,13 @@ CartSchema = inline_serializer("Cart", {
     "cod_fee": serializers.CharField(), "tax": serializers.CharField(),
     "prices_include_tax": serializers.BooleanField(), "total": serializers.CharField(),
     "free_shipping_remaining": serializers.CharField(), "notice": serializers.CharField(required=False),
+    "governorate": serializers.CharField(), "delivery": serializers.CharField(),
+    "cod_available": serializers.BooleanField(),
 })
 
 
 def _cart_response(request, cart, *, notice=None, status=200):
-    data = carts.cart_data(cart)
+    data = carts.cart_data(cart, governorate=shopper_governorate(request))
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
@@ -107,18 +120,29 @@ class CartSummaryApi(APIView):
     class InputSerializer(serializers.Serializer):
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
+        # the delivery governorate (English or Arabic name); remembered for the session.
+        # Absent: the shopper's last one. A country other than Egypt: the default rate.
+        governorate = serializers.CharField(required=False, allow_blank=True, max_length=100)
+        country = serializers.CharField(required=False, allow_blank=True, max_length=3, default="EGY")
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request)
+        if data.validated_data["country"].upper() not in ("", "EGY"):
+            governorate = ""
+        elif "governorate" in data.validated_data:
+            governorate = governorate_name(data.validated_data["governorate"])
+            shopper_governorate_remember(request._request, governorate)
+        else:
+            governorate = shopper_governorate(request)
         coupon = None
         code = data.validated_data["coupon_code"].strip()
         if code:
             subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
-        return Response(carts.cart_data(cart, coupon=coupon,
+        return Response(carts.cart_data(cart, coupon=coupon, governorate=governorate,
                                         payment_method=data.validated_data["payment_method"]))
 
 
@@ -182,6 +206,8 @@ class CreateIntentionApi(APIView):
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
         confirm_password = serializers.CharField(required=False, allow_blank=True, default="",
                                                  trim_whitespace=False)
+        # order updates by WhatsApp to the checkout phone (opt-in)
+        whatsapp_opt_in = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("PaymentIntention", {
         "success": serializers.BooleanField(), "payment_url": serializers.CharField(),
@@ -194,7 +220,7 @@ class CreateIntentionApi(APIView):
         data = body.validated_data
         fields = {**data["customer"], **data["billing_address"], "coupon_code": data["coupon_code"],
                   "create_account": data["create_account"], "password": data["password"],
-                  "confirm_password": data["confirm_password"]}
+                  "confirm_password": data["confirm_password"], "whatsapp_opt_in": data["whatsapp_opt_in"]}
         result = checkout_complete(request=request._request, fields=fields, payment_method=data["payment_method"],
                                    test_mode=data["test_mode"], items=data.get("items"))
         order, payment = result.order, result.payment
@@ -273,7 +299,6 @@ class CheckoutRegisterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request):
-        from accounts.services import customer_create, customer_sign_in, token_issue
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -288,3 +313,98 @@ class CheckoutRegisterApi(APIView):
                      "email": user.email, "phone": user.phone},
             "sessionToken": key, "message": _("Account created successfully"),
         }, status=201)
+
+
+class ReorderApi(APIView):
+    """Put a past order's still-available lines back in the signed-in customer's cart."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=inline_serializer("ReorderResult", {
+        "added": serializers.ListField(child=serializers.CharField()),
+        "reduced": serializers.ListField(child=serializers.CharField()),
+        "unavailable": serializers.ListField(child=serializers.CharField()),
+        "messages": serializers.ListField(child=serializers.CharField()),
+        "cart": CartSchema,
+    }))
+    def post(self, request, number):
+        order = Order.objects.filter(number=number, user=request.user).first()
+        if order is None:
+            raise ShopError(_("Order not found"), status=404, code="not_found")
+        result = order_reorder(request=request, order=order)
+        cart = carts.cart_get_for_request(request)
+        return Response({"added": result.added, "reduced": result.reduced, "unavailable": result.unavailable,
+                         "messages": [text for _level, text in result.messages()], "cart": carts.cart_data(cart)})
+
+
+class CartReminderApi(APIView):
+    """Opt in (or out) of one reminder e-mail if this cart is left: the e-mail typed at checkout."""
+
+    throttle_scope = "cart"
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CartReminderInput"
+
+        email = serializers.CharField(required=False, allow_blank=True, default="")
+        opt_in = serializers.BooleanField(required=False, default=True)
+
+    @extend_schema(request=InputSerializer, responses=inline_serializer("CartReminderAnswer", {
+        "optIn": serializers.BooleanField()}), summary="Remind me by e-mail if I leave my cart")
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cart_reminder_opt_in(request=request, email=data.validated_data["email"],
+                             opt_in=data.validated_data["opt_in"], language=get_language(),
+                             base_url=site_url(request))
+        return Response({"opt_in": data.validated_data["opt_in"]})
+
+
+TrackingSchema = inline_serializer("OrderTracking", {
+    "number": serializers.CharField(), "status": serializers.CharField(), "status_label": serializers.CharField(),
+    "history": serializers.ListField(child=serializers.DictField()),
+    "items": serializers.ListField(child=serializers.DictField()), "total": serializers.CharField(),
+    "address": serializers.DictField(), "delivery": serializers.DictField(allow_null=True),
+    "shipment": serializers.DictField(allow_null=True), "url": serializers.CharField(),
+    "invoice_url": serializers.CharField(),
+})
+
+
+def _tracking_response(request, order):
+    from orders.tracking import tracking_data, tracking_path
+
+    language = get_language()
+    return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
+
+
+class OrderTrackApi(APIView):
+    """Track an order: its number plus the phone or e-mail used at checkout.
+
+    Every wrong pair answers the same 404; lookups are rate-limited (`track`).
+    """
+
+    throttle_scope = "track"
+
+    @extend_schema_serializer(component_name="OrderTrackInput")
+    class InputSerializer(serializers.Serializer):
+        order_number = serializers.CharField(allow_blank=True, max_length=32)
+        contact = serializers.CharField(allow_blank=True, max_length=254)
+
+    @extend_schema(request=InputSerializer, responses=TrackingSchema)
+    def post(self, request):
+        from orders.tracking import order_track_lookup
+
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        order = order_track_lookup(number=data.validated_data["order_number"], contact=data.validated_data["contact"])
+        return _tracking_response(request, order)
+
+
+class OrderTrackTokenApi(APIView):
+    """The order a signed tracking link names."""
+
+    @extend_schema(responses=TrackingSchema)
+    def get(self, request, token):
+        from orders.tracking import order_from_token
+
+        return _tracking_response(request, order_from_token(token))

@@ -38,6 +38,8 @@ class Totals:
     # how much more to spend for free shipping; 0 once reached
     free_shipping_remaining: Decimal = ZERO
     coupon_code: str = ""
+    # the governorate the shipping was computed for ("" for the default row)
+    governorate: str = ""
 
 
 def coupon_discount(coupon, subtotal):
@@ -51,15 +53,19 @@ def coupon_discount(coupon, subtotal):
     return quantize(min(amount, subtotal))
 
 
-def order_totals(*, lines, coupon=None, payment_method=None, store=None):
+def order_totals(*, lines, coupon=None, payment_method=None, store=None, governorate=""):
     """Compute the totals of `lines` [(product, quantity)].
 
     Shipping is free when the subtotal (before discount) reaches the
-    threshold. VAT is included in the prices by default ("Includes VAT"), or
+    threshold; below it the rate is the delivery governorate's
+    (`orders.delivery`, the default row for none or outside Egypt). VAT is included in the prices by default ("Includes VAT"), or
     added on top when the store says prices exclude it. The COD fee applies
     only to cash on delivery.
     """
+    from orders.delivery import zone_for  # orders.delivery reads the governorates from orders.checkout
+
     store = store or store_settings_get()
+    zone = zone_for(governorate=governorate, store=store)
     rows = []
     for product, quantity in lines:
         price = unit_price(product)
@@ -71,7 +77,7 @@ def order_totals(*, lines, coupon=None, payment_method=None, store=None):
     if not rows or subtotal >= threshold:
         shipping = ZERO
     else:
-        shipping = quantize(store.shipping_rate)
+        shipping = zone.rate
     remaining = quantize(threshold - subtotal) if rows and subtotal < threshold else ZERO
     cod_fee = quantize(store.cod_fee) if payment_method == "cod" and rows else ZERO
     goods = subtotal - discount
@@ -87,5 +93,11 @@ def order_totals(*, lines, coupon=None, payment_method=None, store=None):
         shipping=shipping, cod_fee=cod_fee, tax=tax, total=total,
         prices_include_tax=store.prices_include_tax, tax_rate=rate,
         free_shipping_threshold=threshold, free_shipping_remaining=remaining,
-        coupon_code=coupon.code if coupon else "",
+        coupon_code=coupon.code if coupon else "", governorate=zone_governorate(governorate),
     )
+
+
+def zone_governorate(governorate):
+    from orders.delivery import governorate_name
+
+    return governorate_name(governorate)

@@ -1,10 +1,10 @@
 """The server-side cart: one per session for guests, one per customer."""
 
-from django.db import transaction
-from django.db.models import Sum
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from catalog.models import Product
+from catalog.pricing import Availability
 from orders.calculations import order_totals
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
@@ -35,10 +35,21 @@ def cart_item_count(request):
     """The sum of the cart's quantities (the header badge)."""
     if not hasattr(request, "session"):
         return 0
-    cart = cart_get_for_request(request)
-    if cart is None:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        where, value = "user_id = %s", user.pk
+    elif request.session.session_key:
+        where, value = "user_id IS NULL AND session_key = %s", request.session.session_key
+    else:
         return 0
-    return cart.lines.aggregate(n=Sum("quantity"))["n"] or 0
+    # Every page shows this count, so it is one plain query (building it with
+    # the ORM cost more than running it): the lines of the cart that
+    # cart_get_for_request would pick.
+    sql = (f"SELECT COALESCE(SUM(quantity), 0) FROM {CartLine._meta.db_table} WHERE cart_id = "
+           f"(SELECT id FROM {Cart._meta.db_table} WHERE {where} ORDER BY id LIMIT 1)")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value])
+        return int(cursor.fetchone()[0])
 
 
 def cart_merge(*, session_key, user):
@@ -58,7 +69,7 @@ def cart_merge(*, session_key, user):
     for line in guest.lines.select_related("product"):
         existing = target.lines.filter(product=line.product).first()
         quantity = line.quantity + (existing.quantity if existing else 0)
-        quantity = min(quantity, max(line.product.stock, 0), per_line)
+        quantity = min(Availability.purchasable_quantity(line.product, quantity), per_line)
         if quantity <= 0:
             continue
         if existing:
@@ -76,11 +87,12 @@ class CartError(ShopError):
 
 
 def _purchasable(product_id):
-    product = Product.objects.filter(pk=product_id, is_active=True).first()
-    if product is None:
+    product = Product.objects.filter(pk=product_id).first()
+    problem = "missing" if product is None else Availability.purchase_problem(product)
+    if problem in ("missing", "inactive"):
         raise CartError(_("Product not found"), status=404, code="not_found")
-    if product.stock <= 0:
-        raise CartError(_("%(product)s is out of stock") % {"product": product.title})
+    if problem == "out_of_stock":
+        raise CartError(_("%(product)s is out of stock") % {"product": product.title}, code="out_of_stock")
     return product
 
 
@@ -111,7 +123,7 @@ def cart_line_add(*, cart, product_id, quantity=1):
     with transaction.atomic():
         line = cart.lines.select_for_update().filter(product=product).first()
         wanted = quantity + (line.quantity if line else 0)
-        capped = min(wanted, product.stock)
+        capped = Availability.purchasable_quantity(product, wanted)
         _limits_check(cart, product, capped)
         if line:
             line.quantity = capped
@@ -132,7 +144,7 @@ def cart_line_update(*, cart, product_id, quantity):
         cart_line_remove(cart=cart, product_id=product_id)
         return False
     product = _purchasable(product_id)
-    capped = min(quantity, product.stock)
+    capped = Availability.purchasable_quantity(product, quantity)
     _limits_check(cart, product, capped)
     CartLine.objects.update_or_create(cart=cart, product=product, defaults={"quantity": capped})
     cart.save(update_fields=["updated_at"])
@@ -144,8 +156,10 @@ def cart_line_remove(*, cart, product_id):
 
 
 def cart_clear(*, cart):
+    """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
         cart.lines.all().delete()
+        Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 
 
 def cart_lines(cart):
@@ -159,9 +173,20 @@ def _money(amount):
     return f"{amount:.2f}"
 
 
-def cart_data(cart, *, payment_method=None, coupon=None):
-    """The cart and its totals as the islands and the API see them."""
-    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method)
+def cart_data(cart, *, payment_method=None, coupon=None, governorate=""):
+    """The cart and its totals as the islands and the API see them.
+
+    With a governorate (the shopper's last one, or the one just chosen) the
+    shipping is that governorate's and `delivery` says when the parcel arrives.
+    """
+    from django.utils.translation import get_language
+
+    from orders.delivery import delivery_estimate
+
+    store = store_settings_get()
+    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method,
+                          governorate=governorate, store=store)
+    estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
     items = []
     for row in totals.lines:
         p = row.product
@@ -186,4 +211,8 @@ def cart_data(cart, *, payment_method=None, coupon=None):
         "total": _money(totals.total),
         "freeShippingThreshold": _money(totals.free_shipping_threshold),
         "freeShippingRemaining": _money(totals.free_shipping_remaining),
+        "governorate": totals.governorate,
+        # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
+        "delivery": estimate["text"] if totals.governorate else "",
+        "codAvailable": estimate["cod"],
     }

@@ -11,17 +11,32 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from accounts.lockout import client_ip
-from accounts.services import AccountError, customer_create, customer_sign_in, phone_is_valid, phone_normalize
+from accounts.services import (
+    AccountError,
+    customer_create,
+    customer_sign_in,
+    phone_is_valid,
+    phone_normalize,
+)
+from catalog.models import Product
 from orders import cart as carts
 from orders.actions import order_confirm_cod
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
-from orders.models import Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentMethod
+from orders.drafts import checkout_draft_drop, checkout_draft_keep
+from orders.models import (
+    Coupon,
+    Order,
+    OrderItem,
+    OrderStatusChange,
+    Payment,
+    PaymentMethod,
+)
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError
 from orders.payments.services import payment_start
@@ -29,11 +44,19 @@ from orders.selectors import unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from shop.api.errors import camel_case
 from shop.errors import ShopError
-from shop.money import quantize
+from shop.money import format_egp, quantize
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
-from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, PASSWORD_MAX, PHONE_MAX, clean_text
+from shop.validation import (
+    EMAIL_MAX,
+    LINE_MAX,
+    NAME_MAX,
+    PASSWORD_MAX,
+    PHONE_MAX,
+    clean_text,
+    western_digits,
+)
 
 COUNTRIES = [
     ("EGY", gettext_lazy("Egypt")), ("SAU", gettext_lazy("Saudi Arabia")), ("ARE", gettext_lazy("UAE")),
@@ -50,17 +73,32 @@ GOVERNORATES = [
     ("Port Said", "بورسعيد"), ("Qalyubia", "القليوبية"), ("Qena", "قنا"), ("Red Sea", "البحر الأحمر"),
     ("Sharqia", "الشرقية"), ("Sohag", "سوهاج"), ("South Sinai", "جنوب سيناء"), ("Suez", "السويس"),
 ]
-_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 PASSWORD_MIN = 8
+
+
+def governorate_name(value, language):
+    """A stored governorate (its English name) in `language`: "Giza" or "الجيزة".
+
+    GOVERNORATES above is the one list of names in both languages; a value not
+    on it (an address abroad) is returned as typed.
+    """
+    for english, arabic in GOVERNORATES:
+        if value in (english, arabic):
+            return arabic if language == "ar" else english
+    return value or ""
+
+
+def country_name(code, language):
+    """A stored country code (EGY) as its name in `language`, never the ISO code."""
+    names = dict(COUNTRIES)
+    if code not in names:
+        return code or ""
+    with translation.override(language):
+        return str(names[code])
 
 
 class CheckoutError(ShopError):
     """A problem the customer can fix; `message` is the spec's text."""
-
-
-def western_digits(text):
-    """Eastern Arabic (and Persian) digits to 0-9, as we store them."""
-    return (text or "").translate(_DIGITS)
 
 
 @dataclass
@@ -80,6 +118,7 @@ class CheckoutForm:
     payment_method: str = PaymentMethod.CARD
     coupon_code: str = ""
     create_account: bool = False
+    whatsapp_opt_in: bool = False
     password: str = ""
     confirm_password: str = ""
 
@@ -120,7 +159,8 @@ def checkout_validate(data, *, user=None):
         country=text["country"].upper() or "EGY", building=text["building"], apartment=text["apartment"],
         floor=western_digits(text["floor"]), postal_code=western_digits(text["postal_code"]),
         payment_method=text["payment_method"] or PaymentMethod.CARD, coupon_code=text["coupon_code"].upper(),
-        create_account=bool(data.get("create_account")), **passwords,
+        create_account=bool(data.get("create_account")), whatsapp_opt_in=bool(data.get("whatsapp_opt_in")),
+        **passwords,
     )
     if user is not None and user.is_authenticated:
         form.email = user.email
@@ -183,8 +223,6 @@ def coupon_check(*, code, subtotal):
     if coupon.usage_limit is not None and coupon.used_count >= coupon.usage_limit:
         raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
     if subtotal < coupon.minimum_order_amount:
-        from shop.money import format_egp
-        from django.utils.translation import get_language
 
         raise CheckoutError(
             _("This coupon needs an order of at least %(amount)s")
@@ -212,7 +250,7 @@ def _order_number():
     return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def order_place(*, lines, form, user=None, session_key="", language="en", client_ip=None):
+def order_place(*, lines, form, user=None, session_key="", language="en", client_ip=None, base_url=""):
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
     One transaction: the quantity caps are checked again; the prices,
@@ -229,24 +267,30 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
     method = form.payment_method
     with transaction.atomic():
         # fresh rows: the cart's product objects may be stale
-        from catalog.models import Product
 
         fresh = Product.objects.in_bulk([p.pk for p, _q in lines])
         lines = [(fresh[p.pk], q) for p, q in lines if p.pk in fresh]
         subtotal = order_totals(lines=lines, store=store).subtotal
         coupon = coupon_check(code=form.coupon_code, subtotal=subtotal) if form.coupon_code else None
-        totals = order_totals(lines=lines, coupon=coupon, payment_method=method, store=store)
+        from orders.delivery import delivery_window, zone_for
+
+        governorate = form.state if form.country == "EGY" else ""
+        totals = order_totals(lines=lines, coupon=coupon, payment_method=method, store=store,
+                              governorate=governorate)
         if method == PaymentMethod.COD:
             if not store.cod_enabled:
                 raise CheckoutError(_("Cash on delivery is not available"), field="paymentMethod")
+            if not zone_for(governorate=governorate, store=store).cod:
+                raise CheckoutError(_("Cash on delivery is not available in your governorate"),
+                                    field="paymentMethod", code="cod_not_in_governorate")
             if store.cod_max_total is not None and totals.total > quantize(store.cod_max_total):
-                from shop.money import format_egp
 
                 raise CheckoutError(
                     _("Cash on delivery is available for orders up to %(amount)s")
                     % {"amount": format_egp(store.cod_max_total, language)},
                     field="paymentMethod",
                 )
+        earliest, latest = delivery_window(governorate=governorate, store=store)
         stock_reserve(lines=[(p.pk, q) for p, q in lines])
         if coupon is not None:
             _coupon_use(coupon)
@@ -261,6 +305,7 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
             total_amount=totals.total, prices_include_tax=totals.prices_include_tax,
             coupon=coupon, coupon_code=coupon.code if coupon else "", stock_reserved=True,
             client_ip=client_ip or None, is_test=method == PaymentMethod.SANDBOX,
+            site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest, whatsapp_opt_in=form.whatsapp_opt_in,
         )
         OrderItem.objects.bulk_create([
             OrderItem(
@@ -328,6 +373,10 @@ def _remember_order(request, order):
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
+    if order.country == "EGY":
+        from orders.delivery import shopper_governorate_remember
+
+        shopper_governorate_remember(request, order.state)
 
 
 @dataclass(frozen=True)
@@ -371,12 +420,14 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
             if form.create_account and user is None:
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
-                                language=get_language(), client_ip=address)
+                                language=get_language(), client_ip=address, base_url=site_url(request))
     except InsufficientStock as exc:
         raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None
     if new_user is not None:
         customer_sign_in(request=request, user=new_user)
     _remember_order(request, order)
+    if provider_name != "cod":  # kept until paid: a failed payment comes back to a filled form
+        checkout_draft_keep(request=request, form=form, order=order)
     try:
         payment, start = payment_start(
             order=order, provider_name=provider_name,
@@ -390,4 +441,25 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
     if provider_name == "cod":
         order = order_confirm_cod(order=order)
         carts.cart_clear(cart=carts.cart_get_for_request(request))
+        checkout_draft_drop(request=request)
     return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
+
+
+def cod_available(*, request, coupon_code="", governorate=""):
+    """Whether cash on delivery can take this visitor's cart now (enabled, under the COD limit),
+    with the coupon and governorate they typed."""
+    store = store_settings_get()
+    if not store.cod_enabled:
+        return False
+    lines = carts.cart_lines(carts.cart_get_for_request(request))
+    if not lines:
+        return False
+    coupon = None
+    if coupon_code:
+        try:
+            coupon = coupon_check(code=coupon_code, subtotal=order_totals(lines=lines, store=store).subtotal)
+        except ShopError:
+            coupon = None
+    totals = order_totals(lines=lines, coupon=coupon, payment_method=PaymentMethod.COD, store=store,
+                          governorate=governorate)
+    return store.cod_max_total is None or totals.total <= quantize(store.cod_max_total)

@@ -8,19 +8,42 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from shop.mail import mail_queue
+from shop.mail import isolate_ltr, mail_queue
 from shop.store_settings import store_settings_get
+
+
+def _context(order, store, language, extra):
+    from orders.tracking import shipment_of, tracking_url
+
+    return {"order": order, "items": list(order.items.all()), "store": store, "LANG": language,
+            "DIR": "rtl" if language == "ar" else "ltr", "comma": "، " if language == "ar" else ", ",
+            # an Arabic subject keeps the order number whole and left-to-right
+            "subject_number": isolate_ltr(order.number) if language == "ar" else order.number,
+            "track_url": tracking_url(order, language), "shipment": shipment_of(order), **(extra or {})}
 
 
 def _queue(order, template, subject_template, extra=None):
     store = store_settings_get()
     language = order.language or "en"
     with translation.override(language):
-        context = {"order": order, "items": list(order.items.all()), "store": store,
-                   "LANG": language, **(extra or {})}
+        context = _context(order, store, language, extra)
         subject = render_to_string(subject_template, context).strip()
         body = render_to_string(template, context)
     mail_queue(to=order.email, subject=_test_prefix(order) + subject, text=body, language=language)
+    if order.whatsapp_opt_in:
+        _whatsapp(order, store, language, context)
+
+
+def _whatsapp(order, store, language, context):
+    """The same news by WhatsApp to the checkout phone, for customers who opted in."""
+    from shop.whatsapp import whatsapp_number, whatsapp_queue
+
+    to = whatsapp_number(order.phone, country=order.country)
+    if not to:
+        return
+    with translation.override(language):
+        text = render_to_string("orders/whatsapp/update.txt", context).strip()
+    whatsapp_queue(to=to, text=_test_prefix(order) + text, language=language)
 
 
 def _test_prefix(order):

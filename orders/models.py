@@ -17,7 +17,15 @@ class Cart(models.Model):
     )
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    # abandoned-cart reminder (orders.reminders): a guest's opt-in at checkout, in the page's language;
+    # signed-in customers opt in on their account (User.cart_reminders)
+    reminder_email = models.EmailField(blank=True)
+    reminder_opt_in = models.BooleanField(default=False)
+    reminder_language = models.CharField(max_length=8, blank=True)
+    reminder_base_url = models.CharField(max_length=500, blank=True)
+    # the one reminder this cart got; cleared when an order empties the cart (a new cart begins)
+    reminder_sent_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return f"Cart {self.pk}"
@@ -142,6 +150,13 @@ class Order(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)
+    # the delivery window promised at checkout (orders/delivery.py), in working days from placing
+    delivery_min_date = models.DateField(null=True, blank=True)
+    delivery_max_date = models.DateField(null=True, blank=True)
+    # the customer asked for order updates by WhatsApp at checkout
+    whatsapp_opt_in = models.BooleanField(default=False)
+    # the shop's address the order was placed on, for links in later e-mails when SITE_URL is unset
+    site_url = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -180,6 +195,9 @@ class OrderStatusChange(models.Model):
     note = models.CharField(max_length=300, blank=True)
     # the carrier's tracking number, given when the order is marked shipped
     tracking_number = models.CharField(max_length=100, blank=True)
+    # at shipped: the courier and a note for the customer (tracking page, e-mail, WhatsApp)
+    courier = models.CharField(max_length=100, blank=True)
+    customer_note = models.CharField(max_length=300, blank=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -1,4 +1,4 @@
-"""Background work for orders: expiring unpaid orders (e-mails go through the outbox)."""
+"""Background work for orders: expiring unpaid orders, abandoned-cart reminders (mail through the outbox)."""
 
 import logging
 from datetime import timedelta
@@ -6,7 +6,10 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from orders.actions import order_cancel
 from orders.models import Order, OrderStatus, PaymentStatus
+from orders.reminders import cart_reminder_send, cart_reminders_due
+from shop.tasks import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -16,7 +19,6 @@ UNPAID_LIFETIME = timedelta(minutes=30)
 @shared_task
 def orders_expire_unpaid():
     """Cancel card orders left unpaid for 30 minutes and put their stock back."""
-    from orders.actions import order_cancel
 
     cutoff = timezone.now() - UNPAID_LIFETIME
     stale = Order.objects.filter(
@@ -28,3 +30,17 @@ def orders_expire_unpaid():
         logger.info("order %s expired unpaid; stock released", order.number)
         count += 1
     return count
+
+
+@shared_task(ignore_result=True)
+def cart_reminders_task():
+    """Beat, every 15 minutes: queue one job per cart whose reminder is due."""
+    due = cart_reminders_due()
+    for cart_id in due:
+        enqueue(cart_reminder_send_task, cart_id)
+    return len(due)
+
+
+@shared_task(ignore_result=True)
+def cart_reminder_send_task(cart_id):
+    return cart_reminder_send(cart_id=cart_id)

@@ -1,14 +1,31 @@
 """Storefront pages: cart, checkout, payment return, thank-you (HTML shells for islands)."""
 
+from django.contrib import messages
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.addresses import address_list
 from orders import cart as carts
-from orders.selectors import session_owns
-from orders.checkout import COUNTRIES, GOVERNORATES
+from orders.calculations import order_totals
+from orders.checkout import COUNTRIES, GOVERNORATES, cod_available, coupon_check
+from orders.delivery import shopper_governorate
+from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
+from orders.drafts import checkout_draft_get
 from orders.models import Order, Payment
 from orders.payments import methods_available
+from orders.prefill import checkout_prefill
+from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
+from orders.reorder import order_reorder
+from orders.selectors import session_owns
+from orders.tracking import TrackingError, order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.errors import ShopError
+from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import lurl
 
@@ -16,28 +33,70 @@ from shop.templatetags.shop_tags import lurl
 @ensure_csrf_cookie  # the islands send it back on every write
 def cart_page(request):
     cart = carts.cart_get_for_request(request)
-    data = carts.cart_data(cart)
-    return render(request, "orders/cart.html", {"cart": data, "props": {"cart": data}})
+    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+    # the select's words come with the page, so the islands' shared strings stay small
+    text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
+    return render(request, "orders/cart.html", {"cart": data, "props": {"cart": data, "text": text,
+                                                                         "governorates": _governorates()}})
+
+
+def _governorates():
+    language = get_language()
+    return [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES]
 
 
 @ensure_csrf_cookie
 def checkout_page(request):
     cart = carts.cart_get_for_request(request)
-    data = carts.cart_data(cart)
     store = store_settings_get()
     user = request.user if request.user.is_authenticated else None
-    language = get_language()
+    methods = methods_available(cod_enabled=store.cod_enabled)
+    address_id = request.GET.get("address", "")
+    prefill, chosen = checkout_prefill(
+        request=request, address_id=int(address_id) if address_id.isdigit() and len(address_id) <= 18 else None)
+    _payment_choice(request, prefill, methods)
+    if prefill["country"] == "EGY" and not prefill["state"]:
+        prefill["state"] = shopper_governorate(request)  # the summary's shipping is for the form's governorate
+    # the summary as the form starts: its method, governorate and the coupon typed before a failed payment
+    method = prefill.get("paymentMethod") or (methods[0] if methods else None)
+    data = carts.cart_data(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
+                           governorate=prefill["state"] if prefill["country"] == "EGY" else "")
     props = {
         "cart": data,
         # only what can be completed now; the island preselects the first
-        "methods": methods_available(cod_enabled=store.cod_enabled),
+        "methods": methods,
         "codFee": f"{store.cod_fee:.2f}",
         "countries": [{"code": code, "name": str(name)} for code, name in COUNTRIES],
-        "governorates": [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES],
+        "governorates": _governorates(),
+        # server-rendered words: the checkout bundle is at the page-weight budget
+        "text": {"whatsappOptIn": _("Send me order updates on WhatsApp"),
+                 "remind": _("E-mail me once if I leave without ordering")},
         "user": {"firstName": user.first_name, "lastName": user.last_name, "email": user.email,
                  "phone": getattr(user, "phone", "")} if user else None,
+        "prefill": prefill,
     }
-    return render(request, "orders/checkout.html", {"cart": data, "props": props})
+    saved = address_list(user=user) if user else []
+    return render(request, "orders/checkout.html", {"cart": data, "props": props, "saved_addresses": saved,
+                                                    "chosen_address": chosen})
+
+
+def _coupon(code, cart):
+    if not code:
+        return None
+    try:
+        return coupon_check(code=code, subtotal=order_totals(lines=carts.cart_lines(cart)).subtotal)
+    except ShopError:
+        return None  # expired since: the shopper sees it unapplied and may apply it again
+
+
+def _payment_choice(request, prefill, methods):
+    """After a failed card payment the draft's method comes back ("Try again"), or cash on delivery
+    for `?pay=cod` ("Pay on delivery instead"); a method no longer offered is dropped (the island
+    then preselects the first one offered)."""
+    if "paymentMethod" in prefill and request.GET.get("pay") == "cod":
+        prefill["paymentMethod"] = "cod"
+    if prefill.get("paymentMethod") not in methods:
+        prefill.pop("paymentMethod", None)
 
 
 def _payment_id_from(params):
@@ -63,8 +122,14 @@ def _payment_id_from(params):
 @ensure_csrf_cookie
 def payment_success(request):
     payment_id = _payment_id_from(request.GET)
-    return render(request, "orders/payment_return.html",
-                  {"props": {"paymentId": payment_id, "params": request.GET.dict()}})
+    draft = checkout_draft_get(request=request)
+    props = {"paymentId": payment_id, "params": request.GET.dict(),
+             # the failed card offers "Try again" and, when it can take this cart, cash on delivery
+             "retry": draft is not None,
+             "codAvailable": draft is not None and cod_available(
+                 request=request, coupon_code=draft["couponCode"],
+                 governorate=draft["state"] if draft["country"] == "EGY" else "")}
+    return render(request, "orders/payment_return.html", {"props": props})
 
 
 def thankyou(request):
@@ -73,4 +138,76 @@ def thankyou(request):
     order = Order.objects.filter(number=number).first() if number else None
     if order is None or not session_owns(request, order):
         return redirect(lurl("/"))
-    return render(request, "orders/thankyou.html", {"order": order})
+    return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language())})
+
+
+@never_cache
+def invoice_pdf(request, number):
+    """One order's invoice as PDF in the page's language: its owner, staff, or a signed link (?t=)."""
+    order = Order.objects.filter(number=number).prefetch_related("items__product").first()
+    if order is None or not invoice_allowed(request, order, request.GET.get("t", "")):
+        raise Http404
+    return pdf_response(orders=[order], kind=Kind.INVOICE, language=get_language())
+
+
+def pdf_response(*, orders, kind, language=None):
+    response = HttpResponse(document_pdf(orders=orders, kind=kind, language=language), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{document_filename(orders=orders, kind=kind)}"'
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _private(response):
+    """Tracking pages show an order: never cached, never indexed."""
+    add_never_cache_headers(response)
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_POST
+def reorder(request, number):
+    """The account page's Reorder button: lines back in the cart, then the cart with what happened."""
+    order = Order.objects.filter(number=number).first()
+    if order is None or not (request.user.is_authenticated and order.user_id == request.user.pk):
+        raise Http404
+    result = order_reorder(request=request, order=order)
+    for level, text in result.messages():
+        getattr(messages, level)(request, text)
+    return redirect(lurl("/cart"))
+
+
+@never_cache
+def cart_reminder_unsubscribe(request):
+    """The link in a cart reminder: no more of them (one click, nothing to type)."""
+    ok = cart_reminder_unsubscribe_service(token=request.GET.get("token", ""))
+    message = _("You will not get cart reminders any more.") if ok else _("This link is not valid.")
+    return render(request, "orders/reminder_unsubscribed.html", {"message": message, "ok": ok},
+                  status=200 if ok else 400)
+
+
+@require_http_methods(["GET", "POST"])
+@rate_limit_posts("track")
+def track_page(request):
+    """Track my order: number + checkout phone or e-mail; one answer for every wrong pair."""
+    values = {"number": request.POST.get("number", ""), "contact": request.POST.get("contact", "")}
+    error = None
+    if request.method == "POST":
+        try:
+            order = order_track_lookup(number=values["number"], contact=values["contact"])
+        except ShopError as exc:
+            error = exc
+        else:
+            return redirect(tracking_path(order, get_language()))
+    response = render(request, "orders/track.html", {"values": values, "error": error},
+                      status=error.status if error else 200)
+    return _private(response)
+
+
+def track_order_page(request, token):
+    """The order a signed link names (e-mails, thank-you page, a successful lookup)."""
+    try:
+        order = order_from_token(token)
+    except TrackingError as exc:
+        return _private(render(request, "orders/track.html", {"values": {}, "error": exc}, status=404))
+    data = tracking_data(order, language=get_language())
+    return _private(render(request, "orders/track.html", {"tracked": data, "values": {}}))

@@ -3,6 +3,8 @@
 import os
 
 from celery import Celery
+from celery.schedules import crontab
+from celery.signals import task_failure
 
 from shop.config import run_or_explain
 
@@ -23,4 +25,20 @@ app.conf.beat_schedule = {
     # e-mail retries, and mail whose delivery task could not be queued (broker down)
     "outbox-send-due": {"task": "shop.tasks.outbox_send_due_task", "schedule": 60.0},
     "outbox-prune": {"task": "shop.tasks.outbox_prune_task", "schedule": 86400.0},
+    # abandoned-cart reminders: one job per due cart (orders/reminders.py)
+    "cart-reminders": {"task": "orders.tasks.cart_reminders_task", "schedule": 900.0},
+    # back-in-stock e-mails a missed stock hook left behind
+    "stock-alerts-sweep": {"task": "catalog.tasks.stock_alerts_sweep_task", "schedule": 3600.0},
+    # WhatsApp messages: retries, and messages whose delivery task could not be queued
+    "whatsapp-send-due": {"task": "shop.tasks.whatsapp_send_due_task", "schedule": 60.0},
+    # 07:00 Cairo time (CELERY_TIMEZONE); the job itself sends at most once a day
+    "daily-summary": {"task": "backoffice.tasks.daily_summary_task", "schedule": crontab(hour=7, minute=0)},
 }
+
+
+@task_failure.connect
+def _record_failed_job(sender=None, task_id=None, exception=None, **kwargs):
+    """Keep a row per failed job for the dashboard's overview (the worker's log has the traceback)."""
+    from shop.tasks import failed_job_record
+
+    failed_job_record(task=getattr(sender, "name", str(sender)), task_id=task_id or "", error=exception)

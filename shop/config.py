@@ -1,6 +1,7 @@
 """Read the environment for settings, failing loudly with one line per problem."""
 
 import secrets
+import sys
 from pathlib import Path
 
 import environ
@@ -94,7 +95,6 @@ _wrap_environ_errors()
 
 def run_or_explain(main):
     """Run a process entry point; print a ConfigError as one line and exit 2."""
-    import sys
 
     try:
         return main()

@@ -8,17 +8,21 @@ a response; nothing ever decides a status by reading the message text, only by
 """
 
 
+from typing import Any
+
+
 class ShopError(Exception):
     """A problem the user can fix; `message` is the text to show them."""
 
-    field = None
-    status = 400
-    code = ""
+    field: str | None = None
+    status: int = 400
+    code: str = ""
     # every field's message when a form has several problems ({field: message}); `field`
     # and `message` stay those of the first, so one-field clients keep working
-    fields = None
+    fields: dict[str, str] | None = None
 
-    def __init__(self, message, *, field=None, status=None, code=None, fields=None):
+    def __init__(self, message: Any, *, field: str | None = None, status: int | None = None,
+                 code: str | None = None, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.message = str(message)
         if field is not None:
@@ -32,5 +36,5 @@ class ShopError(Exception):
 
     # older callers read `status_code`; one name would be better, and this keeps both true
     @property
-    def status_code(self):
+    def status_code(self) -> int:
         return self.status

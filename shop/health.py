@@ -1,10 +1,14 @@
 """Checks behind /healthz and the dashboard's system status."""
 
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+
+from shop.celery import app
+from shop.models import Heartbeat
 
 
 def database_ok():
@@ -17,9 +21,20 @@ def database_ok():
         return False
 
 
+def cache_ok():
+    """Return whether the shared cache stores and returns a value (a Redis outage reads as a miss)."""
+    from django.core.cache import cache
+
+    key, value = "healthz:probe", uuid.uuid4().hex
+    try:
+        cache.set(key, value, 30)
+        return cache.get(key) == value
+    except Exception:
+        return False
+
+
 def broker_ok():
     """Return whether the Celery broker accepts connections."""
-    from shop.celery import app
 
     try:
         with app.connection_for_write() as conn:
@@ -30,7 +45,6 @@ def broker_ok():
 
 
 def worker_seen_recently(*, within=timedelta(minutes=3)):
-    from shop.models import Heartbeat
 
     beat = Heartbeat.objects.filter(name="worker").first()
     return bool(beat and beat.seen_at >= timezone.now() - within), beat.seen_at if beat else None

@@ -16,9 +16,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.html import escape
 
 from shop.models import OutboundEmail, OutboundEmailStatus
-from shop.tasks import outbox_deliver_task
+from shop.tasks import enqueue, outbox_deliver_task
 
 logger = logging.getLogger(__name__)
 
@@ -44,12 +45,40 @@ def _subject(value):
     return " ".join(_HEADER_BREAK.sub(" ", value).split())[:SUBJECT_MAX]
 
 
+# Unicode isolates for plain text (subjects, text bodies), where no <bdi> exists:
+# typed text keeps its own direction and cannot pull the punctuation around it
+# ("?Do you sell…"); numbers, codes and addresses stay left-to-right.
+FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
+
+
+def isolate(text):
+    """`text` (typed by a person) isolated in its own direction, for plain text."""
+    return f"{FSI}{text}{PDI}" if text else ""
+
+
+def isolate_ltr(text):
+    """`text` (an order number, e-mail, phone, code) isolated left-to-right, for plain text."""
+    return f"{LRI}{text}{PDI}" if text else ""
+
+
+def html_from_text(text, language):
+    """The HTML part of a text-only e-mail: the same words, right-to-left for Arabic."""
+    direction = "rtl" if language == "ar" else "ltr"
+    return (f'<!doctype html><html lang="{escape(language)}" dir="{direction}"><body dir="{direction}">'
+            f'<div style="white-space: pre-wrap; font-family: system-ui, Tahoma, sans-serif;">{escape(text)}</div>'
+            "</body></html>")
+
+
 def mail_queue(*, to, subject, text, html="", language="en", reply_to=""):
-    """Queue one e-mail to `to`, rendered by the caller in `language`; return the outbox row."""
+    """Queue one e-mail to `to`, rendered by the caller in `language`; return the outbox row.
+
+    A text-only mail gets an HTML part with the recipient's direction, so an
+    Arabic mail reads right-to-left in every client.
+    """
     email = OutboundEmail.objects.create(
         to=_address(to, what="recipient"),
         reply_to=_address(reply_to, what="reply-to") if reply_to else "",
-        subject=_subject(subject), text=text, html=html or "", language=language,
+        subject=_subject(subject), text=text, html=html or html_from_text(text, language), language=language,
     )
     transaction.on_commit(partial(_deliver_soon, email.pk))
     return email
@@ -67,8 +96,5 @@ def mail_retry(*, email):
 
 
 def _deliver_soon(email_id):
-    try:
-        # retry=False: with the broker down, fail at once instead of holding the request
-        outbox_deliver_task.apply_async((email_id,), retry=False)
-    except Exception:  # the mail is stored; the beat sweep delivers it
-        logger.warning("could not queue delivery of e-mail %s; the sweep will send it", email_id, exc_info=True)
+    # the mail is stored: if the queue is down, the beat sweep delivers it
+    enqueue(outbox_deliver_task, email_id)

@@ -1,3 +1,5 @@
+import re
+
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.http import HttpResponseRedirect, JsonResponse, QueryDict
@@ -7,11 +9,18 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
 
+from accounts.roles import is_staff_member
 from shop.store_settings import store_settings_get
+from shop.validation import is_secret_field, western_digits
 
 # Paths outside the language prefix: the API, health and technical URLs.
 _UNPREFIXED = ("/api/", "/healthz", "/django-admin/", "/static/", "/media/", "/lang/",
                "/robots.txt", "/sitemap.xml", "/payment/callback")
+
+
+# percent-encoded UTF-8 of U+0660-0669 (D9 A0-A9) and U+06F0-06F9 (DB B0-B9), either case
+_EASTERN_IN_QUERY = re.compile(r"%D9%A[0-9]|%DB%B[0-9]|[\u0660-\u0669\u06f0-\u06f9]", re.IGNORECASE)
+_EASTERN = re.compile(r"[\u0660-\u0669\u06f0-\u06f9]")
 
 
 def _is_page_path(path):
@@ -76,7 +85,7 @@ class MaintenanceModeMiddleware:
         if (
             not request.path.startswith(_MAINTENANCE_OPEN)
             and store_settings_get().maintenance_mode
-            and not (request.user.is_authenticated and request.user.is_staff)
+            and not is_staff_member(request.user)
         ):
             if request.path.startswith("/api/"):
                 message = _("Site Under Maintenance")
@@ -106,6 +115,36 @@ class StripNullBytesMiddleware:
                 cleaned.setlist(key.replace("\x00", ""), [value.replace("\x00", "") for value in values])
             cleaned._mutable = False
             request.GET = cleaned
+        return self.get_response(request)
+
+
+class WesternDigitsMiddleware:
+    """Read Eastern Arabic and Persian digits in query strings and posted forms as 0-9.
+
+    The one place page forms and links get the digit rule (`shop.validation.western_digits`);
+    the API's JSON parser does the same for JSON bodies. Password fields stay as typed.
+    """
+
+    FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    @staticmethod
+    def _western(query):
+        cleaned = QueryDict(mutable=True)
+        for key, values in query.lists():
+            cleaned.setlist(key, values if is_secret_field(key) else [western_digits(v) for v in values])
+        cleaned._mutable = False
+        return cleaned
+
+    def __call__(self, request):
+        if _EASTERN_IN_QUERY.search(request.META.get("QUERY_STRING", "")):
+            request.GET = self._western(request.GET)
+        # forms only (DRF reads an already-parsed multipart body from request.POST/FILES)
+        if request.method == "POST" and request.content_type in self.FORMS:
+            if any(_EASTERN.search(v) for values in request.POST.lists() for v in values[1]):
+                request.POST = self._western(request.POST)
         return self.get_response(request)
 
 

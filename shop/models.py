@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 STORE_SETTINGS_CACHE_KEY = "store-settings:v1"
@@ -17,6 +18,10 @@ def _default_seo():
 
 def _default_social():
     return {"facebook": "", "instagram": "", "twitter": ""}
+
+
+def _default_days_off():
+    return [4]  # Friday
 
 
 class StoreSettings(models.Model):
@@ -32,6 +37,14 @@ class StoreSettings(models.Model):
     store_description = models.TextField(
         default="Premium Kenyan tea, delivered across Egypt.", blank=True
     )
+    # printed on every invoice (Egyptian Tax Authority registration number); empty: not printed
+    tax_registration_number = models.CharField(max_length=40, blank=True, default="")
+    # Arabic twins of the texts shoppers read; empty falls back to English
+    # (read them through the `shown_*` properties, which follow the page language)
+    store_name_ar = models.CharField(max_length=120, blank=True, default="نايل هايلاندز تي")
+    store_description_ar = models.TextField(blank=True, default="شاي كيني فاخر يصلك في كل أنحاء مصر.")
+    maintenance_message = models.TextField(blank=True, default="")
+    maintenance_message_ar = models.TextField(blank=True, default="")
     currency = models.CharField(max_length=3, default="EGP")
     timezone = models.CharField(max_length=64, default="Africa/Cairo")
     shipping_rate = models.DecimalField(
@@ -52,6 +65,7 @@ class StoreSettings(models.Model):
     disable_discovery = models.BooleanField(default=False)
     social_media = models.JSONField(default=_default_social, blank=True)
     seo = models.JSONField(default=_default_seo, blank=True)
+    seo_ar = models.JSONField(default=_default_seo, blank=True)
     # cash on delivery
     cod_enabled = models.BooleanField(default=True)
     cod_fee = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0.00"))
@@ -74,6 +88,17 @@ class StoreSettings(models.Model):
     external_auto_import = models.BooleanField(default=False)
     show_kes_conversion = models.BooleanField(default=True)
     importer_markup = models.DecimalField(max_digits=6, decimal_places=2, default=Decimal("100"))
+    # delivery by governorate (orders/delivery.py): the default row is shipping_rate with these days;
+    # shipping_zones holds the governorates staff changed ({"Aswan": {"rate", "minDays", "maxDays", "cod"}}),
+    # every other governorate keeps its seeded row
+    delivery_min_days = models.PositiveSmallIntegerField(default=2)
+    delivery_max_days = models.PositiveSmallIntegerField(default=4)
+    shipping_zones = models.JSONField(default=dict, blank=True)
+    # weekdays without deliveries (Monday 0 … Sunday 6; Friday off) and holidays ("2026-12-25")
+    delivery_days_off = models.JSONField(default=_default_days_off, blank=True)
+    delivery_holidays = models.JSONField(default=list, blank=True)
+    # click-to-chat (wa.me) number, digits with the country code; empty hides the links
+    whatsapp_number = models.CharField(max_length=32, blank=True, default="")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -82,13 +107,50 @@ class StoreSettings(models.Model):
 
     def save(self, *args, **kwargs):
         self.pk = 1
+        created = self._state.adding
         super().save(*args, **kwargs)
         # Every process reads settings through the shared cache; drop it so
         # the change (maintenance mode!) is seen everywhere at once.
         cache.delete(STORE_SETTINGS_CACHE_KEY)
+        if not created:  # the first read creates the row with the defaults pages already show
+            # stored pages show the settings (and maintenance mode hides them all)
+            from catalog.cache import catalog_changed_now_and_on_commit
+
+            catalog_changed_now_and_on_commit()
 
     def __str__(self):
         return self.store_name
+
+    def _in_language(self, english, arabic):
+        return arabic if arabic and get_language() == "ar" else english
+
+    @property
+    def shown_name(self):
+        """The store name in the page's language (Arabic falls back to English)."""
+        return self._in_language(self.store_name, self.store_name_ar)
+
+    @property
+    def shown_description(self):
+        return self._in_language(self.store_description, self.store_description_ar)
+
+    def _seo(self, key):
+        return self._in_language((self.seo or {}).get(key) or "", (self.seo_ar or {}).get(key) or "")
+
+    @property
+    def shown_meta_title(self):
+        return self._seo("metaTitle") or self.shown_name
+
+    @property
+    def shown_meta_description(self):
+        return self._seo("metaDescription") or self.shown_description
+
+    @property
+    def shown_keywords(self):
+        return self._seo("keywords") or []
+
+    @property
+    def shown_maintenance_message(self):
+        return self._in_language(self.maintenance_message, self.maintenance_message_ar)
 
     @property
     def importer_base_url(self):
@@ -96,10 +158,24 @@ class StoreSettings(models.Model):
         return self.external_base_url or django_settings.IMPORTER_BASE_URL
 
 
+class AnnouncementArabicMissing(models.TextChoices):
+    """What Arabic pages do with an announcement that has no Arabic text."""
+
+    HIDE = "hide", _("Hide it on Arabic pages")
+    ENGLISH = "english", _("Show the English text")
+
+
 class Announcement(models.Model):
     title = models.CharField(max_length=200)
     content = models.TextField()
     link = models.CharField(max_length=500, blank=True)
+    link_label = models.CharField(max_length=80, blank=True)  # empty: "Learn more"
+    title_ar = models.CharField(max_length=200, blank=True)
+    content_ar = models.TextField(blank=True)
+    link_label_ar = models.CharField(max_length=80, blank=True)
+    arabic_missing = models.CharField(
+        max_length=10, choices=AnnouncementArabicMissing.choices, default=AnnouncementArabicMissing.HIDE
+    )
     display_start_date = models.DateTimeField(default=timezone.now)
     display_end_date = models.DateTimeField()
     banner_color = models.CharField(max_length=9, default="#dc2626")
@@ -113,6 +189,22 @@ class Announcement(models.Model):
 
     def __str__(self):
         return self.title
+
+    @property
+    def has_arabic(self):
+        return bool(self.title_ar.strip() or self.content_ar.strip())
+
+    def shown_in(self, language):
+        """(title, content, link label, language of the text) for a page in `language`, or None to hide it.
+
+        Arabic pages show the Arabic text; without one, the announcement is
+        hidden or shown in English (marked so the page isolates it), as staff chose.
+        """
+        if language == "ar" and self.has_arabic:
+            return self.title_ar or self.title, self.content_ar or self.content, self.link_label_ar, "ar"
+        if language == "ar" and self.arabic_missing == AnnouncementArabicMissing.HIDE:
+            return None
+        return self.title, self.content, self.link_label, "en"
 
 
 class ContactMessageStatus(models.TextChoices):
@@ -190,6 +282,21 @@ class Heartbeat(models.Model):
     seen_at = models.DateTimeField(default=timezone.now)
 
 
+class FailedJob(models.Model):
+    """A background job that ended in an error (Celery's task_failure), for the overview."""
+
+    task = models.CharField(max_length=200)
+    task_id = models.CharField(max_length=64, blank=True)
+    error = models.TextField(blank=True)
+    failed_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-failed_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.task} {self.failed_at:%Y-%m-%d %H:%M}"
+
+
 class OutboundEmailStatus(models.TextChoices):
     QUEUED = "queued", _("Queued")  # waiting for its first attempt or its next retry
     SENDING = "sending", _("Sending")  # claimed by one worker until locked_until
@@ -227,3 +334,39 @@ class OutboundEmail(models.Model):
 
     def __str__(self):
         return f"{self.subject} → {self.to} ({self.status})"
+
+
+class OutboundWhatsAppStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    SENDING = "sending", _("Sending")
+    SENT = "sent", _("Sent")
+    FAILED = "failed", _("Failed")
+
+
+class OutboundWhatsApp(models.Model):
+    """One WhatsApp message in its outbox (shop/whatsapp.py), stored with the change that causes it.
+
+    Delivered like the e-mail outbox: claimed once, retried with backoff, given up
+    after EMAIL_MAX_ATTEMPTS attempts; the order is never affected by a failed send.
+    """
+
+    to = models.CharField(max_length=32)  # digits with the country code
+    text = models.TextField()
+    language = models.CharField(max_length=8, default="en")
+    status = models.CharField(max_length=10, choices=OutboundWhatsAppStatus.choices,
+                              default=OutboundWhatsAppStatus.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    # the provider's message id once accepted
+    provider_id = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="whatsapp_due_idx")]
+
+    def __str__(self):
+        return f"WhatsApp → {self.to} ({self.status})"

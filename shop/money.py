@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 CENTS = Decimal("0.01")
 
 
-def to_decimal(value, default=None):
+def to_decimal(value: object, default: Decimal | None = None) -> Decimal | None:
     """Read a number from user input or JSON as Decimal, never via float."""
     if isinstance(value, Decimal):
         return value
@@ -21,26 +21,26 @@ def to_decimal(value, default=None):
     return result if result.is_finite() else default
 
 
-def quantize(amount):
+def quantize(amount: Decimal | int | str) -> Decimal:
     """Round to piasters, half up (the way a shop rounds)."""
     return Decimal(amount).quantize(CENTS, rounding=ROUND_HALF_UP)
 
 
-def round_whole(amount):
+def round_whole(amount: Decimal | int | str) -> Decimal:
     """Round to whole pounds, half up (importer prices)."""
     return Decimal(amount).quantize(Decimal("1"), rounding=ROUND_HALF_UP)
 
 
-def to_minor_units(amount):
+def to_minor_units(amount: Decimal | int | str) -> int:
     """EGP to piasters as an int, for payment providers."""
     return int(quantize(amount) * 100)
 
 
-def _grouped(amount, places):
+def _grouped(amount: Decimal, places: int) -> str:
     return f"{amount:,.{places}f}"
 
 
-def format_egp(amount, language="en"):
+def format_egp(amount: Decimal | int | str, language: str = "en") -> str:
     """`E£1,234.50` in English, `1,234.50 ج.م` in Arabic."""
     text = _grouped(quantize(amount), 2)
     if language == "ar":
@@ -48,9 +48,9 @@ def format_egp(amount, language="en"):
     return f"E£{text}"
 
 
-def format_kes(amount, language="en"):
-    """`KSh 1,234` (whole shillings)."""
+def format_kes(amount: Decimal | int | str, language: str = "en") -> str:
+    """`KSh 1,234` in English, `1,234 شلن` in Arabic (whole shillings)."""
     text = _grouped(round_whole(amount), 0)
     if language == "ar":
-        return f"{text}\u00a0KSh"
+        return f"{text}\u00a0شلن"
     return f"KSh\u00a0{text}"

@@ -1,16 +1,17 @@
 """Newsletter subscriptions: subscribing twice changes nothing; every e-mail can unsubscribe."""
 
-from django.core.validators import validate_email
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from shop.errors import ShopError
 from shop.mail import mail_queue
 from shop.models import NewsletterSubscriber
+from shop.paths import localized_path
 from shop.store_settings import store_settings_get
-from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, clean_text
 
 
@@ -32,8 +33,7 @@ def _clean_email(email):
 
 
 def newsletter_unsubscribe_path(subscriber):
-    prefix = "/ar" if subscriber.language == "ar" else ""
-    return f"{prefix}/newsletter/unsubscribe/{subscriber.unsubscribe_token}"
+    return localized_path(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}", subscriber.language)
 
 
 def newsletter_subscribe(*, email, language="en", site_url=""):
@@ -70,7 +70,7 @@ def _queue_welcome(subscriber, site_url):
         }
         mail_queue(
             to=subscriber.email,
-            subject=_("Welcome to the %(store)s newsletter") % {"store": store.store_name},
+            subject=_("Welcome to the %(store)s newsletter") % {"store": store.shown_name},
             text=render_to_string("shop/email/newsletter_welcome.txt", context),
             language=subscriber.language,
         )

@@ -22,6 +22,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from rest_framework.throttling import BaseThrottle
 
+from accounts.lockout import client_ip
+
 _PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 
@@ -48,7 +50,6 @@ def count_hit(key, seconds):
 
 
 def _identities(request):
-    from accounts.lockout import client_ip
 
     yield "address", client_ip(request) or "unknown"
     user = getattr(request, "user", None)

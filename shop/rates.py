@@ -7,9 +7,12 @@ adds the provider chain that refreshes the row (`rates_refresh`).
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from urllib.parse import urlsplit
 
+import requests
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
 from shop.models import ExchangeRate
 from shop.money import to_decimal
@@ -54,8 +57,11 @@ def rate_get(from_currency="KES", to_currency="EGP"):
 
 
 def rate_forget(from_currency="KES", to_currency="EGP"):
-    """Drop the cached copy after the row changes."""
+    """Drop the cached copy after the row changes (and the stored pages, which show prices in it)."""
+    from catalog.cache import catalog_changed_now_and_on_commit
+
     cache.delete(_cache_key(from_currency.upper(), to_currency.upper()))
+    catalog_changed_now_and_on_commit()
 
 
 def convert(amount, rate):
@@ -119,7 +125,6 @@ def _dig(data, path):
 
 def provider_fetch(item, from_currency, to_currency, *, timeout=None):
     """Ask one `URL#PATH` provider for a rate; raise RateError when it gives none."""
-    import requests
 
     url, _, path = item.partition("#")
     url = _fill(url.strip(), from_currency, to_currency)
@@ -154,7 +159,6 @@ def provider_fetch(item, from_currency, to_currency, *, timeout=None):
 
 
 def _source_name(item):
-    from urllib.parse import urlsplit
 
     return urlsplit(item.partition("#")[0]).netloc or item[:60]
 
@@ -165,7 +169,6 @@ def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, provid
     Without `force`, a row younger than the cache lifetime is kept as it is, so
     beat can call this hourly and the services are asked at most every 6 hours.
     """
-    from django.utils import timezone
 
     from_currency, to_currency = from_currency.upper(), to_currency.upper()
     now = timezone.now()

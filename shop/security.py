@@ -7,6 +7,8 @@ This module adds Permissions-Policy to every response and locks down files
 served from /media/, which staff and the importer can fill.
 """
 
+from csp import middleware as csp_middleware
+from csp.constants import HEADER, HEADER_REPORT_ONLY
 from django.conf import settings
 from django.views.static import serve
 
@@ -60,3 +62,42 @@ def media(request, path):
     if path.lower().endswith(_ATTACHMENT_SUFFIXES):
         response["Content-Disposition"] = "attachment"
     return response
+
+
+_NONCE_MARK = "__nonce__"
+_PER_RESPONSE = ("_csp_config", "_csp_update", "_csp_replace", "_csp_exempt",
+                 "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro", "_csp_exempt_ro")
+
+
+class CSPMiddleware(csp_middleware.CSPMiddleware):
+    """django-csp's middleware with each policy built once per process, not on every response.
+
+    Responses that change their policy (csp_allow, decorators), DEBUG and
+    excluded prefixes take django-csp's own path; every other
+    response gets the same header it would build, with this request's nonce.
+    """
+
+    _built = {}
+
+    def process_response(self, request, response):
+        configs = (getattr(settings, "CONTENT_SECURITY_POLICY", None),
+                   getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None))
+        if (settings.DEBUG or any(getattr(response, name, None) for name in _PER_RESPONSE)
+                or any((config or {}).get("EXCLUDE_URL_PREFIXES") for config in configs)):
+            return super().process_response(request, response)
+        nonce = getattr(request, "_csp_nonce", None)
+        for header, report_only in ((HEADER, False), (HEADER_REPORT_ONLY, True)):
+            if header in response:
+                continue
+            # keyed by the settings objects too, so a changed setting (override_settings) is seen
+            key = (report_only, nonce is not None, id(configs[0]), id(configs[1]))
+            if key not in self._built:
+                self._built[key] = csp_middleware.build_policy(
+                    config=None, update=None, replace=None, nonce=_NONCE_MARK if nonce else None,
+                    report_only=report_only)
+            policy = self._built[key]
+            if policy:
+                response[header] = policy.replace(_NONCE_MARK, nonce) if nonce else policy
+        if nonce is None:
+            request.csp_nonce = csp_middleware.CheckableLazyObject(self._csp_nonce_post_response)
+        return response

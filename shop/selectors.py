@@ -1,4 +1,5 @@
 import random
+from dataclasses import dataclass
 
 from django.db.models import Q
 from django.utils import timezone
@@ -14,10 +15,35 @@ def announcement_list_visible():
     ).order_by("-is_main", "-display_start_date")
 
 
-def announcement_pick():
-    """The main announcement if there is one, else a random active one."""
-    visible = list(announcement_list_visible()[:20])
-    if not visible:
+@dataclass(frozen=True)
+class ShownAnnouncement:
+    """An announcement as one page shows it: its text in the page's language (or English, `lang`)."""
+
+    pk: int
+    title: str
+    content: str
+    link: str
+    link_label: str
+    lang: str
+    banner_color: str
+    text_color: str
+
+
+def announcement_pick(*, language="en"):
+    """The main announcement if there is one, else a random active one, as a page in `language` shows it.
+
+    On Arabic pages an announcement without Arabic text is skipped when staff
+    chose to hide it there.
+    """
+    shown = []
+    for announcement in announcement_list_visible()[:20]:
+        text = announcement.shown_in(language)
+        if text is not None:
+            shown.append((announcement, text))
+    if not shown:
         return None
-    mains = [a for a in visible if a.is_main]
-    return mains[0] if mains else random.choice(visible)
+    mains = [pair for pair in shown if pair[0].is_main]
+    announcement, (title, content, label, lang) = mains[0] if mains else random.choice(shown)
+    return ShownAnnouncement(pk=announcement.pk, title=title, content=content, link=announcement.link,
+                             link_label=label, lang=lang, banner_color=announcement.banner_color,
+                             text_color=announcement.text_color)

@@ -49,13 +49,20 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: the request id, and one log line per request whatever answers it
+    "shop.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # early, so every response (cached pages, static files, errors) gets the
     # policy and the nonce a template asked for
-    "csp.middleware.CSPMiddleware",
+    "shop.security.CSPMiddleware",
     "shop.security.PermissionsPolicyMiddleware",
     "shop.middleware.StripNullBytesMiddleware",
+    # Eastern Arabic digits typed anywhere are read as 0-9 (one digit rule)
+    "shop.middleware.WesternDigitsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # stored pages are served from here: after everything that adds headers to
+    # every response, before everything a stored page does not need
+    "shop.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "shop.middleware.ShopLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -86,7 +93,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "shop.context_processors.shop",
             ],
-            "builtins": ["shop.templatetags.shop_tags"],
+            "builtins": ["shop.templatetags.shop_tags", "shop.stitch"],
         },
     },
 ]
@@ -108,6 +115,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "timeout": 20,
         }
     )
+    # a process keeps its connection: opening one (and its PRAGMAs) on every
+    # request cost more than the queries of a page served from the cache
+    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -147,20 +157,23 @@ else:
         }
     }
     BROKER_DIR = DATA_DIR / "broker"
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "out"),
         "data_folder_out": str(BROKER_DIR / "out"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        # the exchange table; kombu's default is ./control in the working directory
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 
 # Sessions (and with them guest carts and sign-ins) live in the database with
 # or without Redis: a Redis outage must not sign anyone out or empty a cart,
 # and a cached copy written before an outage must never outlive a sign-out.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# (shop.sessions: Django's database sessions, read with one plain query)
+SESSION_ENGINE = "shop.sessions"
 
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -313,6 +326,24 @@ if EMAIL_MAX_ATTEMPTS < 1:
     raise ConfigError("EMAIL_MAX_ATTEMPTS", "must be 1 or more")
 if EMAIL_RETRY_SECONDS < 1:
     raise ConfigError("EMAIL_RETRY_SECONDS", "must be 1 or more")
+# Abandoned-cart reminders (orders/reminders.py): one e-mail this many hours after an opted-in
+# shopper's cart last changed; carts untouched for longer than CART_REMINDER_MAX_AGE_DAYS are left alone.
+CART_REMINDER_DELAY_HOURS = env("CART_REMINDER_DELAY_HOURS", cast=float, default=3.0)
+CART_REMINDER_MAX_AGE_DAYS = env("CART_REMINDER_MAX_AGE_DAYS", cast=int, default=7)
+if not 0 < CART_REMINDER_DELAY_HOURS <= 24 * 30:
+    raise ConfigError("CART_REMINDER_DELAY_HOURS", "must be more than 0 and at most 720")
+if CART_REMINDER_MAX_AGE_DAYS < 1:
+    raise ConfigError("CART_REMINDER_MAX_AGE_DAYS", "must be 1 or more")
+
+# --- WhatsApp order updates (shop/whatsapp.py) ------------------------------
+# console: log the messages (default); cloud: WhatsApp Cloud API (Meta Graph API)
+WHATSAPP_BACKEND = env("WHATSAPP_BACKEND", default="console")
+if WHATSAPP_BACKEND not in ("console", "cloud"):
+    raise ConfigError("WHATSAPP_BACKEND", "must be 'console' or 'cloud'")
+WHATSAPP_API_URL = env("WHATSAPP_API_URL", default="https://graph.facebook.com/v21.0").rstrip("/")
+WHATSAPP_PHONE_NUMBER_ID = env("WHATSAPP_PHONE_NUMBER_ID", default="")
+WHATSAPP_ACCESS_TOKEN = env("WHATSAPP_ACCESS_TOKEN", default="")
+WHATSAPP_TIMEOUT = 10
 
 # --- Payments -------------------------------------------------------------
 PAYMENT_PROVIDER = env("PAYMENT_PROVIDER", default="sandbox")
@@ -356,6 +387,12 @@ RATE_LIMITS = {
     "register": env("RATE_LIMIT_REGISTER", default="10/hour"),
     "password_reset": env("RATE_LIMIT_PASSWORD_RESET", default="10/hour"),
     "review": env("RATE_LIMIT_REVIEW", default="20/hour"),
+    "stock_alert": env("RATE_LIMIT_STOCK_ALERT", default="10/hour"),
+    "track": env("RATE_LIMIT_TRACK", default="10/hour"),
+    # every sign-in attempt from one address, whatever the account (axes locks
+    # each account+address pair after AXES_FAILURE_LIMIT failures); generous,
+    # because Egyptian mobile carriers put many shoppers behind one address
+    "sign_in": env("RATE_LIMIT_SIGN_IN", default="100/hour"),
 }
 for _scope, _rate in RATE_LIMITS.items():
     _count, _sep, _period = _rate.partition("/")
@@ -395,11 +432,21 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+if LOG_FORMAT not in ("json", "plain"):
+    raise ConfigError("LOG_FORMAT", "must be json or plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+                   "json": {"()": "shop.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"},
+                # WeasyPrint logs every layout step of every invoice at INFO
+                "weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }
+
+# error reports to Sentry (or a compatible service) only when a DSN is given
+SENTRY_DSN = env("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT", default="")

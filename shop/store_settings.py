@@ -7,8 +7,11 @@ from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_u
 
 SOCIAL_NETWORKS = ("facebook", "instagram", "twitter")
 # the store name and e-mail go into every order e-mail's headers: single line
-LIMITS = {"store_name": NAME_MAX, "store_email": EMAIL_MAX, "store_phone": 40,
-          "store_description": (2000, True), "currency": 3, "timezone": 64}
+LIMITS = {"store_name": NAME_MAX, "store_email": EMAIL_MAX, "store_phone": 40, "whatsapp_number": 32,
+          "tax_registration_number": 40,
+          "store_description": (2000, True), "currency": 3, "timezone": 64,
+          "store_name_ar": NAME_MAX, "store_description_ar": (2000, True),
+          "maintenance_message": (2000, True), "maintenance_message_ar": (2000, True)}
 SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 
 CACHE_SECONDS = 300
@@ -31,6 +34,11 @@ def store_settings_update(**fields):
     if fields.get("seo") is not None:
         names = {"metaTitle": "seo.meta_title", "metaDescription": "seo.meta_description", "keywords": "seo.keywords"}
         fields["seo"] = clean_fields(fields["seo"], SEO_LIMITS, names=names)
+    if fields.get("seo_ar") is not None:
+        names = {"metaTitle": "seo_ar.meta_title", "metaDescription": "seo_ar.meta_description",
+                 "keywords": "seo_ar.keywords"}
+        fields["seo_ar"] = clean_fields(fields["seo_ar"], SEO_LIMITS, names=names)
+    _delivery_clean(fields)
     settings, _ = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)
@@ -44,3 +52,30 @@ def social_links_clean(links):
     links = links if isinstance(links, dict) else {}
     return {name: clean_url(links.get(name, ""), field=f"social_media.{name}", allow_relative=False)
             for name in SOCIAL_NETWORKS}
+
+
+def _delivery_clean(fields):
+    """Delivery table, days off, holidays and the WhatsApp number as stored (orders.delivery owns the rules)."""
+    from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
+    from shop.whatsapp import whatsapp_number
+
+    if "shipping_zones" in fields:
+        fields["shipping_zones"] = shipping_zones_clean(fields["shipping_zones"])
+    if "delivery_days_off" in fields:
+        fields["delivery_days_off"] = days_off_clean(fields["delivery_days_off"])
+    if "delivery_holidays" in fields:
+        fields["delivery_holidays"] = holidays_clean(fields["delivery_holidays"])
+    if fields.get("whatsapp_number"):
+        number = whatsapp_number(fields["whatsapp_number"])
+        if not number:
+            from django.utils.translation import gettext as _
+
+            raise DeliveryError(_("Please enter a WhatsApp number with its country code, like +20 100 123 4567"),
+                                field="whatsappNumber")
+        fields["whatsapp_number"] = number
+    low, high = fields.get("delivery_min_days"), fields.get("delivery_max_days")
+    if low is not None and high is not None and high < low:
+        from django.utils.translation import gettext as _
+
+        raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
+                            field="deliveryMaxDays")

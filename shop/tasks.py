@@ -1,9 +1,12 @@
 import logging
+from datetime import timedelta
+from importlib import import_module
 
 from celery import shared_task
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
-from shop.models import Heartbeat
+from shop.models import FailedJob, Heartbeat
 from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due
 
 log = logging.getLogger(__name__)
@@ -15,17 +18,39 @@ def heartbeat():
     Heartbeat.objects.update_or_create(name="worker", defaults={"seen_at": timezone.now()})
 
 
-def enqueue(task, *args, **kwargs):
+def failed_job_record(*, task, task_id="", error=None):
+    """Remember a job that ended in an error; never raises (it runs inside Celery's failure signal)."""
+    try:
+        FailedJob.objects.create(task=task[:200], task_id=(task_id or "")[:64],
+                                 error=f"{type(error).__name__}: {error}"[:2000] if error else "")
+    except Exception:  # the database may be why the job failed
+        log.exception("Could not record the failed job %s", task)
+
+
+def failed_jobs_recent(*, days=7, limit=10):
+    """How many jobs failed in the last `days`, and the latest of them."""
+    recent = FailedJob.objects.filter(failed_at__gte=timezone.now() - timedelta(days=days))
+    return recent.count(), list(recent[:limit])
+
+
+def enqueue(task, *args, fail_fast=True, **kwargs):
     """Queue a Celery job; when the broker cannot be reached, log it and return False.
 
-    A request must never fail (or hang) because the queue is down: callers
-    decide how the work is recovered (a periodic job, a retry by staff).
+    `task` is a task or its dotted path ("importer.tasks.crawl_run_task"): a
+    service names its own app's task by path, because that tasks module
+    imports the service. With `fail_fast` (the default, for requests) the
+    broker is tried once, so a page never hangs on a down queue; jobs running
+    in a worker may pass `fail_fast=False` to use the broker's retry policy.
+    Either way callers decide how the work is recovered (a periodic sweep, a
+    retry by staff): nothing is lost, only delayed.
     """
-    from kombu.exceptions import OperationalError
 
+    if isinstance(task, str):
+        module, _dot, name = task.rpartition(".")
+        task = getattr(import_module(module), name)
     try:
-        task.apply_async(args=args, kwargs=kwargs)
-    except OperationalError as exc:
+        task.apply_async(args=args, kwargs=kwargs, retry=not fail_fast)
+    except (OperationalError, OSError) as exc:
         log.error("Could not queue %s: %s", task.name, exc)
         return False
     return True
@@ -47,3 +72,19 @@ def outbox_send_due_task():
 def outbox_prune_task():
     """Forget e-mails sent more than 30 days ago (beat, daily)."""
     return outbox_prune()
+
+
+@shared_task(ignore_result=True)
+def whatsapp_deliver_task(message_id):
+    """Send one WhatsApp message just queued (shop.whatsapp.whatsapp_queue asks for this after the commit)."""
+    from shop.whatsapp import whatsapp_deliver
+
+    whatsapp_deliver(message_id=message_id)
+
+
+@shared_task(ignore_result=True)
+def whatsapp_send_due_task():
+    """Send every WhatsApp message that is due: retries, and messages whose task never got queued."""
+    from shop.whatsapp import whatsapp_send_due
+
+    return whatsapp_send_due()

@@ -3,7 +3,6 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from orders.payments.views import paymob_callback
-from shop import converters  # noqa: F401  (registers <id:…> before the app URLs load)
 from shop import views
 from shop.security import media
 

@@ -31,6 +31,38 @@ _LINE_BREAK = re.compile(r"[\r\n\u2028\u2029\x85]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
+# --- digits -------------------------------------------------------------------
+# One digit rule (DECISIONS): Latin digits everywhere. Eastern Arabic (٠-٩) and
+# Persian (۰-۹) digits typed in any input are read as 0-9 once, where input
+# enters the shop (shop.middleware.WesternDigitsMiddleware for query strings and
+# forms, shop.api.parsers for JSON, static_src/lib/digits.js in the browser),
+# so search, quantities, phones, postal codes, coupons, prices and stock all
+# store Western digits. Passwords are the one exception: they are secrets,
+# compared as typed.
+_EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+
+
+def western_digits(text):
+    """Eastern Arabic (and Persian) digits to 0-9, as we store them."""
+    return (text or "").translate(_EASTERN_DIGITS)
+
+
+def is_secret_field(name):
+    """Whether a field holds a password (left exactly as typed)."""
+    return "password" in str(name).lower()
+
+
+def western_digits_in(data, *, key=""):
+    """`data` (a JSON value) with Eastern digits made Western in every string but passwords."""
+    if isinstance(data, str):
+        return data if is_secret_field(key) else western_digits(data)
+    if isinstance(data, dict):
+        return {name: western_digits_in(value, key=name) for name, value in data.items()}
+    if isinstance(data, list):
+        return [western_digits_in(item, key=key) for item in data]
+    return data
+
+
 def text_problem(value, *, max_length, multiline=False):
     """Return why `value` cannot be stored as text, or None when it can."""
     if _SURROGATE.search(value) or _CONTROL.search(value):

@@ -31,7 +31,7 @@ def test_it_signs_in_with_email_in_any_case_and_goes_home(client, alice, passwor
     assert response.status_code == 302
     assert response.url == "/"
     assert client.get("/").wsgi_request.user == alice
-    assert "Welcome, Alice" in client.get("/").content.decode()
+    assert "Welcome, <bdi>Alice</bdi>" in client.get("/").content.decode()
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_with_remember_me_the_session_lasts_30_days_in_the_cookie(client, alice,
 
 # The time-travel tests use the database session store on purpose: a Redis TTL
 # runs on Redis's clock, which time_machine cannot move.
-@override_settings(SESSION_ENGINE="django.contrib.sessions.backends.db")
+@override_settings(SESSION_ENGINE="shop.sessions")
 def test_a_session_without_remember_me_ends_after_24_hours_on_the_server(client, alice, password):
     # given
     with time_machine.travel(timezone.now(), tick=False) as traveller:
@@ -100,7 +100,7 @@ def test_a_session_without_remember_me_ends_after_24_hours_on_the_server(client,
         assert response.url.startswith("/login?next=/account")
 
 
-@override_settings(SESSION_ENGINE="django.contrib.sessions.backends.db")
+@override_settings(SESSION_ENGINE="shop.sessions")
 def test_a_remembered_session_lasts_30_days_on_the_server(client, alice, password):
     # given
     with time_machine.travel(timezone.now(), tick=False) as traveller:

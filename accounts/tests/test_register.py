@@ -180,3 +180,20 @@ def test_a_sign_up_racing_another_with_the_same_address_gets_the_duplicate_messa
     # then
     assert (raised.value.field, raised.value.message) == ("email", "An account with this email already exists")
     assert User.objects.filter(email__iexact="alice@example.com").count() == 1
+
+
+def test_registering_goes_to_sign_in_with_the_email_filled_and_next_kept(client):
+    # when a shopper sent from their cart registers
+    response = client.post("/register?next=/cart", {**GOOD, "email": "Mona@Example.com "})
+    # then the spec's redirect to /login, carrying where they came from, and the e-mail filled in once
+    assert response.status_code == 302 and response.url == "/login?next=%2Fcart"
+    page = client.get(response.url).content.decode()
+    assert 'value="Mona@Example.com"' in page and 'name="next" value="/cart"' in page
+    assert 'value="Mona@Example.com"' not in client.get("/login").content.decode()
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "/\\evil.example", "/login",
+                                    "/ar/register"])
+def test_registering_ignores_a_next_off_site_or_back_to_the_sign_in_pages(client, target):
+    response = client.post("/register", {**GOOD, "next": target})
+    assert response.url == "/login"

@@ -2,14 +2,18 @@
 
 from decimal import Decimal
 
+from django.http import HttpResponse
 from django.urls import path
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from backoffice.api.base import StaffApi
 from backoffice.analytics import PERIODS, analytics_get
+from backoffice.api.base import StaffApi
+from backoffice.exports import analytics_csv
 from shop.errors import ShopError
 
 DEFAULT_PERIOD = "30d"
@@ -34,12 +38,33 @@ class AnalyticsApi(StaffApi):
         responses=inline_serializer("AnalyticsResponse", {"data": serializers.JSONField()}),
     )
     def get(self, request):
-        period = request.query_params.get("period") or DEFAULT_PERIOD
-        if period not in PERIODS:
-            raise ShopError(_("Choose a period of 7d, 30d, 90d or 1y"), field="period")
-        return Response({"data": _as_json(analytics_get(period=period))})
+        return Response({"data": _as_json(analytics_get(period=_period(request)))})
+
+
+def _period(request):
+    period = request.query_params.get("period") or DEFAULT_PERIOD
+    if period not in PERIODS:
+        raise ShopError(_("Choose a period of 7d, 30d, 90d or 1y"), field="period")
+    return period
+
+
+class AnalyticsExportApi(StaffApi):
+    """What the analytics section shows for a period, as CSV in the staff member's language."""
+
+    area = "analytics"
+
+    @extend_schema(parameters=[OpenApiParameter("period", str, enum=list(PERIODS), default=DEFAULT_PERIOD)],
+                   responses={(200, "text/csv"): OpenApiTypes.STR})
+    def get(self, request):
+        period = _period(request)
+        response = HttpResponse(analytics_csv(data=analytics_get(period=period)),
+                                content_type="text/csv; charset=utf-8")
+        filename = f"analytics-{period}-{timezone.localdate().isoformat()}.csv"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
 
 
 urlpatterns = [
     path("admin/analytics", AnalyticsApi.as_view(), name="admin-analytics"),
+    path("admin/analytics/export", AnalyticsExportApi.as_view(), name="admin-analytics-export"),
 ]

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.fields import ColourField, DayOrDateTimeField
 from backoffice.marketing import announcement_create, announcement_delete, announcement_update
-from shop.models import Announcement
+from shop.models import Announcement, AnnouncementArabicMissing
 
 DEFAULT_RUN = timedelta(days=30)
 
@@ -23,6 +23,13 @@ class AnnouncementSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=200)
     content = serializers.CharField(max_length=2000)
     link = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    link_label = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    title_ar = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    content_ar = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+    link_label_ar = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    # an announcement with no Arabic text: hidden on Arabic pages, or shown in English there
+    arabic_missing = serializers.ChoiceField(choices=AnnouncementArabicMissing.choices, required=False,
+                                             default=AnnouncementArabicMissing.HIDE)
     display_start_date = DayOrDateTimeField(required=False)
     display_end_date = DayOrDateTimeField(required=False, end_of_day=True)
     banner_color = ColourField(required=False, default="#dc2626")

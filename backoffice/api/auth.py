@@ -16,6 +16,7 @@ from shop.errors import ShopError
 class AdminLoginApi(APIView):
     authentication_classes = []  # a fresh sign-in; no CSRF for a session not yet made
     permission_classes = []
+    throttle_scope = "sign_in"
 
     class AdminLoginInputSerializer(serializers.Serializer):
         username = serializers.CharField(required=False, allow_blank=True, default="")

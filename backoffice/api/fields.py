@@ -8,7 +8,6 @@ from django.utils.dateparse import parse_date
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-
 # Dates a shop plans with. Far years are typing slips, and before 1900 Cairo's
 # zone has a local-mean-time offset (+02:05:09) that no RFC 3339 reader takes.
 FIRST_YEAR, LAST_YEAR = 2000, 2100

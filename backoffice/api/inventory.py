@@ -13,6 +13,7 @@ from backoffice.products import StockAction, stock_adjust
 from backoffice.selectors import stock_counts
 from catalog.models import Product
 from catalog.pricing import Availability
+from catalog.stock_alerts import stock_alert_waiting_counts
 
 
 class InventoryListApi(StaffApi):
@@ -26,6 +27,9 @@ class InventoryListApi(StaffApi):
     )
     def get(self, request):
         products = list(Product.objects.select_related("category").order_by("stock", "title_en"))
+        waiting = stock_alert_waiting_counts()
+        for product in products:
+            product.waiting_alerts = waiting.get(product.pk, 0)
         low = [p for p in products if Availability.status(p.stock) != "in"]
         return Response({"summary": stock_counts(), "low_stock": AdminProductOutputSerializer(low, many=True).data,
                          "products": AdminProductOutputSerializer(products, many=True).data})
@@ -49,6 +53,7 @@ class InventoryUpdateApi(StaffApi):
         data.is_valid(raise_exception=True)
         stock_adjust(actor=request.user, product=product, action=data.validated_data["action"],
                      amount=data.validated_data["stock"])
+        product.waiting_alerts = stock_alert_waiting_counts(product_ids=[product.pk]).get(product.pk, 0)
         return Response(AdminProductOutputSerializer(product).data)
 
 

@@ -9,6 +9,7 @@ from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers
@@ -18,7 +19,9 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
-from orders.actions import NOTE_MAX, TRACKING_MAX, order_set_status
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
+from orders.checkout import country_name, governorate_name
+from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderStatus, Payment
 from shop.errors import ShopError
 from shop.validation import clean_text
@@ -69,12 +72,15 @@ def _search(orders, text):
     return orders.filter(match)
 
 
-def _set_status(*, order, status, actor, note="", tracking_number=""):
+def _set_status(*, order, status, actor, note="", tracking_number="", courier="", customer_note=""):
     """Change one order's status through the checkout's action and audit it."""
     previous = order.status
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
-    order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number)
+    courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
+    customer_note = clean_text(customer_note, field="customerNote", max_length=NOTE_MAX)
+    order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
+                     courier=courier, customer_note=customer_note)
     if order.status == previous:
         return
     audit_record(
@@ -146,6 +152,8 @@ class StatusChangeSerializer(serializers.Serializer):
     to_status = serializers.CharField()
     note = serializers.CharField()
     tracking_number = serializers.CharField()
+    courier = serializers.CharField()
+    customer_note = serializers.CharField()
     actor = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
 
@@ -170,10 +178,24 @@ class OrderDetailSerializer(OrderRowSerializer):
     items = OrderItemSerializer(many=True)
     payments = PaymentSerializer(many=True)
     history = StatusChangeSerializer(source="status_changes", many=True)
+    documents = serializers.SerializerMethodField()
+
+    def get_documents(self, order) -> dict:
+        """The invoice (in the order's language), the packing slip and the print view, in the dashboard's language."""
+        prefix = "/ar" if get_language() == "ar" else ""
+        return {
+            "invoice": invoice_url(order=order, language=order.language),
+            "packing_slip": f"{prefix}/admindash/orders/documents.pdf?kind={Kind.PACKING_SLIP}&ids={order.pk}",
+            "print": f"{prefix}/admindash/orders/{order.pk}/print",
+        }
 
     def get_address(self, order) -> dict:
         fields = ["street", "building", "apartment", "floor", "city", "state", "postal_code", "country"]
-        return {field: getattr(order, field) for field in fields}
+        # the governorate and country in the reader's language, never an ISO code
+        language = get_language()
+        return {**{field: getattr(order, field) for field in fields},
+                "state_name": governorate_name(order.state, language),
+                "country_name": country_name(order.country, language)}
 
 
 class OrderDetailApi(StaffApi):
@@ -199,6 +221,9 @@ class OrderStatusApi(StaffApi):
         status = serializers.ChoiceField(choices=OrderStatus.values)
         note = serializers.CharField(max_length=NOTE_MAX, required=False, allow_blank=True, default="")
         tracking_number = serializers.CharField(max_length=TRACKING_MAX, required=False, allow_blank=True, default="")
+        # at shipped: the courier and a note shown to the customer (tracking page, e-mail, WhatsApp)
+        courier = serializers.CharField(max_length=COURIER_MAX, required=False, allow_blank=True, default="")
+        customer_note = serializers.CharField(max_length=NOTE_MAX, required=False, allow_blank=True, default="")
 
     @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
     def put(self, request, order_id):
@@ -206,7 +231,8 @@ class OrderStatusApi(StaffApi):
         data.is_valid(raise_exception=True)
         order = get_object_or_404(Order, pk=order_id)
         _set_status(order=order, status=data.validated_data["status"], actor=request.user,
-                    note=data.validated_data["note"], tracking_number=data.validated_data["tracking_number"])
+                    note=data.validated_data["note"], tracking_number=data.validated_data["tracking_number"],
+                    courier=data.validated_data["courier"], customer_note=data.validated_data["customer_note"])
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 

@@ -6,18 +6,29 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from accounts.roles import has_permission
+from backoffice.alerts import daily_summary_opt
 from backoffice.api.base import StaffApi
 from backoffice.api.emails import FailedEmailSerializer
 from backoffice.audit import audit_entry_data, audit_recent
 from backoffice.outbox import MAIL_AREA
 from backoffice.selectors import dashboard_stats, low_stock_products
+from importer.models import ImporterRun
 from shop import health
 from shop.outbox import outbox_failed_count, outbox_failed_list
 from shop.rates import rate_status
+from shop.tasks import failed_jobs_recent
+
+FAILED_JOB_DAYS = 7
+
+
+class FailedJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    task = serializers.CharField()
+    error = serializers.CharField()
+    failed_at = serializers.DateTimeField()
 
 
 def _system_status():
-    from importer.models import ImporterRun
 
     worker_ok, worker_seen = health.worker_seen_recently()
     rate = rate_status("KES", "EGP")
@@ -59,22 +70,54 @@ class DashboardApi(StaffApi):
             # only for roles that may see mail (MAIL_AREA): absent for the others
             "failedEmails": serializers.IntegerField(required=False),
             "failedEmailList": FailedEmailSerializer(many=True, required=False),
+            "capturedOnCancelled": serializers.DecimalField(14, 2),
+            "failedJobs": serializers.IntegerField(required=False),
+            "failedJobList": FailedJobSerializer(many=True, required=False),
+            "dailySummary": serializers.BooleanField(),
         }),
         summary="Overview: stats, alerts, system status and recent activity",
     )
     def get(self, request):
         stats = dashboard_stats()
         stats["total_revenue"] = f"{stats['total_revenue']:.2f}"
+        stats["captured_on_cancelled"] = f"{stats['captured_on_cancelled']:.2f}"
         data = {
             **stats,
             "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],
             "low_stock_list": [{"id": p.pk, "title": p.title, "stock": p.stock} for p in low_stock_products()],
             "system_status": _system_status(),
+            "daily_summary": request.user.daily_summary,
         }
         if has_permission(request.user, MAIL_AREA, "view"):
             data["failed_emails"] = outbox_failed_count()
             data["failed_email_list"] = FailedEmailSerializer(outbox_failed_list(limit=10), many=True).data
+            count, jobs = failed_jobs_recent(days=FAILED_JOB_DAYS, limit=10)
+            data["failed_jobs"] = count
+            data["failed_job_list"] = FailedJobSerializer(jobs, many=True).data
         return Response(data)
 
 
-urlpatterns = [path("admin/dashboard", DashboardApi.as_view(), name="admin-dashboard")]
+class DailySummaryApi(StaffApi):
+    """The signed-in staff member's own daily summary e-mail: on or off."""
+
+    area = None  # any staff member, for themself
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "DailySummaryInput"
+
+        enabled = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer,
+                   responses=inline_serializer("DailySummary", {"enabled": serializers.BooleanField()}))
+    def put(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = daily_summary_opt(user=request.user, enabled=data.validated_data["enabled"])
+        return Response({"enabled": user.daily_summary})
+
+
+urlpatterns = [
+    path("admin/dashboard", DashboardApi.as_view(), name="admin-dashboard"),
+    path("admin/me/daily-summary", DailySummaryApi.as_view(), name="admin-daily-summary"),
+]

@@ -1,23 +1,33 @@
 """Admin API: products (list, create, update, delete, Delete All), CSV, generators, images."""
 
-from decimal import Decimal
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiTypes, extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiTypes,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from backoffice import product_csv
 from backoffice.api.base import StaffApi
+from backoffice.product_input import ProductInputSerializer
 from backoffice.products import (
-    category_suggest, image_store, product_categorize, product_delete, product_delete_all, product_describe,
+    category_suggest,
+    image_store,
+    product_categorize,
+    product_delete,
+    product_delete_all,
+    product_describe,
     product_save,
 )
-from catalog.models import CaffeineLevel, Product
+from catalog.models import Product
 from catalog.pricing import Availability
 from shop.errors import ShopError
 
@@ -50,13 +60,25 @@ class AdminProductOutputSerializer(serializers.Serializer):
     tags = serializers.ListField(child=serializers.CharField())
     flavor_notes = serializers.ListField(child=serializers.CharField())
     ingredients = serializers.ListField(child=serializers.CharField())
+    tags_ar = serializers.ListField(child=serializers.CharField())
+    flavor_notes_ar = serializers.ListField(child=serializers.CharField())
+    ingredients_ar = serializers.ListField(child=serializers.CharField())
+    # the API names of fields with English text and no Arabic twin
+    arabic_missing = serializers.ListField(child=serializers.CharField())
+    # brought in by the importer (its Arabic title is for staff to write)
+    is_imported = serializers.SerializerMethodField()
     stock = serializers.IntegerField()
     # out | low (10 or less) | in, and the table's red mark (below 10, spec 9)
     stock_status = serializers.SerializerMethodField()
     stock_warning = serializers.SerializerMethodField()
+    waiting_alerts = serializers.SerializerMethodField()
     caffeine_level = serializers.CharField()
+    source_url = serializers.CharField()  # set on imported products (their price history is shown)
     created_at = serializers.DateTimeField()
 
+
+    def get_is_imported(self, product) -> bool:
+        return bool(product.source_url)
 
     def get_stock_status(self, product) -> str:
         return Availability.status(product.stock)
@@ -64,54 +86,9 @@ class AdminProductOutputSerializer(serializers.Serializer):
     def get_stock_warning(self, product) -> bool:
         return product.stock < STOCK_WARNING_BELOW
 
-
-def _text_list():
-    return serializers.ListField(child=serializers.CharField(max_length=100, allow_blank=True), required=False,
-                                 max_length=50)
-
-
-class ProductInputSerializer(serializers.Serializer):
-    """The admin form (spec 5): title required; lists come already split and trimmed."""
-
-    slug = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    title = serializers.CharField(max_length=200, error_messages={
-        "required": _("Title is required"), "blank": _("Title is required")})
-    title_ar = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    short_description = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    short_description_ar = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    description = serializers.CharField(required=False, allow_blank=True, max_length=10000)
-    description_ar = serializers.CharField(required=False, allow_blank=True, max_length=10000)
-    brewing_instructions = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-    brewing_instructions_ar = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-    price = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0"))
-    sale_price = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=Decimal("0"),
-                                          required=False, allow_null=True)
-    images = serializers.ListField(child=serializers.CharField(max_length=1000), required=False, max_length=20)
-    category = serializers.CharField(max_length=60, required=False, allow_blank=True)
-    tags = _text_list()
-    flavor_notes = _text_list()
-    ingredients = _text_list()
-    colors = _text_list()
-    stock = serializers.IntegerField(min_value=0, required=False)
-    caffeine_level = serializers.ChoiceField(choices=CaffeineLevel.choices, required=False)
-    is_new = serializers.BooleanField(required=False)
-    is_active = serializers.BooleanField(required=False)
-    is_featured = serializers.BooleanField(required=False)
-
-    _RENAMED = {"title": "title_en", "short_description": "short_description_en", "description": "description_en",
-                "brewing_instructions": "brewing_instructions_en", "price": "price_amount",
-                "sale_price": "sale_price_amount"}
-
-    def validate(self, attrs):
-        for name in ("tags", "flavor_notes", "ingredients", "colors"):
-            if name in attrs:
-                attrs[name] = [item.strip() for item in attrs[name] if item.strip()]
-        if attrs.get("category") == "":
-            attrs.pop("category")
-        return attrs
-
-    def model_fields(self):
-        return {self._RENAMED.get(k, k): v for k, v in self.validated_data.items()}
+    def get_waiting_alerts(self, product) -> int:
+        """Shoppers waiting for a back-in-stock e-mail (confirmed, unsent); set by the inventory list."""
+        return getattr(product, "waiting_alerts", 0)
 
 
 def _products():

@@ -7,11 +7,18 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from accounts.lockout import lockouts_active
 from accounts.models import Role, User
 from accounts.roles import AREAS, MATRIX, permissions_for
 from backoffice.api.base import StaffApi
 from backoffice.sections import ROLE_LABELS
-from backoffice.staff import ASSIGNABLE_ROLES, sign_in_unlock, staff_create, staff_delete, staff_update
+from backoffice.staff import (
+    ASSIGNABLE_ROLES,
+    sign_in_unlock,
+    staff_create,
+    staff_delete,
+    staff_update,
+)
 
 
 class StaffOutputSerializer(serializers.Serializer):
@@ -114,7 +121,6 @@ class LockoutListApi(StaffApi):
     @extend_schema(responses=LockoutOutputSerializer(many=True),
                    summary="Accounts locked out of signing in from an address (Owner only)")
     def get(self, request):
-        from accounts.lockout import lockouts_active
 
         return Response(LockoutOutputSerializer(lockouts_active()[:200], many=True).data)
 

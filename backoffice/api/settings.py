@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.audit import audit_changes, audit_record
 from importer.services import ImporterError, base_url_check
+from orders.delivery import shipping_table
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_get, store_settings_update
 from shop.validation import URL_MAX
@@ -59,6 +60,12 @@ class SettingsSerializer(serializers.Serializer):
     store_email = serializers.EmailField()
     store_phone = serializers.CharField(max_length=40, allow_blank=True)
     store_description = serializers.CharField(allow_blank=True, max_length=2000)
+    tax_registration_number = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    # Arabic twins (empty: Arabic pages show the English text)
+    store_name_ar = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    store_description_ar = serializers.CharField(allow_blank=True, max_length=2000, required=False)
+    maintenance_message = serializers.CharField(allow_blank=True, max_length=2000, required=False)
+    maintenance_message_ar = serializers.CharField(allow_blank=True, max_length=2000, required=False)
     currency = serializers.CharField(max_length=3)
     timezone = serializers.CharField(max_length=64)
     shipping_rate = serializers.DecimalField(**_MONEY)
@@ -82,7 +89,17 @@ class SettingsSerializer(serializers.Serializer):
     max_unpaid_orders = serializers.IntegerField(min_value=1, max_value=100)
     social_media = SocialSerializer()
     seo = SeoSerializer()
+    seo_ar = SeoSerializer(required=False)
     external_products = ExternalSerializer()
+    # delivery by governorate (orders/delivery.py): the default row's days, the table of the 27
+    # (rate, minDays, maxDays, cod), weekdays without deliveries (Monday 0 … Sunday 6) and holidays
+    delivery_min_days = serializers.IntegerField(min_value=0, max_value=60)
+    delivery_max_days = serializers.IntegerField(min_value=0, max_value=60)
+    shipping_zones = serializers.ListField(child=serializers.DictField(), max_length=27)
+    delivery_days_off = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=6), max_length=7)
+    delivery_holidays = serializers.ListField(child=serializers.CharField(max_length=10), max_length=366)
+    # click-to-chat number (digits with the country code); empty hides the WhatsApp links
+    whatsapp_number = serializers.CharField(max_length=32, allow_blank=True)
 
 
     def validate_timezone(self, value):
@@ -98,15 +115,26 @@ _EXTERNAL = {"enabled": "external_enabled", "base_url": "external_base_url",
              "show_kes_conversion": "show_kes_conversion"}
 
 
+def _seo_out(seo):
+    return {"meta_title": seo.get("metaTitle", ""), "meta_description": seo.get("metaDescription", ""),
+            "keywords": seo.get("keywords", [])}
+
+
+def _seo_in(seo):
+    return {"metaTitle": seo.get("meta_title", ""), "metaDescription": seo.get("meta_description", ""),
+            "keywords": [k.strip() for k in seo.get("keywords", []) if k.strip()]}
+
+
 def settings_data(store):
     seo = store.seo or {}
     return {
         **{name: getattr(store, name) for name in SettingsSerializer().fields
-           if name not in ("social_media", "seo", "external_products", "tax_rate_percent")},
+           if name not in ("social_media", "seo", "seo_ar", "external_products", "tax_rate_percent", "shipping_zones")},
+        "shipping_zones": shipping_table(store),
         "tax_rate_percent": store.tax_rate * 100,
         "social_media": {k: (store.social_media or {}).get(k, "") for k in ("facebook", "instagram", "twitter")},
-        "seo": {"meta_title": seo.get("metaTitle", ""), "meta_description": seo.get("metaDescription", ""),
-                "keywords": seo.get("keywords", [])},
+        "seo": _seo_out(seo),
+        "seo_ar": _seo_out(store.seo_ar or {}),
         "external_products": {**{key: getattr(store, field) for key, field in _EXTERNAL.items()},
                               "base_url": store.importer_base_url},
     }
@@ -116,10 +144,9 @@ def _model_fields(validated):
     fields = dict(validated)
     if "social_media" in fields:
         fields["social_media"] = dict(fields["social_media"])
-    if "seo" in fields:
-        seo = fields.pop("seo")
-        fields["seo"] = {"metaTitle": seo.get("meta_title", ""), "metaDescription": seo.get("meta_description", ""),
-                         "keywords": [k.strip() for k in seo.get("keywords", []) if k.strip()]}
+    for name in ("seo", "seo_ar"):
+        if name in fields:
+            fields[name] = _seo_in(fields[name])
     for key, value in (fields.pop("external_products", None) or {}).items():
         fields[_EXTERNAL[key]] = value
     if "tax_rate_percent" in fields:

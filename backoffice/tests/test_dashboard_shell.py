@@ -16,7 +16,7 @@ class TestDashboardShell:
     def test_the_owner_sees_every_section_including_the_owner_only_ones(self, client, owner):
         client.force_login(owner)
         body = client.get("/admindash").content.decode()
-        assert "Welcome, owner" in body
+        assert "Welcome, <bdi>owner</bdi>" in body
         for label in ["Products", "Orders", "Role Management", "Storage Management", "Database Config", "Refresh Now", "Logout"]:
             assert label in body
         assert 'data-island="admin-overview"' in body

@@ -211,7 +211,7 @@ def test_the_csv_export_lists_every_subscriber_safely(client, manager):
     # then
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment;" in response["Content-Disposition"]
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert rows[0] == ["email", "status", "language", "subscribed_at"]
     assert sorted(r[:3] for r in rows[1:]) == [["'=cmd@example.com", "unsubscribed", "en"],
                                                ["a@example.com", "active", "ar"]]

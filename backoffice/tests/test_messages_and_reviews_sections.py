@@ -68,7 +68,7 @@ def test_a_reply_emails_the_sender_and_marks_the_message_replied(client, support
     assert sent.to == ["sara@example.com"]
     assert sent.subject == "Re: Where is my tea?"
     assert sent.body.startswith("It ships tomorrow.")
-    assert "> my order has not arrived." in sent.body
+    assert "> \u2068my order has not arrived.\u2069" in sent.body  # quoted words isolated (issue 13)
     assert AuditEntry.objects.get().action == "message.reply"
 
 
@@ -107,7 +107,7 @@ def test_a_reply_the_mail_server_refuses_is_saved_and_stays_queued_for_a_retry(
 
 
 @pytest.mark.parametrize("written_in,subject,heading", [
-    ("ar", "رد: Where is my tea?", "رسالتك:"),
+    ("ar", "رد: \u2068Where is my tea?\u2069", "رسالتك:"),
     ("en", "Re: Where is my tea?", "Your message:"),
 ])
 def test_a_reply_goes_out_in_the_language_the_customer_wrote_in_not_the_staff_members(
@@ -142,7 +142,8 @@ def test_a_reply_to_an_older_message_uses_the_customers_account_language(client,
         client.post(f"/api/admin/messages/{message.pk}/reply", {"replyMessage": "Thanks"},
                     content_type="application/json")
     # then
-    assert mail.outbox[0].subject == "رد: Where is my tea?"
+    # the English subject is isolated, so its "?" stays at its end inside the Arabic subject (issue 13)
+    assert mail.outbox[0].subject == "رد: \u2068Where is my tea?\u2069"
 
 
 # --- reviews ------------------------------------------------------------------

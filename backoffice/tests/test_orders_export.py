@@ -19,7 +19,7 @@ def _order(number, **fields):
 
 
 def _rows(response):
-    return list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    return list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
 
 
 def test_the_csv_marks_test_orders_and_orders_needing_attention(client, support):

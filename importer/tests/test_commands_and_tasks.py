@@ -53,15 +53,15 @@ def test_auto_import_is_off_unless_enabled(shop_setup):
     assert ImporterRun.objects.count() == 0
 
 
-def test_auto_import_crawls_and_imports_when_due(shop_setup, django_capture_on_commit_callbacks):
+def test_auto_import_crawls_when_due_and_never_creates_products(shop_setup, django_capture_on_commit_callbacks):
     # given
     store_settings_update(external_auto_import=True, external_refresh_interval=6)
     ImporterRun.objects.create(base_url=shop_setup.url, status="done",
                                created_at=timezone.now() - timedelta(hours=7))
     # when
     assert tasks.auto_import_tick() == "started"
-    # then
-    assert Product.objects.count() == 9
+    # then the crawl is cached; new products wait for staff in the preview
+    assert ExternalProduct.objects.count() == 9 and Product.objects.count() == 0
     # and not again before refreshInterval hours pass
     assert tasks.auto_import_tick() == "not due"
 

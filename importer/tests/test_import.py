@@ -61,6 +61,9 @@ def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(
     # a product without a source description gets a generated one, in both languages
     detox = Product.objects.get(title="Detox Tea")
     assert "Detox Tea is a premium wellness blend" in detox.description_en and detox.description_ar
+    # Arabic tags from the tea glossary; the Arabic title is left for staff, and the dashboard says so
+    assert "كيريتشو جولد" in detox.tags_ar
+    assert "title" in detox.arabic_missing
 
 
 def test_reimporting_updates_prices_and_never_duplicates(crawl, shop_setup, owner):

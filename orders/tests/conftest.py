@@ -1,3 +1,4 @@
+import copy
 from decimal import Decimal
 
 import pytest
@@ -41,7 +42,7 @@ CHECKOUT = {
 @pytest.fixture
 def checkout_body():
     def body(**extra):
-        return {**CHECKOUT, **extra}
+        return {**copy.deepcopy(CHECKOUT), **extra}  # tests edit the nested dicts
 
     return body
 

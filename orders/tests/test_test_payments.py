@@ -5,8 +5,8 @@ from django.core import mail
 from django.core.checks import run_checks
 from django.test import Client
 
-from orders.models import Order, PaymentStatus
 from orders.checks import sandbox_in_production
+from orders.models import Order, PaymentStatus
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from shop.errors import ShopError
+from shop.ratelimit import rate_limit_message
 
 
 class ApiError(ShopError):
@@ -90,7 +91,6 @@ def exception_handler(exc, context):
             response.data["field"] = printable(field)
         return response
     if isinstance(exc, exceptions.Throttled):
-        from shop.ratelimit import rate_limit_message
 
         message = rate_limit_message()
     elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):

@@ -22,7 +22,7 @@ from djangorestframework_camel_case.util import underscoreize
 from rest_framework.exceptions import ParseError
 
 from shop.errors import ShopError
-from shop.validation import text_problem
+from shop.validation import text_problem, western_digits_in
 
 MAX_DEPTH = 32  # the deepest body we read (checkout is 3 levels)
 INT_LIMIT = 2**63 - 1  # what a 64-bit database column holds
@@ -108,9 +108,10 @@ class StrictJSONParser(CamelCaseJSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             data = json_loads(stream.read().decode(encoding))
-        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
-            raise ParseError(f"JSON parse error - {exc}") from None
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+            raise ParseError() from None  # DRF's translated "Malformed request."; the details help nobody
         field = unsafe_text_path(data)
         if field:
             raise ShopError(text_problem("\x00", max_length=1), field=field)
-        return underscoreize(data, **camel_settings.JSON_UNDERSCOREIZE)
+        # the one digit rule: Eastern Arabic digits in any string become 0-9 (passwords excepted)
+        return underscoreize(western_digits_in(data), **camel_settings.JSON_UNDERSCOREIZE)

@@ -8,13 +8,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from shop.errors import ShopError
 from shop.contact import contact_message_create
+from shop.errors import ShopError
 from shop.money import quantize
 from shop.newsletter import newsletter_subscribe
-from shop.site_url import site_url
 from shop.rates import convert, rate_get
 from shop.selectors import announcement_list_visible
+from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 
 

@@ -8,6 +8,7 @@ from django.urls import translate_url
 from django.utils.translation import get_language
 
 from shop.money import format_egp, format_kes
+from shop.paths import localized_path
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 
@@ -68,10 +69,7 @@ def asset(path):
 @register.simple_tag
 def lurl(path):
     """A site path in the current language: `/shop` or `/ar/shop`."""
-    language = get_language()
-    if language and language != "en":
-        return f"/{language}{path}" if path != "/" else f"/{language}/"
-    return path
+    return localized_path(path)
 
 
 _SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
@@ -89,3 +87,57 @@ def social_links(store):
 def units(text):
     """A number and its unit never split across lines ("250 g" → "250\u00a0g")."""
     return keep_units(text)
+
+
+@register.filter
+def list_join(items):
+    """Words joined for the page's language: "a, b" in English, "أ، ب" with the Arabic comma."""
+    separator = "، " if get_language() == "ar" else ", "
+    return separator.join(str(item) for item in (items or []))
+
+
+@register.filter
+def governorate(value):
+    """A stored governorate in the page's language ("Giza" → "الجيزة" on Arabic pages)."""
+    from orders.checkout import governorate_name
+
+    return governorate_name(value, get_language())
+
+
+@register.filter
+def country(code):
+    """A stored country code as its name in the page's language (never "EGY")."""
+    from orders.checkout import country_name
+
+    return country_name(code, get_language())
+
+
+@register.filter
+def isolate(text):
+    """Plain-text isolation of typed text (e-mails): FSI … PDI."""
+    from shop.mail import isolate as _isolate
+
+    return _isolate(str(text or ""))
+
+
+@register.filter
+def isolate_ltr(text):
+    """Plain-text left-to-right isolation (order numbers, e-mails, phones): LRI … PDI."""
+    from shop.mail import isolate_ltr as _isolate_ltr
+
+    return _isolate_ltr(str(text or ""))
+
+
+@register.filter
+def bdi(text):
+    """Typed text isolated in its own direction on a page: <bdi>text</bdi> (escaped)."""
+    from django.utils.html import format_html
+
+    return format_html("<bdi>{}</bdi>", text) if text not in (None, "") else ""
+@register.simple_tag(takes_context=True)
+def whatsapp_url(context, text=""):
+    """The store's click-to-chat link (wa.me) with `text` prefilled, or "" without a store number."""
+    from shop.whatsapp import chat_url
+
+    store = context.get("store")
+    return chat_url(getattr(store, "whatsapp_number", ""), str(text))

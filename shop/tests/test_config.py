@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -36,3 +38,12 @@ def test_a_secret_key_is_generated_once_and_kept(tmp_path):
     assert _manage("check", **env).returncode == 0
     assert (tmp_path / "secret_key").read_text() == key
     assert len(key) >= 50
+
+
+@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="the embedded broker is used only without Redis")
+def test_the_embedded_broker_keeps_every_folder_under_the_data_folder(settings):
+    folders = {k: v for k, v in settings.CELERY_BROKER_TRANSPORT_OPTIONS.items() if k.endswith("_folder")
+               or k.startswith("data_folder")}
+    assert {"data_folder_in", "data_folder_out", "processed_folder", "control_folder"} <= set(folders)
+    for folder in folders.values():
+        assert Path(folder).is_relative_to(settings.DATA_DIR)

@@ -1,17 +1,40 @@
+from datetime import timedelta
 from decimal import Decimal
 from unittest import mock
 
 import pytest
+from django.utils import timezone
 
+from shop.models import Heartbeat
 from shop.store_settings import store_settings_get
 
 
 @pytest.mark.django_db
 class TestHealthz:
     def test_it_reports_ok(self, client):
+        Heartbeat.objects.create(name="worker")
         response = client.get("/healthz")
         assert response.status_code == 200
-        assert response.json() == {"status": "ok", "database": "ok", "broker": "ok"}
+        body = response.json()
+        assert {k: body[k] for k in ("status", "database", "cache", "broker", "worker")} == {
+            "status": "ok", "database": "ok", "cache": "ok", "broker": "ok", "worker": "ok"}
+        assert body["worker_last_seen"]
+
+    def test_a_silent_worker_is_reported_without_taking_the_shop_out_of_rotation(self, client):
+        # given: beat's heartbeat job last ran 10 minutes ago
+        Heartbeat.objects.create(name="worker", seen_at=timezone.now() - timedelta(minutes=10))
+        # when
+        response = client.get("/healthz")
+        # then
+        assert response.status_code == 200
+        assert (response.json()["status"], response.json()["worker"]) == ("degraded", "down")
+
+    def test_a_cache_outage_is_reported(self, client):
+        Heartbeat.objects.create(name="worker")
+        with mock.patch("django.core.cache.cache.get", return_value=None):
+            response = client.get("/healthz")
+        assert response.status_code == 200
+        assert (response.json()["status"], response.json()["cache"]) == ("degraded", "down")
 
     def test_it_reports_a_broker_outage_with_503(self, client):
         with mock.patch("shop.health.broker_ok", return_value=False):

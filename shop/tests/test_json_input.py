@@ -24,7 +24,7 @@ def test_it_answers_100000_deep_nesting_with_400_on_json_endpoints(client, url):
     response = _post(client, url, DEEP)
     # then
     assert response.status_code == 400
-    assert "JSON" in response.json()["message"]
+    assert response.json()["message"] == "Malformed request."
 
 
 @pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400", "1" + "0" * 30, "-" + "9" * 25])
@@ -116,3 +116,10 @@ def test_the_depth_scan_of_an_unclosed_string_is_linear():
     # a body of escaped quotes would make a naive string pattern quadratic
     with pytest.raises(ValueError):
         json_loads('"' + '\\"' * 500_000)
+
+
+def test_malformed_json_is_answered_in_the_shoppers_language(client, settings):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ar"
+    response = _post(client, "/api/contact", "{not json")
+    assert response.status_code == 400
+    assert response.json()["message"] == "الطلب صيغ بشكل سيء."

@@ -17,6 +17,12 @@ def test_it_formats_kes_in_whole_shillings():
     assert format_kes(Decimal("1234.4")) == "KSh\u00a01,234"
 
 
+def test_it_formats_kes_in_arabic_as_decided():
+    # DECISIONS.md: `1,234 شلن`, never the Latin "KSh" on an Arabic page
+    assert format_kes(Decimal("320"), "ar") == "320\u00a0شلن"
+    assert format_kes(Decimal("1234.4"), "ar") == "1,234\u00a0شلن"
+
+
 def test_it_reads_input_without_floats():
     assert to_decimal("1,250.00") == Decimal("1250.00")
     assert to_decimal("abc") is None

@@ -6,7 +6,8 @@ import pytest
 from kombu.exceptions import OperationalError
 
 from importer.models import ImporterRun, RunStatus
-from importer.services import dispatch
+from importer.services import dispatch, run_active
+from importer.tasks import crawl_run_task
 from shop.tasks import enqueue, heartbeat
 
 pytestmark = pytest.mark.django_db
@@ -20,12 +21,27 @@ def test_enqueue_reports_a_broker_outage_instead_of_raising():
 def test_enqueue_queues_the_job_when_the_broker_answers():
     with mock.patch.object(heartbeat, "apply_async") as queued:
         assert enqueue(heartbeat) is True
-    queued.assert_called_once_with(args=(), kwargs={})
+    queued.assert_called_once_with(args=(), kwargs={}, retry=False)
+
+
+def test_enqueue_from_a_worker_may_use_the_brokers_retry_policy():
+    with mock.patch.object(heartbeat, "apply_async") as queued:
+        assert enqueue(heartbeat, fail_fast=False) is True
+    queued.assert_called_once_with(args=(), kwargs={}, retry=True)
+
+
+def test_enqueue_takes_a_task_by_its_dotted_path():
+    with mock.patch.object(heartbeat, "apply_async") as queued:
+        assert enqueue("shop.tasks.heartbeat", 1, flag=True) is True
+    queued.assert_called_once_with(args=(1,), kwargs={"flag": True}, retry=False)
+
+
+def test_enqueue_reports_a_refused_connection_as_an_outage():
+    with mock.patch.object(heartbeat, "apply_async", side_effect=ConnectionRefusedError(111, "refused")):
+        assert enqueue(heartbeat) is False
 
 
 def test_a_crawl_that_cannot_be_queued_fails_at_once_so_the_next_one_can_start():
-    from importer.tasks import crawl_run_task
-
     # given a queued run
     run = ImporterRun.objects.create(base_url="https://producer.example")
     # when the broker refuses it
@@ -34,6 +50,4 @@ def test_a_crawl_that_cannot_be_queued_fails_at_once_so_the_next_one_can_start()
     # then the run says why, and no longer counts as running
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and "queue" in run.error
-    from importer.services import run_active
-
     assert run_active() is None

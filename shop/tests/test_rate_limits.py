@@ -4,11 +4,10 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-
 pytestmark = pytest.mark.django_db
 
 LIMITS = {scope: "2/hour" for scope in
-          ("checkout", "cart", "contact", "newsletter", "register", "password_reset", "review")}
+          ("checkout", "cart", "contact", "newsletter", "register", "password_reset", "review", "sign_in")}
 MESSAGE_EN = "Too many requests. Please wait a moment and try again."
 MESSAGE_AR = "طلبات كثيرة جدًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى."
 
@@ -22,12 +21,15 @@ API_WRITES = [
     ("post", "/api/cart/items", {"productId": 1, "quantity": 1}),
     ("patch", "/api/cart/items/1", {"quantity": 2}),
     ("post", "/api/users/checkout-register", {"email": "x@example.com"}),
+    ("post", "/api/auth/login", {"email": "someone@example.com", "password": "wrong-password"}),
+    ("post", "/api/admin/login", {"username": "someone", "password": "wrong-password"}),
 ]
 PAGE_POSTS = [
     ("/register", {"email": "new@example.com"}),
     ("/forgot-password", {"email": "someone@example.com"}),
     ("/contact", {"name": "A", "email": "a@example.com", "subject": "Hi", "message": "Hello"}),
     ("/newsletter", {"email": "reader@example.com"}),
+    ("/login", {"email": "someone@example.com", "password": "wrong-password"}),
 ]
 
 

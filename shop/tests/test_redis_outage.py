@@ -15,6 +15,7 @@ from orders.models import Order
 from shop.models import ExchangeRate
 from shop.store_settings import store_settings_get, store_settings_update
 from shop.tests.conftest import redis_cache_at, settings_with_redis
+
 CHECKOUT = {
     "customer": {"firstName": "Mona", "lastName": "Ali", "email": "mona@example.com", "phone": "01012345678"},
     "billingAddress": {"street": "12 Nile St", "city": "Cairo", "state": "Cairo", "country": "EGY"},
@@ -34,7 +35,7 @@ def test_with_redis_the_cache_fails_open_and_sessions_and_lockouts_stay_in_the_d
     assert configured["CACHES"]["default"]["BACKEND"] == "shop.cache.FailOpenRedisCache"
     options = configured["CACHES"]["default"]["OPTIONS"]
     assert options["socket_connect_timeout"] <= 1 and options["socket_timeout"] <= 2
-    assert configured["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
+    assert configured["SESSION_ENGINE"] == "shop.sessions"  # Django's database sessions
     assert configured["AXES_HANDLER"] == "axes.handlers.database.AxesDatabaseHandler"
 
 

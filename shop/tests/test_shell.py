@@ -27,7 +27,7 @@ class TestShell:
     def test_a_signed_in_customer_is_welcomed_by_name(self, client, alice):
         client.force_login(alice)
         body = client.get("/").content.decode()
-        assert "Welcome, Alice" in body
+        assert "Welcome, <bdi>Alice</bdi>" in body
         assert "Logout" in body
 
     def test_it_shows_the_main_announcement(self, client):
@@ -72,6 +72,18 @@ class TestMaintenanceMode:
         store_settings_update(maintenance_mode=True)
         client.force_login(owner)
         assert client.get("/").status_code == 200
+
+    def test_a_staff_account_without_a_role_is_a_shopper_like_any_other(self, client, owner):
+        # given: a staff account whose role was taken away
+        store_settings_update(maintenance_mode=True)
+        owner.role = ""
+        owner.save(update_fields=["role"])
+        client.force_login(owner)
+        # when
+        response = client.get("/")
+        # then
+        assert response.status_code == 503
+        assert "data-maintenance-banner" not in response.content.decode()
 
     @pytest.mark.parametrize(("path", "banner"), [
         ("/", "Maintenance mode is on: shoppers see the maintenance page"),

@@ -61,6 +61,18 @@ def test_sitemap_lists_pages_and_active_products_in_both_languages(client):
     assert f"http://testserver/ar/product/{product.slug}" in xml
     assert "http://testserver/ar/shop" in xml
     assert hidden.slug not in xml
+    assert 'hreflang="ar" href="http://testserver/ar/shop"' in xml
+    assert 'hreflang="x-default" href="http://testserver/shop"' in xml
+
+
+def test_sitemap_uses_the_public_address_and_hides_when_discovery_is_off(client, settings):
+    settings.SITE_URL = "https://tea.example.eg"
+    product = make_product()
+    xml = client.get("/sitemap.xml").content.decode()
+    assert f"<loc>https://tea.example.eg/ar/product/{product.slug}</loc>" in xml
+    assert "testserver" not in xml
+    store_settings_update(disable_discovery=True)
+    assert client.get("/sitemap.xml").status_code == 404
 
 
 def test_robots_allows_crawling_until_discovery_is_disabled(client):

@@ -11,8 +11,12 @@ export default function CartBadge({ count = 0 }) {
     return () => window.removeEventListener(CART_UPDATED, onUpdate);
   }, []);
   return (
-    <span className="badge" data-count={itemCount} aria-label={t("cartItems", { count: itemCount })}>
-      {itemCount}
-    </span>
+    <>
+      {/* the link's name is the sentence ("2 items in cart"); the bare number is for the eye */}
+      <span className="badge" data-count={itemCount} aria-hidden="true">
+        {itemCount}
+      </span>
+      <span className="visually-hidden">{t("cartItems", { count: itemCount })}</span>
+    </>
   );
 }

@@ -12,7 +12,7 @@ import ar from "../i18n/ar/cart.json";
 
 addStrings("cart", { en, ar });
 
-export default function Cart({ cart: initial }) {
+export default function Cart({ cart: initial, governorates = [], text = {} }) {
   const [cart, setCart] = useState(initial);
   const [busy, setBusy] = useState(false);
   // the lines the last remove/clear took away, so one tap on Undo puts them back
@@ -38,7 +38,7 @@ export default function Cart({ cart: initial }) {
     change(() => api(`/api/cart/items/${item.productId}`, { method: "PATCH", body: { quantity } }));
   const remove = async (item) => {
     if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }))) {
-      setRemoved({ items: [item], message: t("cart:removed", { title: keepUnits(item.title) }) });
+      setRemoved({ items: [item], message: t("cart:removed", { title: `\u2068${keepUnits(item.title)}\u2069` }) });
     }
   };
   const clear = async () => {
@@ -80,7 +80,7 @@ export default function Cart({ cart: initial }) {
           <li className="cart-line" key={item.productId} data-testid="cart-line">
             {safeUrl(item.image) ? <img className="cart-line__image" src={safeUrl(item.image)} alt="" loading="lazy" /> : <span className="cart-line__image" />}
             <div className="cart-line__info">
-              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title">{keepUnits(item.title)}</a>
+              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title" dir="auto">{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
             </div>
             <div className="qty" role="group" aria-label={t("cart:quantity")}>
@@ -102,6 +102,14 @@ export default function Cart({ cart: initial }) {
       </ul>
       <aside className="form-card cart-summary">
         <h2>{t("cart:orderSummary")}</h2>
+        <div className="field">
+          <label htmlFor="cart-governorate">{text.deliverTo}</label>
+          <select id="cart-governorate" value={cart.governorate} disabled={busy}
+            onChange={(e) => change(() => api("/api/cart/summary", { method: "POST", body: { governorate: e.target.value } }))}>
+            <option value="">{text.chooseGovernorate}</option>
+            {governorates.map((g) => <option key={g.value} value={g.value}>{g.name}</option>)}
+          </select>
+        </div>
         <OrderSummary cart={cart} />
         <a className="button button--block" href={localPath("/checkout")}>{t("cart:proceed")}</a>
         <a className="button button--ghost button--block" href={localPath("/shop")}>{t("cart:continueShopping")}</a>

@@ -47,36 +47,39 @@ function failureMessage(err) {
   return t("checkout:failed");
 }
 
-export default function Checkout({ cart: initialCart, methods, countries, governorates, user }) {
+export default function Checkout({ cart: initialCart, methods, countries, governorates, user, text, prefill }) {
   const [cart, setCart] = useState(initialCart);
   const [form, setForm] = useState({
-    email: user?.email || "", firstName: user?.firstName || "", lastName: user?.lastName || "",
-    phone: user?.phone || "", street: "", building: "", apartment: "", floor: "", city: "", state: "",
-    postalCode: "", country: "EGY", paymentMethod: methods[0] || "", // the server lists only methods that work now
-    createAccount: false, password: "", confirmPassword: "", couponCode: "",
+    paymentMethod: methods[0] || "", // the server lists only methods that work now
+    createAccount: false, password: "", confirmPassword: "", couponCode: "", whatsappOptIn: false,
+    ...prefill, // every contact and address field (orders/prefill.py: account, saved address, a failed payment's draft)
   });
   const [errors, setErrors] = useState({});
   const [formError, setFormError] = useState("");
-  const [appliedCoupon, setAppliedCoupon] = useState("");
+  const [appliedCoupon, setAppliedCoupon] = useState(initialCart.couponCode || "");
   const [processing, setProcessing] = useState(false);
 
-  async function refreshSummary(changes = {}) {
-    const next = { paymentMethod: form.paymentMethod, couponCode: appliedCoupon, ...changes };
-    const data = await api("/api/cart/summary", { method: "POST", body: next });
+  // the totals for a form (its payment method and governorate: rate, COD fee, delivery date) and a coupon
+  async function refreshSummary({ paymentMethod, state: governorate, country } = form, couponCode = appliedCoupon) {
+    const data = await api("/api/cart/summary", { method: "POST", body: { paymentMethod, couponCode, governorate, country } });
     setCart(data);
+    // the governorate takes no cash on delivery: another method is chosen (the server refuses it anyway)
+    const other = methods.find((m) => m !== "cod");
+    if (data.codAvailable === false && paymentMethod === "cod" && other) setForm((f) => ({ ...f, paymentMethod: other }));
     return data;
   }
 
   function update(name, value) {
-    setForm((f) => ({ ...f, [name]: value, ...(name === "country" ? { state: "" } : {}) }));
+    const next = { ...form, [name]: value, ...(name === "country" ? { state: "" } : {}) };
+    setForm(next);
     if (errors[name]) setErrors((e) => ({ ...e, [name]: "" })); // a field's error clears on edit
-    if (name === "paymentMethod") refreshSummary({ paymentMethod: value }).catch(() => {});
+    if (["paymentMethod", "state", "country"].includes(name)) refreshSummary(next).catch(() => {});
   }
 
   async function applyCoupon() {
     const code = form.couponCode.trim();
     try {
-      await refreshSummary({ couponCode: code });
+      await refreshSummary(form, code);
       setAppliedCoupon(code);
       setErrors((e) => ({ ...e, couponCode: "" }));
       if (code) toast(t("checkout:couponApplied"), "success");
@@ -113,6 +116,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           },
           couponCode: appliedCoupon || form.couponCode,
           createAccount: form.createAccount && !user,
+          whatsappOptIn: form.whatsappOptIn,
           password: form.password,
           confirmPassword: form.confirmPassword,
         },
@@ -177,7 +181,17 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:contact")}</legend>
           {field("email", t("checkout:email"), { type: "email", autoComplete: "email", readOnly: locked, dir: "ltr" })}
+          {!user && (
+            <label className="check">
+              <input type="checkbox" onChange={(e) => api("/api/cart/reminder", { method: "POST", body: { email: form.email, optIn: e.target.checked } }).catch(() => {})} />
+              {text.remind}
+            </label>
+          )}
           {field("phone", t("checkout:phone"), { type: "tel", autoComplete: "tel", inputMode: "tel", dir: "ltr" })}
+          <label className="check">
+            <input type="checkbox" checked={form.whatsappOptIn} onChange={(e) => update("whatsappOptIn", e.target.checked)} />
+            {text.whatsappOptIn}
+          </label>
         </fieldset>
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:customer")}</legend>
@@ -224,6 +238,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
             {methods.map((m) => (
               <label key={m} className={`pay-method${form.paymentMethod === m ? " pay-method--active" : ""}`}>
                 <input type="radio" name="paymentMethod" value={m} checked={form.paymentMethod === m}
+                  disabled={m === "cod" && cart.codAvailable === false}
                   onChange={() => update("paymentMethod", m)} />
                 <span className="pay-method__name">{t(`checkout:method_${m}`)}</span>
                 <span className="pay-method__hint">{t(`checkout:methodHint_${m}`)}</span>

@@ -70,7 +70,7 @@ export default function CurrencyConverter({ rate: initial }) {
             <button type="button" className="icon-button" aria-label={tr("close")} onClick={() => setOpen(false)}>×</button>
           </div>
           <div className="field">
-            <label htmlFor="converter-amount">{tr("from", { currency: fromKes ? "KES" : "EGP" })}</label>
+            <label htmlFor="converter-amount">{tr("from", { currency: tr(fromKes ? "kes" : "egp") })}</label>
             <input id="converter-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} dir="ltr" />
           </div>
           <div className="converter__actions">
@@ -83,7 +83,7 @@ export default function CurrencyConverter({ rate: initial }) {
             ))}
           </p>
           <p className="converter__result" aria-live="polite">
-            {tr("to", { currency: fromKes ? "EGP" : "KES" })}: <output>{fromKes ? formatEgp(result, lang) : formatKes(result, lang)}</output>
+            {tr("to", { currency: tr(fromKes ? "egp" : "kes") })}: <output>{fromKes ? formatEgp(result, lang) : formatKes(result, lang)}</output>
           </p>
           <p className="muted converter__rate">{rate ? tr("kesToEgp", { rate: formatRate(rate) }) : tr("unavailable")}</p>
         </div>

@@ -34,7 +34,7 @@ export default function MiniCart({ cart, onClose }) {
       <ul className="mini-cart__lines">
         {cart.items.map((item) => (
           <li key={item.productId}>
-            <span>{keepUnits(item.title)} × {item.quantity}</span><span className="price">{money(item.lineTotal)}</span>
+            <span><bdi>{keepUnits(item.title)}</bdi> × {item.quantity}</span><span className="price">{money(item.lineTotal)}</span>
           </li>
         ))}
       </ul>

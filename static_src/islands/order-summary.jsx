@@ -32,6 +32,7 @@ export function OrderSummary({ cart, showHint = true }) {
           <dt>{t("cart:total")}</dt><dd data-testid="summary-total">{money(cart.total)}</dd>
         </div>
       </dl>
+      {cart.delivery && <p className="summary__hint" data-testid="delivery-estimate">{cart.delivery}</p>}
       {showHint && !isZero(cart.freeShippingRemaining) && (
         <p className="summary__hint">{t("cart:freeShippingHint", { amount: money(cart.freeShippingRemaining) })}</p>
       )}

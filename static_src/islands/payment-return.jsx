@@ -14,7 +14,7 @@ const ATTEMPTS = 6; // the callback may arrive a few seconds after the customer
 const PAUSE_MS = 1500;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export default function PaymentReturn({ paymentId, params = {} }) {
+export default function PaymentReturn({ paymentId, params = {}, retry = false, codAvailable = false }) {
   const [state, setState] = useState("verifying");
   const [order, setOrder] = useState(null);
   // why it failed decides what we may claim: only a payment the server marked failed was
@@ -71,7 +71,11 @@ export default function PaymentReturn({ paymentId, params = {} }) {
         <h1>{t("payment:failed")}</h1>
         <p>{t({ declined: "payment:failedText", pending: "payment:pendingText" }[reason] || "payment:unknownText")}</p>
         <div className="result-card__actions">
-          <a className="button" href={localPath("/cart")}>{t("payment:returnToCart")}</a>
+          {retry && <a className="button button--gold" href={localPath("/checkout")}>{t("payment:tryAgain")}</a>}
+          {retry && codAvailable && (
+            <a className="button" href={localPath("/checkout?pay=cod")}>{t("payment:payOnDelivery")}</a>
+          )}
+          <a className={`button${retry ? " button--ghost" : ""}`} href={localPath("/cart")}>{t("payment:returnToCart")}</a>
           <a className="button button--ghost" href={localPath("/contact")}>{t("payment:contactSupport")}</a>
         </div>
       </section>

@@ -31,3 +31,4 @@ export function addLanguageStrings(ns, lang, strings) {
 
 export const t = (...args) => i18next.t(...args);
 export const currentLanguage = () => i18next.language || document.documentElement.lang || "en";
+

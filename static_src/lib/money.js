@@ -7,5 +7,5 @@ export function formatEgp(amount, lang) {
 
 export function formatKes(amount, lang) {
   const text = Math.round(Number(amount)).toLocaleString("en-US");
-  return lang === "ar" ? `${text}\u00a0KSh` : `KSh\u00a0${text}`;
+  return lang === "ar" ? `${text}\u00a0شلن` : `KSh\u00a0${text}`;
 }

@@ -10,17 +10,34 @@ function readProps(el) {
   return el.dataset.props ? JSON.parse(el.dataset.props) : {};
 }
 
+async function mount(registry, el) {
+  const module = await registry[el.dataset.island]();
+  await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
+  const Island = module.default;
+  createRoot(el).render(<Island {...readProps(el)} />);
+  el.dataset.mounted = "true";
+}
+
+// data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
+// on its own (the footer's newsletter form, the review form) loads its code only when it comes
+// near the viewport, so the first view does not pay for it (page budget, test_page_weight.py).
+function mountWhenNear(registry, nodes) {
+  if (!nodes.length) return;
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      observer.unobserve(entry.target);
+      mount(registry, entry.target);
+    }
+  }, { rootMargin: "300px 0px" });
+  nodes.forEach((el) => observer.observe(el));
+}
+
 export async function mountIslands(registry, root = document) {
   const nodes = [...root.querySelectorAll("[data-island]")].filter((el) => registry[el.dataset.island]);
   if (!nodes.length) return;
   await initI18n(document.documentElement.lang || "en");
-  await Promise.all(
-    nodes.map(async (el) => {
-      const module = await registry[el.dataset.island]();
-      await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
-      const Island = module.default;
-      createRoot(el).render(<Island {...readProps(el)} />);
-      el.dataset.mounted = "true";
-    }),
-  );
+  await Promise.all(nodes.filter((el) => !("islandLazy" in el.dataset)).map((el) => mount(registry, el)));
+  // after the eager islands have painted (the product tabs hide the panels they do not show)
+  requestAnimationFrame(() => setTimeout(() => mountWhenNear(registry, nodes.filter((el) => "islandLazy" in el.dataset))));
 }

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.live_requests import wait_until_idle
+
 # Playwright's sync API runs an event loop in the test thread; the ORM calls
 # the tests make there are still plain synchronous ones.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -62,6 +64,7 @@ def new_page(browser, live_server, csp_violations):
     ("() => …"): Playwright evals a bare expression on every poll, and the
     CSP (no unsafe-eval) refuses that.
     """
+    wait_until_idle()  # a request left over from the previous test must not share this one's writes
     contexts = []
 
     def make(*, viewport=DESKTOP, locale="en-US"):
@@ -81,6 +84,7 @@ def new_page(browser, live_server, csp_violations):
             except Exception:
                 pass
         context.close()
+    wait_until_idle()  # the server may still answer a request the closed page sent
     assert csp_violations == [], "\n".join(csp_violations)
 
 

@@ -1,12 +1,11 @@
 """Customer accounts in a real browser: register, sign in, /account, reset, in English and Arabic."""
 
 import re
+from decimal import Decimal
 
 import pytest
-from playwright.sync_api import expect
 from django.core import mail
-
-from decimal import Decimal
+from playwright.sync_api import expect
 
 from accounts.models import User
 from catalog.models import Category, Product

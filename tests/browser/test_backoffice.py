@@ -29,6 +29,7 @@ def test_staff_sign_in_with_username_and_land_on_the_dashboard(new_page, live_se
     # given
     page = new_page(viewport=PHONE)
     page.goto("/adminauth")
+    page.locator('[data-island="admin-login"][data-mounted="true"]').wait_for()  # typing before would be lost
     button = page.get_by_role("button", name="Sign In")
     expect(page.get_by_text("Authorized personnel only")).to_be_visible()
     expect(button).to_be_disabled()

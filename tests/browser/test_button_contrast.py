@@ -25,15 +25,28 @@ def _put_in_cart(page, product):
         body: JSON.stringify({productId: id, quantity: 1})})""", product.pk)
 
 
+_LAZY_ISLANDS_IN_VIEW_MOUNTED = """() => [...document.querySelectorAll('[data-island-lazy]')].every((e) => {
+  const box = e.getBoundingClientRect();
+  return e.dataset.mounted || box.top > innerHeight || box.bottom < 0 || !box.height;  // hidden: never mounts
+})"""
+
+
 def _unreadable_buttons(page):
     failures = []
-    buttons = page.locator(".button")
+    # the phone's sticky add-to-cart bar hides as soon as the main button scrolls into view; it is
+    # the same gold variant as that button, which is measured
+    buttons = page.locator(".button:not(.sticky-atc__button)")
     for index in range(buttons.count()):
         button = buttons.nth(index)
         if not button.is_visible() or button.is_disabled():
             continue
         label = button.inner_text().strip()[:30]
         button.scroll_into_view_if_needed()
+        # an island that mounts when it nears the screen (the footer newsletter) swaps its buttons
+        page.wait_for_function(_LAZY_ISLANDS_IN_VIEW_MOUNTED)
+        button = buttons.nth(index)
+        if not button.is_visible():
+            continue
         button.hover()
         hovered = button.evaluate(WORST_CONTRAST_JS)
         page.mouse.down()

@@ -80,9 +80,10 @@ def test_a_manager_crawls_watches_progress_previews_and_imports_everything(new_p
     assert "E£280.00" in hangover.inner_text() and "KSh" in hangover.inner_text()
     assert "attitude-teas" in hangover.inner_text()
     screenshot(page, "importer-panel-done-en-desktop")
-    # when everything is imported
-    page.get_by_role("button", name="Import all (9)").click()
-    page.get_by_text("Imported: 9 new, 0 updated.").first.wait_for()
+    # when everything is imported: the diff before the import offers all nine, ticked
+    page.get_by_test_id("diff-new").get_by_text("New products (9)").wait_for()
+    page.get_by_role("button", name="Apply 9 changes").click()
+    page.get_by_text("Applied: 9 new, 0 updated, 0 deactivated.").first.wait_for()
     # then the products are in the shop in EGP with the KES price kept beside
     assert Product.objects.count() == 9
     for name, (kes, egp, category) in EXPECTED.items():

@@ -69,6 +69,7 @@ def test_an_injected_inline_script_does_not_run(new_page, csp_violations, catalo
 def test_the_dashboard_works_under_the_policy(new_page, owner, password, catalogue):
     page = new_page()
     page.goto("/adminauth")
+    page.locator('[data-island="admin-login"][data-mounted="true"]').wait_for()  # typing before would be lost
     page.get_by_label("Username").fill(owner.username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign In").click()

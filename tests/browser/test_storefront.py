@@ -120,7 +120,8 @@ def test_a_phone_visitor_sends_a_contact_message_and_subscribes(new_page, screen
     page.locator(".alert--success").wait_for()
     screenshot(page, f"storefront-contact-{lang}-phone")
     assert ContactMessage.objects.filter(email=f"sara-{lang}@example.com").exists()
-    # the footer newsletter island
+    # the footer newsletter island (its code loads as the footer comes into view)
+    page.locator(".site-footer").scroll_into_view_if_needed()
     _islands_ready(page, "newsletter-form")
     page.locator("#newsletter-email").fill(f"news-{lang}@example.com")
     page.locator(".newsletter-form button").click()

@@ -3,40 +3,12 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils.html import escape
 
+from catalog.demo_art import product_pictures
+from catalog.glossary import arabic_words
 from catalog.management.commands.demo_data import BLURBS, CATEGORIES, PRODUCTS
 from catalog.models import Category, Product
 from catalog.services import product_upsert
-
-
-def _pack_art(title, colour):
-    """A simple tea-pack picture, so the demo needs no downloads."""
-    lines = "".join(
-        f'<text x="200" y="{245 + i * 30}" text-anchor="middle" font-size="22" fill="#fff" '
-        f'font-family="sans-serif" font-weight="700">{escape(line)}</text>'
-        for i, line in enumerate(_wrap(title, width=16)[:4])
-    )
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400">'
-        '<rect width="400" height="400" fill="#f3efe4"/>'
-        f'<rect x="90" y="60" width="220" height="290" rx="18" fill="{colour}"/>'
-        '<rect x="90" y="60" width="220" height="44" rx="18" fill="#c9a227"/>'
-        '<path d="M200 140c-30 18-40 48-20 70 26-6 40-36 20-70z" fill="#c9a227"/>'
-        f"{lines}</svg>"
-    )
-
-
-def _wrap(text, *, width):
-    """Break a title into lines of at most `width` characters, at spaces."""
-    lines, line = [], ""
-    for word in text.replace(",", "").split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
 
 
 class Command(BaseCommand):
@@ -64,7 +36,11 @@ class Command(BaseCommand):
         for (slug, title_en, title_ar, category, price, sale, kes, stock, caffeine, featured, new,
              tags, notes) in PRODUCTS:
             short_en, short_ar, brew_en, brew_ar = BLURBS[category]
-            (art_dir / f"{slug}.svg").write_text(_pack_art(title_en, colours[category]))
+            ingredients = ["Kenyan tea"] if category not in ("herbal-tea",) else notes
+            # pack, cup and leaves: generated pictures with no words (they show on Arabic pages too)
+            pictures = product_pictures(slug=slug, category=category, colour=colours[category], notes=notes)
+            for name, svg in pictures.items():
+                (art_dir / name).write_text(svg)
             product_upsert(
                 slug=slug,
                 **{
@@ -76,8 +52,9 @@ class Command(BaseCommand):
                     "price_amount": price, "sale_price_amount": sale, "kes_price_amount": kes,
                     "category": categories[category], "stock": stock, "caffeine_level": caffeine,
                     "is_featured": featured, "is_new": new, "tags": tags, "flavor_notes": notes,
-                    "ingredients": ["Kenyan tea"] if category not in ("herbal-tea",) else notes,
-                    "images": [f"{settings.MEDIA_URL}demo/{slug}.svg"],
+                    "ingredients": ingredients, "tags_ar": arabic_words(tags),
+                    "flavor_notes_ar": arabic_words(notes), "ingredients_ar": arabic_words(ingredients),
+                    "images": [f"{settings.MEDIA_URL}demo/{name}" for name in pictures],
                 },
             )
         self.stdout.write(f"Demo catalogue: {len(CATEGORIES)} categories, {len(PRODUCTS)} products.")

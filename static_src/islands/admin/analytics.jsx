@@ -4,6 +4,7 @@ import { useState } from "react";
 import { at, Section, sectionStrings, StatCard, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
+import { dateLocale } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-analytics.json";
 import ar from "../../i18n/ar/admin-analytics.json";
 
@@ -13,7 +14,7 @@ const STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"];
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 // Latin digits in both languages, like the money format (DECISIONS: "1,234.50 ج.م").
-const locale = () => (currentLanguage() === "ar" ? "ar-EG-u-nu-latn" : "en-GB");
+const locale = () => dateLocale(currentLanguage());
 const count = (n) => Number(n).toLocaleString("en-US");
 
 function dayParts(isoDate) {
@@ -100,22 +101,34 @@ function StatusBreakdown({ breakdown }) {
   );
 }
 
+// "Previous period: E£300.00 (+50.0%)"; no percentage when the previous period had nothing.
+function comparison(previousValue, change) {
+  if (change === null || change === undefined) return st("previousNoChange", { value: previousValue });
+  const sign = Number(change) > 0 ? "+" : "";
+  return st("previousHint", { value: previousValue, change: `${sign}${change}%` });
+}
+
 export default function AdminAnalytics() {
   const [period, setPeriod] = useState("30d");
   const { data, loading, error, reload } = useAdminData(`/api/admin/analytics?period=${period}`);
   const analytics = data?.data;
 
   const periodSelect = (
-    <label className="admin-b-period">
-      {st("period")}
-      <select className="input" value={period} onChange={(e) => setPeriod(e.target.value)}>
-        {PERIODS.map((p) => (
-          <option key={p} value={p}>
-            {st(`periods.${p}`)}
-          </option>
-        ))}
-      </select>
-    </label>
+    <div className="admin-b-period-bar">
+      <label className="admin-b-period">
+        {st("period")}
+        <select className="input" value={period} onChange={(e) => setPeriod(e.target.value)}>
+          {PERIODS.map((p) => (
+            <option key={p} value={p}>
+              {st(`periods.${p}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <a className="button button--small button--ghost" href={`/api/admin/analytics/export?period=${period}`} download>
+        {st("export")}
+      </a>
+    </div>
   );
 
   if (error && !analytics) {
@@ -132,15 +145,27 @@ export default function AdminAnalytics() {
   }
   if (!analytics) return <p className="admin-loading">{at("loading")}</p>;
 
-  const { orders, products } = analytics;
+  const { orders, products, previous, change } = analytics;
   return (
     <div className="admin-b-analytics" aria-busy={loading}>
       <Section title={st(`periodTitle.${period}`)} actions={periodSelect}>
         {error && <p className="alert alert--error">{st("loadFailed")}</p>}
         <div className="admin-stats">
-          <StatCard label={st("revenue")} value={money(orders.revenueThisMonth)} />
-          <StatCard label={st("orders")} value={count(orders.ordersThisMonth)} />
-          <StatCard label={st("averageOrderValue")} value={money(orders.averageOrderValue)} />
+          <StatCard
+            label={st("revenue")}
+            value={money(orders.revenueThisMonth)}
+            hint={comparison(money(previous.revenue), change.revenue)}
+          />
+          <StatCard
+            label={st("orders")}
+            value={count(orders.ordersThisMonth)}
+            hint={comparison(count(previous.orders), change.orders)}
+          />
+          <StatCard
+            label={st("averageOrderValue")}
+            value={money(orders.averageOrderValue)}
+            hint={comparison(money(previous.averageOrderValue), change.averageOrderValue)}
+          />
           <StatCard label={st("activeProducts")} value={count(products.totalProducts)} />
         </div>
         <p className="admin-muted">{st("countedNote")}</p>

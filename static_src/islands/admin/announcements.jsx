@@ -19,6 +19,8 @@ import {
   useConfirmedDelete,
   useSubmit,
 } from "./components/index.js";
+import { currentLanguage } from "../../lib/i18n.js";
+import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-announcements.json";
 import ar from "../../i18n/ar/admin-announcements.json";
 
@@ -38,6 +40,11 @@ function blankForm() {
     title: "",
     content: "",
     link: "",
+    linkLabel: "",
+    titleAr: "",
+    contentAr: "",
+    linkLabelAr: "",
+    arabicMissing: "hide",
     displayStartDate: isoDay(today),
     displayEndDate: isoDay(end),
     bannerColor: "#dc2626",
@@ -57,6 +64,17 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
   const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
   const set = (key) => (value) => setForm((prev) => ({ ...prev, [key]: value }));
   const input = (key) => (e) => set(key)(e.target.value);
+  // English and Arabic side by side; the Arabic half says so when it is empty
+  const pair = (key, keyAr, control) => {
+    const missing = String(form[key] || "").trim() !== "" && String(form[keyAr] || "").trim() === "";
+    return (
+      <div className="admin-lang-pair" data-lang-pair={key}>
+        <Field label={st(key)} error={errors[key]}>{control(key, { dir: "ltr", lang: "en", name: key })}</Field>
+        <Field label={st(keyAr)} error={errors[keyAr]} hint={missing ? st("missingArabic") : undefined}
+               className={missing ? "field--missing" : ""}>{control(keyAr, { dir: "rtl", lang: "ar", name: keyAr })}</Field>
+      </div>
+    );
+  };
 
   const send = async (event) => {
     event.preventDefault();
@@ -70,6 +88,11 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
       title: form.title.trim(),
       content: form.content.trim(),
       link: form.link.trim(),
+      linkLabel: (form.linkLabel || "").trim(),
+      titleAr: (form.titleAr || "").trim(),
+      contentAr: (form.contentAr || "").trim(),
+      linkLabelAr: (form.linkLabelAr || "").trim(),
+      arabicMissing: form.arabicMissing || "hide",
       displayStartDate: form.displayStartDate,
       displayEndDate: form.displayEndDate,
       bannerColor: form.bannerColor,
@@ -100,14 +123,19 @@ function AnnouncementForm({ initial, onClose, onSaved }) {
       footer={<DialogFooter formId="announcement-form" onCancel={onClose} busy={busy} />}
     >
       <form id="announcement-form" className="admin-form-grid" onSubmit={send} noValidate>
-        <Field label={st("title")} error={errors.title} className="field--wide">
-          {(id) => <input id={id} value={form.title} onChange={input("title")} maxLength={200} required />}
-        </Field>
-        <Field label={st("content")} error={errors.content} className="field--wide">
-          {(id) => <textarea id={id} value={form.content} onChange={input("content")} maxLength={2000} required />}
-        </Field>
+        {pair("title", "titleAr", (key, props) => (id) => <input id={id} value={form[key] || ""} onChange={input(key)} maxLength={200} {...props} />)}
+        {pair("content", "contentAr", (key, props) => (id) => <textarea id={id} value={form[key] || ""} onChange={input(key)} maxLength={2000} {...props} />)}
         <Field label={st("link")} error={errors.link} hint={st("linkHint")} className="field--wide">
           {(id) => <input id={id} value={form.link} onChange={input("link")} dir="ltr" placeholder="/shop" />}
+        </Field>
+        {pair("linkLabel", "linkLabelAr", (key, props) => (id) => <input id={id} value={form[key] || ""} onChange={input(key)} maxLength={80} {...props} />)}
+        <Field label={st("arabicMissing")} error={errors.arabicMissing} className="field--wide">
+          {(id) => (
+            <select id={id} name="arabicMissing" value={form.arabicMissing || "hide"} onChange={input("arabicMissing")}>
+              <option value="hide">{st("arabicMissingHide")}</option>
+              <option value="english">{st("arabicMissingEnglish")}</option>
+            </select>
+          )}
         </Field>
         <Field label={st("start")} error={errors.displayStartDate}>
           {(id) => <input id={id} type="date" value={form.displayStartDate} onChange={input("displayStartDate")} required />}
@@ -176,8 +204,8 @@ export default function AdminAnnouncements({ permissions }) {
           <span className="admin-b-swatch" style={{ background: a.bannerColor, color: a.textColor }} aria-hidden="true">
             A
           </span>{" "}
-          <strong>{a.title}</strong>
-          <div className="admin-muted">{a.content}</div>
+          <strong><bdi>{currentLanguage() === "ar" && a.titleAr ? a.titleAr : a.title}</bdi></strong>
+          <div className="admin-muted" dir="auto">{currentLanguage() === "ar" && a.contentAr ? a.contentAr : a.content}</div>
         </>
       ),
     },

@@ -1,4 +1,5 @@
-// Coupons section: list, create, deactivate / reactivate.
+// Coupons section: list, create, generate codes in bulk, deactivate / reactivate, and each
+// coupon's usage (the orders that used it).
 import { useState } from "react";
 import {
   api,
@@ -94,16 +95,16 @@ function CouponForm({ onClose, onSaved }) {
           )}
         </Field>
         <Field label={form.type === "percentage" ? st("valuePercent") : st("valueAmount")} error={errors.value}>
-          {(id) => <input id={id} type="number" min="0.01" step="0.01" value={form.value} onChange={input("value")} required />}
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.value} onChange={input("value")} required />}
         </Field>
         <Field label={st("minimumOrder")} error={errors.minimumOrder}>
-          {(id) => <input id={id} type="number" min="0" step="0.01" value={form.minimumOrder} onChange={input("minimumOrder")} />}
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.minimumOrder} onChange={input("minimumOrder")} />}
         </Field>
         <Field label={st("expiry")} error={errors.expiryDate} hint={st("expiryHint")}>
           {(id) => <input id={id} type="date" value={form.expiryDate} onChange={input("expiryDate")} />}
         </Field>
         <Field label={st("usageLimit")} error={errors.usageLimit} hint={st("usageLimitHint")}>
-          {(id) => <input id={id} type="number" min="0" step="1" value={form.usageLimit} onChange={input("usageLimit")} />}
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.usageLimit} onChange={input("usageLimit")} />}
         </Field>
         <div className="field field--wide">
           <Toggle label={st("active")} checked={form.isActive} onChange={set("isActive")} />
@@ -113,9 +114,151 @@ function CouponForm({ onClose, onSaved }) {
   );
 }
 
+const GENERATE_BLANK = { prefix: "", count: "20", type: "percentage", value: "", minimumOrder: "0", expiryDate: "", usageLimit: "1" };
+
+function GenerateForm({ onClose, onSaved }) {
+  const [form, setForm] = useState(GENERATE_BLANK);
+  const [errors, setErrors] = useState({});
+  const [codes, setCodes] = useState(null);
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
+  const input = (key) => (e) => setForm((prev) => ({ ...prev, [key]: e.target.value }));
+
+  const send = async (event) => {
+    event.preventDefault();
+    const missing = {};
+    if (!String(form.value).trim()) missing.value = st("required");
+    if (!String(form.count).trim()) missing.count = st("required");
+    setErrors(missing);
+    if (Object.keys(missing).length) return;
+    const limit = parseInt(form.usageLimit, 10);
+    const body = {
+      prefix: form.prefix.trim().toUpperCase(),
+      count: parseInt(form.count, 10) || 0,
+      type: form.type,
+      value: String(form.value).trim(),
+      minimumOrder: String(form.minimumOrder || "0").trim(),
+      expiryDate: form.expiryDate || null,
+      usageLimit: Number.isNaN(limit) || limit <= 0 ? null : limit,
+    };
+    await submit(() => api("/api/admin/coupons/generate", { method: "POST", body }), {
+      done: (created) => {
+        toast(st("generated", { count: created.length }), "success");
+        setCodes(created.map((c) => c.code));
+        onSaved(created);
+      },
+      failText: () => st("generateFailed"),
+    });
+  };
+
+  if (codes) {
+    return (
+      <Dialog
+        open
+        title={st("generatedTitle", { count: codes.length })}
+        onClose={onClose}
+        footer={
+          <button type="button" className="button" onClick={onClose}>
+            {at("close")}
+          </button>
+        }
+      >
+        <p className="admin-muted">{st("generatedHint")}</p>
+        <textarea className="input admin-codes" dir="ltr" readOnly rows={Math.min(12, codes.length)} value={codes.join("\n")} aria-label={st("generatedCodes")} />
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      open
+      title={st("generateTitle")}
+      onClose={onClose}
+      footer={<DialogFooter formId="coupon-generate-form" onCancel={onClose} busy={busy} submitLabel={st("generate")} />}
+    >
+      <form id="coupon-generate-form" className="admin-form-grid" onSubmit={send} noValidate>
+        <Field label={st("prefix")} error={errors.prefix} hint={st("prefixHint")}>
+          {(id) => (
+            <input id={id} value={form.prefix} dir="ltr" maxLength={20} onChange={(e) => setForm((p) => ({ ...p, prefix: e.target.value.toUpperCase() }))} />
+          )}
+        </Field>
+        <Field label={st("count")} error={errors.count} hint={st("countHint")}>
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.count} onChange={input("count")} required />}
+        </Field>
+        <Field label={st("type")} error={errors.type}>
+          {(id) => (
+            <select id={id} value={form.type} onChange={input("type")}>
+              <option value="percentage">{st("percentage")}</option>
+              <option value="fixed">{st("fixed")}</option>
+            </select>
+          )}
+        </Field>
+        <Field label={form.type === "percentage" ? st("valuePercent") : st("valueAmount")} error={errors.value}>
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.value} onChange={input("value")} required />}
+        </Field>
+        <Field label={st("minimumOrder")} error={errors.minimumOrder}>
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.minimumOrder} onChange={input("minimumOrder")} />}
+        </Field>
+        <Field label={st("expiry")} error={errors.expiryDate} hint={st("expiryHint")}>
+          {(id) => <input id={id} type="date" value={form.expiryDate} onChange={input("expiryDate")} />}
+        </Field>
+        <Field label={st("usesPerCode")} error={errors.usageLimit} hint={st("usageLimitHint")}>
+          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.usageLimit} onChange={input("usageLimit")} />}
+        </Field>
+      </form>
+    </Dialog>
+  );
+}
+
+function UsageDialog({ coupon, onClose }) {
+  const { data, loading, error } = useAdminData(`/api/admin/coupons/${coupon.id}/orders?pageSize=100`);
+  const rows = data?.results || [];
+  return (
+    <Dialog open wide title={st("usageTitle", { code: coupon.code })} onClose={onClose}>
+      {error && <p className="alert alert--error">{st("usageFailed")}</p>}
+      {loading && !data && <p className="admin-loading">{at("loading")}</p>}
+      {data && !rows.length && <p className="admin-muted">{st("usageEmpty")}</p>}
+      {rows.length > 0 && (
+        <div className="admin-table admin-table--cards">
+          <div className="admin-table__scroll">
+            <table aria-label={st("usageTitle", { code: coupon.code })}>
+              <thead>
+                <tr>
+                  <th>{st("order")}</th>
+                  <th>{st("date")}</th>
+                  <th>{st("customer")}</th>
+                  <th>{st("orderStatus")}</th>
+                  <th>{st("discount")}</th>
+                  <th>{st("total")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((o) => (
+                  <tr key={o.id}>
+                    <td data-label={st("order")} dir="ltr">{o.number}</td>
+                    <td data-label={st("date")}>{formatDateTime(o.createdAt)}</td>
+                    <td data-label={st("customer")}>
+                      {o.customerName}
+                      <div className="admin-muted" dir="ltr">{o.email}</div>
+                    </td>
+                    <td data-label={st("orderStatus")}>{st(`orderStatuses.${o.status}`)}</td>
+                    <td data-label={st("discount")}>{money(o.discount)}</td>
+                    <td data-label={st("total")}>{money(o.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+      {data && data.count > rows.length && <p className="admin-muted">{st("usageMore", { shown: rows.length, count: data.count })}</p>}
+    </Dialog>
+  );
+}
+
 export default function AdminCoupons({ permissions }) {
   const { data, setData, loading } = useAdminData("/api/admin/coupons", { fallback: [] });
   const [creating, setCreating] = useState(false);
+  const [generating, setGenerating] = useState(false);
+  const [usageOf, setUsageOf] = useState(null);
   const mayCreate = can(permissions, "coupons", "create");
   const mayEdit = can(permissions, "coupons", "edit");
 
@@ -144,7 +287,16 @@ export default function AdminCoupons({ permissions }) {
       key: "usedCount",
       label: st("usage"),
       sortable: true,
-      render: (c) => st("usedOf", { used: c.usedCount, limit: c.usageLimit === null ? "∞" : c.usageLimit }),
+      render: (c) => (
+        <button
+          type="button"
+          className="button button--small button--ghost"
+          onClick={() => setUsageOf(c)}
+          aria-label={st("showUsage", { code: c.code })}
+        >
+          {st("usedOf", { used: c.usedCount, limit: c.usageLimit === null ? "∞" : c.usageLimit })}
+        </button>
+      ),
     },
     {
       key: "state",
@@ -190,9 +342,14 @@ export default function AdminCoupons({ permissions }) {
         emptyText={st("empty")}
         toolbar={
           mayCreate && (
-            <button type="button" className="button button--small" onClick={() => setCreating(true)}>
-              {st("add")}
-            </button>
+            <>
+              <button type="button" className="button button--small" onClick={() => setCreating(true)}>
+                {st("add")}
+              </button>
+              <button type="button" className="button button--small button--ghost" onClick={() => setGenerating(true)}>
+                {st("generateOpen")}
+              </button>
+            </>
           )
         }
       />
@@ -205,6 +362,13 @@ export default function AdminCoupons({ permissions }) {
           }}
         />
       )}
+      {generating && (
+        <GenerateForm
+          onClose={() => setGenerating(false)}
+          onSaved={(coupons) => setData((prev) => [...coupons, ...(prev || [])])}
+        />
+      )}
+      {usageOf && <UsageDialog coupon={usageOf} onClose={() => setUsageOf(null)} />}
     </Section>
   );
 }

@@ -82,7 +82,7 @@ export default function Customers({ permissions, language }) {
   };
 
   const columns = [
-    { key: "name", label: st("name"), render: (c) => <strong>{`${c.firstName} ${c.lastName}`.trim() || "—"}</strong> },
+    { key: "name", label: st("name"), render: (c) => <strong><bdi>{`${c.firstName} ${c.lastName}`.trim() || "—"}</bdi></strong> },
     { key: "email", label: st("email"), render: (c) => <span dir="ltr">{c.email}</span> },
     { key: "kind", label: st("kind"), render: (c) => <Badge kind={c.isGuest ? "neutral" : "info"}>{c.isGuest ? st("guest") : st("account")}</Badge> },
     { key: "phone", label: st("phone"), render: (c) => <span dir="ltr">{c.phone}</span> },

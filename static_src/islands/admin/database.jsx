@@ -37,7 +37,7 @@ export default function Database() {
             <li><span>{st("dbUrl")}</span><code dir="ltr">{info.database.database.url}</code></li>
             <li><span>{st("emailEnabled")}</span><Badge kind={info.email.enabled ? "success" : "warning"}>{info.email.enabled ? at("yes") : at("no")}</Badge></li>
             <li><span>{st("emailHost")}</span><code dir="ltr">{info.email.host || "—"}</code></li>
-            <li><span>{st("fromName")}</span><span>{info.email.fromName || "—"}</span></li>
+            <li><span>{st("fromName")}</span><bdi>{info.email.fromName || "—"}</bdi></li>
             <li><span>{st("fromEmail")}</span><code dir="ltr">{info.email.fromEmail}</code></li>
           </ul>
         )}

@@ -1,5 +1,6 @@
 // The importer panel: configuration, start/cancel a crawl with live progress,
-// preview of the first 10 products, import all or one, clear the cache.
+// the diff before an import (new, repriced, gone; only the ticked ones applied),
+// the first 10 products found with import one, clear the cache.
 // A thin view over /api/admin/scrape…: every price shown here is the server's.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, userMessage } from "../../lib/api.js";
@@ -55,6 +56,127 @@ function Progress({ job }) {
   );
 }
 
+// The preview before an import: new products, price changes and products gone from the
+// producer's site, each with a checkbox; only the ticked ones are applied (gone ones are
+// deactivated, never deleted). New and repriced start ticked, gone ones do not.
+function DiffGroup({ kind, title, items, picked, setPicked, render, disabled }) {
+  if (!items.length) return null;
+  const all = items.every((i) => picked.has(i.id));
+  const toggle = (id) => setPicked((old) => {
+    const next = new Set(old);
+    if (next.has(id)) next.delete(id); else next.add(id);
+    return next;
+  });
+  const toggleAll = () => setPicked(all ? new Set() : new Set(items.map((i) => i.id)));
+  return (
+    <fieldset className="importer-diff__group" data-testid={`diff-${kind}`} disabled={disabled}>
+      <legend>{title}</legend>
+      <label className="importer-diff__all">
+        <input type="checkbox" checked={all} onChange={toggleAll} /> {tr("diff.all")}
+      </label>
+      <ul className="importer-diff__list">
+        {items.map((item) => (
+          <li key={item.id}>
+            <label className="importer-diff__row">
+              <input type="checkbox" checked={picked.has(item.id)} onChange={() => toggle(item.id)}
+                     data-testid={`pick-${kind}`} />
+              <span>{render(item)}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+function Diff({ version, canRun, busy, lang, onApplied }) {
+  const [diff, setDiff] = useState(null);
+  const [failed, setFailed] = useState("");
+  const [applying, setApplying] = useState(false);
+  const [pickedNew, setPickedNew] = useState(new Set());
+  const [pickedChanged, setPickedChanged] = useState(new Set());
+  const [pickedGone, setPickedGone] = useState(new Set());
+
+  useEffect(() => {
+    let live = true;
+    api("/api/admin/scrape/preview").then((next) => {
+      if (!live) return;
+      setDiff(next);
+      setFailed("");
+      setPickedNew(new Set(next.new.map((i) => i.id)));
+      setPickedChanged(new Set(next.changed.map((i) => i.id)));
+      setPickedGone(new Set());
+    }).catch((err) => live && setFailed(errorText(err, "diff.failed")));
+    return () => { live = false; };
+  }, [version]);
+
+  if (failed) return <p className="alert alert--error">{failed}</p>;
+  if (!diff) return null;
+  const total = pickedNew.size + pickedChanged.size + pickedGone.size;
+  const nothing = !diff.new.length && !diff.changed.length && !diff.gone.length;
+
+  async function apply() {
+    setApplying(true);
+    try {
+      const result = await api("/api/admin/scrape/apply", {
+        method: "POST", body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone] },
+      });
+      toast(tr("diff.applied", result), "success");
+      onApplied(result);
+    } catch (err) {
+      toast(errorText(err, "importFailed"), "error");
+    } finally {
+      setApplying(false);
+    }
+  }
+
+  return (
+    <section className="importer-card importer-diff" aria-labelledby="importer-diff-title" data-testid="import-diff">
+      <div className="importer-preview__head">
+        <h2 id="importer-diff-title">{tr("diff.title")}</h2>
+        <p className="importer-muted">{nothing ? tr("diff.nothing") : tr("diff.hint")}</p>
+      </div>
+      <DiffGroup kind="new" title={tr("diff.new", { count: diff.new.length })} items={diff.new}
+                 picked={pickedNew} setPicked={setPickedNew} disabled={!canRun}
+                 render={(i) => (<>
+                   <strong>{i.name}</strong>{" "}
+                   <bdi>{formatEgp(i.priceEgp, lang)}</bdi>{" "}
+                   <span className="importer-muted">({formatKes(i.kes, lang)})</span>
+                   {!i.inStock && <> <span className="importer-tag importer-tag--warn">{tr("diff.outOfStock")}</span></>}
+                 </>)} />
+      <DiffGroup kind="changed" title={tr("diff.changed", { count: diff.changed.length })} items={diff.changed}
+                 picked={pickedChanged} setPicked={setPickedChanged} disabled={!canRun}
+                 render={(i) => (<>
+                   <strong>{i.title}</strong>{" "}
+                   {i.oldEgp !== i.newEgp ? (
+                     <span className="importer-diff__price">
+                       <s><bdi>{formatEgp(i.oldEgp, lang)}</bdi></s>
+                       <span aria-hidden="true"> {lang === "ar" ? "←" : "→"} </span>
+                       <span className="visually-hidden"> {tr("diff.to")} </span>
+                       <bdi>{formatEgp(i.newEgp, lang)}</bdi>
+                     </span>
+                   ) : <bdi>{formatEgp(i.newEgp, lang)}</bdi>}
+                   {!i.inStock && i.stock > 0 && <> <span className="importer-tag importer-tag--warn">{tr("diff.outOfStock")}</span></>}
+                   {i.inStock && i.stock === 0 && <> <span className="importer-tag">{tr("diff.backInStock")}</span></>}
+                 </>)} />
+      <DiffGroup kind="gone" title={tr("diff.gone", { count: diff.gone.length })} items={diff.gone}
+                 picked={pickedGone} setPicked={setPickedGone} disabled={!canRun}
+                 render={(i) => (<>
+                   <strong>{i.title}</strong>{" "}
+                   <span className="importer-muted">{tr("diff.deactivate")}</span>
+                 </>)} />
+      {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
+      {!nothing && (
+        <div className="importer-diff__foot">
+          <button type="button" className="button button--gold" onClick={apply}
+                  disabled={!canRun || !!busy || applying || total === 0}>
+            {applying ? tr("importing") : tr("diff.apply", { count: total })}</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
 export default function ExternalProducts({ initial = null, permissions = null }) {
   // the dashboard passes the role's rights; the server checks them again on every call
   const canRun = !permissions || (permissions.products || []).includes("create");
@@ -64,6 +186,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
   const [pagesError, setPagesError] = useState("");
   const [busy, setBusy] = useState("");
   const [notice, setNotice] = useState(null); // {kind, text}
+  const [applied, setApplied] = useState(0);
   const timer = useRef(null);
 
   const job = data?.job;
@@ -160,13 +283,14 @@ export default function ExternalProducts({ initial = null, permissions = null })
       setNotice({ kind: "error", text: tr("nothingToSave") });
       return;
     }
-    setBusy(ids ? `import-${ids[0]}` : "import");
+    setBusy(`import-${ids[0]}`);
     try {
-      const body = ids ? { ids } : { all: true };
+      const body = { ids };
       const result = await api("/api/admin/scrape/import", { method: "POST", body });
       const text = tr("imported", { created: result.created, updated: result.updated });
       setNotice({ kind: result.errors.length ? "info" : "success", text, errors: result.errors });
       toast(text, "success");
+      setApplied((n) => n + 1);
     } catch (err) {
       setNotice({ kind: "error", text: errorText(err, "importFailed") });
     } finally {
@@ -179,6 +303,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
   }
   const { config, products } = data;
   const preview = products.slice(0, PREVIEW);
+  const diffVersion = `${job?.id}-${job?.status}-${data.timestamp}-${applied}`;
 
   return (
     <div className="importer" data-running={running ? "true" : "false"}>
@@ -188,7 +313,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
           <div><dt>{tr("baseUrl")}</dt><dd><bdi dir="ltr">{config.baseUrl}</bdi></dd></div>
           <div>
             <dt>{tr("exchangeRate")}</dt>
-            <dd><bdi dir="ltr">1 KES = {config.exchangeRate} EGP</bdi>{" "}
+            <dd><bdi>{tr("rateKesEgp", { rate: config.exchangeRate })}</bdi>{" "}
               <small className="importer-muted">
                 {config.rateIsFallback ? tr("rateFallback") : tr("rateSource", { source: config.rateSource })}
                 {config.rateIsStale && !config.rateIsFallback && ` · ${tr("rateStale")}`}
@@ -205,7 +330,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
         <div className="importer-actions">
           <div className={`field importer-pages${pagesError ? " field--error" : ""}`}>
             <label htmlFor="importer-max-pages">{tr("maxPages")}</label>
-            <input id="importer-max-pages" type="number" min="1" max="100" step="1" value={maxPages}
+            <input id="importer-max-pages" type="text" inputMode="decimal" dir="ltr" value={maxPages}
                    onChange={(e) => setMaxPages(e.target.value)} aria-describedby="importer-max-pages-hint" />
             <p id="importer-max-pages-hint" className={pagesError ? "field__error" : "field__hint"}>
               {pagesError || tr("maxPagesHint")}</p>
@@ -233,6 +358,13 @@ export default function ExternalProducts({ initial = null, permissions = null })
           {notice.errors?.length > 0 && <ul>{notice.errors.map((e) => <li key={e}>{e}</li>)}</ul>}
         </div>
       )}
+      {data.count > 0 && !running && (
+        <Diff version={diffVersion} canRun={canRun} busy={busy} lang={lang}
+              onApplied={(result) => {
+                setNotice({ kind: "success", text: tr("diff.applied", result) });
+                setApplied((n) => n + 1);
+              }} />
+      )}
       {job?.errors?.length > 0 && (
         <details className="importer-card importer-errors">
           <summary>{tr("errorList", { count: job.errors.length })}</summary>
@@ -244,9 +376,6 @@ export default function ExternalProducts({ initial = null, permissions = null })
         <div className="importer-preview__head">
           <h2 id="importer-preview-title">{tr("preview")}</h2>
           <p className="importer-muted">{tr("showing", { shown: preview.length, count: data.count })}</p>
-          <button type="button" className="button button--gold" onClick={() => importProducts(null)}
-                  disabled={!canRun || !!busy || running || !data.count}>
-            {busy === "import" ? tr("importing") : tr("importAll", { count: data.count })}</button>
         </div>
         {preview.length === 0 ? (
           <p className="importer-empty">{job?.status === "failed" ? tr("noCacheAfterFailure") : tr("empty")}</p>

@@ -1,9 +1,12 @@
 // Inventory: summary cards, low-stock list, search, and minus / plus / set per product.
 import { useMemo, useState } from "react";
 import { Badge, DataTable, Dialog, DialogFooter, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { currentLanguage } from "../../lib/i18n.js";
 import en from "../../i18n/en/admin-inventory.json";
 import ar from "../../i18n/ar/admin-inventory.json";
 
+// a product by its name in the reader's language (Arabic falls back to English)
+const nameOf = (p) => (currentLanguage() === "ar" && p.titleAr ? p.titleAr : p.title);
 const st = sectionStrings("admin-inventory", en, ar);
 const STATUS_KIND = { in: "success", low: "warning", out: "danger" };
 
@@ -22,7 +25,7 @@ function SetStockDialog({ product, onClose, onSet }) {
   return (
     <Dialog
       open
-      title={st("setStockFor", { title: product.title })}
+      title={st("setStockFor", { title: nameOf(product) })}
       onClose={onClose}
       footer={<DialogFooter formId="set-stock-form" onCancel={onClose} />}
     >
@@ -64,7 +67,7 @@ export default function Inventory({ permissions, categories = [], language }) {
       const updated = await api(`/api/admin/inventory/${product.id}`, { method: "PUT", body: { action, stock } });
       if (!placed) place(shown);
       setData((d) => ({ ...d, products: d.products.map((p) => (p.id === updated.id ? updated : p)) }));
-      toast(st("stockUpdated", { title: updated.title, stock: updated.stock }), "success");
+      toast(st("stockUpdated", { title: nameOf(updated), stock: updated.stock }), "success");
       // the summary cards and low-stock list come from the server; the rows stay put
       const fresh = await api("/api/admin/inventory");
       setData(fresh);
@@ -84,13 +87,14 @@ export default function Inventory({ permissions, categories = [], language }) {
     { key: "categoryName", label: st("category"), sortable: true },
     { key: "stock", label: st("stock"), sortable: true, value: (p) => atRefresh(p).stock, render: (p) => <span className={p.stockWarning ? "admin-stock-low" : ""} data-stock>{p.stock}</span> },
     { key: "stockStatus", label: st("status"), render: (p) => <Badge kind={STATUS_KIND[p.stockStatus]}>{st(`status_${p.stockStatus}`)}</Badge> },
+    { key: "waitingAlerts", label: st("waiting"), sortable: true, render: (p) => (p.waitingAlerts ? <span title={st("waitingHint")} data-waiting>{st("waitingCount", { count: p.waitingAlerts })}</span> : "—") },
     {
       key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (p) => canEdit ? (
         <div className="admin-row-actions">
-          <button type="button" className="button button--small button--ghost" aria-label={st("minusOne", { title: p.title })}
+          <button type="button" className="button button--small button--ghost" aria-label={st("minusOne", { title: name(p) })}
             disabled={busyId === p.id || p.stock <= 0} onClick={() => change(p, "subtract", 1)} data-stock-minus>−</button>
-          <button type="button" className="button button--small button--ghost" aria-label={st("plusOne", { title: p.title })}
+          <button type="button" className="button button--small button--ghost" aria-label={st("plusOne", { title: name(p) })}
             disabled={busyId === p.id} onClick={() => change(p, "add", 1)} data-stock-plus>+</button>
           <button type="button" className="button button--small button--ghost" disabled={busyId === p.id} onClick={() => setSetting(p)}>{st("set")}</button>
         </div>

@@ -21,6 +21,8 @@ import {
   statusOptions,
   useServerList,
 } from "./components/index.js";
+import { currentLanguage } from "../../lib/i18n.js";
+import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-messages.json";
 import ar from "../../i18n/ar/admin-messages.json";
 
@@ -56,7 +58,7 @@ function MessageDialog({ message, mayReply, onClose, onReplied }) {
     <Dialog
       open
       wide
-      title={message.subject}
+      title={isolate(message.subject)}
       onClose={onClose}
       footer={
         <DialogFooter
@@ -126,8 +128,8 @@ export default function AdminMessages({ permissions }) {
       label: st("fromLabel"),
       render: (m) => (
         <>
-          <strong>{m.name}</strong>
-          <div className="admin-muted">{m.email}</div>
+          <strong><bdi>{m.name}</bdi></strong>
+          <div className="admin-muted"><bdi dir="ltr">{m.email}</bdi></div>
         </>
       ),
     },
@@ -137,9 +139,9 @@ export default function AdminMessages({ permissions }) {
       render: (m) => (
         <>
           <button type="button" className="link-button" onClick={() => setOpen(m)}>
-            {m.subject}
+            <bdi>{m.subject}</bdi>
           </button>
-          <div className="admin-muted admin-b-snippet">{m.message}</div>
+          <div className="admin-muted admin-b-snippet" dir="auto">{m.message}</div>
         </>
       ),
     },
@@ -149,7 +151,7 @@ export default function AdminMessages({ permissions }) {
       label: st("statusLabel"),
       render: (m) =>
         mayEdit ? (
-          <StatusSelect value={m.status} options={statusOptions(st, STATUSES)} label={st("statusFor", { subject: m.subject })} onChange={(s) => changeStatus(m, s)} />
+          <StatusSelect value={m.status} options={statusOptions(st, STATUSES)} label={st("statusFor", { subject: isolate(m.subject) })} onChange={(s) => changeStatus(m, s)} />
         ) : (
           <Badge kind={TONE[m.status]}>{st(`status.${m.status}`)}</Badge>
         ),

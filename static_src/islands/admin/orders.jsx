@@ -21,8 +21,16 @@ import {
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
+import { forwardArrow, isolate } from "../../lib/bidi.js";
+import { Fragment } from "react";
 import en from "../../i18n/en/admin-orders.json";
 import ar from "../../i18n/ar/admin-orders.json";
+
+// typed pieces of an address, each isolated, joined with the reader's comma ("،" in Arabic)
+function Isolated({ items }) {
+  const sep = currentLanguage() === "ar" ? "، " : ", ";
+  return items.filter(Boolean).map((item, i) => <Fragment key={i}>{i > 0 && sep}<bdi>{item}</bdi></Fragment>);
+}
 
 const st = sectionStrings("admin-orders", en, ar);
 const STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"];
@@ -77,19 +85,17 @@ function OrderDetail({ orderId, onClose }) {
             <div>
               <h3>{st("customer")}</h3>
               <p>
-                {order.customerName}
+                <bdi>{order.customerName}</bdi>
                 <br />
-                <a href={`mailto:${order.customerEmail}`}>{order.customerEmail}</a>
+                <a href={`mailto:${order.customerEmail}`} dir="ltr">{order.customerEmail}</a>
                 <br />
-                <span dir="ltr">{order.phone}</span>
+                <bdi dir="ltr">{order.phone}</bdi>
               </p>
               <h3>{st("address")}</h3>
-              <p>
-                {[a.street, a.building && st("building", { value: a.building }), a.apartment && st("apartment", { value: a.apartment }), a.floor && st("floor", { value: a.floor })]
-                  .filter(Boolean)
-                  .join(", ")}
+              <p data-address>
+                <Isolated items={[a.street, a.building && st("building", { value: a.building }), a.apartment && st("apartment", { value: a.apartment }), a.floor && st("floor", { value: a.floor })]} />
                 <br />
-                {[a.city, a.state, a.postalCode, a.country].filter(Boolean).join(", ")}
+                <Isolated items={[a.city, a.stateName || a.state, a.postalCode, a.countryName || a.country]} />
               </p>
             </div>
             <div>
@@ -160,19 +166,26 @@ function OrderDetail({ orderId, onClose }) {
             <dt className="admin-b-totals__total">{st("total")}</dt>
             <dd className="admin-b-totals__total">{money(order.total)}</dd>
           </dl>
+          <p className="admin-b-documents" data-documents>
+            <a className="button button--small button--ghost" href={order.documents.invoice} target="_blank" rel="noopener">{st("invoicePdf")}</a>{" "}
+            <a className="button button--small button--ghost" href={order.documents.packingSlip} target="_blank" rel="noopener">{st("packingSlip")}</a>{" "}
+            <a className="button button--small button--ghost" href={order.documents.print} target="_blank" rel="noopener">{st("printView")}</a>
+          </p>
           <h3>{st("history")}</h3>
           {order.history.length ? (
             <ol className="admin-b-history">
               {order.history.map((h, i) => (
                 <li key={i}>
-                  <strong>{h.fromStatus ? `${st(`status.${h.fromStatus}`)} → ` : ""}{st(`status.${h.toStatus}`)}</strong>
+                  <strong>{h.fromStatus ? `${st(`status.${h.fromStatus}`)} ${forwardArrow()} ` : ""}{st(`status.${h.toStatus}`)}</strong>
                   <span className="admin-muted">
                     {" "}
                     {formatDateTime(h.createdAt)}
-                    {h.actor && ` · ${h.actor}`}
+                    {h.actor && <> · <bdi>{h.actor}</bdi></>}
                   </span>
-                  {h.trackingNumber && <div data-tracking>{st("trackingShown", { number: h.trackingNumber })}</div>}
-                  {h.note && <div className="admin-muted">{h.note}</div>}
+                  {h.trackingNumber && <div data-tracking>{st("trackingShown", { number: `\u2066${h.trackingNumber}\u2069` })}</div>}
+                  {h.courier && <div data-courier>{st("courierShown", { courier: isolate(h.courier) })}</div>}
+                  {h.customerNote && <div data-customer-note>{st("customerNoteShown", { note: isolate(h.customerNote) })}</div>}
+                  {h.note && <div className="admin-muted" dir="auto">{h.note}</div>}
                 </li>
               ))}
             </ol>
@@ -190,6 +203,8 @@ function OrderDetail({ orderId, onClose }) {
 function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
   const [note, setNote] = useState("");
   const [tracking, setTracking] = useState("");
+  const [courier, setCourier] = useState("");
+  const [customerNote, setCustomerNote] = useState("");
   const { orders, status } = change;
   const one = orders.length === 1 && !change.bulk;
   const statusText = st(`status.${status}`);
@@ -200,12 +215,22 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
       onClose={onCancel}
       footer={<DialogFooter formId="status-change-form" onCancel={onCancel} busy={busy} submitLabel={st("confirmChange", { status: statusText })} />}
     >
-      <form id="status-change-form" noValidate onSubmit={(e) => { e.preventDefault(); onConfirm({ note: note.trim(), trackingNumber: tracking.trim() }); }}>
+      <form id="status-change-form" noValidate onSubmit={(e) => { e.preventDefault(); onConfirm({ note: note.trim(), trackingNumber: tracking.trim(), courier: courier.trim(), customerNote: customerNote.trim() }); }}>
         {status === "cancelled" && <p className="alert alert--error" role="alert">{st("cancelWarning", { count: orders.length })}</p>}
         {!one && <p className="admin-muted">{orders.map((o) => o.number).join(", ")}</p>}
         {one && status === "shipped" && (
           <Field label={st("trackingNumber")} hint={st("trackingHint")}>
             {(id) => <input id={id} className="input" dir="ltr" maxLength={100} value={tracking} onChange={(e) => setTracking(e.target.value)} />}
+          </Field>
+        )}
+        {one && status === "shipped" && (
+          <Field label={st("courier")} hint={st("courierHint")}>
+            {(id) => <input id={id} className="input" maxLength={100} value={courier} onChange={(e) => setCourier(e.target.value)} />}
+          </Field>
+        )}
+        {one && status === "shipped" && (
+          <Field label={st("customerNote")} hint={st("customerNoteHint")}>
+            {(id) => <textarea id={id} className="input" rows={2} maxLength={300} value={customerNote} onChange={(e) => setCustomerNote(e.target.value)} />}
           </Field>
         )}
         <Field label={st("note")} hint={st("noteHint")}>
@@ -225,10 +250,10 @@ export default function AdminOrders({ permissions }) {
   const [busy, setBusy] = useState(false);
   const [detailId, setDetailId] = useState(null);
 
-  const changeStatus = async (order, status, { note, trackingNumber }) => {
+  const changeStatus = async (order, status, { note, trackingNumber, courier, customerNote }) => {
     setBusy(true);
     try {
-      const row = await api(`/api/admin/orders/${order.id}/status`, { method: "PUT", body: { status, note, trackingNumber } });
+      const row = await api(`/api/admin/orders/${order.id}/status`, { method: "PUT", body: { status, note, trackingNumber, courier, customerNote } });
       table.updateRow(row);
       setChange(null);
       toast(st("statusUpdated", { number: order.number, status: st(`status.${status}`) }), "success");
@@ -293,8 +318,8 @@ export default function AdminOrders({ permissions }) {
       label: st("customer"),
       render: (o) => (
         <>
-          {o.customerName}
-          <div className="admin-muted">{o.customerEmail}</div>
+          <bdi>{o.customerName}</bdi>
+          <div className="admin-muted"><bdi dir="ltr">{o.customerEmail}</bdi></div>
         </>
       ),
     },
@@ -364,6 +389,13 @@ export default function AdminOrders({ permissions }) {
               <button type="button" className="button button--small" onClick={askBulk} disabled={busy}>
                 {st("applyToSelected")}
               </button>
+              {selected.size > 0 &&
+                ["packing-slip", "invoice"].map((kind) => (
+                  <a key={kind} className="button button--small button--ghost" target="_blank" rel="noopener" data-print-kind={kind}
+                    href={`${currentLanguage() === "ar" ? "/ar" : ""}/admindash/orders/documents.pdf?kind=${kind}&ids=${[...selected].join(",")}`}>
+                    {st(kind === "invoice" ? "printInvoices" : "printPackingSlips")}
+                  </a>
+                ))}
             </>
           )
         }

@@ -1,8 +1,9 @@
-// Overview: stat cards, paid-cancelled-order, low-stock, unread-message and failed e-mail alerts, system status,
-// recent activity.
+// Overview: stat cards, paid-cancelled-order, low-stock, unread-message, failed e-mail and failed job alerts,
+// system status, recent activity, and the staff member's own daily summary switch.
 import { useState } from "react";
-import { Section, StatCard, api, userMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { Section, StatCard, Toggle, api, at, userMessage, formatDateTime, sectionStrings, toast, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
+import { forwardArrow } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-overview.json";
 import ar from "../../i18n/ar/admin-overview.json";
 
@@ -23,7 +24,7 @@ function changeValue(field, value) {
 
 function changeText(c) {
   const label = st(`fields.${c.field.replace(".", "__")}`, { defaultValue: c.field });
-  return `${label}: ${changeValue(c.field, c.old)} → ${changeValue(c.field, c.new)}`;
+  return `${label}: ${changeValue(c.field, c.old)} ${forwardArrow()} ${changeValue(c.field, c.new)}`;
 }
 
 function link(path, language) {
@@ -68,6 +69,48 @@ function FailedEmails({ emails, onRetried }) {
   );
 }
 
+// Shown only to roles the server sends the list to (Owner and Manager): jobs that ended in an error.
+function FailedJobs({ jobs }) {
+  return (
+    <Section title={st("failedJobsTitle")}>
+      <ul className="admin-list" data-list="failed-jobs">
+        {jobs.map((j) => (
+          <li key={j.id}>
+            <span>
+              <strong dir="ltr">{j.task}</strong>
+              <br />
+              <span className="admin-muted">{j.error}</span>
+            </span>
+            <time className="admin-muted" dateTime={j.failedAt}>{formatDateTime(j.failedAt)}</time>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function DailySummarySwitch({ enabled, onChanged }) {
+  const [busy, setBusy] = useState(false);
+  async function change(on) {
+    setBusy(true);
+    try {
+      const answer = await api("/api/admin/me/daily-summary", { method: "PUT", body: { enabled: on } });
+      toast(answer.enabled ? st("dailySummaryOn") : st("dailySummaryOff"), "success");
+      onChanged();
+    } catch (err) {
+      toast(userMessage(err, st("dailySummaryFailed")), "error");
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Section title={st("myAlerts")}>
+      <Toggle label={st("dailySummary")} checked={enabled} disabled={busy} onChange={change} />
+      <p className="admin-muted">{st("dailySummaryHint")}</p>
+    </Section>
+  );
+}
+
 export default function Overview({ language }) {
   const { data, loading, reload } = useAdminData("/api/admin/dashboard");
   if (!data) return <p className="admin-loading">{loading ? st("loading") : st("loadFailed")}</p>;
@@ -86,6 +129,15 @@ export default function Overview({ language }) {
         {data.failedEmails !== undefined && (
           <StatCard label={st("failedEmails")} value={data.failedEmails} tone={data.failedEmails ? "danger" : "neutral"} />
         )}
+        {data.failedJobs !== undefined && (
+          <StatCard label={st("failedJobs")} value={data.failedJobs} hint={st("failedJobsHint")} tone={data.failedJobs ? "danger" : "neutral"} />
+        )}
+        <StatCard
+          label={st("capturedOnCancelled")}
+          value={formatEgp(data.capturedOnCancelled, language)}
+          hint={st("capturedOnCancelledHint")}
+          tone={Number(data.capturedOnCancelled) > 0 ? "danger" : "neutral"}
+        />
       </div>
 
       {(data.attentionOrders > 0 || data.lowStockList.length > 0 || data.unreadMessages > 0 || data.failedEmails > 0) && (
@@ -118,12 +170,13 @@ export default function Overview({ language }) {
       )}
 
       {data.failedEmailList?.length > 0 && <FailedEmails emails={data.failedEmailList} onRetried={reload} />}
+      {data.failedJobList?.length > 0 && <FailedJobs jobs={data.failedJobList} />}
 
       <div className="admin-grid-2">
         <Section title={st("systemStatus")}>
           <ul className="admin-list">
             <li><span>{st("database")}</span><Status ok={sys.database?.ok}>{sys.database?.ok ? st("ok") : st("down")}</Status></li>
-            <li><span>{st("broker")}</span><Status ok={sys.broker?.ok}>{sys.broker?.ok ? st("ok") : st("down")} · {sys.broker?.kind}</Status></li>
+            <li><span>{st("broker")}</span><Status ok={sys.broker?.ok}>{sys.broker?.ok ? st("ok") : st("down")} · <code dir="ltr">{sys.broker?.kind}</code></Status></li>
             <li>
               <span>{st("worker")}</span>
               <Status ok={sys.worker?.ok}>
@@ -134,7 +187,7 @@ export default function Overview({ language }) {
             <li>
               <span>{st("exchangeRate")}</span>
               <Status ok={sys.exchangeRate?.ok}>
-                {`1 KES = ${sys.exchangeRate?.rate} EGP · `}
+                {`${at("rateKesEgp", { rate: sys.exchangeRate?.rate })} · `}
                 {sys.exchangeRate?.isFallback ? st("rateFallback") : formatDateTime(sys.exchangeRate?.lastUpdated)}
                 {sys.exchangeRate?.lastError ? ` · ${sys.exchangeRate.lastError}` : ""}
               </Status>
@@ -160,7 +213,7 @@ export default function Overview({ language }) {
                       <span className="admin-muted" data-changes> · {a.changes.map(changeText).join("; ")}</span>
                     ) : a.details && <span className="admin-muted"> · {a.details}</span>}
                     <br />
-                    <span className="admin-muted">{a.actor}</span>
+                    <span className="admin-muted"><bdi>{a.actor}</bdi></span>
                   </span>
                   <time className="admin-muted" dateTime={a.createdAt}>{formatDateTime(a.createdAt)}</time>
                 </li>
@@ -171,6 +224,7 @@ export default function Overview({ language }) {
           )}
         </Section>
       </div>
+      <DailySummarySwitch enabled={Boolean(data.dailySummary)} onChanged={reload} />
     </div>
   );
 }

@@ -1,12 +1,13 @@
 // Products: search, category filter, table (stock below 10 in red), add/edit dialog with image
 // upload, CSV Export/Import, Auto Categorize in batches of 5, per-row AI description/categorize,
 // delete, and Delete All for the Owner.
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   Badge, ConfirmDialog, DataTable, RowMenu, Dialog, DialogFooter, Field, Toggle, api, at, can, userMessage, sectionStrings, sleep, toast,
   upload, useAdminData, useSubmit,
 } from "./components/index.js";
-import { formatEgp } from "../../lib/money.js";
+import { formatEgp, formatKes } from "../../lib/money.js";
+import { currentLanguage } from "../../lib/i18n.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/admin-products.json";
 import ar from "../../i18n/ar/admin-products.json";
@@ -22,6 +23,7 @@ const EMPTY = {
   title: "", titleAr: "", slug: "", category: "black-tea", price: "", salePrice: "", stock: "0",
   caffeineLevel: "medium", shortDescription: "", shortDescriptionAr: "", description: "", descriptionAr: "",
   brewingInstructions: "", brewingInstructionsAr: "", tags: "", flavorNotes: "", ingredients: "", images: "",
+  tagsAr: "", flavorNotesAr: "", ingredientsAr: "",
   isActive: true, isFeatured: false, isNew: false,
 };
 
@@ -34,7 +36,8 @@ const toInt = (v) => {
   const n = Number.parseInt(v, 10);
   return Number.isFinite(n) && n >= 0 ? n : 0;
 };
-const toList = (v) => String(v).split(",").map((s) => s.trim()).filter(Boolean);
+// lists are separated by commas, the Arabic comma "،" included
+const toList = (v) => String(v).split(/[,،]/).map((s) => s.trim()).filter(Boolean);
 
 function toForm(p) {
   return {
@@ -46,6 +49,9 @@ function toForm(p) {
     tags: (p.tags || []).join(", "),
     flavorNotes: (p.flavorNotes || []).join(", "),
     ingredients: (p.ingredients || []).join(", "),
+    tagsAr: (p.tagsAr || []).join("، "),
+    flavorNotesAr: (p.flavorNotesAr || []).join("، "),
+    ingredientsAr: (p.ingredientsAr || []).join("، "),
     images: (p.images || []).join(", "),
   };
 }
@@ -58,8 +64,56 @@ function toPayload(f) {
     shortDescriptionAr: f.shortDescriptionAr, description: f.description, descriptionAr: f.descriptionAr,
     brewingInstructions: f.brewingInstructions, brewingInstructionsAr: f.brewingInstructionsAr,
     tags: toList(f.tags), flavorNotes: toList(f.flavorNotes), ingredients: toList(f.ingredients),
+    tagsAr: toList(f.tagsAr), flavorNotesAr: toList(f.flavorNotesAr), ingredientsAr: toList(f.ingredientsAr),
     images: toList(f.images), isActive: f.isActive, isFeatured: f.isFeatured, isNew: f.isNew,
   };
+}
+
+// An imported product's prices over time (importer.PriceRecord): KES, rate, markup, EGP, when.
+function PriceHistory({ productId, language }) {
+  const [rows, setRows] = useState(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    api(`/api/admin/scrape/products/${productId}/prices`)
+      .then((body) => live && setRows(body.history))
+      .catch(() => live && setFailed(true));
+    return () => { live = false; };
+  }, [productId]);
+  const when = (iso) => new Date(iso).toLocaleString(language === "ar" ? "ar-EG-u-nu-latn" : "en-GB",
+    { dateStyle: "short", timeStyle: "short" });
+  return (
+    <section className="field field--wide importer-history" aria-labelledby="price-history-title" data-testid="price-history">
+      <h3 id="price-history-title">{st("priceHistory")}</h3>
+      {failed && <p className="admin-muted">{st("priceHistoryFailed")}</p>}
+      {rows && rows.length === 0 && <p className="admin-muted">{st("priceHistoryEmpty")}</p>}
+      {rows && rows.length > 0 && (
+        <div className="admin-table"><div className="admin-table__scroll">
+          <table>
+            <thead><tr>
+              <th scope="col">{st("historyWhen")}</th><th scope="col">{st("historyKes")}</th>
+              <th scope="col">{st("historyRate")}</th><th scope="col">{st("historyMarkup")}</th>
+              <th scope="col">{st("historyEgp")}</th>
+            </tr></thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.recordedAt + r.egp}>
+                  <td>{when(r.recordedAt)} <span className="admin-muted">{st(`historyReason_${r.reason}`)}</span></td>
+                  <td><bdi>{formatKes(r.kes, language)}</bdi></td>
+                  <td><bdi dir="ltr">{r.rate}</bdi></td>
+                  <td><bdi dir="ltr">{r.markup}%</bdi></td>
+                  <td>
+                    <bdi>{formatEgp(r.saleEgp ?? r.egp, language)}</bdi>
+                    {r.saleEgp != null && <s className="admin-muted"> <bdi>{formatEgp(r.egp, language)}</bdi></s>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div></div>
+      )}
+    </section>
+  );
 }
 
 function ProductDialog({ product, categories, onClose, onSaved }) {
@@ -131,6 +185,21 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
 
   const input = (key, props = {}) => (id) => <input id={id} className="input" value={form[key]} onChange={set(key)} {...props} />;
   const area = (key, props = {}) => (id) => <textarea id={id} className="input" rows={3} value={form[key]} onChange={set(key)} {...props} />;
+  // English and Arabic side by side; the Arabic half says so when English has text and Arabic has none
+  const LABELS = { brewingInstructions: "brewing", brewingInstructionsAr: "brewingAr" };
+  const label = (key) => st(LABELS[key] || key);
+  const pair = (key, keyAr, kind, props = {}, hint = undefined) => {
+    const missing = String(form[key]).trim() !== "" && String(form[keyAr]).trim() === "";
+    return (
+      <div className="field--wide admin-lang-pair" data-lang-pair={key}>
+        <Field label={label(key)} hint={hint} error={errors[key]}>{kind(key, { ...props, dir: "ltr", lang: "en" })}</Field>
+        <Field label={label(keyAr)} hint={missing ? st("missingArabic") : hint} error={errors[keyAr]}
+               className={missing ? "field--missing" : ""}>
+          {kind(keyAr, { dir: "rtl", lang: "ar", "data-missing-arabic": missing ? "" : undefined })}
+        </Field>
+      </div>
+    );
+  };
 
   return (
     <Dialog
@@ -141,8 +210,7 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
       footer={<DialogFooter formId="product-form" onCancel={onClose} busy={busy} />}
     >
       <form id="product-form" onSubmit={save} noValidate className="admin-form-grid">
-        <Field label={st("title")} error={errors.title}>{input("title", { required: true, name: "title" })}</Field>
-        <Field label={st("titleAr")} error={errors.titleAr}>{input("titleAr", { dir: "rtl", lang: "ar" })}</Field>
+        {pair("title", "titleAr", input, { required: true, name: "title" })}
         <Field label={st("category")} error={errors.category}>
           {(id) => (
             <div className="admin-inline">
@@ -154,9 +222,9 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
           )}
         </Field>
         <Field label={st("slug")} error={errors.slug} hint={st("slugHint")}>{input("slug")}</Field>
-        <Field label={st("price")} error={errors.price}>{input("price", { type: "number", step: "0.01", min: "0", inputMode: "decimal", name: "price" })}</Field>
-        <Field label={st("salePrice")} error={errors.salePrice}>{input("salePrice", { type: "number", step: "0.01", min: "0", inputMode: "decimal" })}</Field>
-        <Field label={st("stock")} error={errors.stock}>{input("stock", { type: "number", step: "1", min: "0", inputMode: "numeric", name: "stock" })}</Field>
+        <Field label={st("price")} error={errors.price}>{input("price", { type: "text", inputMode: "decimal", dir: "ltr", name: "price" })}</Field>
+        <Field label={st("salePrice")} error={errors.salePrice}>{input("salePrice", { type: "text", inputMode: "decimal", dir: "ltr" })}</Field>
+        <Field label={st("stock")} error={errors.stock}>{input("stock", { type: "text", inputMode: "numeric", dir: "ltr", name: "stock" })}</Field>
         <Field label={st("caffeine")} error={errors.caffeineLevel}>
           {(id) => (
             <select id={id} className="input" value={form.caffeineLevel} onChange={set("caffeineLevel")}>
@@ -164,15 +232,12 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
             </select>
           )}
         </Field>
-        <Field className="field--wide" label={st("shortDescription")} error={errors.shortDescription}>{input("shortDescription")}</Field>
-        <Field className="field--wide" label={st("shortDescriptionAr")} error={errors.shortDescriptionAr}>{input("shortDescriptionAr", { dir: "rtl", lang: "ar" })}</Field>
-        <Field className="field--wide" label={st("description")} error={errors.description}>{area("description")}</Field>
-        <Field className="field--wide" label={st("descriptionAr")} error={errors.descriptionAr}>{area("descriptionAr", { dir: "rtl", lang: "ar" })}</Field>
-        <Field label={st("brewing")} error={errors.brewingInstructions}>{area("brewingInstructions")}</Field>
-        <Field label={st("brewingAr")} error={errors.brewingInstructionsAr}>{area("brewingInstructionsAr", { dir: "rtl", lang: "ar" })}</Field>
-        <Field label={st("tags")} hint={st("commaHint")} error={errors.tags}>{input("tags")}</Field>
-        <Field label={st("flavorNotes")} hint={st("commaHint")} error={errors.flavorNotes}>{input("flavorNotes")}</Field>
-        <Field label={st("ingredients")} hint={st("commaHint")} error={errors.ingredients}>{input("ingredients")}</Field>
+        {pair("shortDescription", "shortDescriptionAr", input)}
+        {pair("description", "descriptionAr", area)}
+        {pair("brewingInstructions", "brewingInstructionsAr", area)}
+        {pair("tags", "tagsAr", input, {}, st("commaHint"))}
+        {pair("flavorNotes", "flavorNotesAr", input, {}, st("commaHint"))}
+        {pair("ingredients", "ingredientsAr", input, {}, st("commaHint"))}
         <Field label={st("images")} hint={st("imagesHint")} error={errors.images}>
           {(id) => (
             <div className="admin-inline">
@@ -188,11 +253,13 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
           <Toggle label={st("new")} checked={form.isNew} onChange={set("isNew")} />
         </div>
       </form>
+      {product?.sourceUrl && <PriceHistory productId={product.id} language={currentLanguage()} />}
     </Dialog>
   );
 }
 
 export default function Products({ permissions, categories = [], language }) {
+  const name = (p) => (language === "ar" && p.titleAr ? p.titleAr : p.title);
   const { data, setData, loading, reload } = useAdminData("/api/admin/products", { fallback: [] });
   const [editing, setEditing] = useState(null); // null | "new" | product
   const [confirm, setConfirm] = useState(null); // {kind, product}
@@ -301,9 +368,9 @@ export default function Products({ permissions, categories = [], language }) {
       key: "title", label: st("title"), sortable: true,
       render: (p) => (
         <span>
-          <strong>{language === "ar" && p.titleAr ? p.titleAr : p.title}</strong>
+          <strong><bdi>{name(p)}</bdi></strong>{language === "ar" && p.arabicMissing?.length > 0 && <> <Badge kind="warning">{st("arabicMissingCount")}</Badge></>}
           <br />
-          <span className="admin-muted">{p.slug}</span>
+          <code className="admin-muted" dir="ltr">{p.slug}</code>
         </span>
       ),
     },
@@ -331,7 +398,7 @@ export default function Products({ permissions, categories = [], language }) {
         <div className="admin-row-actions">
           {canEdit && <button type="button" className="button button--small button--ghost" onClick={() => setEditing(p)}>{at("edit")}</button>}
           {(canEdit || canDelete) && (
-            <RowMenu label={st("moreActions", { title: p.title })}>
+            <RowMenu label={st("moreActions", { title: name(p) })}>
               {(close) => (
                 <>
                   {canEdit && (
@@ -388,7 +455,15 @@ export default function Products({ permissions, categories = [], language }) {
         columns={columns}
         searchText={(p) => `${p.title} ${p.titleAr || ""} ${p.slug} ${(p.tags || []).join(" ")}`}
         searchPlaceholder={st("search")}
-        filters={[{ key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v }]}
+        filters={[
+          { key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v },
+          // what staff still have to write in Arabic (imported products arrive with English titles)
+          { key: "arabic", label: st("arabicAll"), options: [
+            { value: "title", label: st("arabicTitleMissing", { count: products.filter((p) => !p.titleAr).length }) },
+            { value: "any", label: st("arabicAnyMissing", { count: products.filter((p) => p.arabicMissing?.length).length }) },
+            { value: "imported", label: st("arabicImportedMissing", { count: products.filter((p) => p.isImported && !p.titleAr).length }) },
+          ], match: (p, v) => (v === "title" ? !p.titleAr : v === "imported" ? p.isImported && !p.titleAr : p.arabicMissing?.length > 0) },
+        ]}
         toolbar={toolbar}
         selectable={canDelete}
         bulkActions={(ids, clear) => (
@@ -416,7 +491,7 @@ export default function Products({ permissions, categories = [], language }) {
         message={{
           all: () => st("confirmDeleteAll", { count: products.length }),
           selected: () => st("confirmDeleteSelected", { count: confirm.ids.length }),
-          one: () => st("confirmDelete", { title: confirm.product.title }),
+          one: () => st("confirmDelete", { title: name(confirm.product) }),
         }[confirm?.kind]?.() || ""}
         confirmLabel={{ all: st("deleteAll"), selected: st("deleteSelected", { count: confirm?.ids?.length || 0 }) }[confirm?.kind] || at("delete")}
         onConfirm={doDelete}

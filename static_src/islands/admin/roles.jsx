@@ -125,7 +125,7 @@ function StaffUsers({ roles }) {
   });
 
   const columns = [
-    { key: "username", label: st("username"), sortable: true, render: (u) => <strong dir="ltr">{u.username}</strong> },
+    { key: "username", label: st("username"), sortable: true, render: (u) => <strong><bdi dir="ltr">{u.username}</bdi></strong> },
     { key: "email", label: st("email"), sortable: true, render: (u) => <span dir="ltr">{u.email}</span> },
     { key: "role", label: st("role"), sortable: true, value: (u) => ROLE_ORDER.indexOf(u.role), render: (u) => <Badge kind={u.isOwner ? "warning" : "info"}>{label(u.role)}</Badge> },
     { key: "isActive", label: st("status"), render: (u) => <Badge kind={u.isActive ? "success" : "neutral"}>{u.isActive ? at("active") : at("inactive")}</Badge> },

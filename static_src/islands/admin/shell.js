@@ -1,6 +1,7 @@
 // The dashboard header without React: auto-refresh every 60 s, Refresh Now, and the
 // toast a sign-in leaves behind. Sections listen for REFRESH_EVENT and reload their data.
 import { toast } from "../../lib/events.js";
+import { dateLocale } from "../../lib/bidi.js";
 
 export const REFRESH_EVENT = "admin:refresh";
 export const REFRESHED_EVENT = "admin:refreshed";
@@ -24,8 +25,29 @@ function showFlash() {
   }
 }
 
+// The phone menu: a real button (aria-expanded) opens the sidebar; the backdrop or Esc closes it.
+function initNavToggle() {
+  const button = document.querySelector("[data-admin-nav-toggle]");
+  const layout = button?.closest(".admin-layout") || document.querySelector(".admin-layout");
+  if (!button || !layout) return;
+  const setOpen = (open) => {
+    layout.classList.toggle("is-nav-open", open);
+    button.setAttribute("aria-expanded", String(open));
+    if (open) layout.querySelector(".admin-sidebar a")?.focus();
+  };
+  button.addEventListener("click", () => setOpen(!layout.classList.contains("is-nav-open")));
+  layout.querySelector("[data-admin-nav-close]")?.addEventListener("click", () => setOpen(false));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && layout.classList.contains("is-nav-open")) {
+      setOpen(false);
+      button.focus();
+    }
+  });
+}
+
 export function initShell() {
   showFlash();
+  initNavToggle();
   // Signing out ends the session on the server (which also revokes its token); drop our copy.
   document.querySelector("[data-logout-form]")?.addEventListener("submit", () => sessionStorage.removeItem("adminSession"));
   const header = document.querySelector("[data-admin-header]");
@@ -39,7 +61,7 @@ export function initShell() {
   const stamp = () => {
     const now = new Date();
     last.dateTime = now.toISOString();
-    last.textContent = now.toLocaleTimeString(document.documentElement.lang === "ar" ? "ar-EG" : "en-GB");
+    last.textContent = now.toLocaleTimeString(dateLocale(document.documentElement.lang));
   };
   const refresh = () => {
     window.dispatchEvent(new CustomEvent(REFRESH_EVENT));

@@ -308,7 +308,7 @@ function TableFrame({
                   )}
                   {columns.map((c) => (
                     <td key={c.key} className={c.className} data-label={c.label}>
-                      {c.render ? c.render(row) : valueOf(c, row)}
+                      {c.render ? c.render(row) : <bdi>{valueOf(c, row)}</bdi>}
                     </td>
                   ))}
                 </tr>

@@ -1,0 +1,139 @@
+"""E-mail alerts to staff: stock falling to low or out, and the opt-in daily summary.
+
+Stock alerts hear of every stock write through one hook (`catalog.signals.stock_changed`,
+sent by `Product.objects.update(stock=…)` and `Product.save`) and compare each product's
+level (Availability: in, low 1–10, out 0) with the level remembered on the product
+(`stock_alert_level`). Only a fall past a line (in → low, in/low → out) sends mail, and a
+conditional UPDATE of the remembered level lets one transaction only report a crossing:
+the tenth sale of a low product says nothing; restocking it re-arms the alert. The mail
+is queued in the transaction of the stock change, so a rolled-back checkout sends none.
+"""
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import Count, Sum
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from accounts.models import User
+from accounts.roles import has_permission
+from catalog.models import Product
+from catalog.pricing import Availability
+from orders.models import Order, OrderStatus, PaymentStatus
+from shop.mail import mail_queue
+from shop.models import ContactMessage, ContactMessageStatus, Heartbeat
+from shop.money import quantize
+
+SEVERITY = {"in": 0, "low": 1, "out": 2}
+# who looks after stock: the roles that may change products (Owner, Manager)
+STOCK_ALERT_RIGHT = ("products", "edit")
+DAILY_SUMMARY_MARK = "daily-summary"
+
+
+def _staff():
+    return User.objects.filter(is_staff=True, is_active=True).exclude(role="").exclude(email="").order_by("pk")
+
+
+def stock_alert_recipients():
+    return [user for user in _staff() if has_permission(user, *STOCK_ALERT_RIGHT)]
+
+
+def _link(path):
+    return f"{settings.SITE_URL}{path}" if settings.SITE_URL else ""
+
+
+def stock_levels_check(*, product_ids):
+    """Record each product's new stock level; e-mail stock staff about those that fell past a line.
+
+    Returns the [(product, level)] reported."""
+    crossed = []
+    products = Product.objects.filter(pk__in=product_ids).only(
+        "pk", "stock", "stock_alert_level", "title_en", "title_ar").order_by("pk")
+    for product in products:
+        level, before = Availability.status(product.stock), product.stock_alert_level
+        if level == before:
+            continue
+        moved = Product.objects.filter(pk=product.pk, stock_alert_level=before).update(stock_alert_level=level)
+        if moved and SEVERITY[level] > SEVERITY[before]:
+            crossed.append((product, level))
+    if crossed:
+        _stock_alert_send(crossed)
+    return crossed
+
+
+def _stock_alert_send(crossed):
+    for user in stock_alert_recipients():
+        language = user.language or settings.LANGUAGE_CODE
+        with translation.override(language):
+            context = {
+                "lines": [{"title": product.title, "stock": product.stock, "out": level == "out"}
+                          for product, level in crossed],
+                "out": sum(1 for _product, level in crossed if level == "out"),
+                "link": _link(("/ar" if language == "ar" else "") + "/admindash/inventory"),
+            }
+            subject = render_to_string("backoffice/email/stock_alert_subject.txt", context).strip()
+            text = render_to_string("backoffice/email/stock_alert.txt", context)
+        mail_queue(to=user.email, subject=subject, text=text, language=language)
+
+
+def _on_stock_changed(sender, product_ids, **kwargs):
+    stock_levels_check(product_ids=product_ids)
+
+
+# --- the daily summary ------------------------------------------------------------
+
+def daily_summary_figures(*, now=None):
+    """The last 24 hours' orders and revenue, and what is waiting now: COD orders whose cash
+    is not in yet, and messages nobody answered. Test orders never count."""
+    now = now or timezone.now()
+    since = now - timedelta(hours=24)
+    real = Order.objects.filter(is_test=False)
+    placed = real.filter(created_at__gte=since, created_at__lt=now)
+    revenue = placed.filter(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]).exclude(
+        status=OrderStatus.CANCELLED).aggregate(total=Sum("total_amount"))["total"]
+    cod = real.filter(payment_status=PaymentStatus.COD, status__in=[
+        OrderStatus.PENDING, OrderStatus.PROCESSING, OrderStatus.SHIPPED,
+    ]).aggregate(count=Count("pk"), total=Sum("total_amount"))
+    return {
+        "since": since,
+        "until": now,
+        "orders": placed.count(),
+        "revenue": quantize(revenue or Decimal("0")),
+        "pending_cod": cod["count"],
+        "pending_cod_amount": quantize(cod["total"] or Decimal("0")),
+        "unanswered_messages": ContactMessage.objects.filter(
+            status__in=[ContactMessageStatus.NEW, ContactMessageStatus.READ]).count(),
+    }
+
+
+def daily_summary_send(*, now=None):
+    """E-mail the summary to every staff member who opted in, once per local day; return how many.
+
+    Revenue is left out for roles without the analytics right."""
+    now = now or timezone.now()
+    today = timezone.localdate(now)
+    mark = Heartbeat.objects.filter(name=DAILY_SUMMARY_MARK).first()
+    if mark and timezone.localdate(mark.seen_at) == today:
+        return 0
+    Heartbeat.objects.update_or_create(name=DAILY_SUMMARY_MARK, defaults={"seen_at": now})
+    figures = daily_summary_figures(now=now)
+    sent = 0
+    for user in _staff().filter(daily_summary=True):
+        language = user.language or settings.LANGUAGE_CODE
+        with translation.override(language):
+            context = {**figures, "day": today, "show_revenue": has_permission(user, "analytics"),
+                       "link": _link(("/ar" if language == "ar" else "") + "/admindash")}
+            subject = render_to_string("backoffice/email/daily_summary_subject.txt", context).strip()
+            text = render_to_string("backoffice/email/daily_summary.txt", context)
+        mail_queue(to=user.email, subject=subject, text=text, language=language)
+        sent += 1
+    return sent
+
+
+def daily_summary_opt(*, user, enabled):
+    """A staff member turns their own daily summary on or off."""
+    user.daily_summary = bool(enabled)
+    user.save(update_fields=["daily_summary"])
+    return user

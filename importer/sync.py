@@ -1,0 +1,321 @@
+"""The producer's catalogue against the shop: the preview diff, applying the
+checked changes, the scheduled update, price history and staff edits.
+
+A scheduled import (autoImport) may change, on products imported before:
+prices (shop price, sale price, KES price), stock when the producer's
+availability changes, and the English title and description only while staff
+have never edited them. It never creates, deactivates or deletes a product:
+new and gone products go to the Owner's summary e-mail and the preview.
+"""
+
+import logging
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import Role
+from backoffice.audit import audit_record
+from catalog.models import Product
+from catalog.services import product_upsert
+from importer import services
+from importer.categorize import describe
+from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, PriceRecord, RunStatus
+from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
+from importer.pricing import import_price
+from shop.mail import mail_queue
+from shop.store_settings import store_settings_get
+
+log = logging.getLogger(__name__)
+
+# content fields staff may edit in the dashboard; a scheduled import never writes an edited one
+CONTENT_FIELDS = ("title_en", "title_ar", "description_en", "description_ar",
+                  "short_description_en", "short_description_ar")
+# fields a scheduled import may refresh from the producer while staff never edited them
+PRODUCER_TEXT = {"title_en": "name", "description_en": "description"}
+SHORT_DESCRIPTION = 100
+HISTORY_SHOWN = 50
+
+
+# -- staff edits ------------------------------------------------------------------
+
+
+def import_state(product, *, created=False):
+    """The product's import record. One made for a product imported before edits were
+    tracked counts every content field as edited (nobody can tell any more)."""
+    state = ImportedProduct.objects.filter(product=product).first()
+    if state is None:
+        state = ImportedProduct.objects.create(
+            product=product, staff_edited=[] if created else list(CONTENT_FIELDS))
+    return state
+
+
+def staff_edits_record(*, product, fields):
+    """Remember that staff changed these content fields of an imported product."""
+    edited = sorted(set(fields) & set(CONTENT_FIELDS))
+    if not product.source_url or not edited:
+        return
+    state = import_state(product)
+    merged = sorted(set(state.staff_edited) | set(edited))
+    if merged != state.staff_edited:
+        ImportedProduct.objects.filter(pk=state.pk).update(staff_edited=merged)
+
+
+# -- prices -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prices:
+    price: object  # EGP shop price (the list price on a sale)
+    sale: object  # EGP sale price or None
+    kes: object
+    kes_original: object
+    rate: object
+    markup: object
+
+    @property
+    def current(self):
+        return self.sale if self.sale is not None else self.price
+
+
+def prices_for(item, *, config):
+    """What an external product costs in the shop: round(KES × rate × (1 + markup/100))."""
+    current = import_price(kes=item.price, rate=config["exchange_rate"], markup=config["markup"])
+    original = None
+    if item.original_price and item.original_price > item.price:
+        original = import_price(kes=item.original_price, rate=config["exchange_rate"], markup=config["markup"])
+    return Prices(price=original or current, sale=current if original else None, kes=item.price,
+                  kes_original=item.original_price if original else None,
+                  rate=config["exchange_rate"], markup=config["markup"])
+
+
+def price_record(*, product, prices, reason):
+    """Add a history row when KES, rate, markup or the EGP prices differ from the last one."""
+    last = PriceRecord.objects.filter(product=product).first()
+    row = {"kes": prices.kes, "kes_original": prices.kes_original, "rate": prices.rate,
+           "markup": prices.markup, "egp": prices.price, "sale_egp": prices.sale}
+    if last is not None and all(_same(getattr(last, k), v) for k, v in row.items()):
+        return last
+    return PriceRecord.objects.create(product=product, reason=reason, **row)
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) < 1e-6 if isinstance(a, float) else a == b
+
+
+def price_history(*, product):
+    """The product's import prices, newest first (the product dialog's table)."""
+    return list(PriceRecord.objects.filter(product=product)[:HISTORY_SHOWN])
+
+
+def _producer_text(item, attr):
+    """The producer's own title or description ('' for a description the crawl generated)."""
+    value = (getattr(item, attr) or "").strip()
+    generated = {GENERATED_NAME} if attr == "name" else {
+        FALLBACK_DESCRIPTION, describe(name=item.name, category=item.category or "speciality-teas")}
+    return "" if value in generated else value
+
+
+# -- one product's update ------------------------------------------------------------
+
+
+def _stock_change(product, state, in_stock):
+    """The stock a producer's availability asks for, or None to leave it."""
+    if not in_stock and product.stock > 0:
+        return 0
+    if in_stock and product.stock == 0 and state.stock_zeroed:
+        return services.NEW_STOCK
+    return None
+
+
+def product_update_from_producer(*, product, item, config, reason, texts=False):
+    """Prices (with history) and stock from the producer; with `texts`, the English
+    title and description too, unless staff edited them. Returns the changed fields."""
+    prices = prices_for(item, config=config)
+    state = import_state(product)
+    changes = {}
+    if product.price_amount != prices.price:
+        changes["price_amount"] = prices.price
+    if product.sale_price_amount != prices.sale:
+        changes["sale_price_amount"] = prices.sale
+    if product.kes_price_amount != prices.kes:
+        changes["kes_price_amount"] = prices.kes
+    stock = _stock_change(product, state, item.in_stock)
+    if stock is not None:
+        changes["stock"] = stock
+    if texts:
+        for field_name, attr in PRODUCER_TEXT.items():
+            value = _producer_text(item, attr)
+            if value and field_name not in state.staff_edited and getattr(product, field_name) != value:
+                changes[field_name] = value
+        if "description_en" in changes and "short_description_en" not in state.staff_edited:
+            changes["short_description_en"] = changes["description_en"][:SHORT_DESCRIPTION]
+    with transaction.atomic():
+        if changes:
+            product_upsert(product=product, **changes)
+        price_record(product=product, prices=prices, reason=reason)
+        state_fields = {"last_seen_at": timezone.now(), "gone_since": None}
+        if stock is not None:
+            state_fields["stock_zeroed"] = stock == 0
+        ImportedProduct.objects.filter(pk=state.pk).update(**state_fields)
+    return sorted(changes)
+
+
+# -- the diff ----------------------------------------------------------------------------
+
+
+@dataclass
+class Diff:
+    run: object = None
+    new: list = field(default_factory=list)  # ExternalProduct
+    changed: list = field(default_factory=list)  # (Product, ExternalProduct, Prices)
+    gone: list = field(default_factory=list)  # Product
+    gone_checked: bool = False  # False when the last crawl did not finish: nothing is called gone
+    config: dict = field(default_factory=dict)
+
+
+def _host(url):
+    return urlsplit(url or "").netloc.lower().removeprefix("www.")
+
+
+def _imported_products(base_url):
+    host = _host(base_url)
+    return [p for p in Product.objects.exclude(source_url="").order_by("pk") if _host(p.source_url) == host]
+
+
+def diff_build(*, config=None):
+    """The cached crawl (the last run) against the shop's imported products."""
+    config = config or services.importer_config()
+    items = list(ExternalProduct.objects.select_related("run").order_by("pk"))
+    run = ImporterRun.objects.order_by("-created_at").first()
+    diff = Diff(run=run, config=config)
+    base_url = (items[0].run.base_url if items and items[0].run else None) or config["base_url"]
+    shop = {p.source_url: p for p in _imported_products(base_url)}
+    seen = set()
+    for item in items:
+        url = item.source_url[:500]
+        seen.add(url)
+        product = shop.get(url)
+        if product is None:
+            diff.new.append(item)
+            continue
+        prices = prices_for(item, config=config)
+        state = ImportedProduct.objects.filter(product=product).first()
+        stock = _stock_change(product, state or ImportedProduct(stock_zeroed=False), item.in_stock)
+        if (product.price_amount, product.sale_price_amount) != (prices.price, prices.sale) or stock is not None:
+            diff.changed.append((product, item, prices))
+    finished = run is not None and run.status == RunStatus.DONE and bool(items)
+    if finished:
+        diff.gone_checked = True
+        diff.gone = [p for url, p in shop.items() if url not in seen and p.is_active]
+    return diff
+
+
+@dataclass
+class ApplyResult:
+    created: list = field(default_factory=list)
+    updated: list = field(default_factory=list)
+    deactivated: list = field(default_factory=list)
+
+
+def diff_apply(*, user=None, new=(), changed=(), gone=()):
+    """Apply only the checked changes: `new` are cached product ids to create, `changed`
+    and `gone` shop product ids to reprice or deactivate (never delete)."""
+    new, changed, gone = {int(i) for i in new}, {int(i) for i in changed}, {int(i) for i in gone}
+    if not (new or changed or gone):
+        raise services.ImporterError(_("Tick at least one change to apply."))
+    config = services.importer_config()
+    diff = diff_build(config=config)
+    result = ApplyResult()
+    to_create = [item for item in diff.new if item.pk in new]
+    if to_create:
+        result.created = services.products_import(external_products=to_create, user=user).created
+    for product, item, _prices in diff.changed:
+        if product.pk in changed:
+            product_update_from_producer(product=product, item=item, config=config, reason=PriceReason.IMPORT)
+            product.refresh_from_db()
+            result.updated.append(product)
+            _audit(user, "product_reprice", product)
+    for product in diff.gone:
+        if product.pk in gone:
+            with transaction.atomic():
+                product_upsert(product=product, is_active=False)
+                state = import_state(product)
+                ImportedProduct.objects.filter(pk=state.pk).update(gone_since=timezone.now())
+                _audit(user, "product_deactivate_gone", product)
+            result.deactivated.append(product)
+    return result
+
+
+def _audit(user, action, product):
+    if user is None:
+        return
+    audit_record(actor=user, action=action, details=product.title_en, target=product)
+
+
+# -- the scheduled import ------------------------------------------------------------------
+
+
+@dataclass
+class ScheduleSummary:
+    run: object
+    updated: list = field(default_factory=list)  # (product, old EGP, new EGP, changed fields)
+    unchanged: int = 0
+    new: list = field(default_factory=list)
+    gone: list = field(default_factory=list)
+    kept_edits: int = 0
+
+
+def scheduled_update(*, run):
+    """After a scheduled crawl: refresh imported products, then tell the Owner."""
+    config = services.importer_config()
+    diff = diff_build(config=config)
+    summary = ScheduleSummary(run=run, new=diff.new, gone=diff.gone)
+    by_url = {}
+    for product in _imported_products(run.base_url):
+        by_url[product.source_url] = product
+    for item in ExternalProduct.objects.order_by("pk"):
+        product = by_url.get(item.source_url[:500])
+        if product is None:
+            continue
+        old = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount
+        state = import_state(product)
+        changed = product_update_from_producer(product=product, item=item, config=config,
+                                               reason=PriceReason.SCHEDULE, texts=True)
+        if any(f in state.staff_edited for f in PRODUCER_TEXT):
+            summary.kept_edits += 1
+        if changed:
+            product.refresh_from_db()
+            new = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount
+            summary.updated.append((product, old, new, changed))
+        else:
+            summary.unchanged += 1
+    summary_send(summary=summary)
+    return summary
+
+
+def _owners():
+    return get_user_model().objects.filter(role=Role.OWNER, is_active=True).exclude(email="").order_by("pk")
+
+
+def summary_send(*, summary):
+    """E-mail every Owner the scheduled import's summary, each in their own language."""
+    store = store_settings_get()
+    for owner in _owners():
+        language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        with translation.override(language):
+            context = {"summary": summary, "store": store, "LANG": language,
+                       "preview_url": f"{settings.SITE_URL}/admindash/external-products"}
+            subject = render_to_string("importer/email/summary_subject.txt", context).strip()
+            body = render_to_string("importer/email/summary.txt", context)
+        try:
+            mail_queue(to=owner.email, subject=subject, text=body, language=language)
+        except ValueError:  # an address the outbox refuses: the others still get theirs
+            log.warning("importer: summary not sent to owner %s", owner.pk)

@@ -1,0 +1,113 @@
+"""The preview before an import: new, repriced and gone products; only the checked ones applied."""
+
+from decimal import Decimal
+
+import pytest
+from rest_framework.test import APIClient
+
+from backoffice.products import product_save
+from catalog.models import Product
+from importer import services
+from importer.models import ImportedProduct, PriceRecord
+from importer.tests.test_schedule import _producer_changes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(owner):
+    client = APIClient()
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def recrawled(shop_setup, crawl, owner):
+    """Nine products imported, then the producer changed things and staff crawled again."""
+    crawl(user=owner, max_pages=100)
+    services.products_import(user=owner)
+    _producer_changes(shop_setup)
+    crawl(user=owner, max_pages=100)
+    return shop_setup
+
+
+def test_the_preview_lists_new_repriced_and_gone_products_and_writes_nothing(recrawled, staff):
+    # given
+    before = list(Product.objects.order_by("pk").values_list("price_amount", "stock", "is_active"))
+    # when
+    answer = staff.get("/api/admin/scrape/preview")
+    # then
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert [p["name"] for p in body["new"]] == ["Moringa Green"]
+    assert body["new"][0]["priceEgp"] == "400.00"  # round(500 × 0.40 × 2)
+    changed = {c["title"]: c for c in body["changed"]}
+    assert (changed["Detox Tea"]["oldEgp"], changed["Detox Tea"]["newEgp"]) == ("336.00", "368.00")
+    assert changed["Kericho Gold Loose Leaf 500g"]["inStock"] is False  # same price, sold out
+    assert body["goneChecked"] is True and [g["title"] for g in body["gone"]] == ["Ginger & Lemon"]
+    assert list(Product.objects.order_by("pk").values_list("price_amount", "stock", "is_active")) == before
+
+
+def test_only_the_checked_changes_are_applied_and_gone_products_are_deactivated_not_deleted(recrawled, staff):
+    # given
+    body = staff.get("/api/admin/scrape/preview").json()
+    detox = next(c["id"] for c in body["changed"] if c["title"] == "Detox Tea")
+    leaf = next(c["id"] for c in body["changed"] if c["title"] == "Kericho Gold Loose Leaf 500g")
+    ginger = body["gone"][0]["id"]
+    count = Product.objects.count()
+    # when staff tick Detox Tea's new price and Ginger & Lemon's deactivation only
+    answer = staff.post("/api/admin/scrape/apply", {"changed": [detox], "gone": [ginger]}, format="json")
+    # then
+    assert answer.status_code == 200, answer.content
+    assert answer.json() == {"created": 0, "updated": 1, "deactivated": 1}
+    assert Product.objects.get(pk=detox).price_amount == Decimal("368")
+    assert Product.objects.get(pk=leaf).stock == 50  # not ticked: untouched
+    gone = Product.objects.get(pk=ginger)
+    assert gone.is_active is False and ImportedProduct.objects.get(product=gone).gone_since is not None
+    assert Product.objects.count() == count and not Product.objects.filter(title="Moringa Green").exists()
+    # and the preview no longer offers what was applied
+    again = staff.get("/api/admin/scrape/preview").json()
+    assert detox not in [c["id"] for c in again["changed"]] and again["gone"] == []
+
+
+def test_a_ticked_new_product_is_created(recrawled, staff):
+    new = staff.get("/api/admin/scrape/preview").json()["new"][0]["id"]
+    answer = staff.post("/api/admin/scrape/apply", {"new": [new]}, format="json")
+    assert answer.json()["created"] == 1
+    assert Product.objects.get(title="Moringa Green").price_amount == Decimal("400")
+
+
+def test_applying_nothing_is_a_field_error(recrawled, staff):
+    answer = staff.post("/api/admin/scrape/apply", {}, format="json")
+    assert answer.status_code == 400 and "Tick at least one" in answer.json()["error"]
+
+
+def test_support_may_look_at_the_preview_but_not_apply_it(recrawled, support):
+    client = APIClient()
+    client.force_login(support)
+    assert client.get("/api/admin/scrape/preview").status_code == 200
+    assert client.post("/api/admin/scrape/apply", {"gone": [1]}, format="json").status_code == 403
+
+
+def test_each_imported_product_keeps_its_price_history(recrawled, staff, owner):
+    # given Detox Tea was imported at 420 KES and repriced at 460 KES
+    body = staff.get("/api/admin/scrape/preview").json()
+    detox = next(c["id"] for c in body["changed"] if c["title"] == "Detox Tea")
+    staff.post("/api/admin/scrape/apply", {"changed": [detox]}, format="json")
+    # when
+    answer = staff.get(f"/api/admin/scrape/products/{detox}/prices")
+    # then newest first: KES, rate, markup, EGP, when
+    history = answer.json()["history"]
+    assert [(h["kes"], h["rate"], h["markup"], h["egp"]) for h in history] == [
+        ("460.00", "0.4", "100", "368.00"), ("420.00", "0.4", "100", "336.00")]
+    assert all(h["recordedAt"] for h in history)
+    # and the dashboard's product answer says it is imported
+    product = staff.get("/api/admin/products").json()
+    assert next(p for p in product if p["id"] == detox)["sourceUrl"].endswith("/product/detox-tea/")
+
+
+def test_staff_edits_of_imported_products_are_remembered(recrawled, owner):
+    hangover = Product.objects.get(title="Hangover Tea")
+    product_save(actor=owner, product=hangover, data={"title_en": "Hangover Tea", "description_en": "Ours."})
+    assert ImportedProduct.objects.get(product=hangover).staff_edited == ["description_en"]
+    assert PriceRecord.objects.filter(product=hangover).count() == 1

@@ -1,0 +1,109 @@
+"""The scheduled import: prices and stock of imported products, staff edits kept, the Owner told."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from backoffice.products import product_save
+from catalog.models import Product
+from importer import services, tasks
+from importer.models import ImporterRun, PriceRecord
+from importer.tests.fake_site import Answer, card, listing, woo_price
+from shop.models import OutboundEmail
+from shop.money import format_egp
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def imported(shop_setup, crawl, owner):
+    """The fake producer's nine products imported by staff a day ago."""
+    run = crawl(user=owner, max_pages=100)
+    services.products_import(user=owner)
+    ImporterRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(hours=25))
+    store_settings_update(external_auto_import=True, external_refresh_interval=24)
+    return shop_setup
+
+
+def _producer_changes(site):
+    """Detox Tea costs more, Ginger & Lemon is gone, a new tea appears; the 500 g leaf sells out."""
+    site.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("350.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("460.00")),
+        card("Moringa Green", "/product/moringa-green/", category="health-wellness", price_html=woo_price("500.00")),
+    ]))
+    site.routes["/shop/page/2/"] = Answer(200, listing([
+        card("Kericho Gold 100g Leaf Tea", "/product/kericho-gold-100g-leaf-tea/", price_html=woo_price("73.00"))]))
+    site.routes["/product-category/black-tea/?paged=2"] = Answer(200, listing([
+        card("Kericho Gold Loose Leaf 500g", "/product/loose-leaf-500g/",
+             price_html=woo_price("890.00") + '<p class="stock out-of-stock">Out of stock</p>')]))
+
+
+def test_the_beat_job_updates_prices_and_stock_keeps_staff_edits_and_mails_the_owner(imported, owner):
+    # given staff renamed one product and the producer changed its catalogue
+    detox = Product.objects.get(title="Detox Tea")
+    hangover = Product.objects.get(title="Hangover Tea")
+    product_save(actor=owner, product=hangover, data={"title_en": "Morning After Tea"})
+    owner.language = "ar"
+    owner.save(update_fields=["language"])
+    _producer_changes(imported)
+    count = Product.objects.count()
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then the price follows the producer: round(460 × 0.40 × 2) = 368
+    detox.refresh_from_db()
+    assert (detox.price_amount, detox.kes_price_amount) == (Decimal("368"), Decimal("460"))
+    assert [(r.kes, r.egp, r.reason) for r in PriceRecord.objects.filter(product=detox)] == [
+        (Decimal("460.00"), Decimal("368.00"), "schedule"), (Decimal("420.00"), Decimal("336.00"), "import")]
+    # stock follows the producer's availability, the title staff edited stays
+    hangover.refresh_from_db()
+    assert hangover.title_en == "Morning After Tea" and hangover.stock == 50
+    assert Product.objects.get(title="Kericho Gold Loose Leaf 500g").stock == 0
+    # nothing is created, deactivated or deleted by a scheduled import
+    assert Product.objects.count() == count and Product.objects.filter(is_active=False).count() == 0
+    # the Owner hears about it in Arabic, through the outbox
+    # (the 500 g leaf's stock alert goes to the Owner too: the summary is the scheduled import's mail)
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="الاستيراد المجدول")
+    assert mail.language == "ar"
+    assert f"Detox Tea: {format_egp(336, 'ar')} → {format_egp(368, 'ar')}" in mail.text
+    assert "Moringa Green" in mail.text and "Ginger & Lemon" in mail.text
+    assert "/admindash/external-products" in mail.text and "Morning After Tea: " not in mail.text
+    assert "الاستيراد المجدول" in mail.subject
+
+
+def test_a_title_staff_never_edited_follows_the_producer_and_stock_comes_back(imported, owner):
+    # given the producer renamed a product's description, and marked one out of stock before
+    hangover = Product.objects.get(title="Hangover Tea")
+    imported.routes["/product/hangover-tea/"] = Answer(200, imported.routes["/product/hangover-tea/"].body.replace(
+        "Green tea with ginger and mint", "Green tea with ginger, mint and lemon"))
+    # when the schedule runs
+    tasks.auto_import_tick()
+    # then the description nobody edited is the producer's new one
+    hangover.refresh_from_db()
+    assert hangover.description_en.startswith("Green tea with ginger, mint and lemon")
+    # and an edited one is kept on the next run
+    product_save(actor=owner, product=hangover, data={"description_en": "Our own words."})
+    ImporterRun.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    assert tasks.auto_import_tick() == "started"
+    hangover.refresh_from_db()
+    assert hangover.description_en == "Our own words."
+
+
+def test_the_beat_job_queues_the_crawl_through_enqueue(imported, monkeypatch):
+    # given the broker is down
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue", lambda task, *a, **kw: queued.append((task.name, a, kw)) and False)
+    runs = ImporterRun.objects.count()
+    # when
+    assert tasks.auto_import_tick() == "queue down"
+    # then it asked the queue once, and leaves no run that would block the next tick
+    assert queued == [("importer.tasks.crawl_run_task", (queued[0][1][0],), {"scheduled": True, "fail_fast": False})]
+    assert ImporterRun.objects.count() == runs
+
+
+def test_the_scheduled_import_is_off_unless_auto_import_is_on(imported):
+    store_settings_update(external_auto_import=False)
+    assert tasks.auto_import_tick() == "off"

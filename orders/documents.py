@@ -1,0 +1,113 @@
+"""Order documents: the invoice (PDF, English or Arabic), packing slips and the print view.
+
+One HTML template per document, rendered in the document's language and laid
+out by WeasyPrint (Pango shapes the Arabic, Noto fonts draw it). Several
+orders make one PDF, one order per page. Who may open an order's invoice is
+decided here too (`invoice_allowed`), so the account page, the dashboard and
+the tracking page all link the same URL (`invoice_url`).
+"""
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from accounts.roles import has_permission
+from orders.selectors import session_owns
+from shop.store_settings import store_settings_get
+
+LANGUAGES = ("en", "ar")
+_TOKEN_SALT = "orders.documents.invoice"
+
+
+class Kind:
+    INVOICE = "invoice"
+    PACKING_SLIP = "packing-slip"
+
+
+@dataclass(frozen=True)
+class DocumentLine:
+    title: str
+    quantity: int
+    unit_price: object
+    line_total: object
+
+
+def invoice_token(*, order):
+    """A signature for one order's invoice link, for people who are not signed in (tracking page, e-mails)."""
+    return salted_hmac(_TOKEN_SALT, order.number, algorithm="sha256").hexdigest()[:32]
+
+
+def invoice_token_valid(*, order, token):
+    return bool(token) and constant_time_compare(str(token), invoice_token(order=order))
+
+
+def invoice_url(*, order, language="en", signed=False):
+    """The invoice PDF's address in `language`; `signed` adds the token that lets anyone holding the link open it."""
+    with translation.override(language if language in LANGUAGES else "en"):
+        url = reverse("orders:invoice", kwargs={"number": order.number})
+    return f"{url}?t={invoice_token(order=order)}" if signed else url
+
+
+def invoice_allowed(request, order, token=""):
+    """The customer who owns it (or the session that placed it), staff who may see orders, or a valid signed link."""
+    return (
+        session_owns(request, order)
+        or has_permission(getattr(request, "user", None), "orders", "view")
+        or invoice_token_valid(order=order, token=token)
+    )
+
+
+def _line_title(item, language):
+    """The product's name in the document's language when the product still exists, else the title bought."""
+    product = item.product
+    if product is not None:
+        title = getattr(product, f"title_{language}", "") or ""
+        if title.strip():
+            return title
+    return item.product_title
+
+
+def _lines(order, language):
+    return [DocumentLine(_line_title(item, language), item.quantity, item.unit_price_amount, item.line_total_amount)
+            for item in order.items.all()]
+
+
+def document_section(*, order, kind, language):
+    """One order's page of a document, rendered in `language` (HTML)."""
+    language = language if language in LANGUAGES else "en"
+    template = "orders/documents/packing_slip.html" if kind == Kind.PACKING_SLIP else "orders/documents/invoice.html"
+    with translation.override(language):
+        lines = _lines(order, language)
+        return render_to_string(template, {
+            "order": order, "lines": lines, "units": sum(line.quantity for line in lines),
+            "store": store_settings_get(), "LANG": language, "dir": "rtl" if language == "ar" else "ltr",
+        })
+
+
+def document_html(*, orders, kind, language=None):
+    """The whole document as HTML: one section per order; `language` None means each order's own language."""
+    sections = [document_section(order=order, kind=kind, language=language or order.language) for order in orders]
+    page_language = language or (orders[0].language if orders else "en")
+    with translation.override(page_language if page_language in LANGUAGES else "en"):
+        return render_to_string("orders/documents/document.html", {
+            "sections": sections, "kind": kind, "LANG": page_language,
+            "dir": "rtl" if page_language == "ar" else "ltr",
+        })
+
+
+def document_pdf(*, orders, kind, language=None):
+    """The document as PDF bytes (WeasyPrint), one order per page."""
+    # imported on first use: WeasyPrint (Pango, fonts, its default CSS) takes about 3 s to import,
+    # which every process (web, worker, manage.py, tests) would otherwise pay at start-up
+    from weasyprint import HTML  # noqa: PLC0415
+
+    return HTML(string=document_html(orders=orders, kind=kind, language=language)).write_pdf()
+
+
+def document_filename(*, orders, kind):
+    if len(orders) == 1:
+        return f"{kind}-{orders[0].number}.pdf"
+    return f"{kind}s-{len(orders)}.pdf"

@@ -1,0 +1,63 @@
+"""What the checkout form starts with: the one place that merges every source.
+
+`checkout_prefill` answers the checkout island's initial form values, in the
+island's field names. Sources, later ones winning field by field:
+
+1. the signed-in customer's account (name, e-mail, phone);
+2. a saved address: the one asked for (`?address=<id>` on /checkout), else the default;
+3. what this session typed before a failed card payment (`orders.drafts`), which the shopper
+   expects to see again, with the coupon and payment method it chose.
+
+Only non-empty values override, and only known fields pass. Every field is
+answered (empty when nothing is known; country EGY), so the island needs no
+defaults of its own.
+"""
+
+from accounts.addresses import address_default
+from accounts.models import Address
+from orders.drafts import checkout_draft_get
+
+# the checkout island's field names that may be prefilled
+FIELDS = ("email", "firstName", "lastName", "phone", "street", "building", "apartment", "floor",
+          "city", "state", "postalCode", "country")
+
+_ADDRESS_FIELDS = {"firstName": "first_name", "lastName": "last_name", "phone": "phone", "street": "street",
+                   "building": "building", "apartment": "apartment", "floor": "floor", "city": "city",
+                   "state": "state", "postalCode": "postal_code", "country": "country"}
+
+
+def _merge(into, values):
+    for name in FIELDS:
+        value = values.get(name)
+        if isinstance(value, str) and value.strip():
+            into[name] = value
+
+
+def checkout_saved_address(*, user, address_id=None):
+    """The saved address to prefill: the one asked for when it is the customer's own, else the default."""
+    if user is None or not user.is_authenticated:
+        return None
+    if address_id:
+        chosen = Address.objects.filter(user=user, pk=address_id).first()
+        if chosen is not None:
+            return chosen
+    return address_default(user=user)
+
+
+def checkout_prefill(*, request, address_id=None):
+    """The checkout form's starting values (island field names) and the saved address used, if any."""
+    user = request.user if request.user.is_authenticated else None
+    values = {name: "" for name in FIELDS} | {"country": "EGY"}
+    if user is not None:
+        _merge(values, {"email": user.email, "firstName": user.first_name, "lastName": user.last_name,
+                        "phone": getattr(user, "phone", "")})
+    address = checkout_saved_address(user=user, address_id=address_id)
+    if address is not None:
+        _merge(values, {form: getattr(address, field) for form, field in _ADDRESS_FIELDS.items()})
+    draft = checkout_draft_get(request=request) if getattr(request, "session", None) is not None else None
+    if draft:
+        _merge(values, draft)
+        values.update({name: draft[name] for name in ("couponCode", "paymentMethod") if draft.get(name)})
+    if user is not None:  # a signed-in customer keeps the account's e-mail (checkout_validate insists)
+        values["email"] = user.email
+    return values, address

@@ -1,0 +1,145 @@
+"""Abandoned-cart reminders: one opt-in e-mail a few hours after a shopper leaves a cart.
+
+Who: a signed-in customer who turned reminders on in their account
+(`User.cart_reminders`), or a guest who typed an e-mail at checkout and ticked
+"Remind me" (`Cart.reminder_*`, `cart_reminder_opt_in`). When: the cart last
+changed CART_REMINDER_DELAY_HOURS ago (and not more than
+CART_REMINDER_MAX_AGE_DAYS ago). At most one per cart (`reminder_sent_at`,
+cleared when an order empties the cart); none once the shopper has bought
+since (the order empties the cart, and an order by the same e-mail or
+customer after the cart's last change suppresses it). Every e-mail has an
+unsubscribe link and goes through the outbox in the recipient's language.
+Beat runs `orders.tasks.cart_reminders_task`, which queues one job per cart
+through `shop.tasks.enqueue`.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from orders import cart as carts
+from orders.models import Cart, Order
+from shop.errors import ShopError
+from shop.mail import mail_queue
+from shop.store_settings import store_settings_get
+from shop.validation import EMAIL_MAX, clean_text
+
+logger = logging.getLogger(__name__)
+_SALT = "orders.cart-reminder.unsubscribe"
+
+
+class ReminderError(ShopError):
+    """An opt-in the shopper can correct."""
+
+
+def cart_reminder_opt_in(*, request, email, opt_in, language="en", base_url=""):
+    """Turn this visitor's reminder on (with the e-mail typed at checkout) or off. Signed-in: their account's choice."""
+    user = request.user if request.user.is_authenticated else None
+    if user is not None:
+        user.cart_reminders = bool(opt_in)
+        user.save(update_fields=["cart_reminders"])
+    cart = carts.cart_get_for_request(request)
+    if cart is None:
+        if user is not None:
+            return None
+        raise ReminderError(_("Your cart is empty"), field="cart")
+    email = clean_text(email, field="email", max_length=EMAIL_MAX).lower() if user is None else user.email
+    if opt_in:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ReminderError(_("Please enter a valid email address"), field="email") from None
+    # update(), not save(): the reminder's clock counts from the cart's last real change
+    Cart.objects.filter(pk=cart.pk).update(
+        reminder_email=email if opt_in else cart.reminder_email, reminder_opt_in=bool(opt_in),
+        reminder_language=language if language in ("en", "ar") else "en", reminder_base_url=(base_url or "")[:500],
+    )
+    return cart
+
+
+def _recipient(cart):
+    """(e-mail, language) of whoever opted in for this cart, or None."""
+    if cart.user_id:
+        user = cart.user
+        if user.cart_reminders and user.email and user.is_active:
+            return user.email, (user.language if user.language in ("en", "ar") else "en")
+        return None
+    if cart.reminder_opt_in and cart.reminder_email:
+        return cart.reminder_email, cart.reminder_language or "en"
+    return None
+
+
+def cart_reminders_due(*, now=None):
+    """Ids of carts whose one reminder is due now."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)
+    oldest = now - timedelta(days=settings.CART_REMINDER_MAX_AGE_DAYS)
+    opted_in = Q(user__isnull=False, user__cart_reminders=True) | Q(user__isnull=True, reminder_opt_in=True)
+    return list(Cart.objects.filter(opted_in, reminder_sent_at__isnull=True, updated_at__lte=cutoff,
+                                    updated_at__gte=oldest, lines__isnull=False)
+                .distinct().order_by("pk").values_list("pk", flat=True))
+
+
+def unsubscribe_token(*, cart, email):
+    return signing.dumps({"c": cart.pk, "e": email}, salt=_SALT, compress=True)
+
+
+def cart_reminder_send(*, cart_id, now=None):
+    """Send the cart's one reminder if it is still due and wanted; True when an e-mail was queued."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)
+    with transaction.atomic():
+        cart = Cart.objects.select_related("user").filter(pk=cart_id).first()
+        if cart is None:
+            return False
+        recipient = _recipient(cart)
+        if recipient is None:
+            return False
+        email, language = recipient
+        bought = Order.objects.filter(Q(email__iexact=email) | Q(user_id=cart.user_id) if cart.user_id
+                                      else Q(email__iexact=email), created_at__gte=cart.updated_at)
+        if bought.exists():
+            return False
+        # claim: a second job for the same cart (or a cart changed meanwhile) finds nothing to claim
+        claimed = Cart.objects.filter(pk=cart.pk, reminder_sent_at__isnull=True, updated_at__lte=cutoff).update(
+            reminder_sent_at=now)
+        if not claimed:
+            return False
+        with translation.override(language):
+            lines = [(product.title, quantity) for product, quantity in carts.cart_lines(cart)
+                     if product.is_active and product.stock > 0]
+            if not lines:
+                return False
+            base = (settings.SITE_URL or cart.reminder_base_url or "").rstrip("/")
+            base += "/ar" if language == "ar" else ""
+            context = {
+                "lines": lines, "store": store_settings_get(), "cart_url": f"{base}/cart",
+                "unsubscribe_url": f"{base}/cart/reminders/unsubscribe?"
+                                   f"token={unsubscribe_token(cart=cart, email=email)}",
+            }
+            subject = render_to_string("orders/email/cart_reminder_subject.txt", context).strip()
+            text = render_to_string("orders/email/cart_reminder.txt", context)
+        mail_queue(to=email, subject=subject, text=text, language=language)
+    logger.info("cart reminder queued for cart %s", cart_id)
+    return True
+
+
+def cart_reminder_unsubscribe(*, token):
+    """The e-mail's unsubscribe link: no more reminders for that cart, nor for the account with that e-mail."""
+    try:
+        data = signing.loads(str(token or "")[:500], salt=_SALT)
+    except signing.BadSignature:
+        return False
+    Cart.objects.filter(pk=data.get("c")).update(reminder_opt_in=False)
+    User.objects.filter(email__iexact=data.get("e", "")).update(cart_reminders=False)
+    return True

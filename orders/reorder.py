@@ -1,0 +1,49 @@
+"""Reorder: put a past order's lines back in the cart, saying which could not be."""
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from orders import cart as carts
+from orders.cart import CartError
+
+
+@dataclass
+class ReorderResult:
+    added: list = field(default_factory=list)  # titles put back at the quantity bought
+    reduced: list = field(default_factory=list)  # titles put back, fewer than bought (stock or caps)
+    unavailable: list = field(default_factory=list)  # titles no longer sold or out of stock
+
+    def messages(self):
+        """What to tell the shopper: one line per group that is not empty."""
+        lines = []
+        if self.added or self.reduced:
+            added = ", ".join(self.added + self.reduced)
+            lines.append(("success", _("Added to your cart: %(items)s") % {"items": added}))
+        if self.reduced:
+            lines.append(("warning", _("Fewer than before, as that is all we have: %(items)s")
+                          % {"items": ", ".join(self.reduced)}))
+        if self.unavailable:
+            lines.append(("error", _("No longer available: %(items)s") % {"items": ", ".join(self.unavailable)}))
+        return lines
+
+
+def order_reorder(*, request, order):
+    """Add each still-available line of `order` to the visitor's cart, at most what stock and caps allow."""
+    cart = carts.cart_get_for_request(request, create=True)
+    result = ReorderResult()
+    for item in order.items.select_related("product").order_by("pk"):
+        product = item.product
+        title = product.title if product is not None else item.product_title
+        if product is None or not product.is_active:
+            result.unavailable.append(title)
+            continue
+        before = cart.lines.filter(product=product).values_list("quantity", flat=True).first() or 0
+        try:
+            carts.cart_line_add(cart=cart, product_id=product.pk, quantity=item.quantity)
+        except CartError:
+            result.unavailable.append(title)
+            continue
+        after = cart.lines.filter(product=product).values_list("quantity", flat=True).first() or 0
+        (result.added if after - before >= item.quantity else result.reduced).append(title)
+    return result

@@ -1,0 +1,53 @@
+"""Issue 13: e-mails in the recipient's language, right-to-left and isolated for Arabic."""
+
+import pytest
+from django.core import mail
+
+from orders.emails import order_confirmation_send, order_status_send
+from orders.models import Order, OrderItem
+from shop.models import OutboundEmail
+
+pytestmark = pytest.mark.django_db
+
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+
+
+def _order(language, **fields):
+    order = Order.objects.create(
+        number="NHT-261124-ABCDEF", email="mona@example.com", first_name="Mona", last_name="Adel",
+        phone="01012345678", street="12 Tahrir St", city="Dokki", state="Giza", country="EGY",
+        language=language, status="processing", payment_status="paid", payment_method="card",
+        subtotal_amount="300.00", shipping_amount="50.00", tax_amount="42.98", total_amount="350.00", **fields)
+    OrderItem.objects.create(order=order, product_title="Kericho Gold 250 g", quantity=2,
+                             unit_price_amount="150.00", line_total_amount="300.00")
+    return order
+
+
+def test_an_arabic_order_confirmation_is_arabic_rtl_and_isolates_typed_text(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        order_confirmation_send(order=_order("ar"))
+    email = OutboundEmail.objects.get()
+    assert email.language == "ar" and 'dir="rtl"' in email.html and 'lang="ar"' in email.html
+    assert f"{LRI}NHT-261124-ABCDEF{PDI}" in email.subject  # the number stays whole inside Arabic
+    assert f"{FSI}Mona{PDI}" in email.text and f"{FSI}Kericho Gold 250 g{PDI}" in email.text
+    assert "الجيزة" in email.text and "مصر" in email.text  # governorate and country by name
+    assert "Giza" not in email.text and "EGY" not in email.text
+    assert "شلن" not in email.text and "ج.م" in email.text
+
+
+def test_an_english_order_confirmation_stays_english_and_ltr(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        order_confirmation_send(order=_order("en"))
+    email = OutboundEmail.objects.get()
+    assert 'dir="ltr"' in email.html and "Giza" in email.text and "Egypt" in email.text
+    assert email.subject.startswith("Your order NHT-261124-ABCDEF")
+
+
+def test_a_status_change_goes_out_in_the_orders_language_not_the_staff_members(client, owner,
+                                                                                django_capture_on_commit_callbacks):
+    order = _order("ar")
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        order_status_send(order=order, status="shipped")
+    sent = mail.outbox[-1]
+    assert "طلبك" in sent.subject and sent.alternatives and 'dir="rtl"' in sent.alternatives[0][0]

@@ -1,0 +1,57 @@
+"""The checkout draft: what a card checkout typed stays in the session (never the password) until
+that order is paid, and comes back as the checkout page's prefill (issue 12)."""
+
+import json
+
+import pytest
+
+from orders.models import Order, PaymentStatus
+
+pytestmark = pytest.mark.django_db
+
+INTENTION = "/api/payment/create-intention"
+
+
+def _props(response, name):
+    html = response.content.decode()
+    start = html.index(f'<script id="{name}"')
+    return json.loads(html[html.index(">", start) + 1:html.index("</script>", start)])
+
+
+def _place(api, make_product, checkout_body, method, **extra):
+    tea = make_product(stock=10)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    body = checkout_body(paymentMethod=method, **extra)
+    body["billingAddress"] = {**body["billingAddress"], "building": "7", "floor": "٣"}
+    response = api.post(INTENTION, body, format="json")
+    assert response.status_code == 201, response.content
+    return Order.objects.get(number=response.json()["orderId"])
+
+
+def test_a_card_checkout_is_kept_without_the_password_and_prefills_the_next_checkout(api, make_product,
+                                                                                     checkout_body):
+    # given a card checkout that also asked for an account
+    _place(api, make_product, checkout_body, "sandbox", testMode=True, createAccount=True,
+           password="a long secret 1", confirmPassword="a long secret 1")
+    # when the checkout page is opened again
+    prefill = _props(api.get("/checkout"), "checkout-props")["prefill"]
+    # then it holds what was typed (as stored: Western digits), never a password
+    assert prefill["email"] == "mona@example.com" and prefill["building"] == "7" and prefill["floor"] == "3"
+    assert prefill["paymentMethod"] == "sandbox"
+    assert "password" not in json.dumps(prefill).lower()
+    assert "a long secret" not in json.dumps(dict(api.session.items()))
+
+
+def test_pay_cod_chooses_cash_on_delivery_and_a_paid_order_ends_the_draft(api, make_product, checkout_body):
+    # given
+    order = _place(api, make_product, checkout_body, "sandbox", testMode=True)
+    # when / then
+    assert _props(api.get("/checkout?pay=cod"), "checkout-props")["prefill"]["paymentMethod"] == "cod"
+    Order.objects.filter(pk=order.pk).update(payment_status=PaymentStatus.PAID)
+    prefill = _props(api.get("/checkout"), "checkout-props")["prefill"]
+    assert "paymentMethod" not in prefill and prefill["street"] == "" and prefill["email"] == ""
+
+
+def test_a_cash_on_delivery_order_keeps_no_draft(api, make_product, checkout_body):
+    _place(api, make_product, checkout_body, "cod")
+    assert "checkout_draft" not in api.session

@@ -1,0 +1,119 @@
+"""Track my order: lookup by number + phone or e-mail, signed links, one answer, rate limit, shipment."""
+
+import re
+
+import pytest
+from django.core import mail
+
+from orders.actions import order_set_status
+from orders.models import Order
+from orders.tracking import tracking_path
+from shop.models import OutboundEmail
+from shop.outbox import outbox_send_due
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def order(api, make_product, checkout_body):
+    tea = make_product(price="300.00", title="Kericho Gold Breakfast 250 g")
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    assert api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    return Order.objects.get()
+
+
+def test_a_guest_finds_the_order_by_number_and_email_or_phone(order):
+    from rest_framework.test import APIClient
+
+    stranger = APIClient()  # another browser: no session, no account
+    for contact in ("MONA@example.com", "+20 10 1234 5678", "٠١٠١٢٣٤٥٦٧٨"):
+        response = stranger.post("/api/orders/track", {"orderNumber": order.number.lower(), "contact": contact},
+                                 format="json")
+        assert response.status_code == 200, (contact, response.content)
+    body = response.json()
+    assert body["number"] == order.number and body["status"] == "processing"
+    assert [s["status"] for s in body["history"]] == ["pending", "processing"]
+    assert body["items"] == [{"title": "Kericho Gold Breakfast 250 g", "quantity": 2, "unitPrice": "300.00",
+                              "lineTotal": "600.00"}]
+    assert body["total"] == "650.00" and body["delivery"]["text"].startswith("Arrives ")
+    # the address is partly masked
+    assert body["address"]["street"] == "12 •••••••" and body["address"]["name"] == "Mona A."
+    assert body["address"]["phone"] == "••••••678" and "mona@" not in str(body)
+    assert body["url"] == tracking_path(order, "en")
+
+
+def test_every_wrong_pair_gets_the_same_answer(order, api):
+    answers = set()
+    for number, contact in ((order.number, "someone@example.com"), (order.number, "01099999999"),
+                            ("NHT-000000-000000", "mona@example.com"), ("", ""), (order.number, "12")):
+        response = api.post("/api/orders/track", {"orderNumber": number, "contact": contact}, format="json")
+        answers.add((response.status_code, response.content))
+    assert len(answers) == 1
+    status, content = answers.pop()
+    assert status == 404 and b"could not find an order" in content
+
+
+def test_lookups_are_rate_limited(order, api, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "track": "3/hour"}
+    for _ in range(3):
+        api.post("/api/orders/track", {"orderNumber": order.number, "contact": "x@example.com"}, format="json")
+    # even the right pair waits once the limit is reached: nothing to learn by guessing
+    response = api.post("/api/orders/track", {"orderNumber": order.number, "contact": "mona@example.com"},
+                        format="json")
+    assert response.status_code == 429 and response["Retry-After"]
+    page = api.post("/track", {"number": order.number, "contact": "mona@example.com"})
+    assert page.status_code == 429
+
+
+def test_the_page_form_redirects_to_the_signed_link_and_refuses_forgeries(order, client):
+    response = client.post("/ar/track", {"number": order.number, "contact": "mona@example.com"})
+    assert response.status_code == 302 and response["Location"] == tracking_path(order, "ar")
+    page = client.get(response["Location"])
+    html = page.content.decode()
+    assert page.status_code == 200 and order.number in html and "قيد التجهيز" in html
+    assert "no-store" in page["Cache-Control"]
+    # a wrong pair on the page: the same generic message, no order
+    wrong = client.post("/track", {"number": order.number, "contact": "nobody@example.com"})
+    assert wrong.status_code == 404 and b"could not find an order" in wrong.content
+    # a forged or edited link
+    token = tracking_path(order, "en").rsplit("/", 1)[1]
+    assert client.get(f"/track/{token[:-2]}xx").status_code == 404
+    assert client.get("/track/NHT-261124-ABCDEF").status_code == 404
+
+
+def test_the_thank_you_page_and_every_order_email_carry_the_link(order, api):
+    thanks = api.get(f"/thankyou?order={order.number}").content.decode()
+    assert f'href="{tracking_path(order, "en")}"' in thanks
+    confirmation = OutboundEmail.objects.get(subject__contains="order")
+    assert f"http://testserver{tracking_path(order, 'en')}" in confirmation.text
+    assert re.search(r"Arrives \w{3} \d+ \w{3}", confirmation.text)
+
+
+def test_staff_add_courier_tracking_number_and_a_note_at_shipped(order, api, owner, client):
+    api.force_authenticate(owner)
+    response = api.put(f"/api/admin/orders/{order.pk}/status",
+                       {"status": "shipped", "trackingNumber": "BOSTA-99812", "courier": "Bosta",
+                        "customerNote": "Call before 5 pm"}, format="json")
+    assert response.status_code == 200, response.content
+    detail = api.get(f"/api/admin/orders/{order.pk}").json()
+    assert detail["history"][-1]["courier"] == "Bosta" and detail["history"][-1]["customerNote"] == "Call before 5 pm"
+    # the tracking page shows them
+    page = client.get(tracking_path(order, "en")).content.decode()
+    assert "Bosta" in page and "BOSTA-99812" in page and "Call before 5 pm" in page
+    # and the shipping e-mail carries them with the link
+    outbox_send_due()
+    shipped = [m for m in mail.outbox if "on its way" in m.body][0]
+    assert "Courier: Bosta" in shipped.body and "Tracking number: BOSTA-99812" in shipped.body
+    assert "Call before 5 pm" in shipped.body and "/track/" in shipped.body
+    # a courier with another status is refused
+    response = api.put(f"/api/admin/orders/{order.pk}/status", {"status": "delivered", "courier": "Aramex"},
+                       format="json")
+    assert response.status_code == 400 and response.json()["field"] == "courier"
+
+
+def test_the_link_opens_in_the_order_language_in_emails(order):
+    order.language = "ar"
+    order.save()
+    order_set_status(order=order, status="shipped")
+    email = OutboundEmail.objects.filter(language="ar").last()
+    assert "/ar/track/" in email.text

@@ -1,0 +1,162 @@
+"""Track my order, for guests too.
+
+A shopper finds an order with its number plus the phone or e-mail used at
+checkout; every wrong pair (unknown number, wrong contact, malformed input)
+gets the same answer, and the lookups are rate-limited by the callers
+(`track` scope), so orders cannot be enumerated. Order e-mails and the
+thank-you page carry a signed link (django.core.signing) that opens the
+tracking page without typing anything. What the page shows is masked where
+it would tell a stranger holding the link more than they need.
+"""
+
+import re
+
+from django.conf import settings
+from django.core import signing
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+
+from orders.checkout import GOVERNORATES, western_digits
+from orders.documents import invoice_url
+from orders.models import Order, OrderStatus
+from shop.errors import ShopError
+from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text
+
+SALT = "orders.tracking"
+NUMBER_MAX = 32
+
+
+class TrackingError(ShopError):
+    """The one answer to every lookup that finds nothing."""
+
+
+def _not_found():
+    return TrackingError(
+        _("We could not find an order with these details. Please check the order number and the phone "
+          "number or e-mail address you used at checkout."),
+        status=404, code="order_not_found",
+    )
+
+
+def tracking_token(order):
+    """The signed order number: the same link every time (no expiry; order e-mails are kept for good)."""
+    return signing.Signer(salt=SALT).sign_object(order.number)
+
+
+def tracking_path(order, language=None):
+    """`/track/<token>` (or `/ar/track/<token>`) for `order`, in its language unless told."""
+    language = language or order.language or "en"
+    prefix = "" if language == "en" else f"/{language}"
+    return f"{prefix}/track/{tracking_token(order)}"
+
+
+def tracking_url(order, language=None):
+    """The absolute signed link for e-mails and WhatsApp messages."""
+    base = settings.SITE_URL or (order.site_url or "").rstrip("/")
+    return f"{base}{tracking_path(order, language)}"
+
+
+def order_from_token(token):
+    """The order a signed link names, or TrackingError (a forged or mangled link)."""
+    try:
+        number = signing.Signer(salt=SALT).unsign_object(str(token or ""))
+    except signing.BadSignature:
+        raise _not_found() from None
+    order = Order.objects.filter(number=number).first()
+    if order is None:
+        raise _not_found()
+    return order
+
+
+def _digits(text):
+    return re.sub(r"\D", "", western_digits(text))
+
+
+def _phone_matches(typed, stored):
+    typed, stored = _digits(typed), _digits(stored)
+    if len(typed) < 7 or len(stored) < 7:
+        return False
+    if len(typed) >= 10 and len(stored) >= 10:  # +20 10…, 0020 10…, 010… are one number
+        return typed[-10:] == stored[-10:]
+    return typed == stored
+
+
+def order_track_lookup(*, number, contact):
+    """The order numbered `number` whose checkout phone or e-mail is `contact`; else TrackingError."""
+    number = western_digits(clean_text(number, field="orderNumber", max_length=NUMBER_MAX)).upper()
+    contact = clean_text(contact, field="contact", max_length=max(EMAIL_MAX, PHONE_MAX))
+    if not number or not contact:
+        raise _not_found()
+    order = Order.objects.filter(number=number).first()
+    if order is None:
+        raise _not_found()
+    if "@" in contact:
+        matches = contact.lower() == order.email.lower()
+    else:
+        matches = _phone_matches(contact, order.phone)
+    if not matches:
+        raise _not_found()
+    return order
+
+
+def _mask(text, keep=3):
+    text = (text or "").strip()
+    if len(text) <= keep:
+        return "•" * len(text)
+    return text[:keep] + "•" * min(len(text) - keep, 8)
+
+
+def _money(value):
+    return f"{value:.2f}"
+
+
+def shipment_of(order):
+    """The latest 'shipped' change with its tracking number, courier and note to the customer."""
+    changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED]
+    change = changes[-1] if changes else None
+    if change is None or not (change.tracking_number or change.courier or change.customer_note):
+        return None
+    return {"trackingNumber": change.tracking_number, "courier": change.courier, "note": change.customer_note}
+
+
+def tracking_data(order, *, language):
+    """Everything the tracking page and API show, in `language` (masked address and phone)."""
+    from orders.delivery import day_label, window_text
+
+    governorates = dict(GOVERNORATES)
+    labels = dict(OrderStatus.choices)
+    with override(language):
+        history = []
+        for change in order.status_changes.all():
+            if change.to_status == (history[-1]["status"] if history else None):
+                continue
+            history.append({"status": change.to_status, "label": str(labels.get(change.to_status, change.to_status)),
+                            "at": change.created_at.isoformat(), "day": day_label(change.created_at, language)})
+        delivery = None
+        if order.delivery_min_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
+            delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
+                        "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
+        state = governorates.get(order.state, order.state) if language == "ar" else order.state
+        return {
+            "number": order.number,
+            "status": order.status,
+            "statusLabel": str(labels.get(order.status, order.status)),
+            "paymentStatus": order.payment_status,
+            "paymentLabel": order.get_payment_status_display(),
+            "placedAt": order.created_at.isoformat(),
+            "history": history,
+            "items": [{"title": item.product_title, "quantity": item.quantity,
+                       "unitPrice": _money(item.unit_price_amount), "lineTotal": _money(item.line_total_amount)}
+                      for item in order.items.all()],
+            "subtotal": _money(order.subtotal_amount), "discount": _money(order.discount_amount),
+            "couponCode": order.coupon_code, "shipping": _money(order.shipping_amount),
+            "codFee": _money(order.cod_fee_amount), "tax": _money(order.tax_amount),
+            "pricesIncludeTax": order.prices_include_tax, "total": _money(order.total_amount),
+            "address": {"name": f"{order.first_name} {order.last_name[:1]}.".strip(),
+                        "street": _mask(order.street), "city": order.city, "governorate": state,
+                        "country": order.country, "phone": "•" * 6 + _digits(order.phone)[-3:]},
+            "delivery": delivery,
+            "shipment": shipment_of(order),
+            # the invoice PDF behind a signed link: whoever may see this page may download it
+            "invoiceUrl": invoice_url(order=order, language=language, signed=True),
+        }

@@ -1,0 +1,159 @@
+"""What `manage.py doctor` checks: the settings and habits a production shop needs.
+
+Each check returns Findings: a problem (the shop is unsafe or will lose something: exit 1)
+or a note (worth a look, not wrong in every setup). The texts are for the operator, in
+English, like the rest of the command line.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils import timezone
+
+PROBLEM, NOTE = "problem", "note"
+BACKUP_MAX_AGE = timedelta(hours=48)
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+@dataclass
+class Finding:
+    level: str
+    topic: str
+    text: str
+
+
+def _problem(topic, text):
+    return Finding(PROBLEM, topic, text)
+
+
+def _note(topic, text):
+    return Finding(NOTE, topic, text)
+
+
+def check_debug():
+    if settings.DEBUG:
+        return [_problem("debug", "DEBUG is on: error pages show code and settings to anyone. Set DEBUG=0.")]
+    return []
+
+
+def check_secret_key():
+    import os
+
+    key = settings.SECRET_KEY
+    if key.startswith("django-insecure") or len(set(key)) < 5 or len(key) < 32:
+        return [_problem("secret key", "SECRET_KEY is weak or a placeholder: set a long random one.")]
+    if not os.environ.get("SECRET_KEY"):
+        return [_note("secret key", "SECRET_KEY is the one generated into DATA_DIR/secret_key; set SECRET_KEY "
+                                    "when several machines serve the shop, so they all share it.")]
+    return []
+
+
+def check_hosts():
+    hosts = set(settings.ALLOWED_HOSTS)
+    if "*" in hosts:
+        return [_problem("allowed hosts", "ALLOWED_HOSTS has '*': name the shop's own host names.")]
+    if hosts <= LOCAL_HOSTS:
+        return [_problem("allowed hosts", "ALLOWED_HOSTS only has local addresses: add the shop's host name.")]
+    return []
+
+
+def check_https():
+    found = []
+    site = urlsplit(settings.SITE_URL or "")
+    if not settings.SITE_URL:
+        found.append(_problem("https", "SITE_URL is not set: e-mails and payment return links use whatever "
+                                       "host a request names. Set it to the public https:// address."))
+    elif site.scheme != "https":
+        found.append(_problem("https", f"SITE_URL is {settings.SITE_URL}: use https://."))
+    if not settings.SESSION_COOKIE_SECURE:
+        found.append(_problem("https", "SESSION_COOKIE_SECURE is off: sign-in cookies travel over plain http."))
+    if not settings.SECURE_HSTS_SECONDS:
+        found.append(_problem("https", "SECURE_HSTS_SECONDS is 0: browsers are not told to stay on https."))
+    if not settings.SECURE_SSL_REDIRECT:
+        found.append(_note("https", "SECURE_SSL_REDIRECT is off: make sure the proxy redirects http to https."))
+    if site.scheme == "https" and f"https://{site.netloc}" not in settings.CSRF_TRUSTED_ORIGINS:
+        found.append(_note("https", f"CSRF_TRUSTED_ORIGINS does not list https://{site.netloc}; forms fail "
+                                    "behind a proxy that does not pass the Host header on."))
+    return found
+
+
+def check_email():
+    backend = settings.EMAIL_BACKEND.rsplit(".", 2)[-2]
+    if backend != "smtp":
+        return [_problem("e-mail", f"E-mail goes to the {backend} backend, not a mail server: customers get "
+                                   "no confirmations. Set EMAIL_HOST and its account.")]
+    found = []
+    if "@localhost" in settings.DEFAULT_FROM_EMAIL:
+        found.append(_problem("e-mail", f"DEFAULT_FROM_EMAIL is {settings.DEFAULT_FROM_EMAIL}: use the shop's "
+                                        "own address, or mail is refused as spam."))
+    return found
+
+
+def check_payments():
+    found = []
+    if settings.PAYMENT_PROVIDER != "paymob":
+        found.append(_problem("payments", "PAYMENT_PROVIDER is the sandbox: card orders are never really paid. "
+                                          "Set PAYMENT_PROVIDER=paymob with its keys."))
+    else:
+        missing = [name for name in ("PAYMOB_SECRET_KEY", "PAYMOB_PUBLIC_KEY", "PAYMOB_HMAC_SECRET")
+                   if not getattr(settings, name)]
+        if not settings.PAYMOB_INTEGRATION_IDS:
+            missing.append("PAYMOB_INTEGRATION_IDS")
+        if missing:
+            found.append(_problem("payments", f"Paymob is chosen but {', '.join(missing)} is empty."))
+        key = settings.PAYMOB_SECRET_KEY or ""
+        if "_test_" in key or key.startswith(("sk_test", "egy_sk_test")):
+            found.append(_problem("payments", "PAYMOB_SECRET_KEY is a test key: no real money moves."))
+    if settings.PAYMENT_SANDBOX:
+        found.append(_problem("payments", "PAYMENT_SANDBOX is on: anyone can mark an order paid on the test "
+                                          "page. Set PAYMENT_SANDBOX=0."))
+    return found
+
+
+def check_backups(*, now=None):
+    from shop.models import Heartbeat
+
+    now = now or timezone.now()
+    mark = Heartbeat.objects.filter(name="backup").first()
+    if mark is None:
+        return [_problem("backups", "No backup has been made: run `manage.py backup` daily from cron and "
+                                    "copy the archives off this machine.")]
+    if now - mark.seen_at > BACKUP_MAX_AGE:
+        days = (now - mark.seen_at).days
+        return [_problem("backups", f"The last backup is {days} days old (`manage.py backup` should run daily).")]
+    return []
+
+
+def check_background():
+    from shop import health
+
+    found = []
+    if not health.broker_ok():
+        found.append(_problem("jobs", "The job queue (broker) does not answer: e-mails and imports wait."))
+    worker_ok, _seen = health.worker_seen_recently()
+    if not worker_ok:
+        found.append(_problem("jobs", "No worker heartbeat for 3 minutes: start `celery -A shop worker` "
+                                      "and exactly one `celery -A shop beat`."))
+    return found
+
+
+def check_errors():
+    if not getattr(settings, "SENTRY_DSN", ""):
+        return [_note("errors", "SENTRY_DSN is not set: server errors are only in the logs.")]
+    return []
+
+
+CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_email, check_payments,
+          check_backups, check_background, check_errors]
+
+
+def doctor_run():
+    findings = []
+    for check in CHECKS:
+        try:
+            findings += check()
+        except Exception as error:  # a check that cannot run is itself a finding
+            findings.append(_problem(check.__name__.removeprefix("check_"), f"could not be checked: {error}"))
+    return findings

@@ -1,0 +1,15 @@
+"""The language prefix of a site path: the one place that knows `/ar/shop` is `/shop` in Arabic."""
+
+from django.conf import settings
+from django.utils.translation import get_language
+
+
+def localized_path(path: str, language: str | None = None) -> str:
+    """`path` (always starting with "/") as served in `language` (default: the active one).
+
+    English, the default language, has no prefix: `/shop`, `/ar/shop`, `/ar/`.
+    """
+    language = language or get_language() or settings.LANGUAGE_CODE
+    if language == settings.LANGUAGE_CODE:
+        return path
+    return f"/{language}/" if path == "/" else f"/{language}{path}"

@@ -1,0 +1,141 @@
+"""Pages for visitors with a session: the shared stored body, their own parts stitched in.
+
+A page stored for visitors without a session (shop.page_cache) is the same for
+everyone except a few *visitor parts*. Templates mark each one:
+
+    {% visitor_part "cart-badge" %}<span …>{{ cart_count }}</span>{% endvisitor_part %}
+    {% visitor_part "review-form" product.pk %}…{% endvisitor_part %}
+
+A marked part renders as usual, between two short comments
+(`<!--vp:shop/_header.html#cart-badge#-->…<!--/vp-->`) that tell the page cache where
+it is. When a visitor with a session (a cart, a sign-in) asks for a page that
+is stored, the view is not run: each part is rendered again from its own
+template nodes with *this* visitor's context (PART_CONTEXT below) and put
+into the stored body; the CSRF token and CSP nonce are filled in as for any
+hit. Everything else (sessions, auth, CSRF, locale, maintenance) ran as usual
+in the middleware, which is why stitching happens in the view decorator.
+
+The stored body only ever comes from a visitor *without* a session, so it
+holds no one's name, cart or token. Staff (whose pages differ in more places)
+and pages without a stored copy are rendered as before.
+
+Adding a part: wrap it in the template, and if it needs more than `user`,
+`request` and the language, add what it needs to PART_CONTEXT.
+"""
+
+import re
+
+from django import template
+from django.template import Context
+from django.template.loader import get_template
+from django.utils.translation import get_language, get_language_bidi
+
+register = template.Library()
+
+# The comments around a part in a rendered page: "<template>#<part>#<argument>".
+_OPEN = "<!--vp:{}-->"
+_CLOSE = "<!--/vp-->"
+PART = re.compile(r"<!--vp:([^>]*)-->.*?<!--/vp-->", re.S)
+_nodelists = {}  # (template name, part name) -> the part's template nodes, registered when parsed
+
+
+def _cart_count(request, _arg):
+    from orders.cart import cart_item_count
+
+    return {"cart_count": cart_item_count(request)}
+
+
+def _review_form(request, arg):
+    from catalog.views import review_props
+
+    return {"review_props": review_props(request, product_id=int(arg))}
+
+
+def _delivery_estimate(request, _arg):
+    from catalog.views import delivery_estimate_context
+    from shop.store_settings import store_settings_get
+
+    return delivery_estimate_context(request, store_settings_get(), get_language())
+
+
+# Each part: (what it needs beyond the common context of user, request, language
+# and CSRF token; whether a visitor who is not signed in sees the stored text,
+# which was rendered for one, so that it need not be rendered again)
+PART_CONTEXT = {
+    "account": (None, True),
+    "account-menu": (None, True),
+    "cart-badge": (_cart_count, False),
+    "review-form": (_review_form, True),
+    # the shopper's governorate lives in the session, even a guest's
+    "delivery-estimate": (_delivery_estimate, False),
+}
+
+
+class VisitorPartNode(template.Node):
+    def __init__(self, template_name, name, arg, nodelist):
+        self.template_name, self.name, self.arg, self.nodelist = template_name, name, arg, nodelist
+
+    def render(self, context):
+        arg = self.arg.resolve(context) if self.arg is not None else ""
+        label = f"{self.template_name}#{self.name}#{arg}"
+        return _OPEN.format(label) + self.nodelist.render(context) + _CLOSE
+
+
+@register.tag
+def visitor_part(parser, token):
+    """{% visitor_part "name" [argument] %}…{% endvisitor_part %}: a part of the page that is the visitor's own."""
+    bits = token.split_contents()
+    if len(bits) not in (2, 3) or bits[1][0] not in "\"'":
+        raise template.TemplateSyntaxError('usage: {% visitor_part "name" [argument] %}')
+    name = bits[1][1:-1]
+    if name not in PART_CONTEXT:
+        raise template.TemplateSyntaxError(f"unknown visitor part {name!r}: add it to shop.stitch.PART_CONTEXT")
+    arg = parser.compile_filter(bits[2]) if len(bits) == 3 else None
+    nodelist = parser.parse(("endvisitor_part",))
+    parser.delete_first_token()
+    template_name = parser.origin.template_name if parser.origin else ""
+    _nodelists[(template_name, name)] = nodelist
+    return VisitorPartNode(template_name, name, arg, nodelist)
+
+
+def _render_part(request, label, stored, csrf_token):
+    template_name, name, arg = label.split("#", 2)
+    extra, same_for_anonymous = PART_CONTEXT[name]
+    if same_for_anonymous and not request.user.is_authenticated:
+        return stored
+    if (template_name, name) not in _nodelists:
+        get_template(template_name)  # parsing registers its parts
+    nodelist = _nodelists[(template_name, name)]
+    language = get_language()
+    data = {
+        "user": request.user, "request": request, "csrf_token": csrf_token,
+        "LANG": language, "DIR": "rtl" if get_language_bidi() else "ltr",
+        "OTHER_LANG": "en" if language == "ar" else "ar",
+    }
+    if extra is not None:
+        data.update(extra(request, arg))
+    context = Context(data, autoescape=True)
+    with context.bind_template(get_template(template_name).template):
+        return _OPEN.format(label) + nodelist.render(context) + _CLOSE
+
+
+def can_stitch(request):
+    user = getattr(request, "user", None)
+    return user is not None and not user.is_staff
+
+
+def serve_stitched(request):
+    """This visitor's page from the stored body, or None when it has to be rendered."""
+    from shop.page_cache import CSRF_PLACEHOLDER, page_lookup, page_response
+
+    if not can_stitch(request):
+        return None
+    found = page_lookup(request)
+    if found is None or found[2] is None:
+        return None
+    _version, _stored_at, status, segments, headers = found[2]
+    return page_response(
+        request, status, segments, headers,
+        visitor_part=lambda label, stored: _render_part(request, label, stored, CSRF_PLACEHOLDER),
+        in_stack=True,
+    )

@@ -1,0 +1,114 @@
+"""manage.py doctor (issue 17): a production-ready shop passes; each misconfiguration is named and fails."""
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from shop.models import Heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def production(settings, monkeypatch):
+    monkeypatch.setenv("SECRET_KEY", "k" * 10 + "a-long-random-production-secret-0123456789")
+    settings.SECRET_KEY = "k" * 10 + "a-long-random-production-secret-0123456789"
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["shop.example"]
+    settings.SITE_URL = "https://shop.example"
+    settings.CSRF_TRUSTED_ORIGINS = ["https://shop.example"]
+    settings.SESSION_COOKIE_SECURE = True
+    settings.SECURE_HSTS_SECONDS = 31536000
+    settings.SECURE_SSL_REDIRECT = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.DEFAULT_FROM_EMAIL = "Nile Highlands Tea <shop@shop.example>"
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMENT_SANDBOX = False
+    settings.PAYMOB_SECRET_KEY = "egy_sk_live_abc"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_live_abc"
+    settings.PAYMOB_HMAC_SECRET = "hmac"
+    settings.PAYMOB_INTEGRATION_IDS = ["12345"]
+    settings.SENTRY_DSN = "https://key@errors.example/1"
+    Heartbeat.objects.create(name="backup", seen_at=timezone.now() - timedelta(hours=3))
+    Heartbeat.objects.create(name="worker")
+    with mock.patch("shop.health.broker_ok", return_value=True):
+        yield settings
+
+
+def _doctor(capsys):
+    try:
+        call_command("doctor")
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, capsys.readouterr().out
+
+
+def test_a_production_ready_shop_passes(production, capsys):
+    code, out = _doctor(capsys)
+    assert code == 0, out
+    assert "Nothing wrong found." in out and "PROBLEM" not in out
+
+
+@pytest.mark.parametrize("change, topic, words", [
+    ({"DEBUG": True}, "debug", "DEBUG is on"),
+    ({"SECRET_KEY": "django-insecure-abcdefghijklmnopqrstuvwxyz0123456789"}, "secret key", "weak"),
+    ({"ALLOWED_HOSTS": ["*"]}, "allowed hosts", "'*'"),
+    ({"ALLOWED_HOSTS": ["localhost", "127.0.0.1"]}, "allowed hosts", "only has local"),
+    ({"SITE_URL": "http://shop.example"}, "https", "use https://"),
+    ({"SESSION_COOKIE_SECURE": False}, "https", "SESSION_COOKIE_SECURE"),
+    ({"SECURE_HSTS_SECONDS": 0}, "https", "SECURE_HSTS_SECONDS"),
+    ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "e-mail", "console backend"),
+    ({"PAYMENT_PROVIDER": "sandbox"}, "payments", "sandbox"),
+    ({"PAYMENT_SANDBOX": True}, "payments", "PAYMENT_SANDBOX is on"),
+    ({"PAYMOB_SECRET_KEY": "egy_sk_test_abc"}, "payments", "test key"),
+    ({"PAYMOB_HMAC_SECRET": ""}, "payments", "PAYMOB_HMAC_SECRET"),
+])
+def test_each_misconfiguration_is_named_and_fails(production, capsys, change, topic, words):
+    # given
+    for name, value in change.items():
+        setattr(production, name, value)
+    # when
+    code, out = _doctor(capsys)
+    # then
+    assert code == 1
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and f" {topic}:" in line)
+    assert words in problem
+
+
+def test_backups_not_run_recently_fail(production, capsys):
+    Heartbeat.objects.filter(name="backup").update(seen_at=timezone.now() - timedelta(days=5))
+    code, out = _doctor(capsys)
+    assert code == 1 and "The last backup is 5 days old" in out
+
+
+def test_no_backup_at_all_fails(production, capsys):
+    Heartbeat.objects.filter(name="backup").delete()
+    code, out = _doctor(capsys)
+    assert code == 1 and "No backup has been made" in out
+
+
+def test_a_dead_worker_fails(production, capsys):
+    Heartbeat.objects.filter(name="worker").update(seen_at=timezone.now() - timedelta(minutes=30))
+    code, out = _doctor(capsys)
+    assert code == 1 and "No worker heartbeat" in out
+
+
+def test_notes_alone_do_not_fail(production, capsys):
+    production.SENTRY_DSN = ""
+    code, out = _doctor(capsys)
+    assert code == 0 and "note" in out and "SENTRY_DSN" in out
+
+
+@pytest.mark.django_db(transaction=True)  # the backup reads committed data, like in production
+def test_a_backup_makes_the_backup_check_pass(production, capsys, tmp_path):
+    # given
+    Heartbeat.objects.filter(name="backup").delete()
+    # when
+    call_command("backup", output=str(tmp_path))
+    # then
+    code, out = _doctor(capsys)
+    assert code == 0, out

@@ -1,0 +1,126 @@
+"""Issue 14: visitors with a session get the shared stored body with their own parts stitched in."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from catalog.tests.factories import make_category, make_delivered_order, make_product
+from shop.store_settings import store_settings_get, store_settings_update
+
+TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+NONCE = re.compile(r'nonce="([^"]+)"')
+BADGE = re.compile(r'data-props=\'\{"count": (\d+)\}\'>.*?<span class="badge"[^>]*>(\d+)</span>')
+
+
+@pytest.fixture
+def tea(db):
+    store_settings_get()
+    make_category("black-tea", "Black Tea", "شاي أسود")
+    return make_product(slug="kenya-gold", stock=50)
+
+
+def _add(client, product, quantity):
+    response = client.post("/api/cart/items", {"productId": product.pk, "quantity": quantity},
+                           content_type="application/json")
+    assert response.status_code in (200, 201), response.content
+
+
+def _store(url):
+    """A visitor without a session asks first: the page is stored."""
+    assert Client().get(url).status_code == 200
+
+
+def _product_queries(queries):
+    return [q["sql"] for q in queries if 'FROM "catalog_product"' in q["sql"] or "catalog_review" in q["sql"]]
+
+
+@pytest.mark.django_db
+class TestStitchedPages:
+    @pytest.mark.parametrize("url", ["/", "/shop", "/shop?category=black-tea", "/product/kenya-gold",
+                                     "/ar/shop", "/ar/product/kenya-gold"])
+    def test_a_signed_in_customer_gets_the_stored_body_with_their_parts(self, tea, alice, url):
+        _store(url)
+        customer = Client()
+        customer.force_login(alice)
+        _add(customer, tea, 2)
+        with CaptureQueriesContext(connection) as queries:
+            body = customer.get(url).content.decode()
+        # not rendered: the catalogue was not read
+        assert _product_queries(queries) == []
+        assert "Alice" in body and BADGE.search(body).groups() == ("2", "2")
+        assert "__CSRF_TOKEN__" not in body and "__CSP_NONCE__" not in body and "<!--vp:" in body
+
+    def test_a_stitched_page_is_the_page_a_render_gives(self, tea, alice):
+        customer = Client()
+        customer.force_login(alice)
+        _add(customer, tea, 3)
+        for url in ("/product/kenya-gold", "/ar/shop"):
+            rendered = customer.get(url).content.decode()  # nothing stored yet: rendered
+            _store(url)
+            stitched = customer.get(url).content.decode()
+            assert NONCE.sub("", TOKEN.sub("", stitched)) == NONCE.sub("", TOKEN.sub("", rendered))
+
+    def test_two_visitors_never_see_each_others_parts(self, tea, alice, bob):
+        _store("/product/kenya-gold")
+        one, two, guest = (Client(enforce_csrf_checks=True) for _ in range(3))
+        one.force_login(alice)
+        two.force_login(bob)
+        for client, quantity in ((one, 2), (two, 5), (guest, 7)):
+            client.get("/product/kenya-gold")  # a CSRF cookie
+            response = client.post("/api/cart/items", {"productId": tea.pk, "quantity": quantity},
+                                   content_type="application/json", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+            assert response.status_code in (200, 201)
+        pages = {}
+        for _ in range(2):  # interleaved, twice
+            for name, client in (("alice", one), ("bob", two), ("guest", guest)):
+                pages[name] = (client, client.get("/product/kenya-gold").content.decode())
+        alice_page, bob_page, guest_page = (pages[n][1] for n in ("alice", "bob", "guest"))
+        assert BADGE.search(alice_page).group(1) == "2" and BADGE.search(bob_page).group(1) == "5"
+        assert BADGE.search(guest_page).group(1) == "7"
+        assert "Welcome, <bdi>Alice</bdi>" in alice_page and "Bob" not in alice_page
+        assert "Welcome, <bdi>Bob</bdi>" in bob_page and "Alice" not in bob_page
+        assert "Welcome" not in guest_page and "Alice" not in guest_page and "Bob" not in guest_page
+        # each one's CSRF token works with their own cookie only
+        tokens = {name: set(TOKEN.findall(page)) for name, (_c, page) in pages.items()}
+        assert not (tokens["alice"] & tokens["bob"]) and not (tokens["alice"] & tokens["guest"])
+        for name, (client, page) in pages.items():
+            token = TOKEN.search(page).group(1)
+            other = pages["bob" if name == "alice" else "alice"][0]
+            ok = client.post("/newsletter", {"email": f"{name}@example.com", "csrfmiddlewaretoken": token})
+            assert ok.status_code != 403
+            stolen = other.post("/newsletter", {"email": f"x{name}@example.com", "csrfmiddlewaretoken": token})
+            # a masked token of another cookie's secret does not match this visitor's cookie
+            assert stolen.status_code == 403
+
+    def test_the_review_form_is_the_visitors_own(self, tea, alice, bob):
+        make_delivered_order(user=alice, product=tea)
+        _store("/product/kenya-gold")
+        buyer, other = Client(), Client()
+        buyer.force_login(alice)
+        other.force_login(bob)
+        assert '"reason": ""' in buyer.get("/product/kenya-gold").content.decode()
+        assert '"reason": "not-buyer"' in other.get("/product/kenya-gold").content.decode()
+        assert '"reason": "login"' in Client().get("/product/kenya-gold").content.decode()
+
+    def test_staff_get_a_rendered_page(self, tea, owner):
+        _store("/shop")
+        store_settings_update(maintenance_mode=True)
+        staff = Client()
+        staff.force_login(owner)
+        assert "data-maintenance-banner" in staff.get("/shop").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_delivery_estimate_is_the_shoppers_own(tea):
+    _store("/product/kenya-gold")
+    shopper = Client()
+    _add(shopper, tea, 1)
+    shopper.post("/api/cart/summary", {"governorate": "Aswan"}, content_type="application/json")
+    with CaptureQueriesContext(connection) as queries:
+        page = shopper.get("/product/kenya-gold").content.decode()
+    assert _product_queries(queries) == []  # stitched, not rendered
+    assert "Delivery to Aswan" in page and "Delivery to Cairo" not in page
+    assert "Delivery to Cairo" in Client().get("/product/kenya-gold").content.decode()

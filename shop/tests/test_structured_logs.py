@@ -1,0 +1,156 @@
+"""Structured logs (issue 17): a JSON line per request and per job, with the request id and order
+number; X-Request-ID honoured and sent back; the id carried into queued jobs; Sentry only with a DSN."""
+
+import gzip
+import json
+import logging
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+from django.conf import settings
+
+from backoffice.tests.builders_b import make_order
+from shop import logs
+from shop.celery import app
+
+pytestmark = pytest.mark.django_db
+
+
+def _lines(caplog, logger):
+    formatter = logs.JsonFormatter()
+    return [json.loads(formatter.format(record)) for record in caplog.records if record.name == logger]
+
+
+def test_the_console_writes_json_by_default():
+    assert settings.LOGGING["handlers"]["console"]["formatter"] == "json"
+    assert settings.MIDDLEWARE[0] == "shop.logs.RequestLogMiddleware"
+
+
+def test_each_request_is_one_json_line_with_a_new_request_id(client, caplog):
+    # when
+    with caplog.at_level(logging.INFO, logger="shop.request"):
+        response = client.get("/healthz")
+    # then
+    line, = _lines(caplog, "shop.request")
+    assert (line["method"], line["path"], line["status"]) == ("GET", "/healthz", 200)
+    assert len(line["request_id"]) == 32 and response["X-Request-ID"] == line["request_id"]
+    assert line["level"] == "INFO" and "duration_ms" in line and line["time"].endswith("+00:00")
+
+
+def test_the_callers_request_id_is_honoured_and_a_bad_one_replaced(client, caplog):
+    # when
+    with caplog.at_level(logging.INFO, logger="shop.request"):
+        kept = client.get("/healthz", HTTP_X_REQUEST_ID="lb-7f3a.42")
+        replaced = client.get("/healthz", HTTP_X_REQUEST_ID="evil\nline injected")
+    # then
+    assert kept["X-Request-ID"] == "lb-7f3a.42"
+    assert replaced["X-Request-ID"] != "evil\nline injected" and len(replaced["X-Request-ID"]) == 32
+    assert [line["request_id"] for line in _lines(caplog, "shop.request")] == ["lb-7f3a.42", replaced["X-Request-ID"]]
+
+
+def test_a_request_that_changes_an_order_logs_its_number(client, manager, caplog):
+    # given
+    order = make_order(status="processing")
+    client.force_login(manager)
+    # when
+    with caplog.at_level(logging.INFO, logger="shop.request"):
+        client.put(f"/api/admin/orders/{order.pk}/status", {"status": "shipped"}, content_type="application/json")
+    # then
+    line, = _lines(caplog, "shop.request")
+    assert line["order_number"] == order.number and line["status"] == 200
+
+
+@app.task(name="shop.tests.note_order")
+def _note_order(number):
+    logs.log_order(number)
+    logging.getLogger("shop.tests").info("working on it")
+
+
+def test_each_job_is_one_json_line_and_its_records_carry_the_order(caplog):
+    # when
+    with caplog.at_level(logging.INFO):
+        _note_order.apply(args=["NHT-261124-ABCDEF"])
+    # then
+    job, = _lines(caplog, "shop.job")
+    assert (job["task"], job["state"], job["order_number"]) == ("shop.tests.note_order", "SUCCESS", "NHT-261124-ABCDEF")
+    inside, = _lines(caplog, "shop.tests")
+    assert inside["request_id"] == job["request_id"] and inside["order_number"] == "NHT-261124-ABCDEF"
+
+
+def test_a_job_queued_by_a_request_carries_its_request_id():
+    # given: a request is being handled
+    token = logs.request_id_var.set("req-123")
+    headers = {}
+    # when: a job is published
+    logs._before_publish(headers=headers)
+    logs.request_id_var.reset(token)
+
+    class Request:
+        request_id = headers.get("request_id")
+
+    class Task:
+        name = "shop.tasks.outbox_deliver_task"
+        request = Request()
+
+    logs._job_prerun(task_id="t1", task=Task())
+    # then: the worker logs under the same id
+    assert headers == {"request_id": "req-123"} and logs.request_id_var.get() == "req-123"
+
+
+# --- Sentry ---------------------------------------------------------------------------------------
+
+def test_without_a_dsn_sentry_is_not_started():
+    assert logs.sentry_init(dsn="") is False
+
+
+@pytest.fixture
+def fake_sentry():
+    """A local stand-in for Sentry's ingest endpoint that keeps every envelope it is sent."""
+    received = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            encoding = self.headers.get("Content-Encoding", "")
+            if encoding == "gzip":
+                body = gzip.decompress(body)
+            elif encoding == "br":
+                import brotli
+
+                body = brotli.decompress(body)
+            received.append((self.path, body))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://publickey@127.0.0.1:{server.server_port}/42", received
+    server.shutdown()
+
+
+def test_with_a_dsn_errors_are_reported_with_the_request_id(fake_sentry):
+    sentry_sdk = pytest.importorskip("sentry_sdk")
+    dsn, received = fake_sentry
+    try:
+        # when
+        assert logs.sentry_init(dsn=dsn) is True
+        token = logs.request_id_var.set("req-sentry-1")
+        try:
+            raise ValueError("the tea ran out")
+        except ValueError:
+            sentry_sdk.capture_exception()
+        logs.request_id_var.reset(token)
+        sentry_sdk.flush(timeout=5)
+    finally:
+        sentry_sdk.init(dsn=None)
+    # then
+    assert received, "nothing reached the fake endpoint"
+    path, body = received[0]
+    assert path == "/api/42/envelope/"
+    text = body.decode("utf-8", "replace")
+    assert "the tea ran out" in text and "req-sentry-1" in text

@@ -1,0 +1,147 @@
+"""WhatsApp: click-to-chat links and order updates sent through an adapter.
+
+Click-to-chat is a `https://wa.me/<number>?text=…` link to the store's number
+(Store settings), with a message prefilled in the page's language.
+
+Order updates go out only to customers who opted in at checkout. Like e-mail
+(shop/mail.py, shop/outbox.py) a message is stored by `whatsapp_queue` inside
+the transaction of the change that causes it, delivered by a worker after the
+commit, claimed once by a conditional UPDATE, retried with the outbox's backoff
+(EMAIL_RETRY_SECONDS doubling, EMAIL_MAX_ATTEMPTS attempts) and swept every
+minute by beat. A failed send never touches the order.
+
+The sender is chosen by the WHATSAPP_BACKEND setting: `console` logs the
+message (the default), `cloud` posts it to the WhatsApp Cloud API
+(`WHATSAPP_API_URL/<WHATSAPP_PHONE_NUMBER_ID>/messages` with the bearer
+WHATSAPP_ACCESS_TOKEN).
+"""
+
+import logging
+import re
+from functools import partial
+from urllib.parse import quote
+
+import requests
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
+from shop.outbox import ERROR_MAX, SEND_LEASE, retry_wait
+
+logger = logging.getLogger(__name__)
+S = OutboundWhatsAppStatus
+_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
+
+
+def whatsapp_number(phone, *, country="EGY"):
+    """A phone number as WhatsApp wants it: digits with the country code (Egypt's 0… → 20…), or ""."""
+    digits = re.sub(r"\D", "", (phone or "").translate(_DIGITS))
+    if digits.startswith("00"):
+        digits = digits[2:]
+    elif country == "EGY" and digits.startswith("0"):
+        digits = "20" + digits[1:]
+    elif country == "EGY" and len(digits) == 10 and digits.startswith("1"):
+        digits = "20" + digits
+    return digits if 8 <= len(digits) <= 15 else ""
+
+
+def chat_url(number, text=""):
+    """The click-to-chat link to `number` with `text` prefilled, or "" without a usable number."""
+    digits = whatsapp_number(number)
+    if not digits:
+        return ""
+    return f"https://wa.me/{digits}" + (f"?text={quote(text)}" if text else "")
+
+
+# --- senders ---------------------------------------------------------------
+
+class WhatsAppSendError(Exception):
+    pass
+
+
+class ConsoleSender:
+    """Logs the message: for development and shops without a WhatsApp Business account."""
+
+    def send(self, *, to, text):
+        logger.info("WhatsApp to %s: %s", to, text)
+        return "console"
+
+
+class CloudApiSender:
+    """WhatsApp Cloud API: POST /<phone-number-id>/messages, a text message."""
+
+    def send(self, *, to, text):
+        if not (settings.WHATSAPP_PHONE_NUMBER_ID and settings.WHATSAPP_ACCESS_TOKEN):
+            raise WhatsAppSendError("WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN are not set")
+        url = f"{settings.WHATSAPP_API_URL}/{settings.WHATSAPP_PHONE_NUMBER_ID}/messages"
+        body = {"messaging_product": "whatsapp", "recipient_type": "individual", "to": to, "type": "text",
+                "text": {"preview_url": True, "body": text}}
+        try:
+            response = requests.post(url, json=body, timeout=settings.WHATSAPP_TIMEOUT,
+                                     headers={"Authorization": f"Bearer {settings.WHATSAPP_ACCESS_TOKEN}"})
+        except requests.RequestException as exc:
+            raise WhatsAppSendError(f"{type(exc).__name__}: {exc}") from None
+        if response.status_code >= 300:
+            raise WhatsAppSendError(f"HTTP {response.status_code}: {response.text[:300]}")
+        try:
+            return str(response.json()["messages"][0]["id"])
+        except (ValueError, KeyError, IndexError, TypeError):
+            raise WhatsAppSendError(f"unexpected answer: {response.text[:300]}") from None
+
+
+def get_sender():
+    return CloudApiSender() if settings.WHATSAPP_BACKEND == "cloud" else ConsoleSender()
+
+
+# --- the outbox ------------------------------------------------------------
+
+def whatsapp_queue(*, to, text, language="en"):
+    """Store one message to `to` (digits with country code) and deliver it after the commit."""
+    message = OutboundWhatsApp.objects.create(to=to, text=text, language=language)
+    transaction.on_commit(partial(_deliver_soon, message.pk))
+    return message
+
+
+def _deliver_soon(message_id):
+    from shop.tasks import whatsapp_deliver_task
+
+    try:
+        whatsapp_deliver_task.apply_async((message_id,), retry=False)
+    except Exception:  # stored; the beat sweep sends it
+        logger.warning("could not queue WhatsApp message %s; the sweep will send it", message_id, exc_info=True)
+
+
+def _due(now):
+    return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(status=S.SENDING, locked_until__lt=now)
+
+
+def whatsapp_deliver(*, message_id):
+    """Send message `message_id` if it is due and nobody else holds it; return whether it went."""
+    now = timezone.now()
+    claimed = OutboundWhatsApp.objects.filter(_due(now), pk=message_id).update(
+        status=S.SENDING, attempts=F("attempts") + 1, last_attempt_at=now, locked_until=now + SEND_LEASE)
+    if not claimed:
+        return False
+    message = OutboundWhatsApp.objects.get(pk=message_id)
+    try:
+        provider_id = get_sender().send(to=message.to, text=message.text)
+    except Exception as error:  # the provider, the network or the message: try again later
+        gave_up = message.attempts >= settings.EMAIL_MAX_ATTEMPTS
+        OutboundWhatsApp.objects.filter(pk=message.pk).update(
+            status=S.FAILED if gave_up else S.QUEUED, next_attempt_at=timezone.now() + retry_wait(message.attempts),
+            locked_until=None, last_error=str(error)[:ERROR_MAX])
+        logger.warning("WhatsApp message %s to %s failed (attempt %s%s): %s", message.pk, message.to,
+                       message.attempts, ", given up" if gave_up else "", error)
+        return False
+    OutboundWhatsApp.objects.filter(pk=message.pk).update(
+        status=S.SENT, sent_at=timezone.now(), locked_until=None, last_error="", provider_id=str(provider_id)[:200])
+    return True
+
+
+def whatsapp_send_due(*, limit=200):
+    """Send up to `limit` due messages, oldest first; return how many went out."""
+    due = (OutboundWhatsApp.objects.filter(_due(timezone.now())).order_by("next_attempt_at", "pk")
+           .values_list("pk", flat=True)[:limit])
+    return sum(whatsapp_deliver(message_id=pk) for pk in list(due))

@@ -1,0 +1,184 @@
+"""Invoices, saved addresses, reorder, back-in-stock and cart reminders in a real browser,
+English and Arabic, phone (360 px) and desktop (1280 px)."""
+
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts.addresses import address_create
+from backoffice.tests.builders_b import make_order
+from catalog.models import StockAlert
+from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
+from catalog.tests.factories import make_product
+from orders.models import Cart
+from shop.store_settings import store_settings_update
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VIEWS = [("en", "", PHONE, "phone"), ("en", "", DESKTOP, "desktop"), ("ar", "/ar", PHONE, "phone"),
+         ("ar", "/ar", DESKTOP, "desktop")]
+
+
+def _signed_in(new_page, live_server, user, **options):
+    client = Client()
+    client.force_login(user)
+    page = new_page(**options)
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                               "url": live_server.url}])
+    return page
+
+
+def _no_sideways_scroll(page):
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+@pytest.fixture
+def alice_with_history(alice):
+    store_settings_update(tax_registration_number="123-456-789")
+    black = make_product(title="Kericho Gold Pure Black 250 g", title_ar="شاي كريتشو الأسود 250 g", stock=8)
+    gone = make_product(title="Old Blend", stock=3, is_active=False)
+    order = make_order(user=alice, lines=[(black, 2, "150"), (gone, 1, "90")], status="delivered")
+    address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
+                                       "phone": "01012345678", "street": "12 Nile St", "building": "4",
+                                       "city": "Zamalek", "state": "Cairo"})
+    address_create(user=alice, fields={"label": "Work", "first_name": "Alice", "last_name": "Hassan",
+                                       "phone": "01012345678", "street": "5 Tahrir Sq", "city": "Dokki",
+                                       "state": "Giza"})
+    return order
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
+def test_account_invoice_addresses_and_reorder(new_page, live_server, screenshot, alice, alice_with_history,
+                                                language, prefix, viewport, size):
+    order = alice_with_history
+    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page.goto(f"{prefix}/account")
+    cards = page.locator("[data-address]")
+    assert cards.count() == 2
+    assert cards.first.locator("[data-default]").count() == 1
+    _no_sideways_scroll(page)
+    page.locator("#addresses-heading").scroll_into_view_if_needed()
+    screenshot(page, f"docs-account-{language}-{size}")
+    # the invoice downloads as a PDF
+    with page.expect_download() as download:
+        page.locator(f'[data-order="{order.number}"] [data-invoice]').click()
+    path = download.value.path()
+    assert open(path, "rb").read(4) == b"%PDF"
+    # Reorder: the cart says what came back and what did not
+    page.locator(f'[data-order="{order.number}"] [data-reorder]').click()
+    page.wait_for_url(f"**{prefix}/cart")
+    notices = page.locator("[data-cart-notices]").inner_text()
+    assert "Kericho Gold Pure Black" in notices or "شاي كريتشو" in notices
+    assert "Old Blend" in notices
+    assert ("No longer available" if language == "en" else "لم يعد متوفرًا") in notices
+    page.locator('[data-island="cart"][data-mounted="true"]').wait_for()
+    screenshot(page, f"docs-reorder-cart-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", [VIEWS[1], VIEWS[2]])
+def test_checkout_is_prefilled_from_the_default_address_and_can_switch(new_page, live_server, screenshot, alice,
+                                                                        alice_with_history, language, prefix,
+                                                                        viewport, size):
+    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page.goto(f"{prefix}/account")
+    page.locator(f'[data-order="{alice_with_history.number}"] [data-reorder]').click()
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-street").wait_for()
+    assert page.input_value("#co-street") == "12 Nile St"
+    assert page.input_value("#co-city") == "Zamalek"
+    page.locator("[data-saved-addresses] a", has_text="Work").click()
+    page.locator("#co-street").wait_for()
+    assert page.input_value("#co-street") == "5 Tahrir Sq"
+    _no_sideways_scroll(page)
+    screenshot(page, f"docs-checkout-prefill-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
+def test_guest_asks_to_be_notified_when_back_in_stock(new_page, screenshot, language, prefix, viewport, size):
+    product = make_product(title="Milima Mint", title_ar="شاي ميليما بالنعناع", stock=0)
+    page = new_page(viewport=viewport)
+    page.goto(f"{prefix}/product/{product.slug}")
+    form = page.locator("[data-stock-alert]")
+    form.wait_for()
+    _no_sideways_scroll(page)
+    screenshot(page, f"docs-notify-me-{language}-{size}")
+    page.fill("#stock-alert-email", f"guest-{language}-{size}@example.com")
+    form.get_by_role("button").click()
+    result = page.locator("[data-stock-alert-result]")
+    result.wait_for()
+    assert ("sent you an e-mail" if language == "en" else "أرسلنا إليك رسالة") in result.inner_text()
+    alert = StockAlert.objects.get(email=f"guest-{language}-{size}@example.com")
+    assert alert.language == language and alert.confirmed_at is None
+    page.goto(f"{prefix}/stock-alert/confirm?token={alert.token}")
+    page.locator("[data-confirm]").click()
+    page.locator("[data-stock-alert-result]").wait_for()
+    alert.refresh_from_db()
+    assert alert.confirmed_at is not None
+    screenshot(page, f"docs-notify-confirmed-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", [VIEWS[0], VIEWS[3]])
+def test_guest_opts_in_to_a_cart_reminder_at_checkout(new_page, screenshot, language, prefix, viewport, size):
+    product = make_product(title="Chai Masala", stock=5)
+    page = new_page(viewport=viewport)
+    page.goto(f"{prefix}/product/{product.slug}")
+    page.evaluate("""(id) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json',
+                  'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+        body: JSON.stringify({productId: id, quantity: 1})})""", product.pk)
+    page.goto(f"{prefix}/checkout")
+    page.fill("#co-email", "walker@example.com")
+    box = page.get_by_label("E-mail me once if I leave without ordering" if language == "en"
+                            else "راسلني مرة واحدة إذا غادرت دون إتمام الطلب")
+    with page.expect_response("**/api/cart/reminder") as answer:
+        box.check()
+    assert answer.value.status == 200
+    cart = Cart.objects.get()
+    assert cart.reminder_opt_in and cart.reminder_email == "walker@example.com" and cart.reminder_language == language
+    screenshot(page, f"docs-checkout-reminder-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
+def test_staff_print_documents_and_see_waiting_shoppers(new_page, live_server, screenshot, manager,
+                                                        language, prefix, viewport, size):
+    black = make_product(title="Kericho Gold", stock=0)
+    orders = [make_order(lines=[(black, 1, "150")], first_name=name, payment_method="cod", payment_status="cod")
+              for name in ("Sara", "Omar")]
+    for n in range(2):
+        stock_alert_confirm(token=stock_alert_request(product_id=black.pk, email=f"w{n}@example.com").token)
+    page = _signed_in(new_page, live_server, manager, viewport=viewport)
+    # order detail: invoice, packing slip and print view
+    page.goto(f"{prefix}/admindash/orders")
+    page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()
+    page.get_by_role("button", name=orders[0].number).first.click()
+    documents = page.locator("[data-documents]")
+    documents.wait_for()
+    hrefs = documents.locator("a").evaluate_all("(links) => links.map((a) => a.getAttribute('href'))")
+    assert hrefs[0].endswith(f"/orders/{orders[0].number}/invoice.pdf")
+    assert "kind=packing-slip" in hrefs[1] and hrefs[2].endswith(f"/admindash/orders/{orders[0].pk}/print")
+    screenshot(page, f"docs-admin-order-detail-{language}-{size}")
+    page.keyboard.press("Escape")
+    # bulk: select all, print packing slips in one PDF
+    page.locator('[data-island="admin-orders"] input[type="checkbox"]:visible').first.check()
+    link = page.locator('[data-print-kind="packing-slip"]')
+    link.wait_for()
+    href = link.get_attribute("href")
+    assert href.startswith(f"{prefix}/admindash/orders/documents.pdf?kind=packing-slip&ids=")
+    answer = page.request.get(href)
+    assert answer.status == 200 and answer.body()[:4] == b"%PDF"
+    screenshot(page, f"docs-admin-bulk-print-{language}-{size}")
+    # the print view
+    page.goto(f"{prefix}/admindash/orders/{orders[0].pk}/print")
+    assert page.locator(".doc__title").inner_text() in ("Invoice", "فاتورة")
+    assert page.locator("html").get_attribute("dir") == ("rtl" if language == "ar" else "ltr")
+    _no_sideways_scroll(page)
+    screenshot(page, f"docs-admin-print-view-{language}-{size}")
+    # inventory: waiting shoppers per product
+    page.goto(f"{prefix}/admindash/inventory")
+    waiting = page.locator("[data-waiting]").first
+    waiting.wait_for()
+    assert "2" in waiting.inner_text()
+    screenshot(page, f"docs-admin-inventory-waiting-{language}-{size}")

@@ -1,0 +1,146 @@
+"""The diff before an import (new, repriced, gone; only the ticked ones applied) and an imported
+product's price history in the product dialog, in English and Arabic, on a phone and a desktop."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from catalog.models import Category, Product
+from importer import services
+from importer.models import ImportedProduct
+from importer.tests.fake_site import producer_site, rate_services
+from importer.tests.test_schedule import _producer_changes
+from shop.store_settings import store_settings_update
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.test_importer_panel import login
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def recrawled(settings, tmp_path, monkeypatch, owner):
+    """Nine products imported; then the producer changed its catalogue and staff crawled again."""
+    with producer_site() as site, rate_services() as rates:
+        for path, route in list(site.routes.items()):
+            if isinstance(route, list):
+                site.routes[path] = route[-1]
+        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
+        settings.IMPORTER_DELAY_SECONDS = 0.002
+        settings.MEDIA_ROOT = str(tmp_path / "media")
+        store_settings_update(external_base_url=site.url, importer_markup=100)
+        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
+            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+        monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
+        services.run_start(user=owner, max_pages=100)
+        services.products_import(user=owner)
+        _producer_changes(site)
+        services.run_start(user=owner, max_pages=100)
+        yield site
+
+
+def _panel(page, path):
+    page.goto(path)
+    page.locator('[data-island="admin-external-products"][data-mounted="true"]').wait_for()
+    diff = page.get_by_test_id("import-diff")
+    diff.get_by_test_id("diff-changed").wait_for()
+    return diff
+
+
+def test_staff_tick_the_changes_they_want_and_only_those_are_applied(new_page, live_server, recrawled, owner,
+                                                                     screenshot):
+    # given
+    page = new_page(viewport=DESKTOP)
+    login(page, live_server, owner)
+    diff = _panel(page, "/admindash/external-products")
+    # then the diff names the new product, the price change old → new and the gone product
+    expect(diff.get_by_test_id("diff-new")).to_contain_text("New products (1)")
+    expect(diff.get_by_test_id("diff-new")).to_contain_text("Moringa Green")
+    detox = diff.get_by_test_id("diff-changed").locator("li", has_text="Detox Tea")
+    expect(detox).to_contain_text(re.compile(r"E£336\.00 →\s+becomes E£368\.00"))  # "becomes" is for screen readers
+    leaf = diff.get_by_test_id("diff-changed").locator("li", has_text="Kericho Gold Loose Leaf 500g")
+    expect(leaf).to_contain_text("Out of stock at the producer")
+    gone = diff.get_by_test_id("diff-gone").locator("li", has_text="Ginger & Lemon")
+    expect(gone).to_contain_text("never deleted")
+    # new and repriced start ticked, gone ones do not
+    assert detox.get_by_role("checkbox").is_checked() and not gone.get_by_role("checkbox").is_checked()
+    screenshot(page, "importer-diff-en-desktop")
+    # when staff leave out the new product and the sold-out one and deactivate the gone one
+    diff.get_by_test_id("diff-new").get_by_role("checkbox").last.uncheck()
+    leaf.get_by_role("checkbox").uncheck()
+    gone.get_by_role("checkbox").check()
+    diff.get_by_role("button", name="Apply 2 changes").click()
+    # then exactly those are applied
+    page.get_by_text("Applied: 0 new, 1 updated, 1 deactivated.").first.wait_for()
+    assert Product.objects.get(title="Detox Tea").price_amount == Decimal("368")
+    assert Product.objects.get(title="Kericho Gold Loose Leaf 500g").stock == 50
+    ginger = Product.objects.get(title="Ginger & Lemon")
+    assert ginger.is_active is False and ImportedProduct.objects.get(product=ginger).gone_since
+    assert not Product.objects.filter(title="Moringa Green").exists()
+    # and the diff shows what is left
+    expect(diff.get_by_test_id("diff-changed")).not_to_contain_text("Detox Tea")
+    expect(diff.get_by_test_id("diff-new")).to_contain_text("Moringa Green")
+
+
+@pytest.mark.parametrize("viewport,size", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_the_diff_reads_right_to_left_in_arabic(new_page, live_server, recrawled, owner, screenshot, viewport, size):
+    page = new_page(viewport=viewport, locale="ar-EG")
+    login(page, live_server, owner)
+    diff = _panel(page, "/ar/admindash/external-products")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    expect(diff.get_by_test_id("diff-new")).to_contain_text("منتجات جديدة (1)")
+    detox = diff.get_by_test_id("diff-changed").locator("li", has_text="Detox Tea")
+    expect(detox).to_contain_text(re.compile("336\\.00\u00a0ج\\.م ←\\s+يصبح 368\\.00\u00a0ج\\.م"))
+    expect(diff.get_by_role("button", name="تطبيق 3 تغييرات")).to_be_visible()
+    # nothing is wider than the screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+    diff.scroll_into_view_if_needed()
+    screenshot(page, f"importer-diff-ar-{size}")
+    if size == "phone":
+        page.set_viewport_size(PHONE)
+        en = new_page(viewport=PHONE)
+        login(en, live_server, owner)
+        _panel(en, "/admindash/external-products")
+        assert en.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        screenshot(en, "importer-diff-en-phone")
+
+
+@pytest.mark.parametrize("language,viewport,size", [
+    ("en", DESKTOP, "desktop"), ("en", PHONE, "phone"), ("ar", DESKTOP, "desktop"), ("ar", PHONE, "phone")])
+def test_the_product_dialog_shows_an_imported_products_price_history(new_page, live_server, recrawled, owner,
+                                                                     screenshot, language, viewport, size):
+    # given Detox Tea was imported at 420 KES and repriced at 460 KES
+    from importer import sync
+
+    detox = Product.objects.get(title="Detox Tea")
+    sync.diff_apply(user=owner, changed=[detox.pk])
+    page = new_page(viewport=viewport, locale="ar-EG" if language == "ar" else "en-GB")
+    login(page, live_server, owner)
+    # when the product dialog opens
+    page.goto(f"{'/ar' if language == 'ar' else ''}/admindash/products")
+    page.locator('[data-island="admin-products"][data-mounted="true"]').wait_for()
+    row = page.locator("tr", has_text="Detox Tea")
+    row.get_by_role("button", name="تعديل" if language == "ar" else "Edit").click()
+    history = page.get_by_test_id("price-history")
+    history.locator("tbody tr").nth(1).wait_for()
+    # then both prices are listed, newest first, with KES, rate, markup and EGP
+    rows = history.locator("tbody tr")
+    assert rows.count() == 2
+    first, second = rows.nth(0).inner_text(), rows.nth(1).inner_text()
+    if language == "en":
+        assert "KSh\u00a0460" in first and "0.4" in first and "100%" in first and "E£368.00" in first
+        assert "KSh\u00a0420" in second and "E£336.00" in second
+        expect(history).to_contain_text("Import price history")
+    else:
+        assert "460\u00a0شلن" in first and "368.00\u00a0ج.م" in first
+        expect(history).to_contain_text("سجل أسعار الاستيراد")
+    history.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_path(f"importer-price-history-{language}-{size}")))
+
+
+def screenshot_path(name):
+    from tests.browser.conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"

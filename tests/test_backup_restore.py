@@ -1,0 +1,146 @@
+"""manage.py backup and restore (issue 17): make orders, back up, restore into a fresh data folder,
+and find every order, product, customer and image there. On SQLite always; on PostgreSQL when the
+suite runs on it (DATABASE_URL), restoring into a new database next to the test database."""
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from backoffice.tests.builders_b import make_category, make_order, make_product
+from shop.backup import BackupError, pg_tool
+from shop.models import Heartbeat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ROOT = Path(__file__).resolve().parent.parent
+PNG = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+       b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+
+
+@pytest.fixture
+def a_shop_with_orders(alice):
+    image = Path(settings.MEDIA_ROOT) / "products" / "backup-test-kericho.png"
+    image.parent.mkdir(parents=True, exist_ok=True)
+    image.write_bytes(PNG)
+    tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category(),
+                       images=["/media/products/backup-test-kericho.png"])
+    green = make_product(title_en="Green Mist")
+    orders = [
+        make_order(lines=[(tea, 2, "100")], user=alice, email=alice.email),
+        make_order(lines=[(green, 1, "50")], email="guest@example.com", first_name="منى"),
+        make_order(lines=[(tea, 1, "100"), (green, 3, "50")], payment_status="cod", status="pending"),
+    ]
+    yield {"orders": sorted(o.number for o in orders), "products": sorted([tea.slug, green.slug]),
+           "customers": [alice.email], "image": "products/backup-test-kericho.png"}
+    image.unlink(missing_ok=True)
+
+
+def _fresh_env(data_dir, database_url=None):
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "MEDIA_ROOT")}
+    env.update(DATA_DIR=str(data_dir), DJANGO_SETTINGS_MODULE="shop.settings", DEBUG="0")
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    return env
+
+
+def _manage(env, *args):
+    return subprocess.run([sys.executable, str(ROOT / "manage.py"), *args], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+READ_BACK = (
+    "import json; from orders.models import Order; from catalog.models import Product; "
+    "from accounts.models import User; "
+    "print(json.dumps({'orders': sorted(Order.objects.values_list('number', flat=True)), "
+    "'products': sorted(Product.objects.values_list('slug', flat=True)), "
+    "'customers': sorted(User.objects.filter(is_staff=False).values_list('email', flat=True)), "
+    "'images': sorted(i for p in Product.objects.all() for i in p.images), "
+    "'titles_ar': sorted(t or '' for t in Product.objects.values_list('title_ar', flat=True))}))"
+)
+
+
+def _backup_and_restore(tmp_path, shop, database_url=None):
+    # when: back up
+    call_command("backup", output=str(tmp_path / "backups"))
+    archive, = (tmp_path / "backups").glob("nile-tea-*.tar.gz")
+    # then: one dated archive with the database and the picture
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+    assert "manifest.json" in names and f"media/{shop['image']}" in names
+    assert Heartbeat.objects.filter(name="backup").exists()
+    # when: restore into a fresh data folder
+    fresh = tmp_path / "fresh"
+    env = _fresh_env(fresh, database_url)
+    restored = _manage(env, "restore", str(archive))
+    assert restored.returncode == 0, restored.stderr
+    # then: every order, product, customer and image is there
+    read = _manage(env, "shell", "-v", "0", "-c", READ_BACK)
+    output = read.stdout
+    assert "{" in output, read.stderr
+    found = json.loads(next(line for line in output.splitlines() if line.startswith("{")))
+    assert found["orders"] == shop["orders"]
+    assert found["products"] == shop["products"]
+    assert found["customers"] == shop["customers"]
+    assert "/media/products/backup-test-kericho.png" in found["images"]
+    assert "كيريتشو جولد" in found["titles_ar"]
+    assert (fresh / "media" / shop["image"]).read_bytes() == PNG
+    # and a second restore into the now full install is refused
+    again = _manage(env, "restore", str(archive))
+    assert again.returncode != 0 and "already has" in again.stderr
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLite half of the pair")
+def test_sqlite_backup_restores_into_a_fresh_data_folder(tmp_path, a_shop_with_orders):
+    _backup_and_restore(tmp_path, a_shop_with_orders)
+
+
+@pytest.fixture
+def empty_postgres_database():
+    import psycopg
+
+    params = connection.settings_dict
+    name = f"{params['NAME']}_restore"[:63]
+    admin = dict(host=params.get("HOST") or None, port=params.get("PORT") or None,
+                 user=params.get("USER") or None, password=params.get("PASSWORD") or None, dbname="postgres")
+    with psycopg.connect(**{k: v for k, v in admin.items() if v}, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    auth = params.get("USER") or ""
+    if params.get("PASSWORD"):
+        auth += f":{params['PASSWORD']}"
+    yield f"postgres://{auth}@{params.get('HOST') or '127.0.0.1'}:{params.get('PORT') or 5432}/{name}"
+    with psycopg.connect(**{k: v for k, v in admin.items() if v}, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="runs when the suite runs on PostgreSQL")
+def test_postgresql_backup_restores_into_an_empty_database(tmp_path, a_shop_with_orders, empty_postgres_database):
+    _backup_and_restore(tmp_path, a_shop_with_orders, database_url=empty_postgres_database)
+
+
+def test_an_archive_of_the_other_engine_or_no_archive_is_refused(tmp_path):
+    with pytest.raises(CommandError, match="No archive"):
+        call_command("restore", str(tmp_path / "missing.tar.gz"))
+
+
+def test_pg_dump_is_chosen_to_match_the_server(monkeypatch, tmp_path):
+    # given: three client versions installed
+    for major in (13, 15, 16):
+        tool = tmp_path / str(major) / "pg_dump"
+        tool.parent.mkdir()
+        tool.write_text(f"#!/bin/sh\necho 'pg_dump (PostgreSQL) {major}.2'\n")
+        tool.chmod(0o755)
+    monkeypatch.setattr("shop.backup._candidates", lambda name: sorted(str(p) for p in tmp_path.glob("*/pg_dump")))
+    # then: the exact version, else a newer one, never an older one
+    assert pg_tool("pg_dump", server_major=15).endswith("/15/pg_dump")
+    assert pg_tool("pg_dump", server_major=14).endswith("/16/pg_dump")
+    with pytest.raises(BackupError, match="PostgreSQL 17 or newer"):
+        pg_tool("pg_dump", server_major=17)
