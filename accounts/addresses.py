@@ -5,9 +5,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Address
 from accounts.services import phone_is_valid, phone_normalize
-from orders.checkout import COUNTRIES, GOVERNORATES, western_digits
+from orders.places import COUNTRIES, governorate_stored
 from shop.errors import ShopError
-from shop.validation import LINE_MAX, NAME_MAX, PHONE_MAX, clean_fields
+from shop.validation import LINE_MAX, NAME_MAX, PHONE_MAX, clean_fields, western_digits
 
 MAX_ADDRESSES = 10
 # field: (limit) — the model columns are at least this long
@@ -39,12 +39,11 @@ def _cleaned(fields):
         problems.setdefault("phone", _("Please enter a valid phone number"))
     if values["country"] not in dict(COUNTRIES):
         problems.setdefault("country", _("Please choose a country from the list"))
-    governorates = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
     if values["country"] == "EGY" and values["state"]:
-        if values["state"] not in governorates:
+        if not governorate_stored(values["state"]):
             problems.setdefault("state", _("Please choose a governorate from the list"))
         else:
-            values["state"] = governorates[values["state"]]
+            values["state"] = governorate_stored(values["state"])
     if problems:
         field, message = next(iter(problems.items()))
         raise AddressError(message, field=field, fields=problems)

@@ -10,6 +10,8 @@ import io
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from orders.models import OrderStatus
+
 BOM = "\ufeff"
 
 SUBSCRIBER_COLUMNS = ["email", "status", "language", "subscribed_at"]
@@ -123,6 +125,4 @@ def analytics_csv(*, data):
 
 
 def _status_labels():
-    from orders.models import OrderStatus
-
     return [(value, str(label)) for value, label in OrderStatus.choices]

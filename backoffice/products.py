@@ -20,7 +20,7 @@ from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Category, Product
 from catalog.services import product_upsert
 from importer import categorize as generators
-from importer.sync import staff_edits_record
+from importer.records import staff_edits_record
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, clean_fields
 

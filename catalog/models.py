@@ -7,6 +7,9 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from catalog.pricing import Availability
+from catalog.signals import stock_changed
+
 
 class Category(models.Model):
     """A product category; `name` has an Arabic twin through modeltranslation."""
@@ -56,8 +59,6 @@ class ProductQuerySet(models.QuerySet):
 
 
 def _stock_changed(product_ids):
-    from catalog.signals import stock_changed
-
     stock_changed.send(sender=Product, product_ids=product_ids)
 
 
@@ -120,8 +121,6 @@ class Product(models.Model):
         return self.title
 
     def save(self, *args, **kwargs):
-        from catalog.pricing import Availability
-
         adding = self._state.adding
         if adding:  # a new product starts at its own level: nothing has crossed yet
             self.stock_alert_level = Availability.status(self.stock)

@@ -13,7 +13,7 @@ from functools import partial
 
 from django.db import transaction
 
-from shop.tasks import enqueue
+from shop.queue import enqueue
 
 
 def on_stock_changed(sender, product_ids, **kwargs):

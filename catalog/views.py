@@ -20,6 +20,7 @@ from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.pricing import ON_SALE, Availability, price_info
 from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
+from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
 from shop.errors import ShopError
 from shop.money import format_egp
 from shop.paths import localized_path
@@ -205,6 +206,11 @@ def product_detail(request, slug):
     })
 
 
+def review_form_part(request, arg):
+    """The review form for this visitor (a visitor part of the product page: shop.stitch)."""
+    return {"review_props": review_props(request, product_id=int(arg))}
+
+
 def review_props(request, *, product_id):
     """The review form's props for this visitor (a visitor part of the product page: shop.stitch)."""
     user = request.user
@@ -230,10 +236,13 @@ def _delivery_estimate(request, store, language):
                             request)
 
 
-def delivery_estimate_context(request, store, language):
-    """The delivery estimate's context (a visitor part of the product page: shop.stitch)."""
-    from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
+def delivery_estimate_part(request, _arg):
+    """The delivery estimate for this visitor (a visitor part of the product page: shop.stitch)."""
+    return delivery_estimate_context(request, store_settings_get(), get_language())
 
+
+def delivery_estimate_context(request, store, language):
+    """The delivery estimate's context: the shopper's last governorate, else Cairo."""
     governorate = shopper_governorate(request) or CAIRO
     return {"estimate": delivery_estimate(governorate=governorate, store=store, language=language), "store": store}
 

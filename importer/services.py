@@ -18,16 +18,16 @@ from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
 from catalog.models import Category, Product
 from catalog.services import product_upsert
-from importer import sync
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
 from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.pricing import import_price
+from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
+from shop.queue import enqueue
 from shop.rates import rate_get, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
-from shop.tasks import enqueue
 
 log = logging.getLogger(__name__)
 
@@ -366,7 +366,7 @@ def _import_one(item, *, config, feature, session):
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,
         )
-        sync.import_state(product, created=True)
+        import_state(product, created=True)
         if not item.in_stock:
             ImportedProduct.objects.filter(product=product).update(stock_zeroed=True)
         _history(product, item, config)
@@ -374,5 +374,5 @@ def _import_one(item, *, config, feature, session):
 
 
 def _history(product, item, config):
-    sync.price_record(product=product, prices=sync.prices_for(item, config=config), reason=PriceReason.IMPORT)
+    price_record(product=product, prices=prices_for(item, config=config), reason=PriceReason.IMPORT)
     ImportedProduct.objects.filter(product=product).update(last_seen_at=timezone.now(), gone_since=None)

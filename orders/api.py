@@ -19,13 +19,15 @@ from rest_framework.views import APIView
 from accounts.services import customer_create, customer_sign_in, token_issue
 from orders import cart as carts
 from orders.checkout import checkout_complete, coupon_check
-from orders.delivery import governorate_name, shopper_governorate, shopper_governorate_remember
+from orders.delivery import shopper_governorate, shopper_governorate_remember
 from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
+from orders.places import governorate_stored
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
+from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
 from shop.errors import ShopError
 from shop.site_url import site_url
 
@@ -133,7 +135,7 @@ class CartSummaryApi(APIView):
         if data.validated_data["country"].upper() not in ("", "EGY"):
             governorate = ""
         elif "governorate" in data.validated_data:
-            governorate = governorate_name(data.validated_data["governorate"])
+            governorate = governorate_stored(data.validated_data["governorate"])
             shopper_governorate_remember(request._request, governorate)
         else:
             governorate = shopper_governorate(request)
@@ -371,8 +373,6 @@ TrackingSchema = inline_serializer("OrderTracking", {
 
 
 def _tracking_response(request, order):
-    from orders.tracking import tracking_data, tracking_path
-
     language = get_language()
     return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
 
@@ -392,8 +392,6 @@ class OrderTrackApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=TrackingSchema)
     def post(self, request):
-        from orders.tracking import order_track_lookup
-
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         order = order_track_lookup(number=data.validated_data["order_number"], contact=data.validated_data["contact"])
@@ -405,6 +403,4 @@ class OrderTrackTokenApi(APIView):
 
     @extend_schema(responses=TrackingSchema)
     def get(self, request, token):
-        from orders.tracking import order_from_token
-
         return _tracking_response(request, order_from_token(token))

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from catalog.pricing import unit_price
+from orders.delivery import zone_for
+from orders.places import governorate_stored
 from shop.money import quantize
 from shop.store_settings import store_settings_get
 
@@ -62,8 +64,6 @@ def order_totals(*, lines, coupon=None, payment_method=None, store=None, governo
     added on top when the store says prices exclude it. The COD fee applies
     only to cash on delivery.
     """
-    from orders.delivery import zone_for  # orders.delivery reads the governorates from orders.checkout
-
     store = store or store_settings_get()
     zone = zone_for(governorate=governorate, store=store)
     rows = []
@@ -93,11 +93,6 @@ def order_totals(*, lines, coupon=None, payment_method=None, store=None, governo
         shipping=shipping, cod_fee=cod_fee, tax=tax, total=total,
         prices_include_tax=store.prices_include_tax, tax_rate=rate,
         free_shipping_threshold=threshold, free_shipping_remaining=remaining,
-        coupon_code=coupon.code if coupon else "", governorate=zone_governorate(governorate),
+        coupon_code=coupon.code if coupon else "", governorate=governorate_stored(governorate),
     )
 
-
-def zone_governorate(governorate):
-    from orders.delivery import governorate_name
-
-    return governorate_name(governorate)

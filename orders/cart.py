@@ -1,11 +1,13 @@
 """The server-side cart: one per session for guests, one per customer."""
 
 from django.db import connection, transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog.models import Product
 from catalog.pricing import Availability
 from orders.calculations import order_totals
+from orders.delivery import delivery_estimate
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
 from shop.store_settings import store_settings_get
@@ -29,6 +31,11 @@ def cart_get_for_request(request, *, create=False):
     if cart is None and create:
         cart = Cart.objects.create(session_key=session.session_key)
     return cart
+
+
+def cart_badge_part(request, _arg):
+    """The header's cart badge for this visitor (a visitor part of every page: shop.stitch)."""
+    return {"cart_count": cart_item_count(request)}
 
 
 def cart_item_count(request):
@@ -179,10 +186,6 @@ def cart_data(cart, *, payment_method=None, coupon=None, governorate=""):
     With a governorate (the shopper's last one, or the one just chosen) the
     shipping is that governorate's and `delivery` says when the parcel arrives.
     """
-    from django.utils.translation import get_language
-
-    from orders.delivery import delivery_estimate
-
     store = store_settings_get()
     totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method,
                           governorate=governorate, store=store)

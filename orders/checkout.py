@@ -11,8 +11,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.translation import get_language, gettext_lazy
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.lockout import client_ip
@@ -28,6 +28,7 @@ from orders import cart as carts
 from orders.actions import order_confirm_cod
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
+from orders.delivery import delivery_window, shopper_governorate_remember, zone_for
 from orders.drafts import checkout_draft_drop, checkout_draft_keep
 from orders.models import (
     Coupon,
@@ -40,10 +41,10 @@ from orders.models import (
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError
 from orders.payments.services import payment_start
+from orders.places import COUNTRIES, governorate_stored
 from orders.selectors import unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
-from shop.api.errors import camel_case
-from shop.errors import ShopError
+from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
@@ -58,43 +59,7 @@ from shop.validation import (
     western_digits,
 )
 
-COUNTRIES = [
-    ("EGY", gettext_lazy("Egypt")), ("SAU", gettext_lazy("Saudi Arabia")), ("ARE", gettext_lazy("UAE")),
-    ("JOR", gettext_lazy("Jordan")), ("LBN", gettext_lazy("Lebanon")), ("KWT", gettext_lazy("Kuwait")),
-    ("QAT", gettext_lazy("Qatar")), ("BHR", gettext_lazy("Bahrain")), ("OMN", gettext_lazy("Oman")),
-]
-# Egypt's 27 governorates: the English name is what we store.
-GOVERNORATES = [
-    ("Alexandria", "الإسكندرية"), ("Aswan", "أسوان"), ("Assiut", "أسيوط"), ("Beheira", "البحيرة"),
-    ("Beni Suef", "بني سويف"), ("Cairo", "القاهرة"), ("Dakahlia", "الدقهلية"), ("Damietta", "دمياط"),
-    ("Fayoum", "الفيوم"), ("Gharbia", "الغربية"), ("Giza", "الجيزة"), ("Ismailia", "الإسماعيلية"),
-    ("Kafr El Sheikh", "كفر الشيخ"), ("Luxor", "الأقصر"), ("Matrouh", "مطروح"), ("Minya", "المنيا"),
-    ("Monufia", "المنوفية"), ("New Valley", "الوادي الجديد"), ("North Sinai", "شمال سيناء"),
-    ("Port Said", "بورسعيد"), ("Qalyubia", "القليوبية"), ("Qena", "قنا"), ("Red Sea", "البحر الأحمر"),
-    ("Sharqia", "الشرقية"), ("Sohag", "سوهاج"), ("South Sinai", "جنوب سيناء"), ("Suez", "السويس"),
-]
 PASSWORD_MIN = 8
-
-
-def governorate_name(value, language):
-    """A stored governorate (its English name) in `language`: "Giza" or "الجيزة".
-
-    GOVERNORATES above is the one list of names in both languages; a value not
-    on it (an address abroad) is returned as typed.
-    """
-    for english, arabic in GOVERNORATES:
-        if value in (english, arabic):
-            return arabic if language == "ar" else english
-    return value or ""
-
-
-def country_name(code, language):
-    """A stored country code (EGY) as its name in `language`, never the ISO code."""
-    names = dict(COUNTRIES)
-    if code not in names:
-        return code or ""
-    with translation.override(language):
-        return str(names[code])
 
 
 class CheckoutError(ShopError):
@@ -191,8 +156,7 @@ def checkout_validate(data, *, user=None):
             problem(name, _("Please fill in your billing address"))
     if form.country not in dict(COUNTRIES):
         problem("country", _("Please choose a country from the list"))
-    names = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
-    if form.country == "EGY" and form.state and form.state not in names:
+    if form.country == "EGY" and form.state and not governorate_stored(form.state):
         problem("state", _("Please choose a governorate from the list"))
     if form.postal_code and not re.fullmatch(r"[0-9A-Za-z \-]{3,10}", form.postal_code):
         problem("postalCode", _("Please enter a valid postal code"))
@@ -208,7 +172,7 @@ def checkout_validate(data, *, user=None):
         raise CheckoutError(message, field=field, fields=problems)
     form.phone = phone_normalize(form.phone)
     if form.country == "EGY":
-        form.state = names[form.state]
+        form.state = governorate_stored(form.state)
     return form
 
 
@@ -272,7 +236,6 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
         lines = [(fresh[p.pk], q) for p, q in lines if p.pk in fresh]
         subtotal = order_totals(lines=lines, store=store).subtotal
         coupon = coupon_check(code=form.coupon_code, subtotal=subtotal) if form.coupon_code else None
-        from orders.delivery import delivery_window, zone_for
 
         governorate = form.state if form.country == "EGY" else ""
         totals = order_totals(lines=lines, coupon=coupon, payment_method=method, store=store,
@@ -374,8 +337,6 @@ def _remember_order(request, order):
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
     if order.country == "EGY":
-        from orders.delivery import shopper_governorate_remember
-
         shopper_governorate_remember(request, order.state)
 
 

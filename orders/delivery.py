@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext as _
 
-from orders.checkout import GOVERNORATES
+from orders.places import GOVERNORATES, governorate_stored
 from shop.errors import ShopError
 from shop.money import quantize
 
@@ -49,17 +49,10 @@ SEEDED = {
     "Red Sea": _FAR, "Matrouh": _FAR, "New Valley": _FAR, "South Sinai": _FAR,
     "North Sinai": _zone("90.00", 4, 7, cod=False),
 }
-NAMES = [en for en, _ar in GOVERNORATES]
-_BY_ANY_NAME = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
 
 
 class DeliveryError(ShopError):
     """A delivery setting staff can fix."""
-
-
-def governorate_name(value):
-    """The stored (English) name of a governorate given in English or Arabic, else ""."""
-    return _BY_ANY_NAME.get(str(value or "").strip(), "")
 
 
 def default_zone(store):
@@ -76,7 +69,7 @@ def zone_for(*, governorate, store):
 
     Cash on delivery needs both the governorate's flag and the store's switch.
     """
-    name = governorate_name(governorate)
+    name = governorate_stored(governorate)
     if not name:
         return default_zone(store)
     row = _row(name, store)
@@ -209,7 +202,7 @@ def delivery_estimate(*, governorate, store, language):
     """What the cart, checkout and product page show for `governorate`."""
     zone = zone_for(governorate=governorate, store=store)
     window = delivery_window(governorate=governorate, store=store)
-    return {"governorate": governorate_name(governorate), "rate": f"{zone.rate:.2f}", "cod": zone.cod,
+    return {"governorate": governorate_stored(governorate), "rate": f"{zone.rate:.2f}", "cod": zone.cod,
             "minDays": zone.min_days, "maxDays": zone.max_days,
             "earliest": window[0].isoformat(), "latest": window[1].isoformat(),
             "text": window_text(window, language)}
@@ -221,16 +214,16 @@ SESSION_KEY = "governorate"
 def shopper_governorate(request):
     """The shopper's last governorate this session (or their last order's), else ""."""
     session = getattr(request, "session", None)
-    name = governorate_name(session.get(SESSION_KEY, "")) if session is not None else ""
+    name = governorate_stored(session.get(SESSION_KEY, "")) if session is not None else ""
     user = getattr(request, "user", None)
     if not name and user is not None and user.is_authenticated:
         last = user.orders.filter(country="EGY").order_by("-created_at").values_list("state", flat=True).first()
-        name = governorate_name(last)
+        name = governorate_stored(last)
     return name
 
 
 def shopper_governorate_remember(request, governorate):
-    name = governorate_name(governorate)
+    name = governorate_stored(governorate)
     if name and getattr(request, "session", None) is not None and request.session.get(SESSION_KEY) != name:
         request.session[SESSION_KEY] = name
     return name

@@ -8,13 +8,13 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from orders.tracking import shipment_of, tracking_url
 from shop.mail import isolate_ltr, mail_queue
 from shop.store_settings import store_settings_get
+from shop.whatsapp import whatsapp_number, whatsapp_queue
 
 
 def _context(order, store, language, extra):
-    from orders.tracking import shipment_of, tracking_url
-
     return {"order": order, "items": list(order.items.all()), "store": store, "LANG": language,
             "DIR": "rtl" if language == "ar" else "ltr", "comma": "، " if language == "ar" else ", ",
             # an Arabic subject keeps the order number whole and left-to-right
@@ -36,8 +36,6 @@ def _queue(order, template, subject_template, extra=None):
 
 def _whatsapp(order, store, language, context):
     """The same news by WhatsApp to the checkout phone, for customers who opted in."""
-    from shop.whatsapp import whatsapp_number, whatsapp_queue
-
     to = whatsapp_number(order.phone, country=order.country)
     if not to:
         return

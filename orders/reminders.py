@@ -10,7 +10,7 @@ since (the order empties the cart, and an order by the same e-mail or
 customer after the cart's last change suppresses it). Every e-mail has an
 unsubscribe link and goes through the outbox in the recipient's language.
 Beat runs `orders.tasks.cart_reminders_task`, which queues one job per cart
-through `shop.tasks.enqueue`.
+through `shop.queue.enqueue`.
 """
 
 import logging

@@ -9,7 +9,7 @@ from django.utils import timezone
 from orders.actions import order_cancel
 from orders.models import Order, OrderStatus, PaymentStatus
 from orders.reminders import cart_reminder_send, cart_reminders_due
-from shop.tasks import enqueue
+from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
 

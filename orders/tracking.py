@@ -16,11 +16,12 @@ from django.core import signing
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from orders.checkout import GOVERNORATES, western_digits
+from orders.delivery import day_label, window_text
 from orders.documents import invoice_url
 from orders.models import Order, OrderStatus
+from orders.places import governorate_name
 from shop.errors import ShopError
-from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text
+from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text, western_digits
 
 SALT = "orders.tracking"
 NUMBER_MAX = 32
@@ -121,9 +122,6 @@ def shipment_of(order):
 
 def tracking_data(order, *, language):
     """Everything the tracking page and API show, in `language` (masked address and phone)."""
-    from orders.delivery import day_label, window_text
-
-    governorates = dict(GOVERNORATES)
     labels = dict(OrderStatus.choices)
     with override(language):
         history = []
@@ -136,7 +134,7 @@ def tracking_data(order, *, language):
         if order.delivery_min_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
             delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
                         "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
-        state = governorates.get(order.state, order.state) if language == "ar" else order.state
+        state = governorate_name(order.state, language)
         return {
             "number": order.number,
             "status": order.status,

@@ -13,12 +13,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.addresses import address_list
 from orders import cart as carts
 from orders.calculations import order_totals
-from orders.checkout import COUNTRIES, GOVERNORATES, cod_available, coupon_check
+from orders.checkout import cod_available, coupon_check
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
 from orders.drafts import checkout_draft_get
 from orders.models import Order, Payment
 from orders.payments import methods_available
+from orders.places import COUNTRIES, GOVERNORATES
 from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder

@@ -16,6 +16,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
+from celery.signals import before_task_publish, task_postrun, task_prerun
 from django.conf import settings
 
 request_id_var = contextvars.ContextVar("request_id", default="")
@@ -132,8 +133,6 @@ def _job_postrun(task_id=None, task=None, state=None, **kwargs):
 
 
 def connect_celery_signals():
-    from celery.signals import before_task_publish, task_postrun, task_prerun
-
     before_task_publish.connect(_before_publish, dispatch_uid="shop-logs-publish", weak=False)
     task_prerun.connect(_job_prerun, dispatch_uid="shop-logs-prerun", weak=False)
     task_postrun.connect(_job_postrun, dispatch_uid="shop-logs-postrun", weak=False)
@@ -149,9 +148,10 @@ def sentry_init(dsn=None, **options):
     dsn = dsn if dsn is not None else getattr(settings, "SENTRY_DSN", "")
     if not dsn:
         return False
-    import sentry_sdk
-    from sentry_sdk.integrations.celery import CeleryIntegration
-    from sentry_sdk.integrations.django import DjangoIntegration
+    # loaded only when a DSN is set: most installs never report to Sentry
+    import sentry_sdk  # noqa: PLC0415
+    from sentry_sdk.integrations.celery import CeleryIntegration  # noqa: PLC0415
+    from sentry_sdk.integrations.django import DjangoIntegration  # noqa: PLC0415
 
     def tag_request_id(event, hint):
         if request_id_var.get():

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from shop.models import OutboundEmail, OutboundEmailStatus
-from shop.tasks import enqueue, outbox_deliver_task
+from shop.queue import enqueue
+from shop.tasks import outbox_deliver_task
 
 logger = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from catalog.cache import catalog_changed_now_and_on_commit
 from shop.models import ExchangeRate
 from shop.money import to_decimal
 
@@ -58,8 +59,6 @@ def rate_get(from_currency="KES", to_currency="EGP"):
 
 def rate_forget(from_currency="KES", to_currency="EGP"):
     """Drop the cached copy after the row changes (and the stored pages, which show prices in it)."""
-    from catalog.cache import catalog_changed_now_and_on_commit
-
     cache.delete(_cache_key(from_currency.upper(), to_currency.upper()))
     catalog_changed_now_and_on_commit()
 

@@ -1,9 +1,12 @@
 """Read the store settings through the shared cache."""
 
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
+from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
 from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_url
+from shop.whatsapp import whatsapp_number
 
 SOCIAL_NETWORKS = ("facebook", "instagram", "twitter")
 # the store name and e-mail go into every order e-mail's headers: single line
@@ -21,7 +24,7 @@ def store_settings_get():
     """Return the StoreSettings row, creating it with the defaults if missing."""
     settings = cache.get(STORE_SETTINGS_CACHE_KEY)
     if settings is None:
-        settings, _ = StoreSettings.objects.get_or_create(pk=1)
+        settings, _created = StoreSettings.objects.get_or_create(pk=1)
         cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
     return settings
 
@@ -39,7 +42,7 @@ def store_settings_update(**fields):
                  "keywords": "seo_ar.keywords"}
         fields["seo_ar"] = clean_fields(fields["seo_ar"], SEO_LIMITS, names=names)
     _delivery_clean(fields)
-    settings, _ = StoreSettings.objects.get_or_create(pk=1)
+    settings, _created = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)
     settings.full_clean()
@@ -56,9 +59,6 @@ def social_links_clean(links):
 
 def _delivery_clean(fields):
     """Delivery table, days off, holidays and the WhatsApp number as stored (orders.delivery owns the rules)."""
-    from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
-    from shop.whatsapp import whatsapp_number
-
     if "shipping_zones" in fields:
         fields["shipping_zones"] = shipping_zones_clean(fields["shipping_zones"])
     if "delivery_days_off" in fields:
@@ -68,14 +68,10 @@ def _delivery_clean(fields):
     if fields.get("whatsapp_number"):
         number = whatsapp_number(fields["whatsapp_number"])
         if not number:
-            from django.utils.translation import gettext as _
-
             raise DeliveryError(_("Please enter a WhatsApp number with its country code, like +20 100 123 4567"),
                                 field="whatsappNumber")
         fields["whatsapp_number"] = number
     low, high = fields.get("delivery_min_days"), fields.get("delivery_max_days")
     if low is not None and high is not None and high < low:
-        from django.utils.translation import gettext as _
-
         raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                             field="deliveryMaxDays")

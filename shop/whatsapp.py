@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
 from shop.outbox import ERROR_MAX, SEND_LEASE, retry_wait
+from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
 S = OutboundWhatsAppStatus
@@ -105,12 +106,9 @@ def whatsapp_queue(*, to, text, language="en"):
 
 
 def _deliver_soon(message_id):
-    from shop.tasks import whatsapp_deliver_task
-
-    try:
-        whatsapp_deliver_task.apply_async((message_id,), retry=False)
-    except Exception:  # stored; the beat sweep sends it
-        logger.warning("could not queue WhatsApp message %s; the sweep will send it", message_id, exc_info=True)
+    # by dotted path: shop.tasks imports this module; a message not queued is stored, the beat sweep sends it
+    if not enqueue("shop.tasks.whatsapp_deliver_task", message_id):
+        logger.warning("could not queue WhatsApp message %s; the sweep will send it", message_id)
 
 
 def _due(now):

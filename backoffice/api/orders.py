@@ -20,9 +20,9 @@ from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
-from orders.checkout import country_name, governorate_name
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderStatus, Payment
+from orders.places import country_name, governorate_name
 from shop.errors import ShopError
 from shop.validation import clean_text
 

@@ -5,7 +5,7 @@ import pytest
 
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot, teas  # noqa: F401 (fixture)
+from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
