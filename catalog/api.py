@@ -25,7 +25,7 @@ from shop.templatetags.shop_tags import safe_url
 MAX_LIMIT = 200
 
 
-def _int_param(value, default, *, low=0, high=None):
+def _int_param(value, default, *, low: int = 0, high=None):
     try:
         number = int(str(value).strip()[:10])
     except (TypeError, ValueError):

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class CatalogConfig(AppConfig):
     name = "catalog"
 
-    def ready(self):
+    def ready(self) -> None:
         # imported here: the receiver reaches shop.tasks and its models, which load after the registry
         from catalog.signals import stock_changed  # noqa: PLC0415
         from catalog.stock_events import on_stock_changed  # noqa: PLC0415

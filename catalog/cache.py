@@ -25,7 +25,7 @@ def catalog_version():
     return version
 
 
-def catalog_changed():
+def catalog_changed() -> None:
     """Call after any write that changes what a product card or page shows."""
     try:
         cache.incr(VERSION_KEY)
@@ -33,7 +33,7 @@ def catalog_changed():
         cache.set(VERSION_KEY, _first_version(), None)
 
 
-def catalog_changed_now_and_on_commit():
+def catalog_changed_now_and_on_commit() -> None:
     """Bump the version now, and again once the transaction commits.
 
     The second bump stops a request that read the old rows before the commit

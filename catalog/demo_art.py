@@ -69,7 +69,7 @@ def _mix(hex_a, hex_b, t):
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
 
-def _defs(tea, *, backdrop=("#f7f1e6", "#e4d9c6")):
+def _defs(tea, *, backdrop=("#f7f1e6", "#e4d9c6")) -> str:
     """Shared gradients and filters: studio backdrop, grain, soft shadow, gold foil, pack shading."""
     dark, light = _mix(tea.colour, "#000000", .35), _mix(tea.colour, "#ffffff", .18)
     return f"""<defs>
@@ -86,27 +86,27 @@ def _defs(tea, *, backdrop=("#f7f1e6", "#e4d9c6")):
 </defs>"""
 
 
-def _finish():
+def _finish() -> str:
     """Film grain and a vignette over the whole picture: the photographic look."""
     return (f'<rect width="{SIZE}" height="{SIZE}" filter="url(#grain)"/>'
             f'<rect width="{SIZE}" height="{SIZE}" fill="url(#vignette)"/>')
 
 
-def _svg(body):
+def _svg(body) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}">'
             f"{body}</svg>")
 
 
 # ---- motifs: small drawings with no words, centred on (0, 0), about 100 px across ----
 
-def _leaf(fill="#3f7d3a", vein="#cfe3b8", scale=1.0, angle=0, x=0, y=0):
+def _leaf(fill: str = "#3f7d3a", vein: str = "#cfe3b8", scale: float = 1.0, angle: int = 0, x: int = 0, y: int = 0) -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f}) rotate({angle:.0f}) scale({scale:.2f})">'
             f'<path d="M0-48C30-30 34 14 0 48-34 14-30-30 0-48Z" fill="{fill}"/>'
             f'<path d="M0-40V44M0-14 14-26M0 4 16-8M0 22 12 12M0-14-14-26M0 4-16-8M0 22-12 12" stroke="{vein}" '
             f'stroke-width="2.5" fill="none" stroke-linecap="round"/></g>')
 
 
-def _citrus(x=0, y=0, r=44, colour="#f2c230"):
+def _citrus(x: int = 0, y: int = 0, r: int = 44, colour: str = "#f2c230") -> str:
     segments = "".join(
         f'<path d="M0 0L{r * .78 * math.cos(a):.1f} {r * .78 * math.sin(a):.1f}A{r * .78:.1f} {r * .78:.1f} 0 0 1 '
         f'{r * .78 * math.cos(a + .9):.1f} {r * .78 * math.sin(a + .9):.1f}Z" fill="{_mix(colour, "#ffffff", .35)}" '
@@ -116,14 +116,14 @@ def _citrus(x=0, y=0, r=44, colour="#f2c230"):
             f'<circle r="{r * .86:.1f}" fill="#fffbe6"/>{segments}</g>')
 
 
-def _flower(x=0, y=0, r=40, colour="#fdfaf2", centre="#e9b824", petals=8):
+def _flower(x: int = 0, y: int = 0, r: int = 40, colour: str = "#fdfaf2", centre: str = "#e9b824", petals: int = 8) -> str:
     leaves = "".join(
         f'<ellipse rx="{r * .26:.1f}" ry="{r * .55:.1f}" cy="{-r * .5:.1f}" fill="{colour}" stroke="{_mix(colour, "#000000", .12)}" '
         f'stroke-width="1.5" transform="rotate({i * 360 / petals:.0f})"/>' for i in range(petals))
     return f'<g transform="translate({x:.1f} {y:.1f})">{leaves}<circle r="{r * .28:.1f}" fill="{centre}"/></g>'
 
 
-def _hibiscus(x=0, y=0, r=42):
+def _hibiscus(x: int = 0, y: int = 0, r: int = 42) -> str:
     petals = "".join(
         f'<path d="M0 0C{-r * .7:.1f} {-r * .4:.1f} {-r * .5:.1f} {-r * 1.1:.1f} 0 {-r:.1f}C{r * .5:.1f} {-r * 1.1:.1f} '
         f'{r * .7:.1f} {-r * .4:.1f} 0 0Z" fill="#b3173d" stroke="#7e0f2b" stroke-width="2" transform="rotate({i * 72})"/>'
@@ -132,7 +132,7 @@ def _hibiscus(x=0, y=0, r=42):
             f'<path d="M0 0 {r * .3:.1f} {-r * .55:.1f}" stroke="#f7d24a" stroke-width="3"/></g>')
 
 
-def _spice(x=0, y=0, angle=-20):
+def _spice(x: int = 0, y: int = 0, angle=-20) -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f}) rotate({angle})">'
             f'<rect x="-60" y="-11" width="120" height="22" rx="10" fill="#8a4b22"/>'
             f'<path d="M-56-4H56M-56 5H56" stroke="#6b3615" stroke-width="3"/>'
@@ -141,14 +141,14 @@ def _spice(x=0, y=0, angle=-20):
             f'<circle r="4" fill="#3b2411"/></g></g>')
 
 
-def _fruit(x=0, y=0, r=40, colour="#f29a5b"):
+def _fruit(x: int = 0, y: int = 0, r: int = 40, colour: str = "#f29a5b") -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f})"><circle r="{r}" fill="{colour}"/>'
             f'<circle cx="{-r * .3:.1f}" cy="{-r * .32:.1f}" r="{r * .32:.1f}" fill="#fff" opacity=".28"/>'
             f'<path d="M0 {-r:.1f}C4 {-r - 14:.1f} 10 {-r - 18:.1f} 16 {-r - 20:.1f}" stroke="#5a3b17" stroke-width="4" fill="none"/>'
             f'{_leaf(scale=.34, angle=55, x=r * .45, y=-r - 10)}</g>')
 
 
-def _motif(tea, *, x=0, y=0, scale=1.0):
+def _motif(tea, *, x: int = 0, y: int = 0, scale: float = 1.0) -> str:
     drawing = {
         "leaf": lambda: _leaf(fill="#2f6f52") + _leaf(fill="#3f8a5f", scale=.7, angle=38, x=26, y=14),
         "citrus": lambda: _citrus(colour="#e9b824" if "lime" not in " ".join(tea.notes) else "#7fb03a"),
@@ -161,7 +161,7 @@ def _motif(tea, *, x=0, y=0, scale=1.0):
     return f'<g transform="translate({x:.1f} {y:.1f}) scale({scale:.2f})">{drawing}</g>'
 
 
-def _pattern(tea, *, x, y, w, h):
+def _pattern(tea, *, x, y, w, h) -> str:
     """A band of ornament across the pack front, chosen per product."""
     rng = tea.rng
     kind = rng.choice(["diamonds", "waves", "dots", "chevrons"])
@@ -189,7 +189,7 @@ def _pattern(tea, *, x, y, w, h):
             f'<g clip-path="url(#band)">{"".join(parts)}</g>')
 
 
-def _medallion(tea, cx, cy, r):
+def _medallion(tea, cx, cy, r) -> str:
     return (f'<circle cx="{cx}" cy="{cy}" r="{r + 8}" fill="url(#gold)"/>'
             f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf6ea"/>'
             f'<circle cx="{cx}" cy="{cy}" r="{r - 7}" fill="none" stroke="url(#gold)" stroke-width="2"/>'
@@ -198,7 +198,7 @@ def _medallion(tea, cx, cy, r):
 
 # ---- packs, drawn standing on the floor line at y = 640 ----
 
-def _box(tea):
+def _box(tea) -> str:
     x, y, w, h, d = 250, 190, 270, 450, 70
     return (f'<ellipse cx="{x + w / 2 + 40}" cy="{y + h + 8}" rx="{w * .78}" ry="28" fill="url(#shadow)"/>'
             f'<path d="M{x + w} {y}l{d} -34v{h}l-{d} 34Z" fill="url(#side)"/>'
@@ -211,7 +211,7 @@ def _box(tea):
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="url(#sheen)"/>')
 
 
-def _tin(tea):
+def _tin(tea) -> str:
     cx, top, w, h = 390, 200, 300, 440
     x = cx - w / 2
     return (f'<ellipse cx="{cx + 30}" cy="{top + h + 6}" rx="{w * .75}" ry="26" fill="url(#shadow)"/>'
@@ -238,7 +238,7 @@ def _pouch(tea):
             f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} {x + w - 10} {top + 40}Z" fill="url(#sheen)"/>')
 
 
-def _gift(tea):
+def _gift(tea) -> str:
     x, y, w, h, d = 170, 330, 420, 300, 80
     return (f'<ellipse cx="{x + w / 2 + 40}" cy="{y + h + 8}" rx="{w * .7}" ry="30" fill="url(#shadow)"/>'
             f'<path d="M{x + w} {y}l{d} -50v{h}l-{d} 50Z" fill="url(#side)"/>'
@@ -258,7 +258,7 @@ def _pack(tea):
     return {"box": _box, "tin": _tin, "pouch": _pouch, "gift": _gift}[SHAPE.get(tea.category, "box")](tea)
 
 
-def _floor():
+def _floor() -> str:
     return (f'<rect width="{SIZE}" height="{SIZE}" fill="url(#studio)"/>'
             f'<rect y="600" width="{SIZE}" height="200" fill="#d8cab2" opacity=".45"/>'
             f'<rect y="596" width="{SIZE}" height="10" fill="#fff" opacity=".25" filter="url(#soft)"/>')
@@ -274,7 +274,7 @@ def pack_shot(tea):
     return _svg(_defs(tea) + _floor() + pack + sprig + _finish())
 
 
-def _cup(cx, cy, liquor):
+def _cup(cx, cy, liquor) -> str:
     dark, light = liquor
     return (f'<ellipse cx="{cx}" cy="{cy + 128}" rx="190" ry="34" fill="url(#shadow)"/>'
             f'<ellipse cx="{cx}" cy="{cy + 112}" rx="170" ry="34" fill="#f4f1ea" stroke="#d9d2c4" stroke-width="3"/>'

@@ -30,7 +30,7 @@ WORDS = {
 }
 
 
-def arabic_words(words, *, partial=False):
+def arabic_words(words, *, partial: bool = False):
     """The Arabic of each word in `words`, or [] when any one is unknown (staff then fill them all).
 
     With `partial` (tags, which are for search and grouping), the words we know

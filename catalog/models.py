@@ -26,7 +26,7 @@ class Category(models.Model):
         ordering = ["position", "slug"]
         verbose_name_plural = "categories"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -58,7 +58,7 @@ class ProductQuerySet(models.QuerySet):
         return count
 
 
-def _stock_changed(product_ids):
+def _stock_changed(product_ids) -> None:
     stock_changed.send(sender=Product, product_ids=product_ids)
 
 
@@ -117,10 +117,10 @@ class Product(models.Model):
         ]
         indexes = [models.Index(fields=["is_active", "category"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs):
+    def save(self, *args, **kwargs) -> None:
         adding = self._state.adding
         if adding:  # a new product starts at its own level: nothing has crossed yet
             self.stock_alert_level = Availability.status(self.stock)
@@ -190,7 +190,7 @@ class Review(models.Model):
         """pending | approved | rejected"""
         return "approved" if self.is_approved else "rejected" if self.is_rejected else "pending"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.rating}★ {self.title}"
 
 
@@ -217,5 +217,5 @@ class StockAlert(models.Model):
         ]
         indexes = [models.Index(fields=["product", "confirmed_at", "notified_at"], name="stock_alert_waiting")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.email} → {self.product_id}"

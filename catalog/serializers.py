@@ -2,6 +2,7 @@
 
 from rest_framework import serializers
 
+from catalog.models import Product
 from catalog.pricing import Availability, price_info
 
 
@@ -33,17 +34,17 @@ class ProductOutputSerializer(serializers.Serializer):
     brand = serializers.CharField()
     created_at = serializers.DateTimeField()
 
-    def get_price(self, product) -> str:
+    def get_price(self, product: Product) -> str:
         return f"{product.price_amount:.2f}"
 
-    def get_sale_price(self, product) -> str | None:
+    def get_sale_price(self, product: Product) -> str | None:
         info = price_info(product)
         return f"{info.price:.2f}" if info.on_sale else None
 
-    def get_kes_price(self, product) -> str | None:
+    def get_kes_price(self, product: Product) -> str | None:
         return f"{product.kes_price_amount:.2f}" if product.kes_price_amount is not None else None
 
-    def get_stock_status(self, product) -> str:
+    def get_stock_status(self, product: Product) -> str:
         return Availability.status(product.stock)
 
 

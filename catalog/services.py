@@ -2,11 +2,14 @@
 (keeping each product's rating and review count in step with approved reviews)."""
 
 from decimal import Decimal
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.db.models import Avg, Count
+from django.db.models import Avg, Count, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
@@ -21,7 +24,7 @@ class ReviewError(ShopError):
 
 # --- products ---------------------------------------------------------------
 
-def product_upsert(*, product=None, **fields):
+def product_upsert(*, product: Product | None = None, **fields: Any) -> Product:
     """Create a product, or update `product` (or the one with `fields["slug"]`).
 
     The one write path for products (seed, importer, admin), so the search
@@ -43,7 +46,7 @@ def product_upsert(*, product=None, **fields):
     return product
 
 
-def product_images_clean(images):
+def product_images_clean(images: object) -> list[str]:
     """Product image addresses as stored: http(s) or a site path, never javascript: or data:."""
     if not isinstance(images, list | tuple):
         raise ShopError(_("Images must be a list of web addresses"), field="images")
@@ -51,7 +54,7 @@ def product_images_clean(images):
     return [url for url in cleaned if url]
 
 
-def product_search_text_refresh(*, products=None):
+def product_search_text_refresh(*, products: QuerySet[Product] | None = None) -> int:
     """Rebuild the search text of `products` (default: all). Returns how many."""
     queryset = products if products is not None else Product.objects.all()
     count = 0
@@ -63,7 +66,7 @@ def product_search_text_refresh(*, products=None):
 
 # --- reviews ----------------------------------------------------------------
 
-def review_is_allowed(*, user, product):
+def review_is_allowed(*, user: User | AnonymousUser | None, product: Product) -> bool:
     """Whether `user` has a delivered order that contains `product`."""
 
     if user is None or not user.is_authenticated or not user.is_customer:
@@ -73,7 +76,7 @@ def review_is_allowed(*, user, product):
     ).exists()
 
 
-def _rating(value):
+def _rating(value: int | str | None) -> int:
     try:
         rating = int(value if value not in (None, "") else 5)
     except (TypeError, ValueError):
@@ -83,7 +86,8 @@ def _rating(value):
     return rating
 
 
-def review_create(*, user, product, rating, title, comment):
+def review_create(*, user: User | AnonymousUser | None, product: Product, rating: int | str | None, title: str,
+                  comment: str) -> Review:
     """Record a pending review by a verified buyer.
 
     Checks run in the order DECISIONS fixes: signed in, fields filled,
@@ -107,7 +111,7 @@ def review_create(*, user, product, rating, title, comment):
     )
 
 
-def _product_rating_refresh(product_id):
+def _product_rating_refresh(product_id: int) -> None:
     stats = Review.objects.filter(product_id=product_id, is_approved=True).aggregate(
         average=Avg("rating"), count=Count("pk")
     )
@@ -116,7 +120,7 @@ def _product_rating_refresh(product_id):
     catalog_changed_now_and_on_commit()
 
 
-def review_set_approved(*, review, approved):
+def review_set_approved(*, review: Review, approved: bool) -> Review:
     """Approve a review (shown) or send it back to pending (hidden)."""
     with transaction.atomic():
         review.is_approved = bool(approved)
@@ -126,7 +130,7 @@ def review_set_approved(*, review, approved):
     return review
 
 
-def review_reject(*, review):
+def review_reject(*, review: Review) -> Review:
     """Reject a review: hidden for good and kept as rejected (not deleted)."""
     with transaction.atomic():
         review.is_approved = False
@@ -136,7 +140,7 @@ def review_reject(*, review):
     return review
 
 
-def review_respond(*, review, response):
+def review_respond(*, review: Review, response: str) -> Review:
     """Store the shop's public answer to a review."""
     response = clean_text(response, field="adminResponse", max_length=TEXT_MAX, multiline=True)
     if not response:
@@ -147,7 +151,7 @@ def review_respond(*, review, response):
     return review
 
 
-def review_delete(*, review):
+def review_delete(*, review: Review) -> None:
     with transaction.atomic():
         product_id = review.product_id
         review.delete()

@@ -10,6 +10,7 @@ the language the visitor asked in.
 
 import logging
 import secrets
+from builtins import str
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -37,11 +38,11 @@ def _base(base_url):
     return (settings.SITE_URL or base_url or "").rstrip("/")
 
 
-def _prefix(language):
+def _prefix(language: str):
     return "/ar" if language == "ar" else ""
 
 
-def _mail(alert, template, subject_template, extra=None):
+def _mail(alert, template, subject_template, extra=None) -> None:
     language = alert.language if alert.language in ("en", "ar") else "en"
     with translation.override(language):
         product = alert.product
@@ -56,7 +57,7 @@ def _mail(alert, template, subject_template, extra=None):
 
 
 @transaction.atomic
-def stock_alert_request(*, product_id, email, language="en", base_url=""):
+def stock_alert_request(*, product_id, email, language: str = "en", base_url: str = ""):
     """Ask for one e-mail when the product is back; answers the same whether or not the address asked before."""
     email = clean_text(email, field="email", max_length=EMAIL_MAX).lower()
     try:

@@ -16,12 +16,12 @@ from django.db import transaction
 from shop.queue import enqueue
 
 
-def on_stock_changed(sender, product_ids, **kwargs):
+def on_stock_changed(sender, product_ids, **kwargs) -> None:
     ids = sorted({int(pk) for pk in product_ids if pk})
     if ids:
         transaction.on_commit(partial(_queue, ids))
 
 
-def _queue(ids):
+def _queue(ids) -> None:
     # by path: catalog.tasks imports the services whose writes send the signal
     enqueue("catalog.tasks.stock_changed_task", ids)

@@ -150,7 +150,7 @@ class Entry:
 class Index:
     """Words of the catalogue → entries, and trigrams → words, for fuzzy lookups."""
 
-    def __init__(self, entries):
+    def __init__(self, entries) -> None:
         self.entries = entries
         self.postings = {}  # word -> [(entry index, weight)]
         for n, entry in enumerate(entries):
@@ -288,7 +288,7 @@ def index_get():
     return _cached["index"]
 
 
-def index_reset():
+def index_reset() -> None:
     """Forget the built index (tests: the shared cache, and with it the version, restarts)."""
     with _lock:
         _cached.update(key=(None,), index=None, built=0.0, checked=0.0)

@@ -1,6 +1,7 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
+from builtins import str
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -17,11 +18,13 @@ from django.views.decorators.http import require_POST
 
 from catalog import selectors
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
+from catalog.models import Product
 from catalog.pricing import ON_SALE, Availability, price_info
 from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
 from shop.errors import ShopError
+from shop.models import StoreSettings
 from shop.money import format_egp
 from shop.paths import localized_path
 from shop.ratelimit import rate_limit_posts
@@ -66,7 +69,7 @@ def _rate_props():
     return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
 
 
-def shop(request, *, title=None, sale_only=False):
+def shop(request, *, title=None, sale_only: bool = False):
     """The filtered product list; the filters island fetches the `results` fragment of this view.
 
     The rendered body is kept in the shared cache per catalogue version, language,
@@ -230,7 +233,7 @@ def review_props(request, *, product_id):
 DELIVERY_SLOT = "<!--delivery-estimate-->"
 
 
-def _delivery_estimate(request, store, language):
+def _delivery_estimate(request, store: StoreSettings, language: str):
     """"Delivery to Cairo: E£50.00 · Arrives Sun 29 Nov – Tue 1 Dec" for the shopper's last governorate."""
     return render_to_string("catalog/_delivery_estimate.html", delivery_estimate_context(request, store, language),
                             request)
@@ -241,13 +244,13 @@ def delivery_estimate_part(request, _arg):
     return delivery_estimate_context(request, store_settings_get(), get_language())
 
 
-def delivery_estimate_context(request, store, language):
+def delivery_estimate_context(request, store: StoreSettings, language: str):
     """The delivery estimate's context: the shopper's last governorate, else Cairo."""
     governorate = shopper_governorate(request) or CAIRO
     return {"estimate": delivery_estimate(governorate=governorate, store=store, language=language), "store": store}
 
 
-def _product_context(request, product, store, language):
+def _product_context(request, product: Product, store: StoreSettings, language: str):
     info = price_info(product)
     top = max(0, min(product.stock, MAX_STEPPER))
     return {
@@ -280,7 +283,7 @@ def _script_safe(text):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _product_json_ld(request, product, info):
+def _product_json_ld(request, product: Product, info):
     """schema.org Product with its offer, for search engines."""
     data = {
         "@context": "https://schema.org",

@@ -39,15 +39,15 @@ class OrderStatusError(ShopError):
     field = "status"
 
 
-def _lines(order):
+def _lines(order: Order):
     return [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
 
 
-def _locked(order):
+def _locked(order: Order):
     return Order.objects.select_for_update().get(pk=order.pk)
 
 
-def order_set_status(*, order, status, actor=None, note="", tracking_number="", courier="", customer_note=""):
+def order_set_status(*, order: Order, status, actor=None, note: str = "", tracking_number: str = "", courier: str = "", customer_note: str = ""):
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in).
@@ -97,12 +97,12 @@ def order_set_status(*, order, status, actor=None, note="", tracking_number="", 
     return order
 
 
-def order_cancel(*, order, actor=None, note=""):
+def order_cancel(*, order: Order, actor=None, note: str = ""):
     """Cancel `order` and put its stock back."""
     return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
 
 
-def order_mark_paid(*, order, note=""):
+def order_mark_paid(*, order: Order, note: str = ""):
     """Record a verified payment: paid, processing, confirmation e-mail. Idempotent.
 
     Money captured on a cancelled order (paid after it expired, or a success
@@ -128,7 +128,7 @@ def order_mark_paid(*, order, note=""):
     return order
 
 
-def _flag_captured_on_cancelled(order, *, previous_payment, note):
+def _flag_captured_on_cancelled(order: Order, *, previous_payment, note) -> None:
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
     order.needs_attention = True
@@ -143,7 +143,7 @@ def _flag_captured_on_cancelled(order, *, previous_payment, note):
     order_attention_send(order=order)
 
 
-def order_confirm_cod(*, order):
+def order_confirm_cod(*, order: Order):
     """Confirm a cash-on-delivery order at once: stock stays taken, e-mail goes out."""
     with transaction.atomic():
         locked = _locked(order)
@@ -157,7 +157,7 @@ def order_confirm_cod(*, order):
     return order
 
 
-def order_payment_failed(*, order, note="Payment failed"):
+def order_payment_failed(*, order: Order, note: str = "Payment failed"):
     """Record a declined payment on an unpaid order: failed, cancelled, stock back."""
     with transaction.atomic():
         locked = _locked(order)

@@ -45,7 +45,7 @@ CartSchema = inline_serializer("Cart", {
 })
 
 
-def _cart_response(request, cart, *, notice=None, status=200):
+def _cart_response(request, cart, *, notice=None, status: int = 200):
     data = carts.cart_data(cart, governorate=shopper_governorate(request))
     if notice:
         data["notice"] = notice
@@ -372,7 +372,7 @@ TrackingSchema = inline_serializer("OrderTracking", {
 })
 
 
-def _tracking_response(request, order):
+def _tracking_response(request, order: Order):
     language = get_language()
     return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
 

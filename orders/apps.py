@@ -8,7 +8,7 @@ from shop.logs import log_order
 class OrdersConfig(AppConfig):
     name = "orders"
 
-    def ready(self):
+    def ready(self) -> None:
         # models can only be imported once the app registry is ready
         from orders.models import Order  # noqa: PLC0415
 

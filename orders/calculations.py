@@ -4,12 +4,16 @@ Prices come from catalog.pricing.unit_price, shipping and VAT from the store
 settings, rounding from shop.money. Nothing here trusts a browser.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from catalog.models import Product
 from catalog.pricing import unit_price
 from orders.delivery import zone_for
+from orders.models import Coupon
 from orders.places import governorate_stored
+from shop.models import StoreSettings
 from shop.money import quantize
 from shop.store_settings import store_settings_get
 
@@ -26,7 +30,7 @@ class TotalsLine:
 
 @dataclass(frozen=True)
 class Totals:
-    lines: list = field(default_factory=list)
+    lines: list[TotalsLine] = field(default_factory=list)
     item_count: int = 0
     subtotal: Decimal = ZERO
     discount: Decimal = ZERO
@@ -44,7 +48,7 @@ class Totals:
     governorate: str = ""
 
 
-def coupon_discount(coupon, subtotal):
+def coupon_discount(coupon: Coupon | None, subtotal: Decimal) -> Decimal:
     """The discount `coupon` gives on `subtotal`, never more than the subtotal."""
     if coupon is None:
         return ZERO
@@ -55,7 +59,8 @@ def coupon_discount(coupon, subtotal):
     return quantize(min(amount, subtotal))
 
 
-def order_totals(*, lines, coupon=None, payment_method=None, store=None, governorate=""):
+def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None = None, payment_method: str | None = None,
+                 store: StoreSettings | None = None, governorate: str = "") -> Totals:
     """Compute the totals of `lines` [(product, quantity)].
 
     Shipping is free when the subtotal (before discount) reaches the

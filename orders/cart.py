@@ -10,11 +10,12 @@ from orders.calculations import order_totals
 from orders.delivery import delivery_estimate
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
+from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
 from shop.validation import safe_url
 
 
-def cart_get_for_request(request, *, create=False):
+def cart_get_for_request(request, *, create: bool = False):
     """Return the visitor's cart (the customer's, else the session's), or None."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
@@ -59,7 +60,7 @@ def cart_item_count(request):
         return int(cursor.fetchone()[0])
 
 
-def cart_merge(*, session_key, user):
+def cart_merge(*, session_key, user) -> None:
     """Move the guest cart of `session_key` into `user`'s cart at sign-in.
 
     Quantities of the same product add up, capped at the stock on hand and
@@ -103,7 +104,7 @@ def _purchasable(product_id):
     return product
 
 
-def quantity_limit_problem(*, quantities, store):
+def quantity_limit_problem(*, quantities, store: StoreSettings):
     """Why per-product `quantities` break the store's caps (a message), or None."""
     if any(q > store.max_quantity_per_line for q in quantities):
         return _("You can order at most %(n)d of one product") % {"n": store.max_quantity_per_line}
@@ -112,7 +113,7 @@ def quantity_limit_problem(*, quantities, store):
     return None
 
 
-def _limits_check(cart, product, quantity):
+def _limits_check(cart, product: Product, quantity):
     """Refuse a line of `quantity` that would break the store's caps (nothing changes)."""
     others = [q for pk, q in cart.lines.exclude(product=product).values_list("product_id", "quantity")]
     problem = quantity_limit_problem(quantities=[*others, quantity], store=store_settings_get())
@@ -120,7 +121,7 @@ def _limits_check(cart, product, quantity):
         raise CartError(problem, field="quantity", code="quantity_limit")
 
 
-def cart_line_add(*, cart, product_id, quantity=1):
+def cart_line_add(*, cart, product_id, quantity: int = 1):
     """Add `quantity` of a product; the line never exceeds the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
@@ -158,11 +159,11 @@ def cart_line_update(*, cart, product_id, quantity):
     return capped < quantity
 
 
-def cart_line_remove(*, cart, product_id):
+def cart_line_remove(*, cart, product_id) -> None:
     cart.lines.filter(product_id=product_id).delete()
 
 
-def cart_clear(*, cart):
+def cart_clear(*, cart) -> None:
     """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
         cart.lines.all().delete()
@@ -176,11 +177,11 @@ def cart_lines(cart):
     return [(line.product, line.quantity) for line in cart.lines.select_related("product").order_by("pk")]
 
 
-def _money(amount):
+def _money(amount) -> str:
     return f"{amount:.2f}"
 
 
-def cart_data(cart, *, payment_method=None, coupon=None, governorate=""):
+def cart_data(cart, *, payment_method=None, coupon=None, governorate: str = ""):
     """The cart and its totals as the islands and the API see them.
 
     With a governorate (the shopper's last one, or the one just chosen) the

@@ -136,7 +136,7 @@ def checkout_validate(data, *, user=None):
     # the error's `field`/`message` (the decided shape), all of them its `fields`
     problems = {}
 
-    def problem(field, message):
+    def problem(field, message) -> None:
         problems.setdefault(field, message)
 
     required = _("Please fill in all required fields")
@@ -214,7 +214,7 @@ def _order_number():
     return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def order_place(*, lines, form, user=None, session_key="", language="en", client_ip=None, base_url=""):
+def order_place(*, lines, form, user=None, session_key: str = "", language: str = "en", client_ip=None, base_url: str = ""):
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
     One transaction: the quantity caps are checked again; the prices,
@@ -332,7 +332,7 @@ def _account_create(form):
         raise CheckoutError(exc.message, field=exc.field) from None
 
 
-def _remember_order(request, order):
+def _remember_order(request, order: Order) -> None:
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
@@ -350,7 +350,7 @@ class CheckoutResult:
     error: str = ""
 
 
-def checkout_complete(*, request, fields, payment_method, test_mode=False, items=None):
+def checkout_complete(*, request, fields, payment_method, test_mode: bool = False, items=None):
     """Place the visitor's server-side cart as an order and start its payment.
 
     `request` is the Django request (its user, session, cart and address);
@@ -406,7 +406,7 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
     return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
 
 
-def cod_available(*, request, coupon_code="", governorate=""):
+def cod_available(*, request, coupon_code: str = "", governorate: str = ""):
     """Whether cash on delivery can take this visitor's cart now (enabled, under the COD limit),
     with the coupon and governorate they typed."""
     store = store_settings_get()

@@ -7,6 +7,7 @@ decided here too (`invoice_allowed`), so the account page, the dashboard and
 the tracking page all link the same URL (`invoice_url`).
 """
 
+from builtins import str
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string
@@ -15,6 +16,7 @@ from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.roles import has_permission
+from orders.models import Order
 from orders.selectors import session_owns
 from shop.store_settings import store_settings_get
 
@@ -35,23 +37,23 @@ class DocumentLine:
     line_total: object
 
 
-def invoice_token(*, order):
+def invoice_token(*, order: Order):
     """A signature for one order's invoice link, for people who are not signed in (tracking page, e-mails)."""
     return salted_hmac(_TOKEN_SALT, order.number, algorithm="sha256").hexdigest()[:32]
 
 
-def invoice_token_valid(*, order, token):
+def invoice_token_valid(*, order: Order, token):
     return bool(token) and constant_time_compare(str(token), invoice_token(order=order))
 
 
-def invoice_url(*, order, language="en", signed=False):
+def invoice_url(*, order: Order, language: str = "en", signed: bool = False):
     """The invoice PDF's address in `language`; `signed` adds the token that lets anyone holding the link open it."""
     with translation.override(language if language in LANGUAGES else "en"):
         url = reverse("orders:invoice", kwargs={"number": order.number})
     return f"{url}?t={invoice_token(order=order)}" if signed else url
 
 
-def invoice_allowed(request, order, token=""):
+def invoice_allowed(request, order: Order, token: str = ""):
     """The customer who owns it (or the session that placed it), staff who may see orders, or a valid signed link."""
     return (
         session_owns(request, order)
@@ -60,7 +62,7 @@ def invoice_allowed(request, order, token=""):
     )
 
 
-def _line_title(item, language):
+def _line_title(item, language: str):
     """The product's name in the document's language when the product still exists, else the title bought."""
     product = item.product
     if product is not None:
@@ -70,12 +72,12 @@ def _line_title(item, language):
     return item.product_title
 
 
-def _lines(order, language):
+def _lines(order: Order, language: str):
     return [DocumentLine(_line_title(item, language), item.quantity, item.unit_price_amount, item.line_total_amount)
             for item in order.items.all()]
 
 
-def document_section(*, order, kind, language):
+def document_section(*, order: Order, kind, language: str):
     """One order's page of a document, rendered in `language` (HTML)."""
     language = language if language in LANGUAGES else "en"
     template = "orders/documents/packing_slip.html" if kind == Kind.PACKING_SLIP else "orders/documents/invoice.html"
@@ -107,7 +109,7 @@ def document_pdf(*, orders, kind, language=None):
     return HTML(string=document_html(orders=orders, kind=kind, language=language)).write_pdf()
 
 
-def document_filename(*, orders, kind):
+def document_filename(*, orders, kind) -> str:
     if len(orders) == 1:
         return f"{kind}-{orders[0].number}.pdf"
     return f"{kind}s-{len(orders)}.pdf"

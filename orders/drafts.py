@@ -17,7 +17,7 @@ FIELDS = {
 }
 
 
-def checkout_draft_keep(*, request, form, order):
+def checkout_draft_keep(*, request, form, order: Order) -> None:
     """Keep `form` (a validated CheckoutForm) for this session, tied to `order`."""
     request.session[SESSION_KEY] = {
         "order": order.number,
@@ -25,7 +25,7 @@ def checkout_draft_keep(*, request, form, order):
     }
 
 
-def checkout_draft_drop(*, request):
+def checkout_draft_drop(*, request) -> None:
     request.session.pop(SESSION_KEY, None)
 
 

@@ -26,7 +26,7 @@ _ADDRESS_FIELDS = {"firstName": "first_name", "lastName": "last_name", "phone": 
                    "state": "state", "postalCode": "postal_code", "country": "country"}
 
 
-def _merge(into, values):
+def _merge(into, values) -> None:
     for name in FIELDS:
         value = values.get(name)
         if isinstance(value, str) and value.strip():

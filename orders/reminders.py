@@ -42,7 +42,7 @@ class ReminderError(ShopError):
     """An opt-in the shopper can correct."""
 
 
-def cart_reminder_opt_in(*, request, email, opt_in, language="en", base_url=""):
+def cart_reminder_opt_in(*, request, email, opt_in, language: str = "en", base_url: str = ""):
     """Turn this visitor's reminder on (with the e-mail typed at checkout) or off. Signed-in: their account's choice."""
     user = request.user if request.user.is_authenticated else None
     if user is not None:
@@ -94,7 +94,7 @@ def unsubscribe_token(*, cart, email):
     return signing.dumps({"c": cart.pk, "e": email}, salt=_SALT, compress=True)
 
 
-def cart_reminder_send(*, cart_id, now=None):
+def cart_reminder_send(*, cart_id, now=None) -> bool:
     """Send the cart's one reminder if it is still due and wanted; True when an e-mail was queued."""
     now = now or timezone.now()
     cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)
@@ -134,7 +134,7 @@ def cart_reminder_send(*, cart_id, now=None):
     return True
 
 
-def cart_reminder_unsubscribe(*, token):
+def cart_reminder_unsubscribe(*, token) -> bool:
     """The e-mail's unsubscribe link: no more reminders for that cart, nor for the account with that e-mail."""
     try:
         data = signing.loads(str(token or "")[:500], salt=_SALT)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 
 from orders import cart as carts
 from orders.cart import CartError
+from orders.models import Order
 
 
 @dataclass
@@ -28,7 +29,7 @@ class ReorderResult:
         return lines
 
 
-def order_reorder(*, request, order):
+def order_reorder(*, request, order: Order):
     """Add each still-available line of `order` to the visitor's cart, at most what stock and caps allow."""
     cart = carts.cart_get_for_request(request, create=True)
     result = ReorderResult()

@@ -1,11 +1,16 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
+from django.http import HttpRequest
 
-from orders.models import Order, OrderStatus, PaymentStatus
+from orders.models import Order, OrderStatus, Payment, PaymentStatus
 
 
-def session_owns(request, order):
+def session_owns(request: HttpRequest, order: Order) -> bool:
     """Whether this visitor placed `order`: the signed-in customer, or the session that placed it."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated and order.user_id == user.pk:
@@ -14,7 +19,7 @@ def session_owns(request, order):
     return session is not None and order.number in session.get("orders", [])
 
 
-def order_summary(order, payment=None):
+def order_summary(order: Order, payment: Payment | None = None) -> dict[str, Any]:
     """The order as the storefront islands read it (camelCase, money as text)."""
     return {
         "orderId": order.number, "total": f"{order.total_amount:.2f}", "email": order.email,
@@ -23,7 +28,8 @@ def order_summary(order, payment=None):
     }
 
 
-def unpaid_orders_count(*, session_key="", client_ip=None, user=None):
+def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
+                        user: AbstractBaseUser | AnonymousUser | None = None) -> int:
     """Orders placed and still waiting for their payment by this session, address or customer."""
     who = Q(pk__in=[])
     if session_key:

@@ -10,6 +10,7 @@ it would tell a stranger holding the link more than they need.
 """
 
 import re
+from builtins import str
 
 from django.conf import settings
 from django.core import signing
@@ -39,19 +40,19 @@ def _not_found():
     )
 
 
-def tracking_token(order):
+def tracking_token(order: Order):
     """The signed order number: the same link every time (no expiry; order e-mails are kept for good)."""
     return signing.Signer(salt=SALT).sign_object(order.number)
 
 
-def tracking_path(order, language=None):
+def tracking_path(order: Order, language=None) -> str:
     """`/track/<token>` (or `/ar/track/<token>`) for `order`, in its language unless told."""
     language = language or order.language or "en"
     prefix = "" if language == "en" else f"/{language}"
     return f"{prefix}/track/{tracking_token(order)}"
 
 
-def tracking_url(order, language=None):
+def tracking_url(order: Order, language=None) -> str:
     """The absolute signed link for e-mails and WhatsApp messages."""
     base = settings.SITE_URL or (order.site_url or "").rstrip("/")
     return f"{base}{tracking_path(order, language)}"
@@ -100,18 +101,18 @@ def order_track_lookup(*, number, contact):
     return order
 
 
-def _mask(text, keep=3):
+def _mask(text, keep: int = 3):
     text = (text or "").strip()
     if len(text) <= keep:
         return "•" * len(text)
     return text[:keep] + "•" * min(len(text) - keep, 8)
 
 
-def _money(value):
+def _money(value) -> str:
     return f"{value:.2f}"
 
 
-def shipment_of(order):
+def shipment_of(order: Order):
     """The latest 'shipped' change with its tracking number, courier and note to the customer."""
     changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED]
     change = changes[-1] if changes else None
@@ -120,7 +121,7 @@ def shipment_of(order):
     return {"trackingNumber": change.tracking_number, "courier": change.courier, "note": change.customer_note}
 
 
-def tracking_data(order, *, language):
+def tracking_data(order: Order, *, language: str):
     """Everything the tracking page and API show, in `language` (masked address and phone)."""
     labels = dict(OrderStatus.choices)
     with override(language):

@@ -90,7 +90,7 @@ def _coupon(code, cart):
         return None  # expired since: the shopper sees it unapplied and may apply it again
 
 
-def _payment_choice(request, prefill, methods):
+def _payment_choice(request, prefill, methods) -> None:
     """After a failed card payment the draft's method comes back ("Try again"), or cash on delivery
     for `?pay=cod` ("Pay on delivery instead"); a method no longer offered is dropped (the island
     then preselects the first one offered)."""

@@ -31,11 +31,11 @@ class Rate:
     is_fallback: bool  # no stored rate: the configured fallback is in use
 
 
-def _cache_key(from_currency, to_currency):
+def _cache_key(from_currency, to_currency) -> str:
     return f"rate:{from_currency}:{to_currency}"
 
 
-def rate_get(from_currency="KES", to_currency="EGP"):
+def rate_get(from_currency: str = "KES", to_currency: str = "EGP"):
     """Return the rate for a pair; EGP→KES is the inverse of KES→EGP."""
     from_currency, to_currency = from_currency.upper(), to_currency.upper()
     if from_currency == to_currency:
@@ -57,7 +57,7 @@ def rate_get(from_currency="KES", to_currency="EGP"):
     return None
 
 
-def rate_forget(from_currency="KES", to_currency="EGP"):
+def rate_forget(from_currency: str = "KES", to_currency: str = "EGP") -> None:
     """Drop the cached copy after the row changes (and the stored pages, which show prices in it)."""
     cache.delete(_cache_key(from_currency.upper(), to_currency.upper()))
     catalog_changed_now_and_on_commit()
@@ -88,7 +88,7 @@ USER_AGENT = "NileHighlandsTea-rates/1.0 (+https://nilehighlands.example/contact
 class RateError(Exception):
     """A provider gave no usable rate; `permanent` when retrying cannot help."""
 
-    def __init__(self, message, *, permanent=False):
+    def __init__(self, message, *, permanent: bool = False) -> None:
         super().__init__(message)
         self.permanent = permanent
 
@@ -162,7 +162,7 @@ def _source_name(item):
     return urlsplit(item.partition("#")[0]).netloc or item[:60]
 
 
-def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, providers=None):
+def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force: bool = False, providers=None):
     """Refresh the stored rate from the provider chain, keeping the last good one on failure.
 
     Without `force`, a row younger than the cache lifetime is kept as it is, so
@@ -202,11 +202,11 @@ def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, provid
     return RefreshResult(rate_get(from_currency, to_currency), False, errors)
 
 
-def _error_key(from_currency, to_currency):
+def _error_key(from_currency, to_currency) -> str:
     return f"rate-error:{from_currency}:{to_currency}"
 
 
-def rate_status(from_currency="KES", to_currency="EGP"):
+def rate_status(from_currency: str = "KES", to_currency: str = "EGP"):
     """What the dashboard's system status says about the rate: value, source, staleness, error."""
     rate = rate_get(from_currency, to_currency)
     row = ExchangeRate.objects.filter(

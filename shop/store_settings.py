@@ -1,5 +1,7 @@
 """Read the store settings through the shared cache."""
 
+from typing import Any
+
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
@@ -20,16 +22,16 @@ SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 CACHE_SECONDS = 300
 
 
-def store_settings_get():
+def store_settings_get() -> StoreSettings:
     """Return the StoreSettings row, creating it with the defaults if missing."""
-    settings = cache.get(STORE_SETTINGS_CACHE_KEY)
+    settings: StoreSettings | None = cache.get(STORE_SETTINGS_CACHE_KEY)
     if settings is None:
         settings, _created = StoreSettings.objects.get_or_create(pk=1)
         cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
     return settings
 
 
-def store_settings_update(**fields):
+def store_settings_update(**fields: Any) -> StoreSettings:
     """Change settings fields and save (which also drops the shared cache)."""
     fields = clean_fields(fields, LIMITS)
     if fields.get("social_media") is not None:
@@ -50,14 +52,14 @@ def store_settings_update(**fields):
     return settings
 
 
-def social_links_clean(links):
+def social_links_clean(links: object) -> dict[str, str]:
     """The social profile links as stored: absolute http(s) addresses or blank."""
     links = links if isinstance(links, dict) else {}
     return {name: clean_url(links.get(name, ""), field=f"social_media.{name}", allow_relative=False)
             for name in SOCIAL_NETWORKS}
 
 
-def _delivery_clean(fields):
+def _delivery_clean(fields: dict[str, Any]) -> None:
     """Delivery table, days off, holidays and the WhatsApp number as stored (orders.delivery owns the rules)."""
     if "shipping_zones" in fields:
         fields["shipping_zones"] = shipping_zones_clean(fields["shipping_zones"])

@@ -2,19 +2,20 @@
 
 from django import template
 
+from catalog.models import Product
 from catalog.pricing import Availability, price_info
 
 register = template.Library()
 
 
 @register.simple_tag
-def product_price(product):
+def product_price(product: Product):
     """`{% product_price product as info %}`: the PriceInfo to show."""
     return price_info(product)
 
 
 @register.filter
-def stock_status(product):
+def stock_status(product: Product):
     return Availability.status(product.stock)
 
 

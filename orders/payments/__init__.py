@@ -15,12 +15,12 @@ def get_provider(name):
     return PROVIDERS[name]()
 
 
-def wants_sandbox(method, *, test_mode=False):
+def wants_sandbox(method, *, test_mode: bool = False):
     """Whether the checkout body asks for the test payment page."""
     return method == "sandbox" or (test_mode and method != "cod")
 
 
-def provider_for_method(method, *, test_mode=False):
+def provider_for_method(method, *, test_mode: bool = False):
     """Which provider takes `method`: card goes to settings.PAYMENT_PROVIDER."""
     if method == "cod":
         return "cod"

@@ -3,11 +3,13 @@
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from orders.models import Order
+
 
 class PaymentError(Exception):
     """The provider failed. `permanent` means retrying the same request will not help."""
 
-    def __init__(self, message, *, permanent=False):
+    def __init__(self, message, *, permanent: bool = False) -> None:
         super().__init__(message)
         self.message = str(message)
         self.permanent = permanent
@@ -38,6 +40,6 @@ class TransactionResult:
 class Provider(Protocol):
     name: str
 
-    def start(self, *, order, payment, return_url, notification_url) -> PaymentStart: ...
+    def start(self, *, order: Order, payment, return_url, notification_url) -> PaymentStart: ...
 
     def inquire(self, *, payment) -> TransactionResult | None: ...

@@ -2,6 +2,7 @@
 
 from django.urls import reverse
 
+from orders.models import Order
 from orders.payments.base import PaymentStart
 
 
@@ -9,10 +10,10 @@ class CodProvider:
     name = "cod"
 
     @staticmethod
-    def is_configured():
+    def is_configured() -> bool:
         return True
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment, return_url, notification_url):
         return PaymentStart(payment_url=reverse("orders:thankyou"))
 
     def inquire(self, *, payment):

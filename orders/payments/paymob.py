@@ -11,6 +11,7 @@ import logging
 import requests
 from django.conf import settings
 
+from orders.models import Order
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from shop.money import to_minor_units
 
@@ -91,7 +92,7 @@ def transaction_result(obj):
 class PaymobProvider:
     name = "paymob"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.base_url = settings.PAYMOB_BASE_URL.rstrip("/")
         self.timeout = settings.PAYMOB_TIMEOUT
 
@@ -122,7 +123,7 @@ class PaymobProvider:
             raise PaymentError(f"Paymob refused ({response.status_code}): {data}", permanent=True)
         return data
 
-    def intention_body(self, *, order, payment, return_url, notification_url):
+    def intention_body(self, *, order: Order, payment, return_url, notification_url):
         """The intention request: Σ item amount × quantity equals `amount` exactly."""
         amount = to_minor_units(order.total_amount)
         items = [
@@ -157,7 +158,7 @@ class PaymobProvider:
             "redirection_url": return_url,
         }
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment, return_url, notification_url):
         body = self.intention_body(order=order, payment=payment, return_url=return_url,
                                    notification_url=notification_url)
         data = self._post("/v1/intention/", body, {"Authorization": f"Token {settings.PAYMOB_SECRET_KEY}"})

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
+from orders.models import Order
 from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.paymob import hmac_sign
 from shop.money import to_minor_units
@@ -38,7 +39,7 @@ class SandboxProvider:
     def hmac_secret(self):
         return hashlib.sha256(f"sandbox-hmac:{settings.SECRET_KEY}".encode()).hexdigest()
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment, return_url, notification_url):
         if not self.is_configured():
             raise PaymentError("The test payment provider is switched off", permanent=True)
         return PaymentStart(

@@ -18,13 +18,13 @@ logger = logging.getLogger("orders.payments")
 class CallbackRejected(Exception):
     """The callback cannot be applied; `status` is the HTTP answer (400 or 403)."""
 
-    def __init__(self, reason, status=400):
+    def __init__(self, reason, status: int = 400) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
 
 
-def payment_start(*, order, provider_name, return_url, notification_url):
+def payment_start(*, order: Order, provider_name, return_url, notification_url):
     """Create the Payment for `order` and ask the provider where to send the browser.
 
     A provider failure is logged with the order number and re-raised; the
@@ -102,7 +102,7 @@ def _apply(payment, result, kind):
     return payment
 
 
-def callback_process(*, provider_name, body, received_hmac, kind="callback"):
+def callback_process(*, provider_name, body, received_hmac, kind: str = "callback"):
     """Verify and apply a transaction callback body (already parsed JSON).
 
     403 when the HMAC is missing or wrong; 400 when the body is malformed,

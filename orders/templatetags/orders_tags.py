@@ -4,13 +4,14 @@ from django import template
 from django.utils.translation import get_language
 
 from orders.delivery import window_text
+from orders.models import Order
 from orders.places import governorate_name
 
 register = template.Library()
 
 
 @register.simple_tag
-def delivery_window_text(order):
+def delivery_window_text(order: Order):
     """"Arrives Sun 29 Nov – Tue 1 Dec" for the window promised at checkout, or ""."""
     if not order.delivery_min_date:
         return ""

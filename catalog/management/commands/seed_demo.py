@@ -14,11 +14,11 @@ from catalog.services import product_upsert
 class Command(BaseCommand):
     help = "Load the demo catalogue of Kenyan teas (safe to run again)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--if-empty", action="store_true", help="Do nothing when products exist.")
 
     @transaction.atomic
-    def handle(self, *args, if_empty=False, **options):
+    def handle(self, *args, if_empty: bool = False, **options) -> None:
         if if_empty and Product.objects.exists():
             self.stdout.write("Catalogue not empty: demo data not loaded.")
             return
