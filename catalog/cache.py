@@ -11,18 +11,18 @@ VERSION_KEY = "catalog:version"
 FRAGMENT_SECONDS = 120
 
 
-def _first_version():
+def _first_version() -> int:
     # a random start, never a number used before: pages kept in a process's memory
     # (shop.page_cache) must not match again after the shared cache was flushed
     return secrets.randbits(48)
 
 
-def catalog_version():
+def catalog_version() -> int:
     version = cache.get(VERSION_KEY)
     if version is None:
         cache.add(VERSION_KEY, _first_version(), None)
         version = cache.get(VERSION_KEY) or _first_version()
-    return version
+    return int(version)
 
 
 def catalog_changed() -> None:

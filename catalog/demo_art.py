@@ -335,7 +335,7 @@ def leaves_shot(tea):
                 + "".join(around) + _finish())
 
 
-def product_pictures(*, slug, category, colour, notes):
+def product_pictures(*, slug: str, category: str, colour: str, notes: object) -> dict[str, str]:
     """{file name: SVG text} of the three pictures of one demo tea: pack, cup, leaves."""
     tea = Tea(slug=slug, category=category, colour=colour, notes=list(notes))
     return {f"{slug}.svg": pack_shot(tea), f"{slug}-cup.svg": cup_shot(tea), f"{slug}-leaves.svg": leaves_shot(tea)}

@@ -1,12 +1,14 @@
 """What the API says about products and reviews (output only; camelCase on the wire)."""
 
+from typing import Any
+
 from rest_framework import serializers
 
 from catalog.models import Product
 from catalog.pricing import Availability, price_info
 
 
-class ProductOutputSerializer(serializers.Serializer):
+class ProductOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     slug = serializers.CharField()
     title = serializers.CharField()
@@ -48,7 +50,7 @@ class ProductOutputSerializer(serializers.Serializer):
         return Availability.status(product.stock)
 
 
-class ReviewOutputSerializer(serializers.Serializer):
+class ReviewOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     product_id = serializers.IntegerField()
     product_title = serializers.CharField(source="product.title")

@@ -10,7 +10,7 @@ the language the visitor asked in.
 
 import logging
 import secrets
-from builtins import str
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -115,7 +115,7 @@ def stock_alert_cancel(*, token):
     return alert
 
 
-def stock_alerts_send(*, product_ids):
+def stock_alerts_send(*, product_ids: Iterable[int]) -> int:
     """E-mail every confirmed, unsent alert of these products that have stock again; each exactly once."""
     sent = 0
     back = Product.objects.filter(pk__in=product_ids, is_active=True, stock__gt=0).values_list("pk", flat=True)
@@ -135,7 +135,7 @@ def stock_alerts_send(*, product_ids):
     return sent
 
 
-def stock_alerts_sweep():
+def stock_alerts_sweep() -> int:
     """Send what a missed stock hook left behind (beat, hourly)."""
     waiting = StockAlert.objects.filter(confirmed_at__isnull=False, notified_at__isnull=True,
                                         product__stock__gt=0).values_list("product_id", flat=True).distinct()

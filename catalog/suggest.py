@@ -305,6 +305,6 @@ def suggest(query):
     return products, categories
 
 
-def fuzzy_product_ids(query, *, limit=FALLBACK_LIMIT):
+def fuzzy_product_ids(query: str, *, limit: int = FALLBACK_LIMIT) -> list[int]:
     """Active product ids the forgiving search finds, best first (the shop search's fallback)."""
     return [e.pk for e in index_get().search(query, kinds=("product",))[:limit]]

@@ -1,7 +1,6 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
-from builtins import str
 from urllib.parse import urlencode
 
 from django.core.cache import cache

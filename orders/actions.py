@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from orders.emails import (
     order_attention_send,
@@ -39,15 +40,16 @@ class OrderStatusError(ShopError):
     field = "status"
 
 
-def _lines(order: Order):
+def _lines(order: Order) -> list[tuple[int, int]]:
     return [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
 
 
-def _locked(order: Order):
+def _locked(order: Order) -> Order:
     return Order.objects.select_for_update().get(pk=order.pk)
 
 
-def order_set_status(*, order: Order, status, actor=None, note: str = "", tracking_number: str = "", courier: str = "", customer_note: str = ""):
+def order_set_status(*, order: Order, status: str, actor: User | None = None, note: str = "", tracking_number: str = "",
+                     courier: str = "", customer_note: str = "") -> Order:
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in).
@@ -97,12 +99,12 @@ def order_set_status(*, order: Order, status, actor=None, note: str = "", tracki
     return order
 
 
-def order_cancel(*, order: Order, actor=None, note: str = ""):
+def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> Order:
     """Cancel `order` and put its stock back."""
     return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
 
 
-def order_mark_paid(*, order: Order, note: str = ""):
+def order_mark_paid(*, order: Order, note: str = "") -> Order:
     """Record a verified payment: paid, processing, confirmation e-mail. Idempotent.
 
     Money captured on a cancelled order (paid after it expired, or a success
@@ -128,7 +130,7 @@ def order_mark_paid(*, order: Order, note: str = ""):
     return order
 
 
-def _flag_captured_on_cancelled(order: Order, *, previous_payment, note) -> None:
+def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: str) -> None:
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
     order.needs_attention = True
@@ -143,7 +145,7 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment, note) -> None
     order_attention_send(order=order)
 
 
-def order_confirm_cod(*, order: Order):
+def order_confirm_cod(*, order: Order) -> Order:
     """Confirm a cash-on-delivery order at once: stock stays taken, e-mail goes out."""
     with transaction.atomic():
         locked = _locked(order)
@@ -157,7 +159,7 @@ def order_confirm_cod(*, order: Order):
     return order
 
 
-def order_payment_failed(*, order: Order, note: str = "Payment failed"):
+def order_payment_failed(*, order: Order, note: str = "Payment failed") -> Order:
     """Record a declined payment on an unpaid order: failed, cancelled, stock back."""
     with transaction.atomic():
         locked = _locked(order)

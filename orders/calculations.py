@@ -22,7 +22,7 @@ ZERO = Decimal("0.00")
 
 @dataclass(frozen=True)
 class TotalsLine:
-    product: object
+    product: Product
     quantity: int
     unit_price: Decimal
     line_total: Decimal

@@ -3,19 +3,26 @@ every amount, takes the stock, counts the coupon and snapshots the lines."""
 
 import re
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
 from accounts.lockout import client_ip
+from accounts.models import User
 from accounts.services import (
     AccountError,
     customer_create,
@@ -88,7 +95,7 @@ class CheckoutForm:
     confirm_password: str = ""
 
 
-def _clean(value):
+def _clean(value: object) -> str:
     return str(value or "").strip()
 
 
@@ -103,12 +110,12 @@ _TEXT_FIELDS = {
 }
 
 
-def _text(data, name):
+def _text(data: Mapping[str, Any], name: str) -> str:
     field, limit = _TEXT_FIELDS[name]
     return clean_text(data.get(name), field=field, max_length=limit)
 
 
-def checkout_validate(data, *, user=None):
+def checkout_validate(data: Mapping[str, Any], *, user: User | AnonymousUser | None = None) -> CheckoutForm:
     """Check a checkout form (a dict of snake_case fields); return a CheckoutForm.
 
     Every typed field passes `shop.validation.clean_text` (length, NUL,
@@ -134,9 +141,9 @@ def checkout_validate(data, *, user=None):
         form.create_account = False
     # every problem at once, one message a field, in the order the checks run: the first is
     # the error's `field`/`message` (the decided shape), all of them its `fields`
-    problems = {}
+    problems: dict[str, str] = {}
 
-    def problem(field, message) -> None:
+    def problem(field: str, message: str) -> None:
         problems.setdefault(field, message)
 
     required = _("Please fill in all required fields")
@@ -176,7 +183,7 @@ def checkout_validate(data, *, user=None):
     return form
 
 
-def coupon_check(*, code, subtotal):
+def coupon_check(*, code: str, subtotal: Decimal) -> Coupon:
     """Return the usable Coupon for `code` on `subtotal`, or raise CheckoutError."""
     code = _clean(code).upper()
     coupon = Coupon.objects.filter(code=code, is_active=True).first()
@@ -196,7 +203,7 @@ def coupon_check(*, code, subtotal):
     return coupon
 
 
-def _coupon_use(coupon):
+def _coupon_use(coupon: Coupon) -> None:
     """Count one use, atomically: fails once the limit is reached by anyone."""
     used = Coupon.objects.filter(pk=coupon.pk, is_active=True).filter(
         Q(usage_limit__isnull=True) | Q(used_count__lt=F("usage_limit"))
@@ -205,7 +212,7 @@ def _coupon_use(coupon):
         raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
 
 
-def _order_number():
+def _order_number() -> str:
     """A short number customers can read out on the phone: NHT-<yymmdd>-<6 hex>."""
     for _attempt in range(5):
         number = f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
@@ -214,7 +221,9 @@ def _order_number():
     return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def order_place(*, lines, form, user=None, session_key: str = "", language: str = "en", client_ip=None, base_url: str = ""):
+def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: User | AnonymousUser | None = None,
+                session_key: str = "", language: str = "en", client_ip: str | None = None,
+                base_url: str = "") -> Order:
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
     One transaction: the quantity caps are checked again; the prices,
@@ -283,14 +292,14 @@ def order_place(*, lines, form, user=None, session_key: str = "", language: str 
     return order
 
 
-def cart_confirm(*, lines, items):
+def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: object) -> None:
     """Check that the body's `items` [{id, quantity}] name exactly the cart's lines.
 
     The server-side cart is what is bought; the browser may only confirm it.
     A difference (a tab left open while another changed the cart) is a 409
     and nothing is placed.
     """
-    wanted = {}
+    wanted: dict[int, int] = {}
     for item in items:
         try:
             product_id, quantity = int(item["id"]), int(item.get("quantity", 1))
@@ -302,7 +311,7 @@ def cart_confirm(*, lines, items):
                             status=409, code="cart_changed")
 
 
-def unpaid_limit_check(*, session_key, client_ip, user):
+def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | AnonymousUser | None) -> None:
     """Refuse another order while this visitor already holds the store's limit of unpaid ones."""
     limit = store_settings_get().max_unpaid_orders
     if unpaid_orders_count(session_key=session_key, client_ip=client_ip, user=user) >= limit:
@@ -312,7 +321,7 @@ def unpaid_limit_check(*, session_key, client_ip, user):
         )
 
 
-def _checkout_provider(method, *, test_mode):
+def _checkout_provider(method: str, *, test_mode: bool) -> str:
     """The provider for the body's method; the test page only where it may be used."""
     if wants_sandbox(method, test_mode=test_mode) and settings.PAYMENT_PROVIDER == "paymob":
         raise CheckoutError(_("Test payments are not available in this shop"), field="paymentMethod",
@@ -324,7 +333,7 @@ def _checkout_provider(method, *, test_mode):
     return provider_name
 
 
-def _account_create(form):
+def _account_create(form: CheckoutForm) -> User:
     try:
         return customer_create(first_name=form.first_name, last_name=form.last_name, email=form.email,
                                password=form.password, phone=form.phone, language=get_language())
@@ -332,7 +341,7 @@ def _account_create(form):
         raise CheckoutError(exc.message, field=exc.field) from None
 
 
-def _remember_order(request, order: Order) -> None:
+def _remember_order(request: HttpRequest | Request, order: Order) -> None:
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
@@ -350,7 +359,8 @@ class CheckoutResult:
     error: str = ""
 
 
-def checkout_complete(*, request, fields, payment_method, test_mode: bool = False, items=None):
+def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, Any], payment_method: str,
+                      test_mode: bool = False, items: object = None) -> CheckoutResult:
     """Place the visitor's server-side cart as an order and start its payment.
 
     `request` is the Django request (its user, session, cart and address);
@@ -406,7 +416,7 @@ def checkout_complete(*, request, fields, payment_method, test_mode: bool = Fals
     return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
 
 
-def cod_available(*, request, coupon_code: str = "", governorate: str = ""):
+def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", governorate: str = "") -> bool:
     """Whether cash on delivery can take this visitor's cart now (enabled, under the COD limit),
     with the coupon and governorate they typed."""
     store = store_settings_get()

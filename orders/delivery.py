@@ -8,7 +8,6 @@ outside Egypt, or no governorate yet, uses the default row. Working days skip th
 weekdays in `delivery_days_off` (Friday) and the dates in `delivery_holidays`.
 """
 
-from builtins import str
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation

@@ -7,7 +7,6 @@ decided here too (`invoice_allowed`), so the account page, the dashboard and
 the tracking page all link the same URL (`invoice_url`).
 """
 
-from builtins import str
 from dataclasses import dataclass
 
 from django.template.loader import render_to_string

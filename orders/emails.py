@@ -4,7 +4,6 @@ Each is queued in the outbox (shop.mail) inside the transaction that changes
 the order, so the mail exists exactly when the change does.
 """
 
-from builtins import str
 
 from django.conf import settings
 from django.template.loader import render_to_string

@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -72,7 +73,7 @@ class Coupon(models.Model):
             ),
         ]
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.code = self.code.strip().upper()
         super().save(*args, **kwargs)
 
@@ -165,7 +166,7 @@ class Order(models.Model):
         return self.number
 
     @property
-    def customer_name(self):
+    def customer_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
 

@@ -14,7 +14,7 @@ through `shop.queue.enqueue`.
 """
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -79,7 +79,7 @@ def _recipient(cart):
     return None
 
 
-def cart_reminders_due(*, now=None):
+def cart_reminders_due(*, now: datetime | None = None) -> list[Cart]:
     """Ids of carts whose one reminder is due now."""
     now = now or timezone.now()
     cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)

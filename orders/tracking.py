@@ -10,7 +10,6 @@ it would tell a stranger holding the link more than they need.
 """
 
 import re
-from builtins import str
 
 from django.conf import settings
 from django.core import signing

@@ -40,7 +40,7 @@ def clean_request_id(value):
     return value if value and _VALID_ID.match(value) else None
 
 
-def log_order(number):
+def log_order(number: str) -> None:
     """Name the order this request or job is about (called whenever an order is saved)."""
     if number:
         order_number_var.set(number)

@@ -41,6 +41,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
@@ -71,7 +72,7 @@ _NOT_PAGES = ("/api/", "/static/", "/media/", "/django-admin/", "/healthz", "/la
               "/robots.txt", "/sitemap.xml", "/favicon.ico")
 
 
-def cache_for_visitors(view):
+def cache_for_visitors(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Let PageCacheMiddleware store `view`'s pages (200 and 404) for visitors without a session."""
 
     @wraps(view)

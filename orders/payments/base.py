@@ -1,15 +1,15 @@
 """The one interface every payment provider implements (healthchecks-style transports)."""
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from orders.models import Order
+from orders.models import Order, Payment
 
 
 class PaymentError(Exception):
     """The provider failed. `permanent` means retrying the same request will not help."""
 
-    def __init__(self, message, *, permanent: bool = False) -> None:
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
         super().__init__(message)
         self.message = str(message)
         self.permanent = permanent
@@ -34,12 +34,12 @@ class TransactionResult:
     pending: bool
     amount_cents: int
     currency: str
-    raw: dict = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
 
 
 class Provider(Protocol):
     name: str
 
-    def start(self, *, order: Order, payment, return_url, notification_url) -> PaymentStart: ...
+    def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart: ...
 
-    def inquire(self, *, payment) -> TransactionResult | None: ...
+    def inquire(self, *, payment: Payment) -> TransactionResult | None: ...
