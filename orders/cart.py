@@ -170,7 +170,7 @@ def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:
     cart.lines.filter(product_id=product_id).delete()
 
 
-def cart_clear(*, cart: Cart) -> None:
+def cart_clear(*, cart: Cart | None) -> None:
     """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
         cart.lines.all().delete()

@@ -3,7 +3,7 @@ every amount, takes the stock, counts the coupon and snapshots the lines."""
 
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -292,7 +292,7 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
     return order
 
 
-def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: object) -> None:
+def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: Iterable[Mapping[str, Any]]) -> None:
     """Check that the body's `items` [{id, quantity}] name exactly the cart's lines.
 
     The server-side cart is what is bought; the browser may only confirm it.
@@ -360,7 +360,7 @@ class CheckoutResult:
 
 
 def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, Any], payment_method: str,
-                      test_mode: bool = False, items: object = None) -> CheckoutResult:
+                      test_mode: bool = False, items: Iterable[Mapping[str, Any]] | None = None) -> CheckoutResult:
     """Place the visitor's server-side cart as an order and start its payment.
 
     `request` is the Django request (its user, session, cart and address);

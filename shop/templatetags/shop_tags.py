@@ -72,7 +72,7 @@ def asset(path):
 
 
 @register.simple_tag
-def lurl(path):
+def lurl(path: str) -> str:
     """A site path in the current language: `/shop` or `/ar/shop`."""
     return localized_path(path)
 
