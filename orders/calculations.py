@@ -59,8 +59,9 @@ def coupon_discount(coupon: Coupon | None, subtotal: Decimal) -> Decimal:
     return quantize(min(amount, subtotal))
 
 
-def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None = None, payment_method: str | None = None,
-                 store: StoreSettings | None = None, governorate: str = "") -> Totals:
+def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None = None,
+                 payment_method: str | None = None, store: StoreSettings | None = None,
+                 governorate: str = "") -> Totals:
     """Compute the totals of `lines` [(product, quantity)].
 
     Shipping is free when the subtotal (before discount) reaches the

@@ -9,7 +9,7 @@ from orders.payments.sandbox import SandboxProvider, sandbox_enabled
 
 __all__ = ["get_provider", "methods_available", "provider_for_method", "sandbox_enabled", "wants_sandbox"]
 
-PROVIDERS = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
+PROVIDERS: dict[str, type[Provider]] = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
 
 
 def get_provider(name: str) -> Provider:
@@ -27,7 +27,7 @@ def provider_for_method(method: str, *, test_mode: bool = False) -> str:
         return "cod"
     if wants_sandbox(method, test_mode=test_mode):
         return "sandbox"
-    return settings.PAYMENT_PROVIDER
+    return str(settings.PAYMENT_PROVIDER)
 
 
 def methods_available(*, cod_enabled: bool) -> list[str]:
