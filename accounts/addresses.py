@@ -1,9 +1,12 @@
 """Saved addresses: several per customer, one default (prefilled at checkout by orders.prefill)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import Address
+from accounts.models import Address, User
 from accounts.services import phone_is_valid, phone_normalize
 from orders.places import COUNTRIES, governorate_stored
 from shop.errors import ShopError
@@ -25,7 +28,7 @@ class AddressError(ShopError):
     """A saved address the customer can correct."""
 
 
-def _cleaned(fields):
+def _cleaned(fields: Mapping[str, Any]) -> dict[str, Any]:
     values = {name: fields.get(name, "") or "" for name in FIELDS}
     values = clean_fields(values, LIMITS, names=FORM_NAMES)
     values["country"] = (values["country"] or "EGY").upper()
@@ -52,7 +55,7 @@ def _cleaned(fields):
 
 
 @transaction.atomic
-def address_create(*, user, fields, make_default=False):
+def address_create(*, user: User, fields: Mapping[str, Any], make_default: bool = False) -> Address:
     """Save a new address for `user`; the first one, or one asked to be, becomes the default."""
     values = _cleaned(fields)
     existing = Address.objects.select_for_update().filter(user=user)
@@ -65,7 +68,7 @@ def address_create(*, user, fields, make_default=False):
 
 
 @transaction.atomic
-def address_update(*, user, address_id, fields):
+def address_update(*, user: User, address_id: int | str, fields: Mapping[str, Any]) -> Address:
     address = _own(user, address_id)
     for name, value in _cleaned(fields).items():
         setattr(address, name, value)
@@ -74,7 +77,7 @@ def address_update(*, user, address_id, fields):
 
 
 @transaction.atomic
-def address_set_default(*, user, address_id):
+def address_set_default(*, user: User, address_id: int | str) -> Address:
     address = _own(user, address_id)
     Address.objects.filter(user=user, is_default=True).exclude(pk=address.pk).update(is_default=False)
     if not address.is_default:
@@ -84,7 +87,7 @@ def address_set_default(*, user, address_id):
 
 
 @transaction.atomic
-def address_delete(*, user, address_id):
+def address_delete(*, user: User, address_id: int | str) -> None:
     """Forget an address; when it was the default, the oldest remaining one takes its place."""
     address = _own(user, address_id)
     was_default = address.is_default
@@ -96,16 +99,16 @@ def address_delete(*, user, address_id):
             successor.save(update_fields=["is_default"])
 
 
-def _own(user, address_id):
+def _own(user: User, address_id: int | str) -> Address:
     address = Address.objects.select_for_update().filter(user=user, pk=address_id).first()
     if address is None:
         raise AddressError(_("Address not found"), field="form", status=404)
     return address
 
 
-def address_list(*, user):
+def address_list(*, user: User) -> list[Address]:
     return list(Address.objects.filter(user=user))
 
 
-def address_default(*, user):
+def address_default(*, user: User) -> Address | None:
     return Address.objects.filter(user=user, is_default=True).first()

@@ -11,6 +11,7 @@ the language the visitor asked in.
 import logging
 import secrets
 from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -34,15 +35,15 @@ class StockAlertError(ShopError):
     """A "Notify me" request the visitor can correct."""
 
 
-def _base(base_url):
+def _base(base_url: str | None) -> str:
     return (settings.SITE_URL or base_url or "").rstrip("/")
 
 
-def _prefix(language: str):
+def _prefix(language: str) -> str:
     return "/ar" if language == "ar" else ""
 
 
-def _mail(alert, template, subject_template, extra=None) -> None:
+def _mail(alert: StockAlert, template: str, subject_template: str, extra: dict[str, Any] | None = None) -> None:
     language = alert.language if alert.language in ("en", "ar") else "en"
     with translation.override(language):
         product = alert.product
@@ -57,7 +58,8 @@ def _mail(alert, template, subject_template, extra=None) -> None:
 
 
 @transaction.atomic
-def stock_alert_request(*, product_id, email, language: str = "en", base_url: str = ""):
+def stock_alert_request(*, product_id: int | str, email: object, language: str = "en",
+                        base_url: str = "") -> StockAlert:
     """Ask for one e-mail when the product is back; answers the same whether or not the address asked before."""
     email = clean_text(email, field="email", max_length=EMAIL_MAX).lower()
     try:
@@ -85,7 +87,7 @@ def stock_alert_request(*, product_id, email, language: str = "en", base_url: st
     return alert
 
 
-def stock_alert_by_token(token):
+def stock_alert_by_token(token: object) -> StockAlert | None:
     token = str(token or "")
     if not token or len(token) > 64:
         return None
@@ -93,7 +95,7 @@ def stock_alert_by_token(token):
 
 
 @transaction.atomic
-def stock_alert_confirm(*, token):
+def stock_alert_confirm(*, token: object) -> StockAlert | None:
     """Turn a pending alert on (the link in the confirmation e-mail); None for an unknown link."""
     alert = stock_alert_by_token(token)
     if alert is None:
@@ -107,7 +109,7 @@ def stock_alert_confirm(*, token):
 
 
 @transaction.atomic
-def stock_alert_cancel(*, token):
+def stock_alert_cancel(*, token: object) -> StockAlert | None:
     """Forget an alert (the link in either e-mail)."""
     alert = stock_alert_by_token(token)
     if alert is not None:
@@ -142,7 +144,7 @@ def stock_alerts_sweep() -> int:
     return stock_alerts_send(product_ids=list(waiting))
 
 
-def stock_alert_waiting_counts(*, product_ids=None):
+def stock_alert_waiting_counts(*, product_ids: Iterable[int] | None = None) -> dict[int, int]:
     """{product id: confirmed alerts not yet sent}, for the dashboard."""
     rows = StockAlert.objects.filter(confirmed_at__isnull=False, notified_at__isnull=True)
     if product_ids is not None:
