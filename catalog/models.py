@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -45,8 +46,8 @@ class StockLevel(models.TextChoices):
     OUT = "out", _("Out of Stock")
 
 
-class ProductQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+class ProductQuerySet(models.QuerySet["Product"]):
+    def update(self, **kwargs: Any) -> int:
         """Every UPDATE that sets stock reports the products it touched (signals.stock_changed):
         the one place stock alerts hear about sales, cancellations and staff corrections."""
         if "stock" not in kwargs:
@@ -58,7 +59,7 @@ class ProductQuerySet(models.QuerySet):
         return count
 
 
-def _stock_changed(product_ids) -> None:
+def _stock_changed(product_ids: list[int]) -> None:
     stock_changed.send(sender=Product, product_ids=product_ids)
 
 
@@ -120,7 +121,7 @@ class Product(models.Model):
     def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         adding = self._state.adding
         if adding:  # a new product starts at its own level: nothing has crossed yet
             self.stock_alert_level = Availability.status(self.stock)
@@ -128,33 +129,33 @@ class Product(models.Model):
         update_fields = kwargs.get("update_fields")
         if not adding and (update_fields is None or "stock" in update_fields):
             _stock_changed([self.pk])
-    def _list_in_language(self, name):
+    def _list_in_language(self, name: str) -> list[str]:
         if get_language() == "ar":
             return getattr(self, f"{name}_ar") or getattr(self, name) or []
         return getattr(self, name) or []
 
     @property
-    def shown_flavor_notes(self):
+    def shown_flavor_notes(self) -> list[str]:
         """Flavour notes in the page's language (Arabic falls back to English)."""
         return self._list_in_language("flavor_notes")
 
     @property
-    def shown_ingredients(self):
+    def shown_ingredients(self) -> list[str]:
         return self._list_in_language("ingredients")
 
     @property
-    def shown_tags(self):
+    def shown_tags(self) -> list[str]:
         return self._list_in_language("tags")
 
     @property
-    def arabic_missing(self):
+    def arabic_missing(self) -> list[str]:
         """The fields that have English text and no Arabic twin (the dashboard marks them)."""
-        pairs = [("title", self.title_en, self.title_ar),
-                 ("shortDescription", self.short_description_en, self.short_description_ar),
-                 ("description", self.description_en, self.description_ar),
-                 ("brewingInstructions", self.brewing_instructions_en, self.brewing_instructions_ar),
-                 ("tags", self.tags, self.tags_ar), ("flavorNotes", self.flavor_notes, self.flavor_notes_ar),
-                 ("ingredients", self.ingredients, self.ingredients_ar)]
+        # title_en & co. are added by django-modeltranslation at start-up: read by name
+        translated = [("title", "title"), ("shortDescription", "short_description"),
+                      ("description", "description"), ("brewingInstructions", "brewing_instructions")]
+        pairs = [(name, getattr(self, f"{field}_en"), getattr(self, f"{field}_ar")) for name, field in translated]
+        pairs += [("tags", self.tags, self.tags_ar), ("flavorNotes", self.flavor_notes, self.flavor_notes_ar),
+                  ("ingredients", self.ingredients, self.ingredients_ar)]
         return [name for name, english, arabic in pairs if english and not arabic]
 
 
@@ -186,7 +187,7 @@ class Review(models.Model):
         ]
 
     @property
-    def status(self):
+    def status(self) -> str:
         """pending | approved | rejected"""
         return "approved" if self.is_approved else "rejected" if self.is_rejected else "pending"
 
