@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.db import connection, transaction
 from django.http import HttpRequest
@@ -20,6 +20,14 @@ from shop.errors import ShopError
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
 from shop.validation import safe_url
+
+
+@overload
+def cart_get_for_request(request: HttpRequest | Request, *, create: Literal[True]) -> Cart: ...
+
+
+@overload
+def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False) -> Cart | None: ...
 
 
 def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False) -> Cart | None:

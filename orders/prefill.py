@@ -39,7 +39,7 @@ def _merge(into: dict[str, str], values: Mapping[str, Any]) -> None:
             into[name] = value
 
 
-def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: object = None) -> Address | None:
+def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: int | str | None = None) -> Address | None:
     """The saved address to prefill: the one asked for when it is the customer's own, else the default."""
     if user is None or not user.is_authenticated:
         return None
@@ -50,7 +50,7 @@ def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: obj
     return address_default(user=user)
 
 
-def checkout_prefill(*, request: HttpRequest, address_id: object = None) -> tuple[dict[str, str], Address | None]:
+def checkout_prefill(*, request: HttpRequest, address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
     """The checkout form's starting values (island field names) and the saved address used, if any."""
     user = request.user if request.user.is_authenticated else None
     values = {name: "" for name in FIELDS} | {"country": "EGY"}

@@ -10,6 +10,8 @@ it would tell a stranger holding the link more than they need.
 """
 
 import re
+from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -31,7 +33,7 @@ class TrackingError(ShopError):
     """The one answer to every lookup that finds nothing."""
 
 
-def _not_found():
+def _not_found() -> TrackingError:
     return TrackingError(
         _("We could not find an order with these details. Please check the order number and the phone "
           "number or e-mail address you used at checkout."),
@@ -39,25 +41,25 @@ def _not_found():
     )
 
 
-def tracking_token(order: Order):
+def tracking_token(order: Order) -> str:
     """The signed order number: the same link every time (no expiry; order e-mails are kept for good)."""
     return signing.Signer(salt=SALT).sign_object(order.number)
 
 
-def tracking_path(order: Order, language=None) -> str:
+def tracking_path(order: Order, language: str | None = None) -> str:
     """`/track/<token>` (or `/ar/track/<token>`) for `order`, in its language unless told."""
     language = language or order.language or "en"
     prefix = "" if language == "en" else f"/{language}"
     return f"{prefix}/track/{tracking_token(order)}"
 
 
-def tracking_url(order: Order, language=None) -> str:
+def tracking_url(order: Order, language: str | None = None) -> str:
     """The absolute signed link for e-mails and WhatsApp messages."""
     base = settings.SITE_URL or (order.site_url or "").rstrip("/")
     return f"{base}{tracking_path(order, language)}"
 
 
-def order_from_token(token):
+def order_from_token(token: str) -> Order:
     """The order a signed link names, or TrackingError (a forged or mangled link)."""
     try:
         number = signing.Signer(salt=SALT).unsign_object(str(token or ""))
@@ -69,11 +71,11 @@ def order_from_token(token):
     return order
 
 
-def _digits(text):
+def _digits(text: str | None) -> str:
     return re.sub(r"\D", "", western_digits(text))
 
 
-def _phone_matches(typed, stored):
+def _phone_matches(typed: str, stored: str) -> bool:
     typed, stored = _digits(typed), _digits(stored)
     if len(typed) < 7 or len(stored) < 7:
         return False
@@ -82,7 +84,7 @@ def _phone_matches(typed, stored):
     return typed == stored
 
 
-def order_track_lookup(*, number, contact):
+def order_track_lookup(*, number: object, contact: object) -> Order:
     """The order numbered `number` whose checkout phone or e-mail is `contact`; else TrackingError."""
     number = western_digits(clean_text(number, field="orderNumber", max_length=NUMBER_MAX)).upper()
     contact = clean_text(contact, field="contact", max_length=max(EMAIL_MAX, PHONE_MAX))
@@ -100,18 +102,18 @@ def order_track_lookup(*, number, contact):
     return order
 
 
-def _mask(text, keep: int = 3):
+def _mask(text: str, keep: int = 3) -> str:
     text = (text or "").strip()
     if len(text) <= keep:
         return "•" * len(text)
     return text[:keep] + "•" * min(len(text) - keep, 8)
 
 
-def _money(value) -> str:
+def _money(value: Decimal) -> str:
     return f"{value:.2f}"
 
 
-def shipment_of(order: Order):
+def shipment_of(order: Order) -> dict[str, str] | None:
     """The latest 'shipped' change with its tracking number, courier and note to the customer."""
     changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED]
     change = changes[-1] if changes else None
@@ -120,18 +122,18 @@ def shipment_of(order: Order):
     return {"trackingNumber": change.tracking_number, "courier": change.courier, "note": change.customer_note}
 
 
-def tracking_data(order: Order, *, language: str):
+def tracking_data(order: Order, *, language: str) -> dict[str, Any]:
     """Everything the tracking page and API show, in `language` (masked address and phone)."""
     labels = dict(OrderStatus.choices)
     with override(language):
-        history = []
+        history: list[dict[str, str]] = []
         for change in order.status_changes.all():
             if change.to_status == (history[-1]["status"] if history else None):
                 continue
             history.append({"status": change.to_status, "label": str(labels.get(change.to_status, change.to_status)),
                             "at": change.created_at.isoformat(), "day": day_label(change.created_at, language)})
         delivery = None
-        if order.delivery_min_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
+        if order.delivery_min_date and order.delivery_max_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
             delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
                         "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
         state = governorate_name(order.state, language)
