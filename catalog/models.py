@@ -1,5 +1,5 @@
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -15,6 +15,9 @@ from catalog.signals import stock_changed
 class Category(models.Model):
     """A product category; `name` has an Arabic twin through modeltranslation."""
 
+    if TYPE_CHECKING:  # the language columns django-modeltranslation adds at start-up (catalog/translation.py)
+        name_en: str
+        name_ar: str
     slug = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=120)
     # the rule-based categoriser's words for this category
@@ -65,6 +68,15 @@ def _stock_changed(product_ids: list[int]) -> None:
 
 class Product(models.Model):
     objects = ProductQuerySet.as_manager()
+    if TYPE_CHECKING:  # the language columns django-modeltranslation adds at start-up (catalog/translation.py)
+        title_en: str
+        title_ar: str
+        short_description_en: str
+        short_description_ar: str
+        description_en: str
+        description_ar: str
+        brewing_instructions_en: str
+        brewing_instructions_ar: str
 
     slug = models.SlugField(max_length=200, unique=True)
     title = models.CharField(max_length=200)
@@ -150,12 +162,12 @@ class Product(models.Model):
     @property
     def arabic_missing(self) -> list[str]:
         """The fields that have English text and no Arabic twin (the dashboard marks them)."""
-        # title_en & co. are added by django-modeltranslation at start-up: read by name
-        translated = [("title", "title"), ("shortDescription", "short_description"),
-                      ("description", "description"), ("brewingInstructions", "brewing_instructions")]
-        pairs = [(name, getattr(self, f"{field}_en"), getattr(self, f"{field}_ar")) for name, field in translated]
-        pairs += [("tags", self.tags, self.tags_ar), ("flavorNotes", self.flavor_notes, self.flavor_notes_ar),
-                  ("ingredients", self.ingredients, self.ingredients_ar)]
+        pairs = [("title", self.title_en, self.title_ar),
+                 ("shortDescription", self.short_description_en, self.short_description_ar),
+                 ("description", self.description_en, self.description_ar),
+                 ("brewingInstructions", self.brewing_instructions_en, self.brewing_instructions_ar),
+                 ("tags", self.tags, self.tags_ar), ("flavorNotes", self.flavor_notes, self.flavor_notes_ar),
+                 ("ingredients", self.ingredients, self.ingredients_ar)]
         return [name for name, english, arabic in pairs if english and not arabic]
 
 
