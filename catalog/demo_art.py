@@ -9,6 +9,7 @@ fine film grain make them read as product photographs rather than flat icons.
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SIZE = 800
@@ -43,14 +44,14 @@ class Tea:
     slug: str
     category: str
     colour: str
-    notes: list
+    notes: list[str]
 
     @property
-    def rng(self):
+    def rng(self) -> random.Random:
         return random.Random(self.slug)
 
     @property
-    def motif(self):
+    def motif(self) -> str:
         words = " ".join(self.notes).lower()
         for keys, motif in MOTIFS:
             if any(key in words for key in keys):
@@ -58,18 +59,18 @@ class Tea:
         return "leaf"
 
     @property
-    def fruit_colour(self):
+    def fruit_colour(self) -> str:
         words = " ".join(self.notes).lower()
         return next((colour for name, colour in FRUIT.items() if name in words), "#f29a5b")
 
 
-def _mix(hex_a, hex_b, t):
+def _mix(hex_a: str, hex_b: str, t: float) -> str:
     a = [int(hex_a[i:i + 2], 16) for i in (1, 3, 5)]
     b = [int(hex_b[i:i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
 
-def _defs(tea, *, backdrop=("#f7f1e6", "#e4d9c6")) -> str:
+def _defs(tea: Tea, *, backdrop: tuple[str, str] = ("#f7f1e6", "#e4d9c6")) -> str:
     """Shared gradients and filters: studio backdrop, grain, soft shadow, gold foil, pack shading."""
     dark, light = _mix(tea.colour, "#000000", .35), _mix(tea.colour, "#ffffff", .18)
     return f"""<defs>
@@ -92,21 +93,21 @@ def _finish() -> str:
             f'<rect width="{SIZE}" height="{SIZE}" fill="url(#vignette)"/>')
 
 
-def _svg(body) -> str:
+def _svg(body: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}">'
             f"{body}</svg>")
 
 
 # ---- motifs: small drawings with no words, centred on (0, 0), about 100 px across ----
 
-def _leaf(fill: str = "#3f7d3a", vein: str = "#cfe3b8", scale: float = 1.0, angle: int = 0, x: int = 0, y: int = 0) -> str:
+def _leaf(fill: str = "#3f7d3a", vein: str = "#cfe3b8", scale: float = 1.0, angle: float = 0, x: float = 0, y: float = 0) -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f}) rotate({angle:.0f}) scale({scale:.2f})">'
             f'<path d="M0-48C30-30 34 14 0 48-34 14-30-30 0-48Z" fill="{fill}"/>'
             f'<path d="M0-40V44M0-14 14-26M0 4 16-8M0 22 12 12M0-14-14-26M0 4-16-8M0 22-12 12" stroke="{vein}" '
             f'stroke-width="2.5" fill="none" stroke-linecap="round"/></g>')
 
 
-def _citrus(x: int = 0, y: int = 0, r: int = 44, colour: str = "#f2c230") -> str:
+def _citrus(x: float = 0, y: float = 0, r: float = 44, colour: str = "#f2c230") -> str:
     segments = "".join(
         f'<path d="M0 0L{r * .78 * math.cos(a):.1f} {r * .78 * math.sin(a):.1f}A{r * .78:.1f} {r * .78:.1f} 0 0 1 '
         f'{r * .78 * math.cos(a + .9):.1f} {r * .78 * math.sin(a + .9):.1f}Z" fill="{_mix(colour, "#ffffff", .35)}" '
@@ -116,14 +117,14 @@ def _citrus(x: int = 0, y: int = 0, r: int = 44, colour: str = "#f2c230") -> str
             f'<circle r="{r * .86:.1f}" fill="#fffbe6"/>{segments}</g>')
 
 
-def _flower(x: int = 0, y: int = 0, r: int = 40, colour: str = "#fdfaf2", centre: str = "#e9b824", petals: int = 8) -> str:
+def _flower(x: float = 0, y: float = 0, r: float = 40, colour: str = "#fdfaf2", centre: str = "#e9b824", petals: int = 8) -> str:
     leaves = "".join(
         f'<ellipse rx="{r * .26:.1f}" ry="{r * .55:.1f}" cy="{-r * .5:.1f}" fill="{colour}" stroke="{_mix(colour, "#000000", .12)}" '
         f'stroke-width="1.5" transform="rotate({i * 360 / petals:.0f})"/>' for i in range(petals))
     return f'<g transform="translate({x:.1f} {y:.1f})">{leaves}<circle r="{r * .28:.1f}" fill="{centre}"/></g>'
 
 
-def _hibiscus(x: int = 0, y: int = 0, r: int = 42) -> str:
+def _hibiscus(x: float = 0, y: float = 0, r: float = 42) -> str:
     petals = "".join(
         f'<path d="M0 0C{-r * .7:.1f} {-r * .4:.1f} {-r * .5:.1f} {-r * 1.1:.1f} 0 {-r:.1f}C{r * .5:.1f} {-r * 1.1:.1f} '
         f'{r * .7:.1f} {-r * .4:.1f} 0 0Z" fill="#b3173d" stroke="#7e0f2b" stroke-width="2" transform="rotate({i * 72})"/>'
@@ -132,7 +133,7 @@ def _hibiscus(x: int = 0, y: int = 0, r: int = 42) -> str:
             f'<path d="M0 0 {r * .3:.1f} {-r * .55:.1f}" stroke="#f7d24a" stroke-width="3"/></g>')
 
 
-def _spice(x: int = 0, y: int = 0, angle=-20) -> str:
+def _spice(x: float = 0, y: float = 0, angle: float = -20) -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f}) rotate({angle})">'
             f'<rect x="-60" y="-11" width="120" height="22" rx="10" fill="#8a4b22"/>'
             f'<path d="M-56-4H56M-56 5H56" stroke="#6b3615" stroke-width="3"/>'
@@ -141,14 +142,14 @@ def _spice(x: int = 0, y: int = 0, angle=-20) -> str:
             f'<circle r="4" fill="#3b2411"/></g></g>')
 
 
-def _fruit(x: int = 0, y: int = 0, r: int = 40, colour: str = "#f29a5b") -> str:
+def _fruit(x: float = 0, y: float = 0, r: float = 40, colour: str = "#f29a5b") -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f})"><circle r="{r}" fill="{colour}"/>'
             f'<circle cx="{-r * .3:.1f}" cy="{-r * .32:.1f}" r="{r * .32:.1f}" fill="#fff" opacity=".28"/>'
             f'<path d="M0 {-r:.1f}C4 {-r - 14:.1f} 10 {-r - 18:.1f} 16 {-r - 20:.1f}" stroke="#5a3b17" stroke-width="4" fill="none"/>'
             f'{_leaf(scale=.34, angle=55, x=r * .45, y=-r - 10)}</g>')
 
 
-def _motif(tea, *, x: int = 0, y: int = 0, scale: float = 1.0) -> str:
+def _motif(tea: Tea, *, x: float = 0, y: float = 0, scale: float = 1.0) -> str:
     drawing = {
         "leaf": lambda: _leaf(fill="#2f6f52") + _leaf(fill="#3f8a5f", scale=.7, angle=38, x=26, y=14),
         "citrus": lambda: _citrus(colour="#e9b824" if "lime" not in " ".join(tea.notes) else "#7fb03a"),
@@ -161,7 +162,7 @@ def _motif(tea, *, x: int = 0, y: int = 0, scale: float = 1.0) -> str:
     return f'<g transform="translate({x:.1f} {y:.1f}) scale({scale:.2f})">{drawing}</g>'
 
 
-def _pattern(tea, *, x, y, w, h) -> str:
+def _pattern(tea: Tea, *, x: float, y: float, w: float, h: float) -> str:
     """A band of ornament across the pack front, chosen per product."""
     rng = tea.rng
     kind = rng.choice(["diamonds", "waves", "dots", "chevrons"])
@@ -189,7 +190,7 @@ def _pattern(tea, *, x, y, w, h) -> str:
             f'<g clip-path="url(#band)">{"".join(parts)}</g>')
 
 
-def _medallion(tea, cx, cy, r) -> str:
+def _medallion(tea: Tea, cx: float, cy: float, r: float) -> str:
     return (f'<circle cx="{cx}" cy="{cy}" r="{r + 8}" fill="url(#gold)"/>'
             f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="#fbf6ea"/>'
             f'<circle cx="{cx}" cy="{cy}" r="{r - 7}" fill="none" stroke="url(#gold)" stroke-width="2"/>'
@@ -198,7 +199,7 @@ def _medallion(tea, cx, cy, r) -> str:
 
 # ---- packs, drawn standing on the floor line at y = 640 ----
 
-def _box(tea) -> str:
+def _box(tea: Tea) -> str:
     x, y, w, h, d = 250, 190, 270, 450, 70
     return (f'<ellipse cx="{x + w / 2 + 40}" cy="{y + h + 8}" rx="{w * .78}" ry="28" fill="url(#shadow)"/>'
             f'<path d="M{x + w} {y}l{d} -34v{h}l-{d} 34Z" fill="url(#side)"/>'
@@ -211,7 +212,7 @@ def _box(tea) -> str:
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="url(#sheen)"/>')
 
 
-def _tin(tea) -> str:
+def _tin(tea: Tea) -> str:
     cx, top, w, h = 390, 200, 300, 440
     x = cx - w / 2
     return (f'<ellipse cx="{cx + 30}" cy="{top + h + 6}" rx="{w * .75}" ry="26" fill="url(#shadow)"/>'
@@ -224,7 +225,7 @@ def _tin(tea) -> str:
             f'<path d="M{x} {top}v{h}a{w / 2} 34 0 0 0 {w} 0v{-h}Z" fill="url(#sheen)"/>')
 
 
-def _pouch(tea):
+def _pouch(tea: Tea) -> str:
     x, top, w, h = 250, 170, 290, 470
     return (f'<ellipse cx="{x + w / 2 + 30}" cy="{top + h + 6}" rx="{w * .75}" ry="26" fill="url(#shadow)"/>'
             f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} {x + w - 10} {top + 40}Z" fill="url(#face)"/>'
@@ -238,7 +239,7 @@ def _pouch(tea):
             f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} {x + w - 10} {top + 40}Z" fill="url(#sheen)"/>')
 
 
-def _gift(tea) -> str:
+def _gift(tea: Tea) -> str:
     x, y, w, h, d = 170, 330, 420, 300, 80
     return (f'<ellipse cx="{x + w / 2 + 40}" cy="{y + h + 8}" rx="{w * .7}" ry="30" fill="url(#shadow)"/>'
             f'<path d="M{x + w} {y}l{d} -50v{h}l-{d} 50Z" fill="url(#side)"/>'
@@ -254,7 +255,7 @@ def _gift(tea) -> str:
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="url(#sheen)"/>')
 
 
-def _pack(tea):
+def _pack(tea: Tea) -> str:
     return {"box": _box, "tin": _tin, "pouch": _pouch, "gift": _gift}[SHAPE.get(tea.category, "box")](tea)
 
 
@@ -264,7 +265,7 @@ def _floor() -> str:
             f'<rect y="596" width="{SIZE}" height="10" fill="#fff" opacity=".25" filter="url(#soft)"/>')
 
 
-def pack_shot(tea):
+def pack_shot(tea: Tea) -> str:
     """The pack alone in a studio, a sprig of tea leaves at its foot."""
     rng = tea.rng
     sprig = "".join(_leaf(fill=rng.choice(["#2f6f52", "#3f8a5f", "#1f5a3f"]), scale=rng.uniform(.55, .8),
@@ -274,7 +275,7 @@ def pack_shot(tea):
     return _svg(_defs(tea) + _floor() + pack + sprig + _finish())
 
 
-def _cup(cx, cy, liquor) -> str:
+def _cup(cx: float, cy: float, liquor: tuple[str, str]) -> str:
     dark, light = liquor
     return (f'<ellipse cx="{cx}" cy="{cy + 128}" rx="190" ry="34" fill="url(#shadow)"/>'
             f'<ellipse cx="{cx}" cy="{cy + 112}" rx="170" ry="34" fill="#f4f1ea" stroke="#d9d2c4" stroke-width="3"/>'
@@ -290,14 +291,14 @@ def _cup(cx, cy, liquor) -> str:
             f'<stop offset="1" stop-color="{dark}"/></linearGradient></defs>')
 
 
-def _steam(cx, top, rng):
+def _steam(cx: float, top: float, rng: random.Random) -> str:
     return "".join(
         f'<path d="M{cx + dx:.0f} {top}c{rng.uniform(-30, 30):.0f} -40 {rng.uniform(20, 40):.0f} -70 0 -120'
         f's{rng.uniform(-40, -10):.0f} -60 0 -110" stroke="#fff" stroke-width="{rng.uniform(10, 16):.0f}" fill="none" '
         f'opacity=".45" stroke-linecap="round" filter="url(#blur)"/>' for dx in (-40, 5, 45))
 
 
-def cup_shot(tea):
+def cup_shot(tea: Tea) -> str:
     """A cup of the brewed tea in front, the pack out of focus behind it."""
     rng = tea.rng
     behind = f'<g transform="translate(140 -60) scale(.9)" filter="url(#blur)" opacity=".9">{_pack(tea)}</g>'
@@ -307,7 +308,7 @@ def cup_shot(tea):
                 + _steam(360, 450, rng) + extras + _finish())
 
 
-def leaves_shot(tea):
+def leaves_shot(tea: Tea) -> str:
     """From above: a bowl of the loose leaves on linen, the flavours scattered around it."""
     rng = tea.rng
     base = {"green-tea": ["#5b7d2c", "#6f8f35", "#4a6a25"], "white-tea": ["#b8b39a", "#cfc9ae", "#9f9a80"],
@@ -335,7 +336,7 @@ def leaves_shot(tea):
                 + "".join(around) + _finish())
 
 
-def product_pictures(*, slug: str, category: str, colour: str, notes: object) -> dict[str, str]:
+def product_pictures(*, slug: str, category: str, colour: str, notes: Iterable[str]) -> dict[str, str]:
     """{file name: SVG text} of the three pictures of one demo tea: pack, cup, leaves."""
     tea = Tea(slug=slug, category=category, colour=colour, notes=list(notes))
     return {f"{slug}.svg": pack_shot(tea), f"{slug}-cup.svg": cup_shot(tea), f"{slug}-leaves.svg": leaves_shot(tea)}
