@@ -143,7 +143,7 @@ def product_related(*, product: Product, limit: int = 4) -> list[Product]:
     return same_category
 
 
-def review_list_approved(*, product: Product) -> QuerySet[Review]:
+def review_list_approved(*, product: Product | int) -> QuerySet[Review]:
     """Approved reviews of a product, newest first."""
     return Review.objects.filter(product=product, is_approved=True).order_by("-created_at", "-pk")
 

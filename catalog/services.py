@@ -86,8 +86,8 @@ def _rating(value: int | str | None) -> int:
     return rating
 
 
-def review_create(*, user: User | AnonymousUser | None, product: Product, rating: int | str | None, title: str,
-                  comment: str) -> Review:
+def review_create(*, user: User | AnonymousUser | None, product: Product, rating: int | str | None, title: object,
+                  comment: object) -> Review:
     """Record a pending review by a verified buyer.
 
     Checks run in the order DECISIONS fixes: signed in, fields filled,

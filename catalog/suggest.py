@@ -149,6 +149,11 @@ class Entry:
     category: str = ""
     words: dict[str, float] = field(default_factory=dict)  # word -> weight
 
+    @property
+    def shown_price(self) -> Decimal:
+        """What a product costs now: the sale price when it has one (0 for a category)."""
+        return self.sale_price if self.sale_price is not None else self.price or Decimal("0")
+
 
 class Index:
     """Words of the catalogue → entries, and trigrams → words, for fuzzy lookups."""

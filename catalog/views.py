@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
@@ -140,11 +140,11 @@ def _shop_context(request, filters, *, title, sale_only):
     }
 
 
-def sale(request):
+def sale(request: HttpRequest) -> HttpResponse:
     return shop(request, title=_("Sale"), sale_only=True)
 
 
-def explore(request):
+def explore(request: HttpRequest) -> HttpResponse:
     categories = [c for c in selectors.category_list_with_counts() if c.is_assignable]
     pictures = selectors.category_pictures(categories=categories)
     for category in categories:
@@ -171,7 +171,7 @@ def sort_choices():
     ]
 
 
-def product_detail(request, slug):
+def product_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A product page. Everything but the review form is the same for every visitor,
     so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
     product = selectors.product_get(slug=slug)
@@ -316,7 +316,7 @@ STOCK_ALERT_MARK = "<!--stock-alert-form-->"
 @never_cache
 @rate_limit_posts("stock_alert")
 @require_POST
-def stock_alert_request_view(request):
+def stock_alert_request_view(request: HttpRequest) -> HttpResponse:
     """The product page's "Notify me" form (works without JavaScript)."""
     product_id = request.POST.get("product", "")
     try:
@@ -332,7 +332,7 @@ def stock_alert_request_view(request):
 
 
 @never_cache
-def stock_alert_confirm_view(request):
+def stock_alert_confirm_view(request: HttpRequest) -> HttpResponse:
     """The confirmation link: a button (POST) confirms, so mail scanners that open links confirm nothing."""
     token = request.POST.get("token") or request.GET.get("token") or ""
     alert = stock_alert_by_token(token)
@@ -348,7 +348,7 @@ def stock_alert_confirm_view(request):
 
 
 @never_cache
-def stock_alert_cancel_view(request):
+def stock_alert_cancel_view(request: HttpRequest) -> HttpResponse:
     token = request.POST.get("token") or request.GET.get("token") or ""
     if stock_alert_by_token(token) is None:
         return render(request, "catalog/stock_alert_done.html",

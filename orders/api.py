@@ -1,26 +1,30 @@
 """Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
 
 import logging
+from typing import Any, cast
 
 from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiTypes,
     extend_schema,
     extend_schema_serializer,
     inline_serializer,
 )
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from accounts.services import customer_create, customer_sign_in, token_issue
 from orders import cart as carts
+from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import shopper_governorate, shopper_governorate_remember
-from orders.models import Order, Payment, PaymentStatus
+from orders.models import Cart, Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
 from orders.places import governorate_stored
@@ -45,14 +49,14 @@ CartSchema = inline_serializer("Cart", {
 })
 
 
-def _cart_response(request, cart, *, notice=None, status: int = 200):
+def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200) -> Response:
     data = carts.cart_data(cart, governorate=shopper_governorate(request))
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
 
 
-def _capped_notice(capped):
+def _capped_notice(capped: bool) -> str | None:
     return _("Only the quantity in stock was added") if capped else None
 
 
@@ -62,11 +66,11 @@ class CartApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema(responses=CartSchema)
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return _cart_response(request, carts.cart_get_for_request(request))
 
     @extend_schema(responses={200: CartSchema})
-    def delete(self, request):
+    def delete(self, request: Request) -> Response:
         carts.cart_clear(cart=carts.cart_get_for_request(request))
         return _cart_response(request, carts.cart_get_for_request(request))
 
@@ -75,12 +79,12 @@ class CartItemAddApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartItemAddInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         product_id = serializers.IntegerField()
         quantity = serializers.IntegerField(default=1, min_value=1, max_value=999)
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
@@ -93,11 +97,11 @@ class CartItemApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartItemInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         quantity = serializers.IntegerField(max_value=999)
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def patch(self, request, product_id):
+    def patch(self, request: Request, product_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
@@ -106,7 +110,7 @@ class CartItemApi(APIView):
         return _cart_response(request, cart, notice=_capped_notice(capped))
 
     @extend_schema(responses={200: CartSchema})
-    def delete(self, request, product_id):
+    def delete(self, request: Request, product_id: int) -> Response:
         cart = carts.cart_get_for_request(request)
         if cart is not None:
             carts.cart_line_remove(cart=cart, product_id=product_id)
@@ -119,7 +123,7 @@ class CartSummaryApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartSummaryInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
         # the delivery governorate (English or Arabic name); remembered for the session.
@@ -128,7 +132,7 @@ class CartSummaryApi(APIView):
         country = serializers.CharField(required=False, allow_blank=True, max_length=3, default="EGY")
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request)
@@ -142,7 +146,7 @@ class CartSummaryApi(APIView):
         coupon = None
         code = data.validated_data["coupon_code"].strip()
         if code:
-            subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
+            subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
         return Response(carts.cart_data(cart, coupon=coupon, governorate=governorate,
                                         payment_method=data.validated_data["payment_method"]))
@@ -152,7 +156,7 @@ class PaymentTestApi(APIView):
     """Which Paymob keys are configured (never the keys themselves)."""
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         key = settings.PAYMOB_SECRET_KEY
         parts = key.split("_")
         prefix = "_".join(parts[:3]) if len(parts) > 3 else key[:3]
@@ -173,14 +177,14 @@ class CreateIntentionApi(APIView):
     throttle_scope = "checkout"
 
     @extend_schema_serializer(component_name="CreateIntentionCustomer")
-    class CustomerSerializer(serializers.Serializer):
+    class CustomerSerializer(serializers.Serializer[Any]):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
         phone = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema_serializer(component_name="CreateIntentionAddress")
-    class AddressSerializer(serializers.Serializer):
+    class AddressSerializer(serializers.Serializer[Any]):
         street = serializers.CharField(required=False, allow_blank=True, default="")
         building = serializers.CharField(required=False, allow_blank=True, default="")
         apartment = serializers.CharField(required=False, allow_blank=True, default="")
@@ -191,12 +195,12 @@ class CreateIntentionApi(APIView):
         country = serializers.CharField(required=False, allow_blank=True, default="EGY")
 
     @extend_schema_serializer(component_name="CreateIntentionItem")
-    class ItemSerializer(serializers.Serializer):
+    class ItemSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         quantity = serializers.IntegerField(min_value=1, max_value=999)
 
     @extend_schema_serializer(component_name="CreateIntentionInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         payment_method = serializers.ChoiceField(choices=["card", "cod", "sandbox"], default="card")
         test_mode = serializers.BooleanField(required=False, default=False)
         customer = serializers.DictField(required=False, default=dict)
@@ -216,7 +220,7 @@ class CreateIntentionApi(APIView):
         "payment_id": serializers.CharField(), "amount": serializers.CharField(),
         "order_id": serializers.CharField(), "email": serializers.CharField(),
     }))
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -230,7 +234,7 @@ class CreateIntentionApi(APIView):
             return Response({"success": False, "error": result.error, "message": result.error,
                              "orderId": order.number}, status=502)
         return Response({
-            "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id,
+            "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id if payment else "",
             "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
             "currency": "EGP", **order_summary(order, payment),
         }, status=201)
@@ -243,7 +247,7 @@ class PaymentVerifyApi(APIView):
         "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
         "status": serializers.CharField(),
     }))
-    def get(self, request, payment_id):
+    def get(self, request: Request, payment_id: str) -> Response:
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
         if payment is None:
             raise ShopError(_("Payment verification failed"), status=404)
@@ -267,11 +271,11 @@ class OrderCreateApi(APIView):
     """
 
     @extend_schema_serializer(component_name="OrderCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         payment_id = serializers.CharField()
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         payment = Payment.objects.select_related("order").filter(
@@ -291,7 +295,7 @@ class CheckoutRegisterApi(APIView):
     throttle_scope = "register"
 
     @extend_schema_serializer(component_name="CheckoutRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
@@ -300,7 +304,7 @@ class CheckoutRegisterApi(APIView):
         is_active = serializers.BooleanField(required=False, default=True)
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -329,8 +333,9 @@ class ReorderApi(APIView):
         "messages": serializers.ListField(child=serializers.CharField()),
         "cart": CartSchema,
     }))
-    def post(self, request, number):
-        order = Order.objects.filter(number=number, user=request.user).first()
+    def post(self, request: Request, number: str) -> Response:
+        customer = cast(User, request.user)  # IsAuthenticated
+        order = Order.objects.filter(number=number, user=customer).first()
         if order is None:
             raise ShopError(_("Order not found"), status=404, code="not_found")
         result = order_reorder(request=request, order=order)
@@ -344,7 +349,7 @@ class CartReminderApi(APIView):
 
     throttle_scope = "cart"
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         class Meta:
             ref_name = "CartReminderInput"
 
@@ -353,7 +358,7 @@ class CartReminderApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("CartReminderAnswer", {
         "optIn": serializers.BooleanField()}), summary="Remind me by e-mail if I leave my cart")
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart_reminder_opt_in(request=request, email=data.validated_data["email"],
@@ -372,7 +377,7 @@ TrackingSchema = inline_serializer("OrderTracking", {
 })
 
 
-def _tracking_response(request, order: Order):
+def _tracking_response(request: Request, order: Order) -> Response:
     language = get_language()
     return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
 
@@ -386,12 +391,12 @@ class OrderTrackApi(APIView):
     throttle_scope = "track"
 
     @extend_schema_serializer(component_name="OrderTrackInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         order_number = serializers.CharField(allow_blank=True, max_length=32)
         contact = serializers.CharField(allow_blank=True, max_length=254)
 
     @extend_schema(request=InputSerializer, responses=TrackingSchema)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         order = order_track_lookup(number=data.validated_data["order_number"], contact=data.validated_data["contact"])
@@ -402,5 +407,5 @@ class OrderTrackTokenApi(APIView):
     """The order a signed tracking link names."""
 
     @extend_schema(responses=TrackingSchema)
-    def get(self, request, token):
+    def get(self, request: Request, token: str) -> Response:
         return _tracking_response(request, order_from_token(token))

@@ -1,7 +1,10 @@
 """Storefront pages: cart, checkout, payment return, thank-you (HTML shells for islands)."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
@@ -17,7 +20,7 @@ from orders.checkout import cod_available, coupon_check
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
 from orders.drafts import checkout_draft_get
-from orders.models import Order, Payment
+from orders.models import Cart, Coupon, Order, Payment
 from orders.payments import methods_available
 from orders.places import COUNTRIES, GOVERNORATES
 from orders.prefill import checkout_prefill
@@ -32,7 +35,7 @@ from shop.templatetags.shop_tags import lurl
 
 
 @ensure_csrf_cookie  # the islands send it back on every write
-def cart_page(request):
+def cart_page(request: HttpRequest) -> HttpResponse:
     cart = carts.cart_get_for_request(request)
     data = carts.cart_data(cart, governorate=shopper_governorate(request))
     # the select's words come with the page, so the islands' shared strings stay small
@@ -41,13 +44,13 @@ def cart_page(request):
                                                                          "governorates": _governorates()}})
 
 
-def _governorates():
+def _governorates() -> list[dict[str, str]]:
     language = get_language()
     return [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES]
 
 
 @ensure_csrf_cookie
-def checkout_page(request):
+def checkout_page(request: HttpRequest) -> HttpResponse:
     cart = carts.cart_get_for_request(request)
     store = store_settings_get()
     user = request.user if request.user.is_authenticated else None
@@ -81,7 +84,7 @@ def checkout_page(request):
                                                     "chosen_address": chosen})
 
 
-def _coupon(code, cart):
+def _coupon(code: str | None, cart: Cart | None) -> Coupon | None:
     if not code:
         return None
     try:
@@ -90,7 +93,7 @@ def _coupon(code, cart):
         return None  # expired since: the shopper sees it unapplied and may apply it again
 
 
-def _payment_choice(request, prefill, methods) -> None:
+def _payment_choice(request: HttpRequest, prefill: dict[str, str], methods: Sequence[str]) -> None:
     """After a failed card payment the draft's method comes back ("Try again"), or cash on delivery
     for `?pay=cod` ("Pay on delivery instead"); a method no longer offered is dropped (the island
     then preselects the first one offered)."""
@@ -100,7 +103,7 @@ def _payment_choice(request, prefill, methods) -> None:
         prefill.pop("paymentMethod", None)
 
 
-def _payment_id_from(params):
+def _payment_id_from(params: Mapping[str, Any]) -> str:
     """Which of our payments a return URL is about: ours, else Paymob's ids.
 
     Paymob appends its transaction parameters (`id` is its transaction id,
@@ -108,20 +111,20 @@ def _payment_id_from(params):
     the verification that follows trusts nothing in the URL.
     """
     if params.get("payment_id"):
-        return params["payment_id"]
+        return str(params["payment_id"])
     candidate = params.get("id", "")
     if candidate and Payment.objects.filter(payment_id=candidate).exists():
-        return candidate
+        return str(candidate)
     order_id = params.get("order") or params.get("order_id")
     if order_id:
         payment = Payment.objects.filter(provider_order_id=order_id).only("payment_id").first()
         if payment:
             return payment.payment_id
-    return candidate
+    return str(candidate)
 
 
 @ensure_csrf_cookie
-def payment_success(request):
+def payment_success(request: HttpRequest) -> HttpResponse:
     payment_id = _payment_id_from(request.GET)
     draft = checkout_draft_get(request=request)
     props = {"paymentId": payment_id, "params": request.GET.dict(),
@@ -133,7 +136,7 @@ def payment_success(request):
     return render(request, "orders/payment_return.html", {"props": props})
 
 
-def thankyou(request):
+def thankyou(request: HttpRequest) -> HttpResponse:
     """The latest order of this session only; anyone else goes home."""
     number = request.GET.get("order") or (request.session.get("orders") or [None])[-1]
     order = Order.objects.filter(number=number).first() if number else None
@@ -143,7 +146,7 @@ def thankyou(request):
 
 
 @never_cache
-def invoice_pdf(request, number):
+def invoice_pdf(request: HttpRequest, number: str) -> HttpResponse:
     """One order's invoice as PDF in the page's language: its owner, staff, or a signed link (?t=)."""
     order = Order.objects.filter(number=number).prefetch_related("items__product").first()
     if order is None or not invoice_allowed(request, order, request.GET.get("t", "")):
@@ -151,14 +154,14 @@ def invoice_pdf(request, number):
     return pdf_response(orders=[order], kind=Kind.INVOICE, language=get_language())
 
 
-def pdf_response(*, orders, kind, language=None):
+def pdf_response(*, orders: Sequence[Order], kind: str, language: str | None = None) -> HttpResponse:
     response = HttpResponse(document_pdf(orders=orders, kind=kind, language=language), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{document_filename(orders=orders, kind=kind)}"'
     response["X-Robots-Tag"] = "noindex"
     return response
 
 
-def _private(response):
+def _private(response: HttpResponse) -> HttpResponse:
     """Tracking pages show an order: never cached, never indexed."""
     add_never_cache_headers(response)
     response["X-Robots-Tag"] = "noindex"
@@ -166,7 +169,7 @@ def _private(response):
 
 
 @require_POST
-def reorder(request, number):
+def reorder(request: HttpRequest, number: str) -> HttpResponse:
     """The account page's Reorder button: lines back in the cart, then the cart with what happened."""
     order = Order.objects.filter(number=number).first()
     if order is None or not (request.user.is_authenticated and order.user_id == request.user.pk):
@@ -178,7 +181,7 @@ def reorder(request, number):
 
 
 @never_cache
-def cart_reminder_unsubscribe(request):
+def cart_reminder_unsubscribe(request: HttpRequest) -> HttpResponse:
     """The link in a cart reminder: no more of them (one click, nothing to type)."""
     ok = cart_reminder_unsubscribe_service(token=request.GET.get("token", ""))
     message = _("You will not get cart reminders any more.") if ok else _("This link is not valid.")
@@ -188,7 +191,7 @@ def cart_reminder_unsubscribe(request):
 
 @require_http_methods(["GET", "POST"])
 @rate_limit_posts("track")
-def track_page(request):
+def track_page(request: HttpRequest) -> HttpResponse:
     """Track my order: number + checkout phone or e-mail; one answer for every wrong pair."""
     values = {"number": request.POST.get("number", ""), "contact": request.POST.get("contact", "")}
     error = None
@@ -204,7 +207,7 @@ def track_page(request):
     return _private(response)
 
 
-def track_order_page(request, token):
+def track_order_page(request: HttpRequest, token: str) -> HttpResponse:
     """The order a signed link names (e-mails, thank-you page, a successful lookup)."""
     try:
         order = order_from_token(token)

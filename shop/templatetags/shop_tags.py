@@ -29,7 +29,7 @@ def egp(amount):
 
 
 @register.filter
-def safe_url(value):
+def safe_url(value: object) -> str:
     """A stored URL fit for href/src (http(s) or a site path), else "".
 
     Every stored URL reaches a page through this filter, so a value that
