@@ -18,6 +18,7 @@ class Category(models.Model):
     if TYPE_CHECKING:  # the language columns django-modeltranslation adds at start-up (catalog/translation.py)
         name_en: str
         name_ar: str
+        picture: str  # set on the explore page's tiles (catalog.views.explore)
     slug = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=120)
     # the rule-based categoriser's words for this category

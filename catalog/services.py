@@ -66,7 +66,7 @@ def product_search_text_refresh(*, products: QuerySet[Product] | None = None) ->
 
 # --- reviews ----------------------------------------------------------------
 
-def review_is_allowed(*, user: User | AnonymousUser | None, product: Product) -> bool:
+def review_is_allowed(*, user: User | AnonymousUser | None, product: Product | int) -> bool:
     """Whether `user` has a delivered order that contains `product`."""
 
     if user is None or not user.is_authenticated or not user.is_customer:

@@ -1,6 +1,7 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.cache import cache
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 from catalog import selectors
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.models import Product
-from catalog.pricing import ON_SALE, Availability, price_info
+from catalog.pricing import ON_SALE, Availability, PriceInfo, price_info
 from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
@@ -27,7 +28,7 @@ from shop.models import StoreSettings
 from shop.money import format_egp
 from shop.paths import localized_path
 from shop.ratelimit import rate_limit_posts
-from shop.rates import rate_get
+from shop.rates import kes_egp_rate
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 from shop.units import keep_units
@@ -37,7 +38,7 @@ PAGE_SIZE = 24
 MAX_STEPPER = 99
 
 
-def _filters_from(request):
+def _filters_from(request: HttpRequest) -> dict[str, Any]:
     params = request.GET
     filters = selectors.clean_filters(
         category=params.get("category"), search=params.get("search"),
@@ -47,14 +48,14 @@ def _filters_from(request):
     return filters
 
 
-def _page_number(request):
+def _page_number(request: HttpRequest) -> int:
     try:
         return max(1, min(int(request.GET.get("page", "1")[:6]), 10_000))
     except ValueError:
         return 1
 
 
-def _query(filters, **changes):
+def _query(filters: dict[str, Any], **changes: Any) -> str:
     """The shop URL's query for `filters` with `changes`; defaults are left out."""
 
     merged = {**filters, **changes}
@@ -63,12 +64,12 @@ def _query(filters, **changes):
     return "?" + urlencode(pairs) if pairs else ""
 
 
-def _rate_props():
-    rate = rate_get("KES", "EGP")
+def _rate_props() -> dict[str, Any]:
+    rate = kes_egp_rate()
     return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
 
 
-def shop(request, *, title=None, sale_only: bool = False):
+def shop(request: HttpRequest, *, title: str | None = None, sale_only: bool = False) -> HttpResponse:
     """The filtered product list; the filters island fetches the `results` fragment of this view.
 
     The rendered body is kept in the shared cache per catalogue version, language,
@@ -79,7 +80,7 @@ def shop(request, *, title=None, sale_only: bool = False):
     store = store_settings_get()
     key = ":".join(str(part) for part in (
         "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
-        _query(filters, page=_page_number(request)), rate_get("KES", "EGP").rate, store.updated_at.timestamp(),
+        _query(filters, page=_page_number(request)), kes_egp_rate().rate, store.updated_at.timestamp(),
     ))
     body = cache.get(key)
     if body is None:
@@ -97,7 +98,8 @@ def shop(request, *, title=None, sale_only: bool = False):
     return response
 
 
-def _shop_context(request, filters, *, title, sale_only):
+def _shop_context(request: HttpRequest, filters: dict[str, Any], *, title: str | None,
+                  sale_only: bool) -> dict[str, Any]:
     products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
     if sale_only:
         products = products.filter(ON_SALE)
@@ -152,7 +154,7 @@ def explore(request: HttpRequest) -> HttpResponse:
     return render(request, "catalog/explore.html", {"categories": categories})
 
 
-def price_choices():
+def price_choices() -> list[tuple[str, str]]:
     return [
         ("under-100", _("Under E£100")),
         ("100-200", _("E£100 – E£200")),
@@ -161,7 +163,7 @@ def price_choices():
     ]
 
 
-def sort_choices():
+def sort_choices() -> list[tuple[str, str]]:
     return [
         ("featured", _("Featured")),
         ("newest", _("Newest")),
@@ -181,7 +183,7 @@ def product_detail(request: HttpRequest, slug: str) -> HttpResponse:
     language = get_language()
     base = ":".join(str(part) for part in (
         "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
+        kes_egp_rate().rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
     ))
     keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())
@@ -208,12 +210,12 @@ def product_detail(request: HttpRequest, slug: str) -> HttpResponse:
     })
 
 
-def review_form_part(request, arg):
+def review_form_part(request: HttpRequest, arg: str) -> dict[str, Any]:
     """The review form for this visitor (a visitor part of the product page: shop.stitch)."""
     return {"review_props": review_props(request, product_id=int(arg))}
 
 
-def review_props(request, *, product_id):
+def review_props(request: HttpRequest, *, product_id: int) -> dict[str, Any]:
     """The review form's props for this visitor (a visitor part of the product page: shop.stitch)."""
     user = request.user
     if not user.is_authenticated:
@@ -232,24 +234,24 @@ def review_props(request, *, product_id):
 DELIVERY_SLOT = "<!--delivery-estimate-->"
 
 
-def _delivery_estimate(request, store: StoreSettings, language: str):
+def _delivery_estimate(request: HttpRequest, store: StoreSettings, language: str) -> str:
     """"Delivery to Cairo: E£50.00 · Arrives Sun 29 Nov – Tue 1 Dec" for the shopper's last governorate."""
     return render_to_string("catalog/_delivery_estimate.html", delivery_estimate_context(request, store, language),
                             request)
 
 
-def delivery_estimate_part(request, _arg):
+def delivery_estimate_part(request: HttpRequest, _arg: str) -> dict[str, Any]:
     """The delivery estimate for this visitor (a visitor part of the product page: shop.stitch)."""
     return delivery_estimate_context(request, store_settings_get(), get_language())
 
 
-def delivery_estimate_context(request, store: StoreSettings, language: str):
+def delivery_estimate_context(request: HttpRequest, store: StoreSettings, language: str) -> dict[str, Any]:
     """The delivery estimate's context: the shopper's last governorate, else Cairo."""
     governorate = shopper_governorate(request) or CAIRO
     return {"estimate": delivery_estimate(governorate=governorate, store=store, language=language), "store": store}
 
 
-def _product_context(request, product: Product, store: StoreSettings, language: str):
+def _product_context(request: HttpRequest, product: Product, store: StoreSettings, language: str) -> dict[str, Any]:
     info = price_info(product)
     top = max(0, min(product.stock, MAX_STEPPER))
     return {
@@ -277,12 +279,12 @@ def _product_context(request, product: Product, store: StoreSettings, language: 
     }
 
 
-def _script_safe(text):
+def _script_safe(text: str) -> str:
     """JSON that cannot close its <script> element, whatever a title contains."""
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _product_json_ld(request, product: Product, info):
+def _product_json_ld(request: HttpRequest, product: Product, info: PriceInfo) -> dict[str, Any]:
     """schema.org Product with its offer, for search engines."""
     data = {
         "@context": "https://schema.org",

@@ -10,7 +10,7 @@ UNITS = ("kg", "g", "gm", "gr", "grams?", "mg", "ml", "l", "litres?", "liters?",
 _QUANTITY_UNIT = re.compile(r"(?<=[0-9٠-٩])[ \t]+(?=(?:%s)(?![\w]))" % "|".join(UNITS), re.IGNORECASE)
 
 
-def keep_units(text):
+def keep_units(text: str) -> str:
     """The text with a no-break space between each number and the unit after it."""
     if not text:
         return text
