@@ -5,9 +5,12 @@ A leaf of the importer: importer.services (the first import) and importer.sync
 (the scheduled update) both write these records, and neither imports the other for them.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from importer.models import ImportedProduct, PriceRecord
+from catalog.models import Product
+from importer.models import ExternalProduct, ImportedProduct, PriceRecord
 from importer.pricing import import_price
 
 # content fields staff may edit in the dashboard; a scheduled import never writes an edited one
@@ -19,7 +22,7 @@ HISTORY_SHOWN = 50
 # -- staff edits ------------------------------------------------------------------
 
 
-def import_state(product, *, created=False):
+def import_state(product: Product, *, created: bool = False) -> ImportedProduct:
     """The product's import record. One made for a product imported before edits were
     tracked counts every content field as edited (nobody can tell any more)."""
     state = ImportedProduct.objects.filter(product=product).first()
@@ -29,7 +32,7 @@ def import_state(product, *, created=False):
     return state
 
 
-def staff_edits_record(*, product, fields):
+def staff_edits_record(*, product: Product, fields: Iterable[str]) -> None:
     """Remember that staff changed these content fields of an imported product."""
     edited = sorted(set(fields) & set(CONTENT_FIELDS))
     if not product.source_url or not edited:
@@ -53,11 +56,11 @@ class Prices:
     markup: object
 
     @property
-    def current(self):
+    def current(self) -> Any:
         return self.sale if self.sale is not None else self.price
 
 
-def prices_for(item, *, config):
+def prices_for(item: ExternalProduct, *, config: dict[str, Any]) -> Prices:
     """What an external product costs in the shop: round(KES × rate × (1 + markup/100))."""
     current = import_price(kes=item.price, rate=config["exchange_rate"], markup=config["markup"])
     original = None
@@ -68,7 +71,7 @@ def prices_for(item, *, config):
                   rate=config["exchange_rate"], markup=config["markup"])
 
 
-def price_record(*, product, prices, reason):
+def price_record(*, product: Product, prices: Prices, reason: str) -> PriceRecord:
     """Add a history row when KES, rate, markup or the EGP prices differ from the last one."""
     last = PriceRecord.objects.filter(product=product).first()
     row = {"kes": prices.kes, "kes_original": prices.kes_original, "rate": prices.rate,
@@ -78,12 +81,12 @@ def price_record(*, product, prices, reason):
     return PriceRecord.objects.create(product=product, reason=reason, **row)
 
 
-def _same(a, b):
+def _same(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return a is None and b is None
     return abs(a - b) < 1e-6 if isinstance(a, float) else a == b
 
 
-def price_history(*, product):
+def price_history(*, product: Product) -> list[PriceRecord]:
     """The product's import prices, newest first (the product dialog's table)."""
     return list(PriceRecord.objects.filter(product=product)[:HISTORY_SHOWN])

@@ -4,7 +4,9 @@ import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.files.base import ContentFile
@@ -14,19 +16,20 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
 from catalog.models import Category, Product
 from catalog.services import product_upsert
 from importer.categorize import caffeine_for, categorize, describe
-from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
+from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, Progress
 from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.pricing import import_price
 from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
 from shop.queue import enqueue
-from shop.rates import rate_get, rate_status, rates_refresh
+from shop.rates import kes_egp_rate, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
 
 log = logging.getLogger(__name__)
@@ -51,10 +54,10 @@ class ImporterError(ShopError):
 # -- configuration and cache ----------------------------------------------------
 
 
-def importer_config():
+def importer_config() -> dict[str, Any]:
     """The importer configuration (spec 3), from store settings and the stored rate."""
     store = store_settings_get()
-    rate = rate_get("KES", "EGP")
+    rate = kes_egp_rate()
     status = rate_status("KES", "EGP")
     return {
         "enabled": store.external_enabled,
@@ -71,29 +74,29 @@ def importer_config():
     }
 
 
-def cache_timestamp():
+def cache_timestamp() -> datetime | None:
     newest = ExternalProduct.objects.order_by("-fetched_at").values_list("fetched_at", flat=True).first()
     return newest
 
 
-def cache_is_fresh():
+def cache_is_fresh() -> bool:
     stamp = cache_timestamp()
     hours = store_settings_get().external_refresh_interval or 24
     return stamp is not None and timezone.now() - stamp < timedelta(hours=hours)
 
 
-def cache_clear():
+def cache_clear() -> int:
     """Forget the cached crawl results (imported shop products stay)."""
     deleted, _detail = ExternalProduct.objects.all().delete()
     return deleted
 
 
-def egp_price(kes, *, config=None):
+def egp_price(kes: Decimal | float, *, config: dict[str, Any] | None = None) -> Decimal:
     config = config or importer_config()
     return import_price(kes=kes, rate=config["exchange_rate"], markup=config["markup"])
 
 
-def category_for(item, *, config=None):
+def category_for(item: ExternalProduct, *, config: dict[str, Any] | None = None) -> str:
     """The shop category an external product gets on import."""
     price = egp_price(item.price, config=config)
     return categorize(name=item.name, description=item.description, price=price,
@@ -103,7 +106,7 @@ def category_for(item, *, config=None):
 # -- runs -----------------------------------------------------------------------
 
 
-def base_url_check(base_url):
+def base_url_check(base_url: str) -> None:
     """Refuse a producer address the importer must not reach (the settings API's field)."""
     try:
         check_url(base_url)
@@ -112,12 +115,12 @@ def base_url_check(base_url):
                             field="external_products.base_url") from exc
 
 
-def run_active():
+def run_active() -> ImporterRun | None:
     cutoff = timezone.now() - STALE_AFTER
     return ImporterRun.objects.filter(status__in=ACTIVE, created_at__gte=cutoff).first()
 
 
-def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
+def run_start(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES) -> ImporterRun:
     """Queue a crawl of the producer's site; the Celery task does the work."""
     try:
         max_pages = int(max_pages)
@@ -136,7 +139,7 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
     return run
 
 
-def dispatch(run_id):
+def dispatch(run_id: int) -> None:
     """Hand a run to Celery (tests may replace this to run it in a thread).
 
     When the queue is unreachable the run fails at once with a reason staff
@@ -150,14 +153,14 @@ def dispatch(run_id):
         )
 
 
-def run_cancel(*, run):
+def run_cancel(*, run: ImporterRun) -> ImporterRun:
     """Ask a running crawl to stop after the page it is fetching."""
     ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(cancel_requested=True)
     run.refresh_from_db()
     return run
 
 
-def run_crawl(*, run_id, session=None):
+def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterRun:
     """Crawl for one run, saving progress as it goes; keep what was found."""
     run = ImporterRun.objects.get(pk=run_id)
     if run.status not in ACTIVE:
@@ -168,12 +171,12 @@ def run_crawl(*, run_id, session=None):
     _run_update(run.pk, status=RunStatus.RUNNING, started_at=timezone.now())
     rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
 
-    def on_progress(progress):
+    def on_progress(progress: Progress) -> None:
         _run_update(run.pk, attempts=1, pages_planned=progress.pages_planned,
                     pages_fetched=progress.pages_fetched, products_found=progress.products_found,
                     errors=progress.errors[-50:])
 
-    def should_cancel():
+    def should_cancel() -> bool:
         try:
             return ImporterRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
         except OperationalError:  # busy: ask again after the next page
@@ -216,7 +219,7 @@ def run_crawl(*, run_id, session=None):
     return ImporterRun.objects.get(pk=run.pk)
 
 
-def _run_update(pk, *, attempts=5, **fields):
+def _run_update(pk: int, *, attempts: int = 5, **fields: Any) -> int:
     """Save a run's fields. Progress is best-effort: a busy database skips one update
     (the next page writes again); the final status is retried."""
     for attempt in range(attempts):
@@ -228,10 +231,11 @@ def _run_update(pk, *, attempts=5, **fields):
                     return 0
                 raise
             time.sleep(0.2 * (attempt + 1))
+    return 0  # attempts=0: nothing was tried
 
 
 @transaction.atomic
-def cache_replace(*, run, products):
+def cache_replace(*, run: ImporterRun, products: list[Any]) -> None:
     """The last crawl's products replace the cache (a partial crawl keeps what it found)."""
 
     now = timezone.now()
@@ -252,12 +256,12 @@ def cache_replace(*, run, products):
 
 @dataclass
 class ImportResult:
-    created: list = field(default_factory=list)
-    updated: list = field(default_factory=list)
-    errors: list = field(default_factory=list)
+    created: list[Product] = field(default_factory=list)
+    updated: list[Product] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
 
-def _unique_slug(name):
+def _unique_slug(name: str) -> str:
     base = slugify(name)[:180] or "tea"
     slug, n = base, 2
     while Product.objects.filter(slug=slug).exists():
@@ -265,7 +269,7 @@ def _unique_slug(name):
     return slug
 
 
-def image_store(url, *, session):
+def image_store(url: str, *, session: PoliteSession) -> str:
     """Download a product image into media storage and return its URL (never hot-linked).
 
     `session` is the crawl's polite client: pictures wait their turn like pages."""
@@ -279,7 +283,7 @@ def image_store(url, *, session):
     return default_storage.url(name)
 
 
-def _category(slug):
+def _category(slug: str) -> Category:
     category = Category.objects.filter(slug=slug).first()
     if category is None:
         category, _created = Category.objects.get_or_create(
@@ -287,12 +291,13 @@ def _category(slug):
     return category
 
 
-def _after_save(product, user, action):
+def _after_save(product: Product, user: User | None, action: str) -> None:
     if user is not None:
         audit_record(actor=user, action=action, details=product.title, target=product)
 
 
-def products_import(*, external_products=None, user=None):
+def products_import(*, external_products: list[ExternalProduct] | None = None,
+                    user: User | None = None) -> ImportResult:
     """Create or update shop products from cached ones, matched by source URL."""
     items = list(external_products if external_products is not None else ExternalProduct.objects.order_by("pk"))
     if not items:
@@ -316,7 +321,7 @@ def products_import(*, external_products=None, user=None):
     return result
 
 
-def _picture_session(base_url):
+def _picture_session(base_url: str) -> PoliteSession | None:
     """The polite client pictures are fetched with (None when the producer address is refused)."""
     try:
         return PoliteSession(base_url=base_url)
@@ -325,7 +330,8 @@ def _picture_session(base_url):
         return None
 
 
-def _import_one(item, *, config, feature, session):
+def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool,
+                session: PoliteSession | None) -> tuple[Product, bool]:
     current_egp = egp_price(item.price, config=config)
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
@@ -373,6 +379,6 @@ def _import_one(item, *, config, feature, session):
         return product, True
 
 
-def _history(product, item, config):
+def _history(product: Product, item: ExternalProduct, config: dict[str, Any]) -> None:
     price_record(product=product, prices=prices_for(item, config=config), reason=PriceReason.IMPORT)
     ImportedProduct.objects.filter(product=product).update(last_seen_at=timezone.now(), gone_since=None)

@@ -1,13 +1,13 @@
 import random
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from shop.models import Announcement
 
 
-def announcement_list_visible():
+def announcement_list_visible() -> QuerySet[Announcement]:
     """Active announcements within their dates, main ones first."""
     now = timezone.now()
     return Announcement.objects.filter(
@@ -29,7 +29,7 @@ class ShownAnnouncement:
     text_color: str
 
 
-def announcement_pick(*, language="en"):
+def announcement_pick(*, language: str = "en") -> ShownAnnouncement | None:
     """The main announcement if there is one, else a random active one, as a page in `language` shows it.
 
     On Arabic pages an announcement without Arabic text is skipped when staff
