@@ -205,7 +205,7 @@ class ScrapeImportApi(APIView):
         if not data.validated_data["all"]:
             ids = data.validated_data.get("ids") or []
             items = list(ExternalProduct.objects.filter(pk__in=ids).order_by("pk"))
-        result = services.products_import(external_products=items, user=request.user)
+        result = services.external_products_import(external_products=items, user=request.user)
         done = result.created + result.updated
         return Response({
             "success": not result.errors, "created": len(result.created), "updated": len(result.updated),

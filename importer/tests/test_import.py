@@ -30,7 +30,7 @@ def test_import_all_creates_products_in_egp_with_the_kes_price_and_categories(cr
     # given
     crawl(user=owner, max_pages=100)
     # when
-    result = services.products_import(user=owner)
+    result = services.external_products_import(user=owner)
     # then
     assert len(result.created) == 9 and result.errors == []
     for name, (kes, egp, category) in EXPECTED.items():
@@ -48,7 +48,7 @@ def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(
     # given
     crawl(user=owner, max_pages=100)
     # when
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then images are in media storage, never the producer's URL
     hangover = Product.objects.get(title="Hangover Tea")
     [image] = hangover.images
@@ -69,12 +69,12 @@ def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(
 def test_reimporting_updates_prices_and_never_duplicates(crawl, shop_setup, owner):
     # given an import at 0.40
     crawl(user=owner, max_pages=100)
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # when the rate moves to 0.50 and everything is imported again
     ExchangeRate.objects.update(rate=Decimal("0.5"))
     from shop.rates import rate_forget
     rate_forget()
-    result = services.products_import(user=owner)
+    result = services.external_products_import(user=owner)
     # then
     assert len(result.created) == 0 and len(result.updated) == 9
     assert Product.objects.count() == 9
@@ -86,7 +86,7 @@ def test_import_one_imports_only_the_selected_product(crawl, shop_setup, owner):
     crawl(user=owner, max_pages=100)
     love = ExternalProduct.objects.get(name="Love Tea")
     # when
-    result = services.products_import(external_products=[love], user=owner)
+    result = services.external_products_import(external_products=[love], user=owner)
     # then
     assert [p.title for p in result.created] == ["Love Tea"] and Product.objects.count() == 1
 
@@ -96,7 +96,7 @@ def test_an_image_that_is_not_an_image_is_skipped_and_the_product_kept(crawl, sh
     shop_setup.routes["/wp-content/uploads/2026/01/love.png"] = Answer(200, "<html>hotlink protection</html>")
     crawl(user=owner, max_pages=100)
     # when
-    services.products_import(external_products=list(ExternalProduct.objects.filter(name="Love Tea")))
+    services.external_products_import(external_products=list(ExternalProduct.objects.filter(name="Love Tea")))
     # then
     assert Product.objects.get(title="Love Tea").images == []
 
@@ -145,7 +145,7 @@ def test_only_one_crawl_runs_at_a_time(shop_setup, owner, monkeypatch):
 
 def test_importing_with_an_empty_cache_says_so(db):
     with pytest.raises(services.ImporterError, match="No products to save. Please scrape products first."):
-        services.products_import()
+        services.external_products_import()
 
 
 def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_setup, owner):
@@ -153,6 +153,6 @@ def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_se
     ExternalProduct.objects.create(name="Golden Tips 50g", price=Decimal("2300"), in_stock=False,
                                    source_url=f"{shop_setup.url}/product/golden-tips/")
     # when
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then
     assert Product.objects.get(title="Golden Tips 50g").stock == 0
