@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from catalog.models import Product
+from backoffice.models import AuditEntry
+from backoffice.products import product_save
+from catalog.models import Category, Product
 from importer import services
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.tests.fake_site import EXPECTED, Answer
@@ -156,3 +158,40 @@ def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_se
     services.external_products_import(user=owner)
     # then
     assert Product.objects.get(title="Golden Tips 50g").stock == 0
+
+
+def _cached(site, name, *, image="", category="attitude-teas"):
+    return ExternalProduct.objects.create(name=name, price=Decimal("100"), image=image, category=category,
+                                          source_url=f"{site.url}/product/{name.lower().replace(' ', '-')}/")
+
+
+def test_staff_and_the_import_share_one_slug_rule_and_one_audit_entry_each(shop_setup, owner, manager):
+    # given staff made a "Love Tea" before the producer's one is imported
+    from_staff = product_save(actor=manager, data={"title_en": "Love Tea", "price_amount": Decimal("10")})
+    # when
+    [imported] = services.external_products_import(external_products=[_cached(shop_setup, "Love Tea")],
+                                                   user=owner).created
+    again = product_save(actor=manager, data={"title_en": "Love Tea", "price_amount": Decimal("10")})
+    # then
+    assert (from_staff.slug, imported.slug, again.slug) == ("love-tea", "love-tea-2", "love-tea-3")
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", "actor__username")) == [
+        ("product.create", manager.username), ("product_import", owner.username),
+        ("product.create", manager.username)]
+
+
+def test_the_import_makes_a_missing_category_that_staff_could_not_name(shop_setup, owner):
+    Category.objects.filter(slug="attitude-teas").delete()
+    [product] = services.external_products_import(external_products=[_cached(shop_setup, "Hangover Tea")]).created
+    assert product.category.slug == "attitude-teas" and product.category.name == "Attitude Teas"
+
+
+def test_a_download_announced_as_png_that_is_svg_is_refused_by_the_picture_check(shop_setup, owner):
+    # given a picture whose header says PNG but whose bytes are SVG
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    shop_setup.routes["/fake.png"] = Answer(200, svg, content_type="image/png")
+    # when
+    [product] = services.external_products_import(
+        external_products=[_cached(shop_setup, "Love Tea", image=f"{shop_setup.url}/fake.png")]).created
+    # then the product is kept without the picture, and nothing was stored
+    assert product.images == []
+    assert not list((Path(settings.MEDIA_ROOT) / "products").rglob("*.*"))
