@@ -164,7 +164,7 @@ class ScrapeCacheApi(APIView):
     @extend_schema(request=None, responses=inline_serializer("ScrapeCacheCleared", {
         "success": serializers.BooleanField(), "deleted": serializers.IntegerField()}))
     def delete(self, request):
-        deleted = services.cache_clear()
+        deleted = services.cache_clear(actor=request.user)
         return Response({"success": True, "deleted": deleted})
 
 
@@ -179,7 +179,7 @@ class ScrapeCancelApi(APIView):
         run = services.run_active()
         if run is None:
             raise ShopError(_("No crawl is running."), status=409)
-        run = services.run_cancel(run=run)
+        run = services.run_cancel(run=run, actor=request.user)
         return Response({"success": True, "job": selectors.run_progress(run)})
 
 

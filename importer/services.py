@@ -11,6 +11,7 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
 from catalog.media import IMAGE_CONTENT_TYPES, IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_save, image_stored
 from catalog.models import Product
@@ -76,9 +77,12 @@ def cache_is_fresh():
     return stamp is not None and timezone.now() - stamp < timedelta(hours=hours)
 
 
-def cache_clear():
-    """Forget the cached crawl results (imported shop products stay)."""
-    deleted, _detail = ExternalProduct.objects.all().delete()
+def cache_clear(*, actor=None):
+    """Forget the cached crawl results (imported shop products stay); staff's clear is audited."""
+    with transaction.atomic():
+        deleted, _detail = ExternalProduct.objects.all().delete()
+        if actor is not None:
+            audit_record(actor=actor, action="importer.cache_clear", details=str(deleted))
     return deleted
 
 
@@ -125,6 +129,8 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
+        if user is not None:  # staff's crawl; the scheduled one starts without a user
+            audit_record(actor=user, action="importer.crawl_start", details=f"{base_url} ({max_pages})", target=run)
         transaction.on_commit(lambda: dispatch(run.pk))
     run.refresh_from_db()
     return run
@@ -144,9 +150,13 @@ def dispatch(run_id):
         )
 
 
-def run_cancel(*, run):
+def run_cancel(*, run, actor=None):
     """Ask a running crawl to stop after the page it is fetching."""
-    ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(cancel_requested=True)
+    with transaction.atomic():
+        asked = ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE, cancel_requested=False).update(
+            cancel_requested=True)
+        if asked and actor is not None:
+            audit_record(actor=actor, action="importer.crawl_cancel", details=run.base_url, target=run)
     run.refresh_from_db()
     return run
 

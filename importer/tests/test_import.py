@@ -195,3 +195,19 @@ def test_a_download_announced_as_png_that_is_svg_is_refused_by_the_picture_check
     # then the product is kept without the picture, and nothing was stored
     assert product.images == []
     assert not list((Path(settings.MEDIA_ROOT) / "products").rglob("*.*"))
+
+
+def test_staff_starting_cancelling_and_clearing_a_crawl_leave_one_audit_entry_each(shop_setup, owner, monkeypatch):
+    # given a crawl queued but not picked up by a worker
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    run = services.run_start(user=owner, max_pages=10)
+    # when
+    services.run_cancel(run=run, actor=owner)
+    services.run_cancel(run=run, actor=owner)  # asked already: still one entry
+    _cached(shop_setup, "Love Tea")
+    services.cache_clear(actor=owner)
+    services.cache_clear()  # a script's clear is not staff activity
+    # then
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", "target_id", "actor")) == [
+        ("importer.crawl_start", str(run.pk), owner.pk), ("importer.crawl_cancel", str(run.pk), owner.pk),
+        ("importer.cache_clear", "", owner.pk)]
