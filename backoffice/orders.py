@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
 from orders.models import Order
@@ -17,7 +18,7 @@ from shop.errors import ShopError
 from shop.validation import clean_text
 
 
-def order_status_change(*, actor, order: Order, status: str, note: str = "", tracking_number: str = "",
+def order_status_change(*, actor: User, order: Order, status: str, note: str = "", tracking_number: str = "",
                         courier: str = "", customer_note: str = "") -> Order:
     """Move one order to `status`; a move that changes it records one audit entry."""
     note = clean_text(note, field="note", max_length=NOTE_MAX)
@@ -37,10 +38,10 @@ def order_status_change(*, actor, order: Order, status: str, note: str = "", tra
 @dataclass
 class BulkResult:
     updated: int = 0
-    failed: list = field(default_factory=list)  # {"id", "number", "message"}
+    failed: list[dict[str, object]] = field(default_factory=list)  # {"id", "number", "message"}
 
 
-def order_status_change_bulk(*, actor, order_ids, status: str, note: str = "") -> BulkResult:
+def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, note: str = "") -> BulkResult:
     """Move each selected order to `status`; one refused move does not stop the others."""
     orders = list(Order.objects.filter(pk__in=order_ids).order_by("pk")) if order_ids else []
     if not orders:

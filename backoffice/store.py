@@ -2,12 +2,13 @@
 
 from django.db import transaction
 
+from accounts.models import User
 from backoffice.audit import audit_changes, audit_record
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_update
 
 
-def store_settings_change(*, actor, fields: dict) -> StoreSettings:
+def store_settings_change(*, actor: User, fields: dict[str, object]) -> StoreSettings:
     """Save `fields` (model field names) through `shop.store_settings`; a save that
     changed something leaves one audit entry listing each field's old and new value.
 

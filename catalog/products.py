@@ -7,10 +7,13 @@ writes without one. Saving goes through `catalog.services.product_upsert`,
 which keeps the search text in step.
 """
 
+from typing import Any
+
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from catalog.models import Category, Product
 from catalog.services import product_upsert
@@ -23,7 +26,7 @@ SLUG_BASE_MAX = 180
 def product_slug_unique(text: str, *, exclude: Product | None = None) -> str:
     """A free slug made from `text` (a wished slug or a title): `kenya-gold`, else `kenya-gold-2`, …"""
     base = slugify(text)[:SLUG_BASE_MAX] or "product"
-    taken = Product.objects.exclude(pk=exclude.pk if exclude is not None else None)
+    taken = Product.objects.all() if exclude is None else Product.objects.exclude(pk=exclude.pk)
     slug, n = base, 2
     while taken.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
@@ -46,8 +49,8 @@ def category_resolve(slug: str | None, *, create: bool = False) -> Category:
     return category
 
 
-def product_create(*, actor=None, audit_action: str = "product.create", slug: str = "",
-                   category: str = DEFAULT_CATEGORY, create_category: bool = False, **fields) -> Product:
+def product_create(*, actor: User | None = None, audit_action: str = "product.create", slug: str = "",
+                   category: str = DEFAULT_CATEGORY, create_category: bool = False, **fields: Any) -> Product:
     """Create a product. Its slug is made free from `slug` or the English title;
     `category` is a category slug (see `category_resolve`)."""
     with transaction.atomic():
@@ -59,7 +62,8 @@ def product_create(*, actor=None, audit_action: str = "product.create", slug: st
     return product
 
 
-def product_update(*, product: Product, actor=None, audit_action: str = "product.update", **fields) -> Product:
+def product_update(*, product: Product, actor: User | None = None, audit_action: str = "product.update",
+                   **fields: Any) -> Product:
     """Change `product`'s fields. A new `slug` must be free (an empty one keeps the old);
     `category` is a category slug (see `category_resolve`)."""
     if "slug" in fields:
