@@ -7,12 +7,14 @@ from orders.models import Order, Payment
 
 
 class PaymentError(Exception):
-    """The provider failed. `permanent` means retrying the same request will not help."""
+    """The provider failed. `permanent` means retrying the same request will not help;
+    `timed_out` that the provider did not answer in time (the shopper is told so)."""
 
-    def __init__(self, message: str, *, permanent: bool = False) -> None:
+    def __init__(self, message: str, *, permanent: bool = False, timed_out: bool = False) -> None:
         super().__init__(message)
         self.message = str(message)
         self.permanent = permanent
+        self.timed_out = timed_out
 
 
 @dataclass(frozen=True)
