@@ -95,8 +95,10 @@ def analytics_csv(*, data):
         [_("Active products"), products["total_products"], "", ""],
     ]
     blocks = [
-        ([_("Figure"), _("This period (%(since)s to %(until)s)") % {"since": day(data["since"]), "until": day(data["until"])},
-          _("Previous period (%(since)s to %(until)s)") % {"since": day(previous["since"]), "until": day(previous["until"])},
+        ([_("Figure"),
+          _("This period (%(since)s to %(until)s)") % {"since": day(data["since"]), "until": day(data["until"])},
+          _("Previous period (%(since)s to %(until)s)") % {"since": day(previous["since"]),
+                                                           "until": day(previous["until"])},
           _("Change %")], summary),
         ([_("Status"), _("Orders")], [
             [label, orders["status_breakdown"][value]]

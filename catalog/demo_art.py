@@ -17,21 +17,26 @@ SIZE = 800
 # the cup's colour by category: the brewed tea, not the pack
 LIQUOR = {
     "black-tea": ("#7a2e0e", "#b4531a"), "green-tea": ("#8f8a1c", "#c8bd45"), "herbal-tea": ("#a8461b", "#d9822b"),
-    "white-tea": ("#c59a3c", "#e7cd7a"), "oolong-tea": ("#9a4e12", "#d08a32"), "health-wellness": ("#9b6a12", "#d3a53c"),
-    "luxury-pyramid": ("#7d3210", "#bb6420"), "attitude-teas": ("#8e2a1a", "#cf5a2c"), "cold-brew": ("#b2561c", "#eaa04a"),
+    "white-tea": ("#c59a3c", "#e7cd7a"), "oolong-tea": ("#9a4e12", "#d08a32"),
+    "health-wellness": ("#9b6a12", "#d3a53c"),
+    "luxury-pyramid": ("#7d3210", "#bb6420"), "attitude-teas": ("#8e2a1a", "#cf5a2c"),
+    "cold-brew": ("#b2561c", "#eaa04a"),
     "conservation-teas": ("#6e2a0e", "#a9501c"), "speciality-teas": ("#83300f", "#c0601f"),
-    "string-tag-pyramid": ("#762c0d", "#b0521b"), "pick-n-mix": ("#9c2f2a", "#d8664a"), "luxury-gifts": ("#7a2e0e", "#b4531a"),
+    "string-tag-pyramid": ("#762c0d", "#b0521b"), "pick-n-mix": ("#9c2f2a", "#d8664a"),
+    "luxury-gifts": ("#7a2e0e", "#b4531a"),
 }
 # which shape of pack each category comes in
 SHAPE = {
-    "black-tea": "box", "green-tea": "box", "health-wellness": "box", "attitude-teas": "box", "conservation-teas": "box",
+    "black-tea": "box", "green-tea": "box", "health-wellness": "box", "attitude-teas": "box",
+    "conservation-teas": "box",
     "herbal-tea": "box", "white-tea": "tin", "oolong-tea": "tin", "speciality-teas": "box", "luxury-pyramid": "pouch",
     "string-tag-pyramid": "pouch", "cold-brew": "pouch", "pick-n-mix": "gift", "luxury-gifts": "gift",
 }
 # flavour words -> the ingredient drawn on the pack's medallion and beside the leaves
 MOTIFS = [
     (("lemon", "lime", "citrus", "bergamot"), "citrus"), (("mint", "peppermint", "spearmint"), "mint"),
-    (("jasmine", "camomile", "floral", "lavender", "cornflower"), "flower"), (("rose", "hibiscus", "tart", "berry"), "hibiscus"),
+    (("jasmine", "camomile", "floral", "lavender", "cornflower"), "flower"),
+    (("rose", "hibiscus", "tart", "berry"), "hibiscus"),
     (("cinnamon", "clove", "cardamom", "spice", "ginger", "lemongrass", "ginseng"), "spice"),
     (("peach", "mango", "pineapple", "apricot", "apple", "strawberry", "mixed berries"), "fruit"),
 ]
@@ -74,16 +79,37 @@ def _defs(tea: Tea, *, backdrop: tuple[str, str] = ("#f7f1e6", "#e4d9c6")) -> st
     """Shared gradients and filters: studio backdrop, grain, soft shadow, gold foil, pack shading."""
     dark, light = _mix(tea.colour, "#000000", .35), _mix(tea.colour, "#ffffff", .18)
     return f"""<defs>
-<radialGradient id="studio" cx="50%" cy="38%" r="75%"><stop offset="0" stop-color="{backdrop[0]}"/><stop offset="1" stop-color="{backdrop[1]}"/></radialGradient>
-<linearGradient id="face" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="{light}"/><stop offset=".55" stop-color="{tea.colour}"/><stop offset="1" stop-color="{dark}"/></linearGradient>
-<linearGradient id="side" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="{dark}"/><stop offset="1" stop-color="{_mix(dark, '#000000', .3)}"/></linearGradient>
-<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#f3dc8a"/><stop offset=".45" stop-color="#c9a227"/><stop offset=".7" stop-color="#e9cf6f"/><stop offset="1" stop-color="#9c7a14"/></linearGradient>
-<linearGradient id="sheen" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#fff" stop-opacity="0"/><stop offset=".35" stop-color="#fff" stop-opacity=".28"/><stop offset=".5" stop-color="#fff" stop-opacity="0"/></linearGradient>
-<radialGradient id="shadow"><stop offset="0" stop-color="#3a2a18" stop-opacity=".45"/><stop offset="1" stop-color="#3a2a18" stop-opacity="0"/></radialGradient>
+<radialGradient id="studio" cx="50%" cy="38%" r="75%">
+  <stop offset="0" stop-color="{backdrop[0]}"/>
+  <stop offset="1" stop-color="{backdrop[1]}"/></radialGradient>
+<linearGradient id="face" x1="0" y1="0" x2="1" y2="0">
+  <stop offset="0" stop-color="{light}"/>
+  <stop offset=".55" stop-color="{tea.colour}"/>
+  <stop offset="1" stop-color="{dark}"/></linearGradient>
+<linearGradient id="side" x1="0" y1="0" x2="1" y2="0">
+  <stop offset="0" stop-color="{dark}"/>
+  <stop offset="1" stop-color="{_mix(dark, '#000000', .3)}"/></linearGradient>
+<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">
+  <stop offset="0" stop-color="#f3dc8a"/>
+  <stop offset=".45" stop-color="#c9a227"/>
+  <stop offset=".7" stop-color="#e9cf6f"/>
+  <stop offset="1" stop-color="#9c7a14"/></linearGradient>
+<linearGradient id="sheen" x1="0" y1="0" x2="1" y2="0">
+  <stop offset="0" stop-color="#fff" stop-opacity="0"/>
+  <stop offset=".35" stop-color="#fff" stop-opacity=".28"/>
+  <stop offset=".5" stop-color="#fff" stop-opacity="0"/></linearGradient>
+<radialGradient id="shadow">
+  <stop offset="0" stop-color="#3a2a18" stop-opacity=".45"/>
+  <stop offset="1" stop-color="#3a2a18" stop-opacity="0"/></radialGradient>
 <filter id="soft" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="6"/></filter>
 <filter id="blur" x="-10%" y="-10%" width="120%" height="120%"><feGaussianBlur stdDeviation="9"/></filter>
-<filter id="grain"><feTurbulence type="fractalNoise" baseFrequency=".85" numOctaves="2" stitchTiles="stitch" seed="{tea.rng.randint(1, 99)}"/><feColorMatrix values="0 0 0 0 .5  0 0 0 0 .45  0 0 0 0 .4  0 0 0 .09 0"/></filter>
-<radialGradient id="vignette" cx="50%" cy="45%" r="72%"><stop offset=".6" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity=".22"/></radialGradient>
+<filter id="grain">
+  <feTurbulence type="fractalNoise" baseFrequency=".85" numOctaves="2" stitchTiles="stitch"
+    seed="{tea.rng.randint(1, 99)}"/>
+  <feColorMatrix values="0 0 0 0 .5  0 0 0 0 .45  0 0 0 0 .4  0 0 0 .09 0"/></filter>
+<radialGradient id="vignette" cx="50%" cy="45%" r="72%">
+  <stop offset=".6" stop-color="#000" stop-opacity="0"/>
+  <stop offset="1" stop-color="#000" stop-opacity=".22"/></radialGradient>
 </defs>"""
 
 
@@ -100,7 +126,8 @@ def _svg(body: str) -> str:
 
 # ---- motifs: small drawings with no words, centred on (0, 0), about 100 px across ----
 
-def _leaf(fill: str = "#3f7d3a", vein: str = "#cfe3b8", scale: float = 1.0, angle: float = 0, x: float = 0, y: float = 0) -> str:
+def _leaf(fill: str = "#3f7d3a", vein: str = "#cfe3b8", scale: float = 1.0, angle: float = 0, x: float = 0,
+          y: float = 0) -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f}) rotate({angle:.0f}) scale({scale:.2f})">'
             f'<path d="M0-48C30-30 34 14 0 48-34 14-30-30 0-48Z" fill="{fill}"/>'
             f'<path d="M0-40V44M0-14 14-26M0 4 16-8M0 22 12 12M0-14-14-26M0 4-16-8M0 22-12 12" stroke="{vein}" '
@@ -117,17 +144,20 @@ def _citrus(x: float = 0, y: float = 0, r: float = 44, colour: str = "#f2c230") 
             f'<circle r="{r * .86:.1f}" fill="#fffbe6"/>{segments}</g>')
 
 
-def _flower(x: float = 0, y: float = 0, r: float = 40, colour: str = "#fdfaf2", centre: str = "#e9b824", petals: int = 8) -> str:
+def _flower(x: float = 0, y: float = 0, r: float = 40, colour: str = "#fdfaf2", centre: str = "#e9b824",
+            petals: int = 8) -> str:
     leaves = "".join(
-        f'<ellipse rx="{r * .26:.1f}" ry="{r * .55:.1f}" cy="{-r * .5:.1f}" fill="{colour}" stroke="{_mix(colour, "#000000", .12)}" '
+        f'<ellipse rx="{r * .26:.1f}" ry="{r * .55:.1f}" cy="{-r * .5:.1f}" fill="{colour}" '
+        f'stroke="{_mix(colour, "#000000", .12)}" '
         f'stroke-width="1.5" transform="rotate({i * 360 / petals:.0f})"/>' for i in range(petals))
     return f'<g transform="translate({x:.1f} {y:.1f})">{leaves}<circle r="{r * .28:.1f}" fill="{centre}"/></g>'
 
 
 def _hibiscus(x: float = 0, y: float = 0, r: float = 42) -> str:
     petals = "".join(
-        f'<path d="M0 0C{-r * .7:.1f} {-r * .4:.1f} {-r * .5:.1f} {-r * 1.1:.1f} 0 {-r:.1f}C{r * .5:.1f} {-r * 1.1:.1f} '
-        f'{r * .7:.1f} {-r * .4:.1f} 0 0Z" fill="#b3173d" stroke="#7e0f2b" stroke-width="2" transform="rotate({i * 72})"/>'
+        f'<path d="M0 0C{-r * .7:.1f} {-r * .4:.1f} {-r * .5:.1f} {-r * 1.1:.1f} 0 {-r:.1f}'
+        f'C{r * .5:.1f} {-r * 1.1:.1f} {r * .7:.1f} {-r * .4:.1f} 0 0Z" '
+        f'fill="#b3173d" stroke="#7e0f2b" stroke-width="2" transform="rotate({i * 72})"/>'
         for i in range(5))
     return (f'<g transform="translate({x:.1f} {y:.1f})">{petals}<circle r="{r * .18:.1f}" fill="#f7d24a"/>'
             f'<path d="M0 0 {r * .3:.1f} {-r * .55:.1f}" stroke="#f7d24a" stroke-width="3"/></g>')
@@ -138,14 +168,16 @@ def _spice(x: float = 0, y: float = 0, angle: float = -20) -> str:
             f'<rect x="-60" y="-11" width="120" height="22" rx="10" fill="#8a4b22"/>'
             f'<path d="M-56-4H56M-56 5H56" stroke="#6b3615" stroke-width="3"/>'
             f'<rect x="-60" y="8" width="120" height="18" rx="9" fill="#a45c2b"/>'
-            f'<g transform="translate(30 -36)"><path d="M0-16 4-5 16-4 7 4 10 16 0 9-10 16-7 4-16-4-4-5Z" fill="#5e3a1c"/>'
+            f'<g transform="translate(30 -36)"><path d="M0-16 4-5 16-4 7 4 10 16 0 9-10 16-7 4-16-4-4-5Z" '
+            f'fill="#5e3a1c"/>'
             f'<circle r="4" fill="#3b2411"/></g></g>')
 
 
 def _fruit(x: float = 0, y: float = 0, r: float = 40, colour: str = "#f29a5b") -> str:
     return (f'<g transform="translate({x:.1f} {y:.1f})"><circle r="{r}" fill="{colour}"/>'
             f'<circle cx="{-r * .3:.1f}" cy="{-r * .32:.1f}" r="{r * .32:.1f}" fill="#fff" opacity=".28"/>'
-            f'<path d="M0 {-r:.1f}C4 {-r - 14:.1f} 10 {-r - 18:.1f} 16 {-r - 20:.1f}" stroke="#5a3b17" stroke-width="4" fill="none"/>'
+            f'<path d="M0 {-r:.1f}C4 {-r - 14:.1f} 10 {-r - 18:.1f} 16 {-r - 20:.1f}" stroke="#5a3b17" '
+            f'stroke-width="4" fill="none"/>'
             f'{_leaf(scale=.34, angle=55, x=r * .45, y=-r - 10)}</g>')
 
 
@@ -171,7 +203,8 @@ def _pattern(tea: Tea, *, x: float, y: float, w: float, h: float) -> str:
     if kind == "diamonds":
         for i in range(int(w // 24) + 1):
             cx = x + i * 24 + 12
-            parts.append(f'<path d="M{cx} {y + 3}l9 {h / 2 - 3}-9 {h / 2 - 3}-9 {-(h / 2 - 3)}Z" fill="{ink}" opacity=".55"/>')
+            parts.append(f'<path d="M{cx} {y + 3}l9 {h / 2 - 3}-9 {h / 2 - 3}-9 {-(h / 2 - 3)}Z" fill="{ink}" '
+                         f'opacity=".55"/>')
     elif kind == "waves":
         for row in range(3):
             yy = y + 6 + row * (h - 12) / 2
@@ -180,12 +213,14 @@ def _pattern(tea: Tea, *, x: float, y: float, w: float, h: float) -> str:
     elif kind == "dots":
         for row in range(3):
             for i in range(int(w // 16) + 1):
-                parts.append(f'<circle cx="{x + i * 16 + (8 if row % 2 else 0):.0f}" cy="{y + 6 + row * (h - 12) / 2:.0f}" '
+                parts.append(f'<circle cx="{x + i * 16 + (8 if row % 2 else 0):.0f}" '
+                             f'cy="{y + 6 + row * (h - 12) / 2:.0f}" '
                              f'r="2.6" fill="{ink}" opacity=".6"/>')
     else:
         for i in range(int(w // 22) + 1):
             cx = x + i * 22
-            parts.append(f'<path d="M{cx} {y + h - 4}l11 {-(h - 8)} 11 {h - 8}" stroke="{ink}" stroke-width="2.5" fill="none" opacity=".6"/>')
+            parts.append(f'<path d="M{cx} {y + h - 4}l11 {-(h - 8)} 11 {h - 8}" stroke="{ink}" stroke-width="2.5" '
+                         f'fill="none" opacity=".6"/>')
     return (f'<clipPath id="band"><rect x="{x}" y="{y}" width="{w}" height="{h}"/></clipPath>'
             f'<g clip-path="url(#band)">{"".join(parts)}</g>')
 
@@ -220,7 +255,8 @@ def _tin(tea: Tea) -> str:
             f'<path d="M{x} {top + 60}v{62}a{w / 2} 34 0 0 0 {w} 0v{-62}a{w / 2} 34 0 0 1 {-w} 0Z" fill="url(#gold)"/>'
             f'<path d="M{x - 6} {top - 6}v{58}a{w / 2 + 6} 36 0 0 0 {w + 12} 0v-58Z" fill="url(#gold)"/>'
             f'<ellipse cx="{cx}" cy="{top - 6}" rx="{w / 2 + 6}" ry="36" fill="#f1dc93"/>'
-            f'<ellipse cx="{cx}" cy="{top - 8}" rx="{w / 2 - 18}" ry="24" fill="none" stroke="#b08a1c" stroke-width="3"/>'
+            f'<ellipse cx="{cx}" cy="{top - 8}" rx="{w / 2 - 18}" ry="24" fill="none" stroke="#b08a1c" '
+            f'stroke-width="3"/>'
             f'{_medallion(tea, cx, top + 260, 76)}'
             f'<path d="M{x} {top}v{h}a{w / 2} 34 0 0 0 {w} 0v{-h}Z" fill="url(#sheen)"/>')
 
@@ -228,7 +264,8 @@ def _tin(tea: Tea) -> str:
 def _pouch(tea: Tea) -> str:
     x, top, w, h = 250, 170, 290, 470
     return (f'<ellipse cx="{x + w / 2 + 30}" cy="{top + h + 6}" rx="{w * .75}" ry="26" fill="url(#shadow)"/>'
-            f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} {x + w - 10} {top + 40}Z" fill="url(#face)"/>'
+            f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} '
+            f'{x + w - 10} {top + 40}Z" fill="url(#face)"/>'
             f'<path d="M{x + 6} {top}H{x + w - 6}V{top + 44}H{x + 6}Z" fill="{_mix(tea.colour, "#000000", .2)}"/>'
             + "".join(f'<path d="M{x + 6 + i * 12} {top}l6 -10 6 10" fill="{_mix(tea.colour, "#000000", .2)}"/>'
                       for i in range(int((w - 12) / 12)))
@@ -236,7 +273,8 @@ def _pouch(tea: Tea) -> str:
             f'<path d="M{x + 14} {top + 96}H{x + w - 14}" stroke="url(#gold)" stroke-width="14"/>'
             f'{_medallion(tea, x + w / 2, top + 250, 80)}'
             f'{_pattern(tea, x=x + 16, y=top + h - 110, w=w - 32, h=36)}'
-            f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} {x + w - 10} {top + 40}Z" fill="url(#sheen)"/>')
+            f'<path d="M{x + 10} {top + 40}Q{x} {top + h - 40} {x + 20} {top + h}H{x + w - 20}Q{x + w} {top + h - 40} '
+            f'{x + w - 10} {top + 40}Z" fill="url(#sheen)"/>')
 
 
 def _gift(tea: Tea) -> str:
@@ -280,13 +318,17 @@ def _cup(cx: float, cy: float, liquor: tuple[str, str]) -> str:
     return (f'<ellipse cx="{cx}" cy="{cy + 128}" rx="190" ry="34" fill="url(#shadow)"/>'
             f'<ellipse cx="{cx}" cy="{cy + 112}" rx="170" ry="34" fill="#f4f1ea" stroke="#d9d2c4" stroke-width="3"/>'
             f'<ellipse cx="{cx}" cy="{cy + 106}" rx="110" ry="20" fill="#e6e0d3"/>'
-            f'<path d="M{cx - 120} {cy - 60}Q{cx - 116} {cy + 100} {cx - 70} {cy + 108}H{cx + 70}Q{cx + 116} {cy + 100} {cx + 120} {cy - 60}Z" '
+            f'<path d="M{cx - 120} {cy - 60}Q{cx - 116} {cy + 100} {cx - 70} {cy + 108}H{cx + 70}Q{cx + 116} '
+            f'{cy + 100} {cx + 120} {cy - 60}Z" '
             f'fill="#ffffff" opacity=".35" stroke="#ffffff" stroke-opacity=".8" stroke-width="3"/>'
-            f'<path d="M{cx - 112} {cy - 30}Q{cx - 108} {cy + 94} {cx - 68} {cy + 100}H{cx + 68}Q{cx + 108} {cy + 94} {cx + 112} {cy - 30}Z" fill="url(#liquor)"/>'
+            f'<path d="M{cx - 112} {cy - 30}Q{cx - 108} {cy + 94} {cx - 68} {cy + 100}H{cx + 68}Q{cx + 108} {cy + 94} '
+            f'{cx + 112} {cy - 30}Z" fill="url(#liquor)"/>'
             f'<ellipse cx="{cx}" cy="{cy - 30}" rx="112" ry="20" fill="{light}"/>'
             f'<ellipse cx="{cx - 30}" cy="{cy - 33}" rx="50" ry="7" fill="#fff" opacity=".35"/>'
-            f'<path d="M{cx + 118} {cy - 20}c70 -6 70 90 0 84" stroke="#ffffff" stroke-opacity=".8" stroke-width="14" fill="none"/>'
-            f'<path d="M{cx - 96} {cy - 50}Q{cx - 92} {cy + 60} {cx - 64} {cy + 92}" stroke="#fff" stroke-opacity=".55" stroke-width="8" fill="none" stroke-linecap="round"/>'
+            f'<path d="M{cx + 118} {cy - 20}c70 -6 70 90 0 84" stroke="#ffffff" stroke-opacity=".8" stroke-width="14" '
+            f'fill="none"/>'
+            f'<path d="M{cx - 96} {cy - 50}Q{cx - 92} {cy + 60} {cx - 64} {cy + 92}" stroke="#fff" '
+            f'stroke-opacity=".55" stroke-width="8" fill="none" stroke-linecap="round"/>'
             f'<defs><linearGradient id="liquor" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="{light}"/>'
             f'<stop offset="1" stop-color="{dark}"/></linearGradient></defs>')
 
@@ -303,7 +345,8 @@ def cup_shot(tea: Tea) -> str:
     rng = tea.rng
     behind = f'<g transform="translate(140 -60) scale(.9)" filter="url(#blur)" opacity=".9">{_pack(tea)}</g>'
     liquor = LIQUOR.get(tea.category, LIQUOR["black-tea"])
-    extras = _motif(tea, x=640, y=690, scale=.9) if tea.motif != "leaf" else _leaf(fill="#2f6f52", x=640, y=690, angle=40, scale=.9)
+    extras = (_motif(tea, x=640, y=690, scale=.9) if tea.motif != "leaf"
+              else _leaf(fill="#2f6f52", x=640, y=690, angle=40, scale=.9))
     return _svg(_defs(tea, backdrop=("#fbf4e6", "#dccbb0")) + _floor() + behind + _cup(360, 520, liquor)
                 + _steam(360, 450, rng) + extras + _finish())
 
@@ -324,15 +367,20 @@ def leaves_shot(tea: Tea) -> str:
     for i, angle in enumerate((-2.4, -0.6, 0.9, 2.5)):
         x, y = 400 + 300 * math.cos(angle), 400 + 300 * math.sin(angle)
         if tea.motif == "leaf" or i % 2:
-            around.append(_leaf(fill=rng.choice(["#2f6f52", "#3f8a5f"]), x=x, y=y, angle=rng.uniform(0, 360), scale=1.1))
+            around.append(_leaf(fill=rng.choice(["#2f6f52", "#3f8a5f"]), x=x, y=y, angle=rng.uniform(0, 360),
+                                scale=1.1))
         else:
             around.append(_motif(tea, x=x, y=y, scale=1.2))
-    linen = "".join(f'<path d="M0 {y}H{SIZE}" stroke="#fff" stroke-opacity=".12" stroke-width="2"/>' for y in range(0, SIZE, 9))
-    return _svg(_defs(tea, backdrop=("#efe6d6", "#cdbb9c")) + f'<rect width="{SIZE}" height="{SIZE}" fill="url(#studio)"/>' + linen
+    linen = "".join(f'<path d="M0 {y}H{SIZE}" stroke="#fff" stroke-opacity=".12" stroke-width="2"/>'
+                    for y in range(0, SIZE, 9))
+    return _svg(_defs(tea, backdrop=("#efe6d6", "#cdbb9c"))
+                + f'<rect width="{SIZE}" height="{SIZE}" fill="url(#studio)"/>' + linen
                 + '<circle cx="418" cy="424" r="262" fill="#3a2a18" opacity=".25" filter="url(#blur)"/>'
-                + f'<circle cx="400" cy="400" r="250" fill="#f7f4ee"/><circle cx="400" cy="400" r="226" fill="{_mix(tea.colour, "#f7f4ee", .75)}"/>'
+                + f'<circle cx="400" cy="400" r="250" fill="#f7f4ee"/><circle cx="400" cy="400" r="226" '
+                  f'fill="{_mix(tea.colour, "#f7f4ee", .75)}"/>'
                 + f'<circle cx="400" cy="400" r="214" fill="{colours[0]}" opacity=".55"/>' + "".join(flakes)
-                + '<path d="M230 240A240 240 0 0 1 420 160" stroke="#fff" stroke-opacity=".7" stroke-width="10" fill="none" stroke-linecap="round"/>'
+                + '<path d="M230 240A240 240 0 0 1 420 160" stroke="#fff" stroke-opacity=".7" stroke-width="10" '
+                  'fill="none" stroke-linecap="round"/>'
                 + "".join(around) + _finish())
 
 

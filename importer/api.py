@@ -227,7 +227,8 @@ def diff_payload(diff):
         "runId": diff.run.pk if diff.run else None,
         "runStatus": diff.run.status if diff.run else None,
         "goneChecked": diff.gone_checked,
-        "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current), "originalPriceEgp": egp(p.price) if p.sale is not None else None,
+        "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current),
+                 "originalPriceEgp": egp(p.price) if p.sale is not None else None,
                  "kes": str(item.price), "image": item.image, "sourceUrl": item.source_url, "inStock": item.in_stock}
                 for item, p in ((item, records.prices_for(item, config=diff.config)) for item in diff.new)],
         "changed": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,

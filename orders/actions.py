@@ -89,7 +89,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
         locked.status = status
         locked.save(update_fields=fields)
         OrderStatusChange.objects.create(
-            order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX], tracking_number=tracking_number[:TRACKING_MAX],
+            order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX],
+            tracking_number=tracking_number[:TRACKING_MAX],
             courier=courier[:COURIER_MAX], customer_note=customer_note[:NOTE_MAX],
             actor=actor if actor is not None and actor.is_authenticated else None,
         )

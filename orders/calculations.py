@@ -66,9 +66,10 @@ def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None 
 
     Shipping is free when the subtotal (before discount) reaches the
     threshold; below it the rate is the delivery governorate's
-    (`orders.delivery`, the default row for none or outside Egypt). VAT is included in the prices by default ("Includes VAT"), or
-    added on top when the store says prices exclude it. The COD fee applies
-    only to cash on delivery.
+    (`orders.delivery`, the default row for none or outside Egypt). VAT is
+    included in the prices by default ("Includes VAT"), or added on top when
+    the store says prices exclude it. The COD fee applies only to cash on
+    delivery.
     """
     store = store or store_settings_get()
     zone = zone_for(governorate=governorate, store=store)

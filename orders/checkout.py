@@ -277,7 +277,8 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
             total_amount=totals.total, prices_include_tax=totals.prices_include_tax,
             coupon=coupon, coupon_code=coupon.code if coupon else "", stock_reserved=True,
             client_ip=client_ip or None, is_test=method == PaymentMethod.SANDBOX,
-            site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest, whatsapp_opt_in=form.whatsapp_opt_in,
+            site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest,
+            whatsapp_opt_in=form.whatsapp_opt_in,
         )
         OrderItem.objects.bulk_create([
             OrderItem(

@@ -50,7 +50,8 @@ def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: int
     return address_default(user=user)
 
 
-def checkout_prefill(*, request: HttpRequest, address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
+def checkout_prefill(*, request: HttpRequest,
+                     address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
     """The checkout form's starting values (island field names) and the saved address used, if any."""
     user = request.user if request.user.is_authenticated else None
     values = {name: "" for name in FIELDS} | {"country": "EGY"}

@@ -133,7 +133,8 @@ def tracking_data(order: Order, *, language: str) -> dict[str, Any]:
             history.append({"status": change.to_status, "label": str(labels.get(change.to_status, change.to_status)),
                             "at": change.created_at.isoformat(), "day": day_label(change.created_at, language)})
         delivery = None
-        if order.delivery_min_date and order.delivery_max_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
+        on_the_way = order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED)
+        if order.delivery_min_date and order.delivery_max_date and on_the_way:
             delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
                         "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
         state = governorate_name(order.state, language)

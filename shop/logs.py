@@ -143,8 +143,8 @@ def connect_celery_signals():
 def sentry_init(dsn=None, **options):
     """Start the Sentry SDK for error reports when SENTRY_DSN is set; return whether it started.
 
-    No personal data is sent (the SDK's default: no cookies, user or client address); the request id is attached as a tag so a
-    report can be matched with the log lines."""
+    No personal data is sent (the SDK's default: no cookies, user or client address); the request id
+    is attached as a tag so a report can be matched with the log lines."""
     dsn = dsn if dsn is not None else getattr(settings, "SENTRY_DSN", "")
     if not dsn:
         return False

@@ -183,5 +183,7 @@ _ORIGIN = re.compile(r"^(https?://[A-Za-z0-9.\-]+(?::\d{1,5})?)(?:[/?#]|$)", re.
 
 def image_origin(value: object) -> str:
     """`scheme://host[:port]` of an http(s) address, fit for a CSP source list, else ""."""
-    match = _ORIGIN.match(value) if isinstance(value, str) and url_problem(value, allow_relative=False) is None else None
+    if not isinstance(value, str) or url_problem(value, allow_relative=False) is not None:
+        return ""
+    match = _ORIGIN.match(value)
     return match.group(1).lower() if match else ""

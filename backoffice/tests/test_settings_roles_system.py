@@ -62,14 +62,16 @@ class TestRoles:
                               content_type="application/json")
         assert missing.status_code == 400 and missing.json()["field"] == "password"
         made = client.post("/api/admin/users/admin", {"username": "sara", "email": "sara@staff.example",
-                                                      "password": "tea leaves at dawn"}, content_type="application/json")
+                                                      "password": "tea leaves at dawn"},
+                                                      content_type="application/json")
         assert made.status_code == 201 and made.json()["role"] == "support"
         sara = User.objects.get(username="sara")
         assert sara.is_staff and sara.check_password("tea leaves at dawn")
 
     def test_the_owner_role_cannot_be_chosen(self, client, owner, support):
         client.force_login(owner)
-        response = client.put(f"/api/admin/users/admin/{support.pk}", {"role": "owner"}, content_type="application/json")
+        response = client.put(f"/api/admin/users/admin/{support.pk}", {"role": "owner"},
+                              content_type="application/json")
         assert response.status_code == 400 and response.json()["field"] == "role"
         support.refresh_from_db()
         assert support.role == Role.SUPPORT

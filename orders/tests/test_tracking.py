@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 def order(api, make_product, checkout_body):
     tea = make_product(price="300.00", title="Kericho Gold Breakfast 250 g")
     api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
-    assert api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    assert api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
+                    format="json").status_code == 201
     return Order.objects.get()
 
 

@@ -96,7 +96,8 @@ def test_register_sign_in_check_out_and_see_the_order_in_english_on_desktop(new_
     # 'Creating Account...' while the form is on its way
     page.evaluate("""() => {
         window.hold = true;
-        document.querySelector('form[data-account-form]').addEventListener('submit', (e) => { if (window.hold) e.preventDefault(); });
+        document.querySelector('form[data-account-form]')
+            .addEventListener('submit', (e) => { if (window.hold) e.preventDefault(); });
     }""")
     page.click(".auth__submit")
     page.wait_for_function("() => document.querySelector('.auth__submit').textContent === 'Creating Account...'")

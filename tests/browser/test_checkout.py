@@ -174,7 +174,8 @@ def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_
     client = Client()
     client.force_login(alice)
     page = new_page(viewport=DESKTOP)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                                "url": live_server.url}])
     page.goto("/cart")  # sets the CSRF cookie
     _add_to_cart(page, teas[0], 2)
