@@ -19,6 +19,7 @@ import {
   useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
+import { formatNumber } from "../../lib/digits.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import en from "../../i18n/en/admin-coupons.json";
 import ar from "../../i18n/ar/admin-coupons.json";
@@ -27,7 +28,7 @@ const st = sectionStrings("admin-coupons", en, ar);
 const money = (amount) => formatEgp(amount, currentLanguage());
 
 function valueText(c) {
-  return c.type === "percentage" ? `${Number(c.value).toLocaleString("en-US")}%` : money(c.value);
+  return c.type === "percentage" ? `${formatNumber(c.value)}%` : money(c.value);
 }
 
 function stateOf(c) {

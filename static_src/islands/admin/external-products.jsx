@@ -7,6 +7,7 @@ import { api, userMessage } from "../../lib/api.js";
 import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
 import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
+import { formatDate } from "../../lib/digits.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/importer.json";
 import ar from "../../i18n/ar/importer.json";
@@ -323,7 +324,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
           <div><dt>{tr("refreshInterval")}</dt><dd>{tr("hours", { count: config.refreshInterval })}</dd></div>
           <div><dt>{tr("autoImport")}</dt><dd>{config.autoImport ? tr("on") : tr("off")}</dd></div>
           <div><dt>{tr("lastFetch")}</dt>
-            <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB") : tr("never")}</dd></div>
+            <dd>{config.lastFetch ? formatDate(config.lastFetch, lang, { dateStyle: "short", timeStyle: "medium" }) : tr("never")}</dd></div>
         </dl>
         {!config.enabled && <p className="alert alert--info">{tr("disabled")}</p>}
         {!canRun && <p className="alert alert--info">{tr("viewOnly")}</p>}
