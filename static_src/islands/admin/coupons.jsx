@@ -237,7 +237,7 @@ function UsageDialog({ coupon, onClose }) {
                     <td data-label={st("order")} dir="ltr">{o.number}</td>
                     <td data-label={st("date")}>{formatDateTime(o.createdAt)}</td>
                     <td data-label={st("customer")}>
-                      {o.customerName}
+                      <bdi>{o.customerName}</bdi>
                       <div className="admin-muted" dir="ltr">{o.email}</div>
                     </td>
                     <td data-label={st("orderStatus")}>{st(`orderStatuses.${o.status}`)}</td>

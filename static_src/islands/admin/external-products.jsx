@@ -9,6 +9,7 @@ import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
 import { formatDate } from "../../lib/digits.js";
 import { safeUrl } from "../../lib/safe-url.js";
+import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/importer.json";
 import ar from "../../i18n/ar/importer.json";
 
@@ -140,7 +141,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="new" title={tr("diff.new", { count: diff.new.length })} items={diff.new}
                  picked={pickedNew} setPicked={setPickedNew} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.name}</strong>{" "}
+                   <strong><bdi>{i.name}</bdi></strong>{" "}
                    <bdi>{formatEgp(i.priceEgp, lang)}</bdi>{" "}
                    <span className="importer-muted">({formatKes(i.kes, lang)})</span>
                    {!i.inStock && <> <span className="importer-tag importer-tag--warn">{tr("diff.outOfStock")}</span></>}
@@ -148,7 +149,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="changed" title={tr("diff.changed", { count: diff.changed.length })} items={diff.changed}
                  picked={pickedChanged} setPicked={setPickedChanged} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.title}</strong>{" "}
+                   <strong><bdi>{i.title}</bdi></strong>{" "}
                    {i.oldEgp !== i.newEgp ? (
                      <span className="importer-diff__price">
                        <s><bdi>{formatEgp(i.oldEgp, lang)}</bdi></s>
@@ -163,7 +164,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="gone" title={tr("diff.gone", { count: diff.gone.length })} items={diff.gone}
                  picked={pickedGone} setPicked={setPickedGone} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.title}</strong>{" "}
+                   <strong><bdi>{i.title}</bdi></strong>{" "}
                    <span className="importer-muted">{tr("diff.deactivate")}</span>
                  </>)} />
       {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
@@ -386,18 +387,18 @@ export default function ExternalProducts({ initial = null, permissions = null })
               <li key={p.id} className="importer-item" data-testid="preview-item">
                 {safeUrl(p.image, { allowRelative: false }) ? <img src={safeUrl(p.image, { allowRelative: false })} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="importer-noimg" />}
                 <div className="importer-item__body">
-                  <h3>{p.name}</h3>
-                  <p className="importer-muted">{cut(p.description)}</p>
+                  <h3 dir="auto">{p.name}</h3>
+                  <p className="importer-muted" dir="auto">{cut(p.description)}</p>
                   <p className="importer-item__meta">
                     <strong>{formatEgp(p.priceEgp, lang)}</strong>
                     {p.originalPriceEgp && <s className="importer-muted">{formatEgp(p.originalPriceEgp, lang)}</s>}
                     <span className="importer-muted">({formatKes(p.price, lang)})</span>
-                    <span className="importer-tag" title={tr("shopCategory")}>{p.shopCategory}</span>
+                    <span className="importer-tag" title={tr("shopCategory")}><bdi>{p.shopCategory}</bdi></span>
                   </p>
                 </div>
                 <button type="button" className="button button--small button--ghost"
                         onClick={() => importProducts([p.id])} disabled={!canRun || !!busy || running}
-                        aria-label={tr("importOneLabel", { name: p.name })}>
+                        aria-label={tr("importOneLabel", { name: isolate(p.name) })}>
                   {busy === `import-${p.id}` ? tr("importing") : tr("importOne")}</button>
               </li>
             ))}
