@@ -155,3 +155,20 @@ def test_the_owner_reads_arabic_in_the_importer_preview_diff(new_page, live_serv
     problems = _read(page, None, screenshot, "dash-importer-diff",
                      typed=["Detox Tea", "Moringa Green", "Ginger & Lemon"])
     assert problems == [], "\n".join(problems)
+
+
+def test_the_tracking_page_and_the_order_print_view_read_as_arabic(new_page, live_server, shop, owner, screenshot):
+    from orders.models import OrderStatusChange
+    from orders.tracking import tracking_path
+
+    order = shop["order"]
+    OrderStatusChange.objects.create(order=order, from_status="processing", to_status="shipped", courier="Bosta",
+                                     tracking_number="EG123456789", customer_note="Leave it with the doorman")
+    typed = [TYPED["customer_first"], TYPED["street"], "Bosta", "Leave it with the doorman"]
+    page = _session_page(new_page, live_server)
+    problems = _read(page, "/ar/track", screenshot, "track-lookup")
+    problems += _read(page, tracking_path(order, "ar"), screenshot, "track-order", typed=typed)
+    staff = _session_page(new_page, live_server, owner)
+    problems += _read(staff, f"/ar/admindash/orders/{order.pk}/print", screenshot, "order-print",
+                      typed=[TYPED["customer_first"], TYPED["street"]])
+    assert problems == [], "\n".join(problems)
