@@ -172,3 +172,39 @@ def test_the_tracking_page_and_the_order_print_view_read_as_arabic(new_page, liv
     problems += _read(staff, f"/ar/admindash/orders/{order.pk}/print", screenshot, "order-print",
                       typed=[TYPED["customer_first"], TYPED["street"]])
     assert problems == [], "\n".join(problems)
+
+
+def test_the_new_emails_and_whatsapp_texts_look_right_in_arabic(new_page, shop, owner, screenshot, settings):
+    """Staff and customer e-mails (and a WhatsApp text) as an Arabic mail client shows their HTML part."""
+    settings.SITE_URL = "https://shop.example"
+    from django.utils import timezone
+
+    from backoffice.alerts import daily_summary_send, stock_levels_check
+    from catalog.models import Product
+    from orders.emails import order_status_send
+    from orders.models import OrderStatusChange
+    from shop.mail import html_from_text
+    from shop.models import OutboundEmail, OutboundWhatsApp
+
+    owner.language, owner.daily_summary = "ar", True
+    owner.save()
+    order, product = shop["order"], shop["product"]
+    order.whatsapp_opt_in = True
+    order.save(update_fields=["whatsapp_opt_in"])
+    daily_summary_send(now=timezone.now())
+    Product.objects.filter(pk=product.pk).update(stock=0)
+    stock_levels_check(product_ids=[product.pk])
+    OrderStatusChange.objects.create(order=order, from_status="processing", to_status="shipped", courier="Bosta",
+                                     tracking_number="EG123456789", customer_note="Leave it with the doorman")
+    order_status_send(order=order, status="shipped")
+    mails = list(OutboundEmail.objects.filter(language="ar").order_by("pk"))
+    whatsapp = OutboundWhatsApp.objects.get()
+    assert len(mails) >= 3
+    page = new_page(viewport=DESKTOP, locale="ar")
+    problems = []
+    for number, html in enumerate(
+            [m.html or html_from_text(m.text, "ar") for m in mails]
+            + [html_from_text(whatsapp.text, "ar")]):
+        page.set_content(html)
+        problems += _read(page, None, screenshot, f"message-{number}", typed=["Bosta", "Leave it with the doorman"])
+    assert problems == [], "\n".join(problems)
