@@ -4,6 +4,7 @@ WhatsApp texts, the invoice and packing slip, the tracking page and the order pr
 Arabic, read by the same checker as tests/test_arabic_pages.py: no stray English word, no Eastern
 digit, typed text (names, addresses, product titles, notes) direction-isolated."""
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 from types import SimpleNamespace
@@ -149,4 +150,15 @@ def test_the_order_print_view_reads_as_arabic(shop, client, owner):
     response = client.get(f"/ar/admindash/orders/{order.pk}/print")
     assert response.status_code == 200
     problems = arabic_page_problems(response.content.decode(), typed=_typed(product), where="print view")
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_pages_behind_the_email_links_read_as_arabic(shop, client):
+    problems = []
+    for path in ("/ar/cart/reminders/unsubscribe?token=bad", "/ar/stock-alert/confirm?token=bad",
+                 "/ar/stock-alert/cancel?token=bad"):
+        response = client.get(path)
+        assert response.status_code in (200, 400, 404), (path, response.status_code)
+        assert re.search(r"<title>[^<]*نايل هايلاندز تي", response.content.decode()), path
+        problems += arabic_page_problems(response.content.decode(), where=path)
     assert problems == [], "\n".join(problems)
