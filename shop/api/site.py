@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -72,6 +73,12 @@ class PublicSettingsSerializer(serializers.Serializer):
         }
 
 
+def _in_request_language(response):
+    """A response whose words follow Accept-Language or the language cookie: caches must key on both."""
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
+
+
 class SettingsApi(APIView):
     """The public store settings (no secrets, no staff-only values), in the language the request asks
     for (Accept-Language, or the language cookie)."""
@@ -80,7 +87,7 @@ class SettingsApi(APIView):
 
     @extend_schema(responses=PublicSettingsSerializer)
     def get(self, request):
-        return Response(PublicSettingsSerializer(store_settings_get()).data)
+        return _in_request_language(Response(PublicSettingsSerializer(store_settings_get()).data))
 
 
 # --- announcements, newsletter, contact ---------------------------------------
@@ -113,7 +120,8 @@ class AnnouncementListApi(APIView):
 
     @extend_schema(responses=AnnouncementOutputSerializer(many=True))
     def get(self, request):
-        return Response(AnnouncementOutputSerializer(announcement_list_shown(language=get_language()), many=True).data)
+        shown = announcement_list_shown(language=get_language())
+        return _in_request_language(Response(AnnouncementOutputSerializer(shown, many=True).data))
 
 
 def _body(request):

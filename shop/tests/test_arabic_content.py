@@ -153,6 +153,8 @@ def test_the_public_settings_api_answers_an_arabic_request_with_the_arabic_texts
     # an empty Arabic text falls back to the English one
     assert arabic["storeDescription"] == english["storeDescription"] != ""
     assert english["language"] == "en" and english["storeName"] == "Nile Highlands Tea"
+    vary = client.get("/api/settings").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
 
 
 def test_the_language_cookie_picks_the_settings_api_language_too(client, settings):
@@ -174,6 +176,7 @@ def test_the_public_announcements_api_answers_in_the_requests_language(client):
     assert {a["title"] for a in english} == {"Eid sale", "English only, shown", "English only, hidden"}
     assert all(a["language"] == "en" for a in english)
     assert next(a for a in english if a["isMain"])["linkLabel"] == "Shop"
+    assert "Cookie" in client.get("/api/announcements").headers["Vary"]
 
 
 def test_an_arabic_announcement_missing_its_arabic_title_keeps_the_english_one(client):
