@@ -112,9 +112,10 @@ def arabic_page_problems(page_html, *, typed=(), allowed=(), where=""):
             words = latin_words(_UNICODE_ISOLATED.sub(" ", text), allowed)
             if words:
                 problems.append(f"{where}: Latin {words[:6]} in <{element.tag}> {text.strip()[:80]!r}")
+        flat = text.replace("\u00a0", " ")  # "100\u00a0g": a number kept with its unit is still the typed text
         for piece in typed:
-            if piece in text and not _isolated(element) and not any(
-                    piece in run for run in _UNICODE_ISOLATED.findall(text)):
+            if piece in flat and not _isolated(element) and not any(
+                    piece in run for run in _UNICODE_ISOLATED.findall(flat)):
                 problems.append(f"{where}: typed text {piece!r} not isolated in <{element.tag}>")
     return problems
 

@@ -129,7 +129,8 @@ def test_the_invoice_and_packing_slip_read_as_arabic(shop):
     for kind in (Kind.INVOICE, Kind.PACKING_SLIP):
         page = document_html(orders=[order], kind=kind, language="ar")
         assert 'dir="rtl"' in page
-        problems += arabic_page_problems(page, typed=_typed(product), where=kind)
+        # the page's own direction is not an isolate: typed text must have its own
+        problems += arabic_page_problems(page.replace(' dir="rtl"', ""), typed=_typed(product), where=kind)
     assert problems == [], "\n".join(problems)
 
 
@@ -149,7 +150,8 @@ def test_the_order_print_view_reads_as_arabic(shop, client, owner):
     client.force_login(owner)
     response = client.get(f"/ar/admindash/orders/{order.pk}/print")
     assert response.status_code == 200
-    problems = arabic_page_problems(response.content.decode(), typed=_typed(product), where="print view")
+    page = response.content.decode().replace(' dir="rtl"', "")  # the page's direction is not an isolate
+    problems = arabic_page_problems(page, typed=_typed(product), where="print view")
     assert problems == [], "\n".join(problems)
 
 
