@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Product, StockAlert
 from shop.errors import ShopError
-from shop.mail import mail_queue
+from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
@@ -48,7 +48,7 @@ def _mail(alert: StockAlert, template: str, subject_template: str, extra: dict[s
     with translation.override(language):
         product = alert.product
         base = _base(alert.base_url) + _prefix(language)
-        context = {"alert": alert, "product": product, "title": product.title, "store": store_settings_get(),
+        context = {"alert": alert, "product": product, "title": isolate(product.title), "store": store_settings_get(),
                    "product_url": f"{base}/product/{product.slug}",
                    "confirm_url": f"{base}/stock-alert/confirm?token={alert.token}",
                    "cancel_url": f"{base}/stock-alert/cancel?token={alert.token}", **(extra or {})}

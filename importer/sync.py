@@ -234,8 +234,11 @@ def summary_send(*, summary):
     for owner in _owners():
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language):
+            prefix = "/ar" if language == "ar" else ""
             context = {"summary": summary, "store": store, "LANG": language,
-                       "preview_url": f"{settings.SITE_URL}/admindash/external-products"}
+                       # "old → new" points the reading way: leftwards in Arabic
+                       "arrow": "←" if language == "ar" else "→",
+                       "preview_url": f"{settings.SITE_URL}{prefix}/admindash/external-products"}
             subject = render_to_string("importer/email/summary_subject.txt", context).strip()
             body = render_to_string("importer/email/summary.txt", context)
         try:
