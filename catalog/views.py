@@ -21,7 +21,7 @@ from catalog.pricing import ON_SALE, Availability, price_info
 from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from shop.errors import ShopError
-from shop.money import format_egp
+from shop.money import format_egp, money_text
 from shop.paths import localized_path
 from shop.ratelimit import rate_limit_posts
 from shop.rates import rate_get
@@ -284,7 +284,7 @@ def _product_json_ld(request, product, info):
         "url": request.build_absolute_uri(request.path),
         "offers": {
             "@type": "Offer",
-            "price": f"{info.price:.2f}",
+            "price": money_text(info.price),
             "priceCurrency": "EGP",
             "availability": "https://schema.org/InStock" if product.stock > 0 else "https://schema.org/OutOfStock",
             "url": request.build_absolute_uri(request.path),

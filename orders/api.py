@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from accounts.services import customer_create, customer_sign_in, token_issue
 from orders import cart as carts
+from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import governorate_name, shopper_governorate, shopper_governorate_remember
 from orders.models import Order, Payment, PaymentStatus
@@ -26,10 +27,15 @@ from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
+from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer
+from orders.summary import cart_summary
+from shop.api.money import MoneyField
 from shop.errors import ShopError
+from shop.money import to_minor_units
 from shop.site_url import site_url
 
 logger = logging.getLogger("orders")
+_money = MoneyField()
 
 CartSchema = inline_serializer("Cart", {
     "items": serializers.ListField(child=serializers.DictField()),
@@ -44,7 +50,7 @@ CartSchema = inline_serializer("Cart", {
 
 
 def _cart_response(request, cart, *, notice=None, status=200):
-    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+    data = CartOutputSerializer(cart_summary(cart, governorate=shopper_governorate(request))).data
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
@@ -140,10 +146,11 @@ class CartSummaryApi(APIView):
         coupon = None
         code = data.validated_data["coupon_code"].strip()
         if code:
-            subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
+            subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
-        return Response(carts.cart_data(cart, coupon=coupon, governorate=governorate,
-                                        payment_method=data.validated_data["payment_method"]))
+        summary = cart_summary(cart, coupon=coupon, governorate=governorate,
+                               payment_method=data.validated_data["payment_method"])
+        return Response(CartOutputSerializer(summary).data)
 
 
 class PaymentTestApi(APIView):
@@ -229,8 +236,8 @@ class CreateIntentionApi(APIView):
                              "orderId": order.number}, status=502)
         return Response({
             "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id,
-            "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
-            "currency": "EGP", **order_summary(order, payment),
+            "amount": _money.to_representation(order.total_amount), "amountCents": to_minor_units(order.total_amount),
+            "currency": "EGP", **OrderSummaryOutputSerializer(order_summary(order, payment)).data,
         }, status=201)
 
 
@@ -250,7 +257,8 @@ class PaymentVerifyApi(APIView):
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
         if session_owns(request, order):
-            body["order"] = {**order_summary(order, payment), "amount": f"{payment.amount:.2f}"}
+            body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
+                             "amount": _money.to_representation(payment.amount)}
             if confirmed:
                 carts.cart_clear(cart=carts.cart_get_for_request(request))
         return Response(body)
@@ -280,7 +288,7 @@ class OrderCreateApi(APIView):
         if payment.status != PaymentStatus.PAID:
             raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
-        return Response({"id": order.number, **order_summary(order, payment)})
+        return Response({"id": order.number, **OrderSummaryOutputSerializer(order_summary(order, payment)).data})
 
 
 class CheckoutRegisterApi(APIView):
@@ -334,7 +342,8 @@ class ReorderApi(APIView):
         result = order_reorder(request=request, order=order)
         cart = carts.cart_get_for_request(request)
         return Response({"added": result.added, "reduced": result.reduced, "unavailable": result.unavailable,
-                         "messages": [text for _level, text in result.messages()], "cart": carts.cart_data(cart)})
+                         "messages": [text for _level, text in result.messages()],
+                         "cart": CartOutputSerializer(cart_summary(cart)).data})
 
 
 class CartReminderApi(APIView):

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from orders.checkout import GOVERNORATES
 from shop.errors import ShopError
-from shop.money import quantize
+from shop.money import money_text, quantize
 
 CAIRO = "Cairo"
 DAYS_MAX = 60
@@ -89,7 +89,7 @@ def shipping_table(store):
     rows = []
     for en, ar in GOVERNORATES:
         row = _row(en, store)
-        rows.append({"governorate": en, "nameAr": ar, "rate": f"{Decimal(str(row['rate'])):.2f}",
+        rows.append({"governorate": en, "nameAr": ar, "rate": money_text(Decimal(str(row["rate"]))),
                      "minDays": int(row["minDays"]), "maxDays": int(row["maxDays"]), "cod": bool(row["cod"])})
     return rows
 
@@ -119,9 +119,9 @@ def shipping_zones_clean(rows):
         if high < low:
             raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                                 field=f"{field}.maxDays")
-        clean = _zone(f"{rate:.2f}", low, high, bool(row.get("cod", True)))
+        clean = _zone(money_text(rate), low, high, bool(row.get("cod", True)))
         seeded = SEEDED[row["governorate"]]
-        if clean != {**seeded, "rate": f"{Decimal(seeded['rate']):.2f}"}:
+        if clean != {**seeded, "rate": money_text(seeded["rate"])}:
             stored[row["governorate"]] = clean
     return stored
 
@@ -209,7 +209,7 @@ def delivery_estimate(*, governorate, store, language):
     """What the cart, checkout and product page show for `governorate`."""
     zone = zone_for(governorate=governorate, store=store)
     window = delivery_window(governorate=governorate, store=store)
-    return {"governorate": governorate_name(governorate), "rate": f"{zone.rate:.2f}", "cod": zone.cod,
+    return {"governorate": governorate_name(governorate), "rate": money_text(zone.rate), "cod": zone.cod,
             "minDays": zone.min_days, "maxDays": zone.max_days,
             "earliest": window[0].isoformat(), "latest": window[1].isoformat(),
             "text": window_text(window, language)}

@@ -1,5 +1,8 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
+from dataclasses import dataclass
+from decimal import Decimal
+
 from django.db.models import Q
 
 from orders.models import Order, OrderStatus, PaymentStatus
@@ -14,13 +17,24 @@ def session_owns(request, order):
     return session is not None and order.number in session.get("orders", [])
 
 
+@dataclass(frozen=True)
+class OrderSummary:
+    """An order as the storefront islands read it (`orders.serializers.OrderSummaryOutputSerializer`)."""
+
+    order_id: str
+    total: Decimal
+    email: str
+    payment_id: str
+    payment_method: str
+    payment_status: str
+    status: str
+
+
 def order_summary(order, payment=None):
-    """The order as the storefront islands read it (camelCase, money as text)."""
-    return {
-        "orderId": order.number, "total": f"{order.total_amount:.2f}", "email": order.email,
-        "paymentId": payment.payment_id if payment else "", "paymentMethod": order.payment_method,
-        "paymentStatus": order.payment_status, "status": order.status,
-    }
+    """What the islands are told about `order` (and its payment) after checkout and payment."""
+    return OrderSummary(order_id=order.number, total=order.total_amount, email=order.email,
+                        payment_id=payment.payment_id if payment else "", payment_method=order.payment_method,
+                        payment_status=order.payment_status, status=order.status)
 
 
 def unpaid_orders_count(*, session_key="", client_ip=None, user=None):

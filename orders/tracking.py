@@ -20,6 +20,7 @@ from orders.checkout import GOVERNORATES, western_digits
 from orders.documents import invoice_url
 from orders.models import Order, OrderStatus
 from shop.errors import ShopError
+from shop.money import money_text
 from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text
 
 SALT = "orders.tracking"
@@ -106,9 +107,6 @@ def _mask(text, keep=3):
     return text[:keep] + "•" * min(len(text) - keep, 8)
 
 
-def _money(value):
-    return f"{value:.2f}"
-
 
 def shipment_of(order):
     """The latest 'shipped' change with its tracking number, courier and note to the customer."""
@@ -146,12 +144,12 @@ def tracking_data(order, *, language):
             "placedAt": order.created_at.isoformat(),
             "history": history,
             "items": [{"title": item.product_title, "quantity": item.quantity,
-                       "unitPrice": _money(item.unit_price_amount), "lineTotal": _money(item.line_total_amount)}
+                       "unitPrice": money_text(item.unit_price_amount), "lineTotal": money_text(item.line_total_amount)}
                       for item in order.items.all()],
-            "subtotal": _money(order.subtotal_amount), "discount": _money(order.discount_amount),
-            "couponCode": order.coupon_code, "shipping": _money(order.shipping_amount),
-            "codFee": _money(order.cod_fee_amount), "tax": _money(order.tax_amount),
-            "pricesIncludeTax": order.prices_include_tax, "total": _money(order.total_amount),
+            "subtotal": money_text(order.subtotal_amount), "discount": money_text(order.discount_amount),
+            "couponCode": order.coupon_code, "shipping": money_text(order.shipping_amount),
+            "codFee": money_text(order.cod_fee_amount), "tax": money_text(order.tax_amount),
+            "pricesIncludeTax": order.prices_include_tax, "total": money_text(order.total_amount),
             "address": {"name": f"{order.first_name} {order.last_name[:1]}.".strip(),
                         "street": _mask(order.street), "city": order.city, "governorate": state,
                         "country": order.country, "phone": "•" * 6 + _digits(order.phone)[-3:]},

@@ -1,0 +1,62 @@
+"""What the orders API and the cart and checkout islands read (output only).
+
+Keys are snake_case here; the renderer (and `island_props` for server-rendered
+props) writes them in camelCase.
+"""
+
+from rest_framework import serializers
+
+from shop.api.money import MoneyField
+from shop.validation import safe_url
+
+
+class CartLineOutputSerializer(serializers.Serializer):
+    """One `TotalsLine` of the cart."""
+
+    id = serializers.IntegerField(source="product.pk")
+    product_id = serializers.IntegerField(source="product.pk")
+    slug = serializers.CharField(source="product.slug")
+    title = serializers.CharField(source="product.title")
+    image = serializers.SerializerMethodField()
+    price = MoneyField(source="product.price_amount")
+    sale_price = MoneyField(source="product.sale_price_amount", allow_null=True)
+    unit_price = MoneyField()
+    quantity = serializers.IntegerField()
+    line_total = MoneyField()
+    stock = serializers.IntegerField(source="product.stock")
+
+    def get_image(self, line) -> str:
+        return safe_url((line.product.images or [""])[0])
+
+
+class CartOutputSerializer(serializers.Serializer):
+    """A `CartSummary`: the cart, its totals and its delivery."""
+
+    items = CartLineOutputSerializer(many=True, source="totals.lines")
+    item_count = serializers.IntegerField(source="totals.item_count")
+    subtotal = MoneyField(source="totals.subtotal")
+    discount = MoneyField(source="totals.discount")
+    coupon_code = serializers.CharField(source="totals.coupon_code")
+    shipping = MoneyField(source="totals.shipping")
+    cod_fee = MoneyField(source="totals.cod_fee")
+    tax = MoneyField(source="totals.tax")
+    tax_rate = serializers.CharField(source="totals.tax_rate")
+    prices_include_tax = serializers.BooleanField(source="totals.prices_include_tax")
+    total = MoneyField(source="totals.total")
+    free_shipping_threshold = MoneyField(source="totals.free_shipping_threshold")
+    free_shipping_remaining = MoneyField(source="totals.free_shipping_remaining")
+    governorate = serializers.CharField(source="totals.governorate")
+    delivery = serializers.CharField()
+    cod_available = serializers.BooleanField()
+
+
+class OrderSummaryOutputSerializer(serializers.Serializer):
+    """An order as the storefront islands read it after checkout and payment (`orders.selectors.OrderSummary`)."""
+
+    order_id = serializers.CharField()
+    total = MoneyField()
+    email = serializers.CharField()
+    payment_id = serializers.CharField()
+    payment_method = serializers.CharField()
+    payment_status = serializers.CharField()
+    status = serializers.CharField()
