@@ -22,6 +22,7 @@ from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from shop.errors import ShopError
 from shop.money import format_egp, money_text
+from shop.page_cache import page_inputs
 from shop.paths import localized_path
 from shop.ratelimit import rate_limit_posts
 from shop.rates import rate_get
@@ -68,16 +69,13 @@ def _rate_props():
 def shop(request, *, title=None, sale_only=False):
     """The filtered product list; the filters island fetches the `results` fragment of this view.
 
-    The rendered body is kept in the shared cache per catalogue version, language,
-    filters, rate and settings, so a repeat visit costs no catalogue query at all.
+    The rendered body is kept in the shared cache per page input (shop.page_cache.page_inputs) and
+    catalogue version, so a render that the page cache did not spare (a visitor with a session
+    and no stored page, staff) costs no catalogue query (bench/RESULTS.md: fragment caches).
     """
     filters = _filters_from(request)
     fragment = request.headers.get("X-Fragment") == "results"
-    store = store_settings_get()
-    key = ":".join(str(part) for part in (
-        "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
-        _query(filters, page=_page_number(request)), rate_get("KES", "EGP").rate, store.updated_at.timestamp(),
-    ))
+    key = page_inputs(request, get_language()).key("shop-results" if fragment else "shop-body", catalog_version())
     body = cache.get(key)
     if body is None:
         context = _shop_context(request, filters, title=title, sale_only=sale_only)
@@ -170,17 +168,17 @@ def sort_choices():
 
 def product_detail(request, slug):
     """A product page. Everything but the review form is the same for every visitor,
-    so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
+    so those parts are cached, keyed by the page's inputs (shop.page_cache.page_inputs), the
+    catalogue version and the product's own row."""
     product = selectors.product_get(slug=slug)
     if product is None:
         return render(request, "catalog/product_not_found.html", status=404)
     store = store_settings_get()
     language = get_language()
-    base = ":".join(str(part) for part in (
-        "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
-    ))
-    keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
+    # the product's own stamp too: a write that bypasses the services (the Django admin) shows at once here
+    inputs = page_inputs(request, language)
+    stamp = (catalog_version(), product.pk, product.updated_at.timestamp(), product.stock)
+    keys = {part: inputs.key(f"product-{part}", *stamp) for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())
     if len(found) < len(keys):
         context = _product_context(request, product, store, language)
