@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -23,7 +24,6 @@ from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock
 from shop.errors import ShopError
 from shop.money import format_egp, money_text
 from shop.page_cache import page_inputs
-from shop.paths import localized_path
 from shop.ratelimit import rate_limit_posts
 from shop.rates import rate_get
 from shop.site_url import site_url
@@ -215,7 +215,7 @@ def review_props(request, *, product_id):
     return {
         "productId": product_id,
         "reason": reason,
-        "loginUrl": localized_path(f"/login?next={request.path}", get_language()),
+        "loginUrl": f"{reverse('accounts:login')}?next={request.path}",
     }
 
 

@@ -23,6 +23,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -121,10 +122,9 @@ def cart_reminder_send(*, cart_id, now=None):
             if not lines:
                 return False
             base = (settings.SITE_URL or cart.reminder_base_url or "").rstrip("/")
-            base += "/ar" if language == "ar" else ""
             context = {
-                "lines": lines, "store": store_settings_get(), "cart_url": f"{base}/cart",
-                "unsubscribe_url": f"{base}/cart/reminders/unsubscribe?"
+                "lines": lines, "store": store_settings_get(), "cart_url": base + reverse("orders:cart"),
+                "unsubscribe_url": f"{base}{reverse('orders:cart-reminder-unsubscribe')}?"
                                    f"token={unsubscribe_token(cart=cart, email=email)}",
             }
             subject = render_to_string("orders/email/cart_reminder_subject.txt", context).strip()

@@ -31,7 +31,6 @@ from shop.errors import ShopError
 from shop.money import money_text
 from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 
 
 @ensure_csrf_cookie  # the islands send it back on every write
@@ -140,7 +139,7 @@ def thankyou(request):
     number = request.GET.get("order") or (request.session.get("orders") or [None])[-1]
     order = Order.objects.filter(number=number).first() if number else None
     if order is None or not session_owns(request, order):
-        return redirect(lurl("/"))
+        return redirect("shop:home")
     return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language())})
 
 
@@ -176,7 +175,7 @@ def reorder(request, number):
     result = order_reorder(request=request, order=order)
     for level, text in result.messages():
         getattr(messages, level)(request, text)
-    return redirect(lurl("/cart"))
+    return redirect("orders:cart")
 
 
 @never_cache

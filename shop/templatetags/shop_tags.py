@@ -8,7 +8,6 @@ from django.urls import translate_url
 from django.utils.translation import get_language
 
 from shop.money import format_egp, format_kes
-from shop.paths import localized_path
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 
@@ -64,12 +63,6 @@ def absolute_url_in_language(context, language):
 def asset(path):
     """The hashed URL of a built front-end file (static/dist/…)."""
     return static(f"dist/{path}")
-
-
-@register.simple_tag
-def lurl(path):
-    """A site path in the current language: `/shop` or `/ar/shop`."""
-    return localized_path(path)
 
 
 _SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
