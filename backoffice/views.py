@@ -64,6 +64,9 @@ def dashboard(request, section=""):
         "permissions": permissions_for(user.role),
         "language": get_language(),
         "sections": [s.slug for s in SECTIONS if can_open(user, s)],
+        # the pages islands link to, in the dashboard's language
+        "urls": {**{slug: reverse("backoffice:section", args=[slug]) for slug in ("orders", "inventory", "messages")},
+                 "documents": reverse("backoffice:order-documents")},
     }
     if active.slug in ("products", "inventory"):
         props["categories"] = [{"slug": c.slug, "name": c.name}

@@ -24,6 +24,7 @@ from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock
 from shop.errors import ShopError
 from shop.money import format_egp, money_text
 from shop.page_cache import page_inputs
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.rates import rate_get
 from shop.site_url import site_url
@@ -254,6 +255,7 @@ def _product_context(request, product, store, language):
             "price": format_egp(info.price, language),
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
+            "urls": island_urls(),  # the mini-cart's links
         },
         "rate_props": _rate_props(),
         "tab_props": {"tabs": [

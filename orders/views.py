@@ -29,6 +29,7 @@ from orders.tracking import TrackingError, order_from_token, order_track_lookup,
 from shop.api.money import island_props
 from shop.errors import ShopError
 from shop.money import money_text
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
 
@@ -38,7 +39,8 @@ def cart_page(request):
     summary = cart_summary(carts.cart_get_for_request(request), governorate=shopper_governorate(request))
     # the select's words come with the page, so the islands' shared strings stay small
     text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
-    props = {"cart": island_props(CartOutputSerializer(summary).data), "text": text, "governorates": _governorates()}
+    props = {"cart": island_props(CartOutputSerializer(summary).data), "text": text, "governorates": _governorates(),
+             "urls": island_urls()}
     return render(request, "orders/cart.html", {"totals": summary.totals, "props": props})
 
 
@@ -65,6 +67,7 @@ def checkout_page(request):
                            governorate=prefill["state"] if prefill["country"] == "EGY" else "")
     props = {
         "cart": island_props(CartOutputSerializer(summary).data),
+        "urls": island_urls(),
         # only what can be completed now; the island preselects the first
         "methods": methods,
         "codFee": money_text(store.cod_fee),
@@ -130,7 +133,8 @@ def payment_success(request):
              "retry": draft is not None,
              "codAvailable": draft is not None and cod_available(
                  request=request, coupon_code=draft["couponCode"],
-                 governorate=draft["state"] if draft["country"] == "EGY" else "")}
+                 governorate=draft["state"] if draft["country"] == "EGY" else ""),
+             "urls": island_urls()}
     return render(request, "orders/payment_return.html", {"props": props})
 
 
