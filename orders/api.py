@@ -27,7 +27,7 @@ from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
-from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer
+from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer, TrackingOutputSerializer
 from orders.summary import cart_summary
 from shop.api.money import MoneyField
 from shop.errors import ShopError
@@ -383,7 +383,8 @@ def _tracking_response(request, order):
     from orders.tracking import tracking_data, tracking_path
 
     language = get_language()
-    return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
+    return Response({**TrackingOutputSerializer(tracking_data(order, language=language)).data,
+                     "url": tracking_path(order, language)})
 
 
 class OrderTrackApi(APIView):

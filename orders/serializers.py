@@ -60,3 +60,70 @@ class OrderSummaryOutputSerializer(serializers.Serializer):
     payment_method = serializers.CharField()
     payment_status = serializers.CharField()
     status = serializers.CharField()
+
+
+class _IsoTimeField(serializers.Field):
+    """A datetime or date as Python's isoformat (the tracking page's wire format since it was written)."""
+
+    def to_representation(self, value):
+        return value.isoformat()
+
+
+class TrackingStepOutputSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    label = serializers.CharField()
+    at = _IsoTimeField()
+    day = serializers.CharField()
+
+
+class TrackingItemOutputSerializer(serializers.Serializer):
+    title = serializers.CharField(source="product_title")
+    quantity = serializers.IntegerField()
+    unit_price = MoneyField(source="unit_price_amount")
+    line_total = MoneyField(source="line_total_amount")
+
+
+class MaskedAddressOutputSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    street = serializers.CharField()
+    city = serializers.CharField()
+    governorate = serializers.CharField()
+    country = serializers.CharField()
+    phone = serializers.CharField()
+
+
+class TrackingDeliveryOutputSerializer(serializers.Serializer):
+    earliest = _IsoTimeField()
+    latest = _IsoTimeField()
+    text = serializers.CharField()
+
+
+class ShipmentOutputSerializer(serializers.Serializer):
+    tracking_number = serializers.CharField()
+    courier = serializers.CharField()
+    note = serializers.CharField()
+
+
+class TrackingOutputSerializer(serializers.Serializer):
+    """An `orders.tracking.Tracking`: the order as the tracking page and API show it."""
+
+    number = serializers.CharField(source="order.number")
+    status = serializers.CharField(source="order.status")
+    status_label = serializers.CharField()
+    payment_status = serializers.CharField(source="order.payment_status")
+    payment_label = serializers.CharField()
+    placed_at = _IsoTimeField(source="order.created_at")
+    history = TrackingStepOutputSerializer(many=True)
+    items = TrackingItemOutputSerializer(many=True)
+    subtotal = MoneyField(source="order.subtotal_amount")
+    discount = MoneyField(source="order.discount_amount")
+    coupon_code = serializers.CharField(source="order.coupon_code")
+    shipping = MoneyField(source="order.shipping_amount")
+    cod_fee = MoneyField(source="order.cod_fee_amount")
+    tax = MoneyField(source="order.tax_amount")
+    prices_include_tax = serializers.BooleanField(source="order.prices_include_tax")
+    total = MoneyField(source="order.total_amount")
+    address = MaskedAddressOutputSerializer()
+    delivery = TrackingDeliveryOutputSerializer(allow_null=True)
+    shipment = ShipmentOutputSerializer(allow_null=True)
+    invoice_url = serializers.CharField()

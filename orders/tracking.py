@@ -10,6 +10,8 @@ it would tell a stranger holding the link more than they need.
 """
 
 import re
+from dataclasses import dataclass
+from datetime import date, datetime
 
 from django.conf import settings
 from django.core import signing
@@ -17,10 +19,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import override
 
 from orders.checkout import GOVERNORATES, western_digits
+from orders.delivery import day_label, window_text
 from orders.documents import invoice_url
 from orders.models import Order, OrderStatus
 from shop.errors import ShopError
-from shop.money import money_text
 from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text
 
 SALT = "orders.tracking"
@@ -107,6 +109,12 @@ def _mask(text, keep=3):
     return text[:keep] + "•" * min(len(text) - keep, 8)
 
 
+@dataclass(frozen=True)
+class Shipment:
+    tracking_number: str
+    courier: str
+    note: str  # the shop's note to the customer
+
 
 def shipment_of(order):
     """The latest 'shipped' change with its tracking number, courier and note to the customer."""
@@ -114,47 +122,77 @@ def shipment_of(order):
     change = changes[-1] if changes else None
     if change is None or not (change.tracking_number or change.courier or change.customer_note):
         return None
-    return {"trackingNumber": change.tracking_number, "courier": change.courier, "note": change.customer_note}
+    return Shipment(tracking_number=change.tracking_number, courier=change.courier, note=change.customer_note)
+
+
+@dataclass(frozen=True)
+class TrackingStep:
+    status: str
+    label: str
+    at: datetime
+    day: str  # "Sun 29 Nov" in the page's language
+
+
+@dataclass(frozen=True)
+class TrackingDelivery:
+    earliest: date
+    latest: date
+    text: str  # "Arrives Sun 29 Nov – Tue 1 Dec"
+
+
+@dataclass(frozen=True)
+class MaskedAddress:
+    name: str
+    street: str
+    city: str
+    governorate: str
+    country: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class Tracking:
+    """What the tracking page and API show of `order` (`orders.serializers.TrackingOutputSerializer`)."""
+
+    order: Order
+    status_label: str
+    payment_label: str
+    history: list
+    items: list
+    address: MaskedAddress
+    delivery: TrackingDelivery | None
+    shipment: Shipment | None
+    invoice_url: str
 
 
 def tracking_data(order, *, language):
     """Everything the tracking page and API show, in `language` (masked address and phone)."""
-    from orders.delivery import day_label, window_text
-
     governorates = dict(GOVERNORATES)
     labels = dict(OrderStatus.choices)
     with override(language):
         history = []
         for change in order.status_changes.all():
-            if change.to_status == (history[-1]["status"] if history else None):
+            if change.to_status == (history[-1].status if history else None):
                 continue
-            history.append({"status": change.to_status, "label": str(labels.get(change.to_status, change.to_status)),
-                            "at": change.created_at.isoformat(), "day": day_label(change.created_at, language)})
+            label = str(labels.get(change.to_status, change.to_status))
+            history.append(TrackingStep(status=change.to_status, label=label, at=change.created_at,
+                                        day=day_label(change.created_at, language)))
         delivery = None
         if order.delivery_min_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
-            delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
-                        "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
+            delivery = TrackingDelivery(earliest=order.delivery_min_date, latest=order.delivery_max_date,
+                                        text=window_text((order.delivery_min_date, order.delivery_max_date), language))
         state = governorates.get(order.state, order.state) if language == "ar" else order.state
-        return {
-            "number": order.number,
-            "status": order.status,
-            "statusLabel": str(labels.get(order.status, order.status)),
-            "paymentStatus": order.payment_status,
-            "paymentLabel": order.get_payment_status_display(),
-            "placedAt": order.created_at.isoformat(),
-            "history": history,
-            "items": [{"title": item.product_title, "quantity": item.quantity,
-                       "unitPrice": money_text(item.unit_price_amount), "lineTotal": money_text(item.line_total_amount)}
-                      for item in order.items.all()],
-            "subtotal": money_text(order.subtotal_amount), "discount": money_text(order.discount_amount),
-            "couponCode": order.coupon_code, "shipping": money_text(order.shipping_amount),
-            "codFee": money_text(order.cod_fee_amount), "tax": money_text(order.tax_amount),
-            "pricesIncludeTax": order.prices_include_tax, "total": money_text(order.total_amount),
-            "address": {"name": f"{order.first_name} {order.last_name[:1]}.".strip(),
-                        "street": _mask(order.street), "city": order.city, "governorate": state,
-                        "country": order.country, "phone": "•" * 6 + _digits(order.phone)[-3:]},
-            "delivery": delivery,
-            "shipment": shipment_of(order),
+        return Tracking(
+            order=order,
+            status_label=str(labels.get(order.status, order.status)),
+            payment_label=str(order.get_payment_status_display()),
+            history=history,
+            items=list(order.items.all()),
+            address=MaskedAddress(name=f"{order.first_name} {order.last_name[:1]}.".strip(), street=_mask(order.street),
+                                  city=order.city, governorate=state, country=order.country,
+                                  phone="•" * 6 + _digits(order.phone)[-3:]),
+            delivery=delivery,
+            shipment=shipment_of(order),
             # the invoice PDF behind a signed link: whoever may see this page may download it
-            "invoiceUrl": invoice_url(order=order, language=language, signed=True),
-        }
+            invoice_url=invoice_url(order=order, language=language, signed=True),
+        )
