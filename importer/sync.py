@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -312,7 +313,9 @@ def summary_send(*, summary):
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language):
             context = {"summary": summary, "store": store, "LANG": language,
-                       "preview_url": f"{settings.SITE_URL}/admindash/external-products"}
+                       # "old → new" points the reading way: leftwards in Arabic
+                       "arrow": "←" if language == "ar" else "→",
+                       "preview_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
             subject = render_to_string("importer/email/summary_subject.txt", context).strip()
             body = render_to_string("importer/email/summary.txt", context)
         try:
