@@ -4,6 +4,8 @@ from typing import Any, overload
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -20,7 +22,6 @@ from catalog.stock_alerts import stock_alert_request
 from catalog.suggest import Entry, suggest
 from shop.errors import ShopError
 from shop.money import format_egp
-from shop.paths import localized_path
 from shop.site_url import site_url
 from shop.templatetags.shop_tags import safe_url
 
@@ -167,16 +168,18 @@ class SearchSuggestApi(APIView):
         def title(entry: Entry) -> str:
             return (entry.title_ar if language == "ar" and entry.title_ar else entry.title_en)
 
+        with translation.override(language):
+            product_urls = [reverse("catalog:product-detail", args=[p.slug]) for p in products]
+            shop_url = reverse("catalog:shop")
         body = {
             "query": query,
             "products": [{
-                "title": title(p), "url": localized_path(f"/product/{p.slug}", language),
+                "title": title(p), "url": url,
                 "price": format_egp(p.shown_price, language),
                 "image": safe_url(p.image),
-            } for p in products],
-            "categories": [{"title": title(c), "url": localized_path(f"/shop?category={c.slug}", language)}
-                           for c in categories],
-            "allUrl": localized_path(f"/shop?{urlencode({'search': query.strip()})}", language),
+            } for p, url in zip(products, product_urls)],
+            "categories": [{"title": title(c), "url": f"{shop_url}?category={c.slug}"} for c in categories],
+            "allUrl": f"{shop_url}?{urlencode({'search': query.strip()})}",
         }
         response = Response(body)
         response["Cache-Control"] = "public, max-age=60"

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from catalog.models import Product
 from catalog.pricing import Availability, price_info
+from shop.api.money import MoneyField
 
 
 class ProductOutputSerializer(serializers.Serializer[Any]):
@@ -15,9 +16,9 @@ class ProductOutputSerializer(serializers.Serializer[Any]):
     short_description = serializers.CharField()
     description = serializers.CharField()
     brewing_instructions = serializers.CharField()
-    price = serializers.SerializerMethodField()
+    price = MoneyField(source="price_amount")
     sale_price = serializers.SerializerMethodField()
-    kes_price = serializers.SerializerMethodField()
+    kes_price = MoneyField(source="kes_price_amount", allow_null=True)
     images = serializers.ListField(child=serializers.CharField())
     category = serializers.CharField(source="category.slug")
     category_name = serializers.CharField(source="category.name")
@@ -36,15 +37,9 @@ class ProductOutputSerializer(serializers.Serializer[Any]):
     brand = serializers.CharField()
     created_at = serializers.DateTimeField()
 
-    def get_price(self, product: Product) -> str:
-        return f"{product.price_amount:.2f}"
-
     def get_sale_price(self, product: Product) -> str | None:
         info = price_info(product)
-        return f"{info.price:.2f}" if info.on_sale else None
-
-    def get_kes_price(self, product: Product) -> str | None:
-        return f"{product.kes_price_amount:.2f}" if product.kes_price_amount is not None else None
+        return self.fields["price"].to_representation(info.price) if info.on_sale else None
 
     def get_stock_status(self, product: Product) -> str:
         return Availability.status(product.stock)

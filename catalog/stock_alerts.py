@@ -19,6 +19,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -39,19 +40,16 @@ def _base(base_url: str | None) -> str:
     return (settings.SITE_URL or base_url or "").rstrip("/")
 
 
-def _prefix(language: str) -> str:
-    return "/ar" if language == "ar" else ""
-
-
 def _mail(alert: StockAlert, template: str, subject_template: str, extra: dict[str, Any] | None = None) -> None:
     language = alert.language if alert.language in ("en", "ar") else "en"
     with translation.override(language):
         product = alert.product
-        base = _base(alert.base_url) + _prefix(language)
+        base = _base(alert.base_url)
         context = {"alert": alert, "product": product, "title": isolate(product.title), "store": store_settings_get(),
-                   "product_url": f"{base}/product/{product.slug}",
-                   "confirm_url": f"{base}/stock-alert/confirm?token={alert.token}",
-                   "cancel_url": f"{base}/stock-alert/cancel?token={alert.token}", **(extra or {})}
+                   "product_url": base + reverse("catalog:product-detail", args=[product.slug]),
+                   "confirm_url": f"{base}{reverse('catalog:stock-alert-confirm')}?token={alert.token}",
+                   "cancel_url": f"{base}{reverse('catalog:stock-alert-cancel')}?token={alert.token}",
+                   **(extra or {})}
         subject = render_to_string(subject_template, context).strip()
         text = render_to_string(template, context)
     mail_queue(to=alert.email, subject=subject, text=text, language=language)

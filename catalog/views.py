@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -25,8 +26,9 @@ from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock
 from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
 from shop.errors import ShopError
 from shop.models import StoreSettings
-from shop.money import format_egp
-from shop.paths import localized_path
+from shop.money import format_egp, money_text
+from shop.page_cache import page_inputs
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.rates import kes_egp_rate
 from shop.site_url import site_url
@@ -72,16 +74,13 @@ def _rate_props() -> dict[str, Any]:
 def shop(request: HttpRequest, *, title: str | None = None, sale_only: bool = False) -> HttpResponse:
     """The filtered product list; the filters island fetches the `results` fragment of this view.
 
-    The rendered body is kept in the shared cache per catalogue version, language,
-    filters, rate and settings, so a repeat visit costs no catalogue query at all.
+    The rendered body is kept in the shared cache per page input (shop.page_cache.page_inputs) and
+    catalogue version, so a render that the page cache did not spare (a visitor with a session
+    and no stored page, staff) costs no catalogue query (bench/RESULTS.md: fragment caches).
     """
     filters = _filters_from(request)
     fragment = request.headers.get("X-Fragment") == "results"
-    store = store_settings_get()
-    key = ":".join(str(part) for part in (
-        "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
-        _query(filters, page=_page_number(request)), kes_egp_rate().rate, store.updated_at.timestamp(),
-    ))
+    key = page_inputs(request, get_language()).key("shop-results" if fragment else "shop-body", catalog_version())
     body = cache.get(key)
     if body is None:
         context = _shop_context(request, filters, title=title, sale_only=sale_only)
@@ -175,17 +174,17 @@ def sort_choices() -> list[tuple[str, str]]:
 
 def product_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A product page. Everything but the review form is the same for every visitor,
-    so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
+    so those parts are cached, keyed by the page's inputs (shop.page_cache.page_inputs), the
+    catalogue version and the product's own row."""
     product = selectors.product_get(slug=slug)
     if product is None:
         return render(request, "catalog/product_not_found.html", status=404)
     store = store_settings_get()
     language = get_language()
-    base = ":".join(str(part) for part in (
-        "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        kes_egp_rate().rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
-    ))
-    keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
+    # the product's own stamp too: a write that bypasses the services (the Django admin) shows at once here
+    inputs = page_inputs(request, language)
+    stamp = (catalog_version(), product.pk, product.updated_at.timestamp(), product.stock)
+    keys = {part: inputs.key(f"product-{part}", *stamp) for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())
     if len(found) < len(keys):
         context = _product_context(request, product, store, language)
@@ -227,7 +226,7 @@ def review_props(request: HttpRequest, *, product_id: int) -> dict[str, Any]:
     return {
         "productId": product_id,
         "reason": reason,
-        "loginUrl": localized_path(f"/login?next={request.path}", get_language()),
+        "loginUrl": f"{reverse('accounts:login')}?next={request.path}",
     }
 
 
@@ -269,6 +268,7 @@ def _product_context(request: HttpRequest, product: Product, store: StoreSetting
             "price": format_egp(info.price, language),
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
+            "urls": island_urls(),  # the mini-cart's links
         },
         "rate_props": _rate_props(),
         "tab_props": {"tabs": [
@@ -297,7 +297,7 @@ def _product_json_ld(request: HttpRequest, product: Product, info: PriceInfo) ->
         "url": request.build_absolute_uri(request.path),
         "offers": {
             "@type": "Offer",
-            "price": f"{info.price:.2f}",
+            "price": money_text(info.price),
             "priceCurrency": "EGP",
             "availability": "https://schema.org/InStock" if product.stock > 0 else "https://schema.org/OutOfStock",
             "url": request.build_absolute_uri(request.path),

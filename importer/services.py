@@ -63,7 +63,7 @@ def importer_config() -> dict[str, Any]:
         "exchange_rate": rate.rate,
         "rate_source": rate.source,
         "rate_is_fallback": rate.is_fallback,
-        "rate_is_stale": status["isStale"],
+        "rate_is_stale": status.is_stale,
         "rate_updated": rate.last_updated,
         "last_fetch": cache_timestamp(),
     }

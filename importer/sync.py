@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -234,11 +235,10 @@ def summary_send(*, summary):
     for owner in _owners():
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language):
-            prefix = "/ar" if language == "ar" else ""
             context = {"summary": summary, "store": store, "LANG": language,
                        # "old → new" points the reading way: leftwards in Arabic
                        "arrow": "←" if language == "ar" else "→",
-                       "preview_url": f"{settings.SITE_URL}{prefix}/admindash/external-products"}
+                       "preview_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
             subject = render_to_string("importer/email/summary_subject.txt", context).strip()
             body = render_to_string("importer/email/summary.txt", context)
         try:

@@ -31,11 +31,16 @@ from orders.places import governorate_stored
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
+from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer, TrackingOutputSerializer
+from orders.summary import cart_summary
 from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.api.money import MoneyField
 from shop.errors import ShopError
+from shop.money import to_minor_units
 from shop.site_url import site_url
 
 logger = logging.getLogger("orders")
+_money = MoneyField()
 
 CartSchema = inline_serializer("Cart", {
     "items": serializers.ListField(child=serializers.DictField()),
@@ -50,7 +55,7 @@ CartSchema = inline_serializer("Cart", {
 
 
 def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200) -> Response:
-    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+    data = CartOutputSerializer(cart_summary(cart, governorate=shopper_governorate(request))).data
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
@@ -148,8 +153,9 @@ class CartSummaryApi(APIView):
         if code:
             subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
-        return Response(carts.cart_data(cart, coupon=coupon, governorate=governorate,
-                                        payment_method=data.validated_data["payment_method"]))
+        summary = cart_summary(cart, coupon=coupon, governorate=governorate,
+                               payment_method=data.validated_data["payment_method"])
+        return Response(CartOutputSerializer(summary).data)
 
 
 class PaymentTestApi(APIView):
@@ -235,8 +241,8 @@ class CreateIntentionApi(APIView):
                              "orderId": order.number}, status=502)
         return Response({
             "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id if payment else "",
-            "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
-            "currency": "EGP", **order_summary(order, payment),
+            "amount": _money.to_representation(order.total_amount), "amountCents": to_minor_units(order.total_amount),
+            "currency": "EGP", **OrderSummaryOutputSerializer(order_summary(order, payment)).data,
         }, status=201)
 
 
@@ -256,7 +262,8 @@ class PaymentVerifyApi(APIView):
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
         if session_owns(request, order):
-            body["order"] = {**order_summary(order, payment), "amount": f"{payment.amount:.2f}"}
+            body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
+                             "amount": _money.to_representation(payment.amount)}
             if confirmed:
                 carts.cart_clear(cart=carts.cart_get_for_request(request))
         return Response(body)
@@ -286,7 +293,7 @@ class OrderCreateApi(APIView):
         if payment.status != PaymentStatus.PAID:
             raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
-        return Response({"id": order.number, **order_summary(order, payment)})
+        return Response({"id": order.number, **OrderSummaryOutputSerializer(order_summary(order, payment)).data})
 
 
 class CheckoutRegisterApi(APIView):
@@ -341,7 +348,8 @@ class ReorderApi(APIView):
         result = order_reorder(request=request, order=order)
         cart = carts.cart_get_for_request(request)
         return Response({"added": result.added, "reduced": result.reduced, "unavailable": result.unavailable,
-                         "messages": [text for _level, text in result.messages()], "cart": carts.cart_data(cart)})
+                         "messages": [text for _level, text in result.messages()],
+                         "cart": CartOutputSerializer(cart_summary(cart)).data})
 
 
 class CartReminderApi(APIView):
@@ -379,7 +387,8 @@ TrackingSchema = inline_serializer("OrderTracking", {
 
 def _tracking_response(request: Request, order: Order) -> Response:
     language = get_language()
-    return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
+    return Response({**TrackingOutputSerializer(tracking_data(order, language=language)).data,
+                     "url": tracking_path(order, language)})
 
 
 class OrderTrackApi(APIView):

@@ -1,25 +1,20 @@
 """The server-side cart: one per session for guests, one per customer."""
 
 from collections.abc import Sequence
-from decimal import Decimal
-from typing import Any, Literal, overload
+from typing import Literal, overload
 
 from django.db import connection, transaction
 from django.http import HttpRequest
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from accounts.models import User
 from catalog.models import Product
 from catalog.pricing import Availability
-from orders.calculations import order_totals
-from orders.delivery import delivery_estimate
-from orders.models import Cart, CartLine, Coupon
+from orders.models import Cart, CartLine
 from shop.errors import ShopError
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
-from shop.validation import safe_url
 
 
 @overload
@@ -190,49 +185,3 @@ def cart_lines(cart: Cart | None) -> list[tuple[Product, int]]:
     if cart is None:
         return []
     return [(line.product, line.quantity) for line in cart.lines.select_related("product").order_by("pk")]
-
-
-def _money(amount: Decimal) -> str:
-    return f"{amount:.2f}"
-
-
-def cart_data(cart: Cart | None, *, payment_method: str | None = None, coupon: Coupon | None = None,
-              governorate: str = "") -> dict[str, Any]:
-    """The cart and its totals as the islands and the API see them.
-
-    With a governorate (the shopper's last one, or the one just chosen) the
-    shipping is that governorate's and `delivery` says when the parcel arrives.
-    """
-    store = store_settings_get()
-    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method,
-                          governorate=governorate, store=store)
-    estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
-    items = []
-    for row in totals.lines:
-        p = row.product
-        items.append({
-            "id": p.pk, "productId": p.pk, "slug": p.slug, "title": p.title,
-            "image": safe_url((p.images or [""])[0]), "price": _money(p.price_amount),
-            "salePrice": _money(p.sale_price_amount) if p.sale_price_amount is not None else None,
-            "unitPrice": _money(row.unit_price), "quantity": row.quantity,
-            "lineTotal": _money(row.line_total), "stock": p.stock,
-        })
-    return {
-        "items": items,
-        "itemCount": totals.item_count,
-        "subtotal": _money(totals.subtotal),
-        "discount": _money(totals.discount),
-        "couponCode": totals.coupon_code,
-        "shipping": _money(totals.shipping),
-        "codFee": _money(totals.cod_fee),
-        "tax": _money(totals.tax),
-        "taxRate": str(totals.tax_rate),
-        "pricesIncludeTax": totals.prices_include_tax,
-        "total": _money(totals.total),
-        "freeShippingThreshold": _money(totals.free_shipping_threshold),
-        "freeShippingRemaining": _money(totals.free_shipping_remaining),
-        "governorate": totals.governorate,
-        # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
-        "delivery": estimate["text"] if totals.governorate else "",
-        "codAvailable": estimate["cod"],
-    }

@@ -55,7 +55,6 @@ from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 from shop.validation import (
     EMAIL_MAX,
     LINE_MAX,
@@ -403,7 +402,7 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     try:
         payment, start = payment_start(
             order=order, provider_name=provider_name,
-            return_url=site_url(request, lurl("/payment/success")),
+            return_url=site_url(request, reverse("orders:payment-success")),
             notification_url=site_url(request, reverse("payment-callback-paymob")),
         )
     except PaymentError as exc:

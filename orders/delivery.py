@@ -22,7 +22,7 @@ from rest_framework.request import Request
 from orders.places import GOVERNORATES, governorate_stored
 from shop.errors import ShopError
 from shop.models import StoreSettings
-from shop.money import quantize
+from shop.money import money_text, quantize
 
 CAIRO = "Cairo"
 DAYS_MAX = 60
@@ -86,7 +86,7 @@ def shipping_table(store: StoreSettings) -> list[dict[str, Any]]:
     rows = []
     for en, ar in GOVERNORATES:
         row = _row(en, store)
-        rows.append({"governorate": en, "nameAr": ar, "rate": f"{Decimal(str(row['rate'])):.2f}",
+        rows.append({"governorate": en, "nameAr": ar, "rate": money_text(Decimal(str(row["rate"]))),
                      "minDays": int(row["minDays"]), "maxDays": int(row["maxDays"]), "cod": bool(row["cod"])})
     return rows
 
@@ -116,9 +116,9 @@ def shipping_zones_clean(rows: object) -> dict[str, dict[str, Any]]:
         if high < low:
             raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                                 field=f"{field}.maxDays")
-        clean = _zone(f"{rate:.2f}", low, high, bool(row.get("cod", True)))
+        clean = _zone(money_text(rate), low, high, bool(row.get("cod", True)))
         seeded = SEEDED[row["governorate"]]
-        if clean != {**seeded, "rate": f"{Decimal(seeded['rate']):.2f}"}:
+        if clean != {**seeded, "rate": money_text(seeded["rate"])}:
             stored[row["governorate"]] = clean
     return stored
 
@@ -206,7 +206,7 @@ def delivery_estimate(*, governorate: str | None, store: StoreSettings, language
     """What the cart, checkout and product page show for `governorate`."""
     zone = zone_for(governorate=governorate, store=store)
     window = delivery_window(governorate=governorate, store=store)
-    return {"governorate": governorate_stored(governorate), "rate": f"{zone.rate:.2f}", "cod": zone.cod,
+    return {"governorate": governorate_stored(governorate), "rate": money_text(zone.rate), "cod": zone.cod,
             "minDays": zone.min_days, "maxDays": zone.max_days,
             "earliest": window[0].isoformat(), "latest": window[1].isoformat(),
             "text": window_text(window, language)}

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
@@ -124,10 +125,9 @@ def cart_reminder_send(*, cart_id: int, now: datetime | None = None) -> bool:
             if not lines:
                 return False
             base = (settings.SITE_URL or cart.reminder_base_url or "").rstrip("/")
-            base += "/ar" if language == "ar" else ""
             context = {
-                "lines": lines, "store": store_settings_get(), "cart_url": f"{base}/cart",
-                "unsubscribe_url": f"{base}/cart/reminders/unsubscribe?"
+                "lines": lines, "store": store_settings_get(), "cart_url": base + reverse("orders:cart"),
+                "unsubscribe_url": f"{base}{reverse('orders:cart-reminder-unsubscribe')}?"
                                    f"token={unsubscribe_token(cart=cart, email=email)}",
             }
             subject = render_to_string("orders/email/cart_reminder_subject.txt", context).strip()

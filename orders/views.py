@@ -27,21 +27,25 @@ from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder
 from orders.selectors import session_owns
+from orders.serializers import CartOutputSerializer
+from orders.summary import cart_summary
 from orders.tracking import TrackingError, order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.api.money import island_props
 from shop.errors import ShopError
+from shop.money import money_text
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 
 
 @ensure_csrf_cookie  # the islands send it back on every write
 def cart_page(request: HttpRequest) -> HttpResponse:
-    cart = carts.cart_get_for_request(request)
-    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+    summary = cart_summary(carts.cart_get_for_request(request), governorate=shopper_governorate(request))
     # the select's words come with the page, so the islands' shared strings stay small
     text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
-    return render(request, "orders/cart.html", {"cart": data, "props": {"cart": data, "text": text,
-                                                                         "governorates": _governorates()}})
+    props = {"cart": island_props(CartOutputSerializer(summary).data), "text": text, "governorates": _governorates(),
+             "urls": island_urls()}
+    return render(request, "orders/cart.html", {"totals": summary.totals, "props": props})
 
 
 def _governorates() -> list[dict[str, str]]:
@@ -63,13 +67,14 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         prefill["state"] = shopper_governorate(request)  # the summary's shipping is for the form's governorate
     # the summary as the form starts: its method, governorate and the coupon typed before a failed payment
     method = prefill.get("paymentMethod") or (methods[0] if methods else None)
-    data = carts.cart_data(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
+    summary = cart_summary(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
                            governorate=prefill["state"] if prefill["country"] == "EGY" else "")
     props = {
-        "cart": data,
+        "cart": island_props(CartOutputSerializer(summary).data),
+        "urls": island_urls(),
         # only what can be completed now; the island preselects the first
         "methods": methods,
-        "codFee": f"{store.cod_fee:.2f}",
+        "codFee": money_text(store.cod_fee),
         "countries": [{"code": code, "name": str(name)} for code, name in COUNTRIES],
         "governorates": _governorates(),
         # server-rendered words: the checkout bundle is at the page-weight budget
@@ -80,7 +85,7 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         "prefill": prefill,
     }
     saved = address_list(user=user) if user else []
-    return render(request, "orders/checkout.html", {"cart": data, "props": props, "saved_addresses": saved,
+    return render(request, "orders/checkout.html", {"totals": summary.totals, "props": props, "saved_addresses": saved,
                                                     "chosen_address": chosen})
 
 
@@ -132,7 +137,8 @@ def payment_success(request: HttpRequest) -> HttpResponse:
              "retry": draft is not None,
              "codAvailable": draft is not None and cod_available(
                  request=request, coupon_code=draft["couponCode"],
-                 governorate=draft["state"] if draft["country"] == "EGY" else "")}
+                 governorate=draft["state"] if draft["country"] == "EGY" else ""),
+             "urls": island_urls()}
     return render(request, "orders/payment_return.html", {"props": props})
 
 
@@ -141,7 +147,7 @@ def thankyou(request: HttpRequest) -> HttpResponse:
     number = request.GET.get("order") or (request.session.get("orders") or [None])[-1]
     order = Order.objects.filter(number=number).first() if number else None
     if order is None or not session_owns(request, order):
-        return redirect(lurl("/"))
+        return redirect("shop:home")
     return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language())})
 
 
@@ -177,7 +183,7 @@ def reorder(request: HttpRequest, number: str) -> HttpResponse:
     result = order_reorder(request=request, order=order)
     for level, text in result.messages():
         getattr(messages, level)(request, text)
-    return redirect(lurl("/cart"))
+    return redirect("orders:cart")
 
 
 @never_cache

@@ -218,23 +218,36 @@ def _error_key(from_currency: str, to_currency: str) -> str:
     return f"rate-error:{from_currency}:{to_currency}"
 
 
-def rate_status(from_currency: str = "KES", to_currency: str = "EGP") -> dict[str, Any]:
-    """What the dashboard's system status says about the rate: value, source, staleness, error."""
+@dataclass(frozen=True)
+class RateStatus:
+    """What the dashboard's system status and the importer say about a rate."""
+
+    rate: Decimal
+    source: str
+    last_updated: datetime | None
+    is_fallback: bool
+    last_attempt_at: datetime | None
+    last_error: str
+    # the last refresh failed and an older stored rate is in use
+    is_stale: bool
+
+    @property
+    def ok(self) -> bool:
+        """A provider has answered and the last refresh worked."""
+        return not self.is_fallback and not self.is_stale
+
+
+def rate_status(from_currency: str = "KES", to_currency: str = "EGP") -> RateStatus:
+    """The rate with its source, staleness and the last refresh's error."""
     rate = rate_get(from_currency, to_currency)
     if rate is None:
         raise ValueError(f"no {from_currency}→{to_currency} rate is kept")
     row = ExchangeRate.objects.filter(
         from_currency=from_currency.upper(), to_currency=to_currency.upper()
     ).first()
-    return {
-        "rate": rate.rate,
-        "source": rate.source,
-        "lastUpdated": rate.last_updated,
-        "isFallback": rate.is_fallback,
-        "lastAttemptAt": row.last_attempt_at if row else None,
-        "lastError": row.last_error if row else (
-            cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""
-        ),
-        # the last refresh failed and an older stored rate is in use
-        "isStale": bool(row and row.last_error),
-    }
+    return RateStatus(
+        rate=rate.rate, source=rate.source, last_updated=rate.last_updated, is_fallback=rate.is_fallback,
+        last_attempt_at=row.last_attempt_at if row else None,
+        last_error=row.last_error if row else (cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""),
+        is_stale=bool(row and row.last_error),
+    )

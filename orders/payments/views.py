@@ -4,6 +4,7 @@ import logging
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -13,7 +14,6 @@ from orders.payments.sandbox import SandboxProvider
 from orders.payments.services import CallbackRejected, callback_process
 from orders.selectors import session_owns
 from shop.api.parsers import json_loads
-from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders.payments")
 
@@ -57,5 +57,5 @@ def sandbox_page(request: HttpRequest, payment_id: str) -> HttpResponse:
         except CallbackRejected as exc:
             logger.warning("sandbox callback rejected: %s", exc.reason)
     if request.method == "POST":
-        return redirect(f"{lurl('/payment/success')}?payment_id={payment.payment_id}")
+        return redirect(f"{reverse('orders:payment-success')}?payment_id={payment.payment_id}")
     return render(request, "orders/sandbox.html", {"payment": payment, "order": payment.order})

@@ -118,3 +118,19 @@ def test_the_link_opens_in_the_order_language_in_emails(order):
     order_set_status(order=order, status="shipped")
     email = OutboundEmail.objects.filter(language="ar").last()
     assert "/ar/track/" in email.text
+
+
+def test_the_tracking_answer_keeps_its_wire_format(order, api):
+    # when the order is tracked through the API
+    body = api.post("/api/orders/track", {"orderNumber": order.number, "contact": "mona@example.com"},
+                    format="json").json()
+    # then every field the page's island and older clients read is there, camelCase, money as text
+    assert set(body) == {"number", "status", "statusLabel", "paymentStatus", "paymentLabel", "placedAt", "history",
+                         "items", "subtotal", "discount", "couponCode", "shipping", "codFee", "tax",
+                         "pricesIncludeTax", "total", "address", "delivery", "shipment", "invoiceUrl", "url"}
+    assert (body["subtotal"], body["discount"], body["shipping"], body["codFee"]) == ("600.00", "0.00", "50.00", "0.00")
+    # times are Python's isoformat (UTC offset written out), dates plain ISO days
+    assert body["placedAt"] == order.created_at.isoformat() and body["placedAt"].endswith("+00:00")
+    assert body["history"][0]["at"].endswith("+00:00") and set(body["history"][0]) == {"status", "label", "at", "day"}
+    assert body["delivery"]["earliest"] == order.delivery_min_date.isoformat()
+    assert body["shipment"] is None and body["invoiceUrl"].startswith("/orders/")

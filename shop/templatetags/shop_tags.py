@@ -12,7 +12,6 @@ from orders.places import country_name, governorate_name
 from shop.mail import isolate as _isolate
 from shop.mail import isolate_ltr as _isolate_ltr
 from shop.money import format_egp, format_kes
-from shop.paths import localized_path
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 from shop.whatsapp import chat_url
@@ -69,12 +68,6 @@ def absolute_url_in_language(context, language):
 def asset(path):
     """The hashed URL of a built front-end file (static/dist/…)."""
     return static(f"dist/{path}")
-
-
-@register.simple_tag
-def lurl(path: str) -> str:
-    """A site path in the current language: `/shop` or `/ar/shop`."""
-    return localized_path(path)
 
 
 _SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
