@@ -1,4 +1,5 @@
 // Mount React islands into server-rendered pages.
+import { useLayoutEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { initI18n } from "./i18n.js";
 
@@ -14,8 +15,14 @@ async function mount(registry, el) {
   const module = await registry[el.dataset.island]();
   await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
   const Island = module.default;
-  createRoot(el).render(<Island {...readProps(el)} />);
-  el.dataset.mounted = "true";
+  createRoot(el).render(<Mounted el={el}><Island {...readProps(el)} /></Mounted>);
+}
+
+// data-mounted once React has committed the island, not when it was asked to render: the server-rendered
+// stand-ins (same boxes, CLS 0) are in the page until then and do nothing when clicked.
+function Mounted({ el, children }) {
+  useLayoutEffect(() => { el.dataset.mounted = "true"; }, [el]);
+  return children;
 }
 
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
