@@ -1,5 +1,4 @@
 // Mount React islands into server-rendered pages.
-import { useLayoutEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { initI18n } from "./i18n.js";
 
@@ -15,14 +14,10 @@ async function mount(registry, el) {
   const module = await registry[el.dataset.island]();
   await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
   const Island = module.default;
-  createRoot(el).render(<Mounted el={el}><Island {...readProps(el)} /></Mounted>);
-}
-
-// data-mounted once React has committed the island, not when it was asked to render: the server-rendered
-// stand-ins (same boxes, CLS 0) are in the page until then and do nothing when clicked.
-function Mounted({ el, children }) {
-  useLayoutEffect(() => { el.dataset.mounted = "true"; }, [el]);
-  return children;
+  // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
+  // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
+  new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
+  createRoot(el).render(<Island {...readProps(el)} />);
 }
 
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
