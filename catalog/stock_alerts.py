@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Product, StockAlert
 from shop.errors import ShopError
-from shop.mail import mail_queue
+from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
@@ -46,7 +46,7 @@ def _mail(alert, template, subject_template, extra=None):
     with translation.override(language):
         product = alert.product
         base = _base(alert.base_url) + _prefix(language)
-        context = {"alert": alert, "product": product, "title": product.title, "store": store_settings_get(),
+        context = {"alert": alert, "product": product, "title": isolate(product.title), "store": store_settings_get(),
                    "product_url": f"{base}/product/{product.slug}",
                    "confirm_url": f"{base}/stock-alert/confirm?token={alert.token}",
                    "cancel_url": f"{base}/stock-alert/cancel?token={alert.token}", **(extra or {})}

@@ -84,6 +84,7 @@ def document_section(*, order, kind, language):
         return render_to_string(template, {
             "order": order, "lines": lines, "units": sum(line.quantity for line in lines),
             "store": store_settings_get(), "LANG": language, "dir": "rtl" if language == "ar" else "ltr",
+            "comma": "، " if language == "ar" else ", ",
         })
 
 

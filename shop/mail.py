@@ -65,7 +65,9 @@ def html_from_text(text, language):
     """The HTML part of a text-only e-mail: the same words, right-to-left for Arabic."""
     direction = "rtl" if language == "ar" else "ltr"
     return (f'<!doctype html><html lang="{escape(language)}" dir="{direction}"><body dir="{direction}">'
-            f'<div style="white-space: pre-wrap; font-family: system-ui, Tahoma, sans-serif;">{escape(text)}</div>'
+            # long links wrap instead of widening a phone's screen
+            '<div style="white-space: pre-wrap; overflow-wrap: anywhere; font-family: system-ui, Tahoma, sans-serif;">'
+            f"{escape(text)}</div>"
             "</body></html>")
 
 
