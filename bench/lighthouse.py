@@ -158,14 +158,22 @@ def main():
                 if args.verbose or result["error"]:
                     print(label, result, flush=True)
         rows = [(label, path, results[label]) for label, path, _cart in chosen]
-    head = " | ".join(categories)
-    print(f"| page | URL | {head} | CLS (max) | performance per run |")
-    print("|---|---|" + "---|" * len(categories) + "---|---|")
+    print(table(rows, categories))
+
+
+def table(rows, categories):
+    """Markdown: per page the minimum score over the runs that completed, the largest CLS, every run's
+    performance ("err" for a run Lighthouse could not finish, e.g. NO_NAVSTART on a loaded machine)."""
+    lines = [f"| page | URL | {' | '.join(categories)} | CLS (max) | performance per run |",
+             "|---|---|" + "---|" * len(categories) + "---|---|"]
     for label, path, runs in rows:
-        scores = " | ".join(str(min(r["scores"][name] for r in runs)) for name in categories)
-        cls = max((r["cls"] or 0) for r in runs) if "performance" in categories else None
-        per_run = ", ".join(str(r["scores"]["performance"]) for r in runs) if "performance" in categories else ""
-        print(f"| {label} | `{path}` | {scores} | {'' if cls is None else f'{cls:.3f}'} | {per_run} |")
+        done = [r for r in runs if not r["error"]] or [{"scores": dict.fromkeys(categories, 0), "cls": None}]
+        scores = " | ".join(str(min(r["scores"][name] for r in done)) for name in categories)
+        cls = f"{max((r['cls'] or 0) for r in done):.3f}" if "performance" in categories else ""
+        per_run = ", ".join("err" if r["error"] else str(r["scores"]["performance"]) for r in runs) \
+            if "performance" in categories else ""
+        lines.append(f"| {label} | `{path}` | {scores} | {cls} | {per_run} |")
+    return "\n".join(lines)
 
 
 def _version():
