@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 2
 export PORT
 
-.PHONY: run install test deps dev-deps frontend messages pdf-libs pdf-tools chromium migrate seed check clean bench po lint screenshots
+.PHONY: run install test deps dev-deps frontend messages pdf-libs pdf-tools chromium migrate seed check clean bench lighthouse po lint screenshots
 
 run: install migrate seed  ## start web, worker and beat in the foreground (Ctrl-C stops all)
 	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
@@ -73,6 +73,9 @@ check:
 
 bench: dev-deps frontend messages
 	$(PY) bench/run.py
+
+lighthouse: deps frontend messages chromium  ## Lighthouse (mobile) over the storefront in EN and AR, 5 runs a page
+	CHROME_PATH=$(CHROMIUM) $(PY) bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 clean:
 	rm -rf static/dist node_modules $(VENV)

@@ -1,5 +1,7 @@
 """Template helpers for product cards and pages: price, stock and stars come from catalog.pricing."""
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from django import template
 
 from catalog.models import Product
@@ -27,3 +29,29 @@ def star_list(rating: float | int | None) -> list[bool]:
     except (TypeError, ValueError):
         whole = 0
     return [i < whole for i in range(5)]
+
+
+def _rate_text(value, places):
+    """A rate as the islands' formatRate shows it (static_src/islands/currency-rate.js): en-US, 2 to `places`
+    decimals, half away from zero, so the server-rendered badge has the mounted one's width (CLS 0, issue 14)."""
+    try:
+        number = Decimal(value)
+    except (ArithmeticError, TypeError, ValueError):
+        return ""
+    if not number.is_finite() or number <= 0:
+        return ""
+    text = f"{number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):,f}".rstrip("0")
+    whole, _, decimals = text.partition(".")
+    return f"{whole}.{decimals.ljust(2, '0')}"
+
+
+@register.filter
+def rate_text(rate):
+    """1 KES = rate_text EGP."""
+    return _rate_text(rate, 4)
+
+
+@register.filter
+def inverse_rate_text(rate):
+    """1 EGP = inverse_rate_text KES."""
+    return _rate_text(1 / Decimal(rate), 2) if _rate_text(rate, 4) else ""

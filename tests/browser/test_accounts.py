@@ -27,6 +27,7 @@ def tea(db):
 def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery"):
     """Add the tea on its page, then check out: the form comes prefilled and the names locked."""
     page.goto(f"{prefix}/product/kericho-gold")
+    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
     page.locator(".add-to-cart__button").click()
     page.wait_for_function("() => document.querySelector('.site-header .badge')?.textContent === '1'")
     page.goto(f"{prefix}/checkout")

@@ -57,6 +57,8 @@ def test_a_shopper_reads_arabic_from_home_to_checkout(new_page, live_server, sho
         problems += _read(page, path, screenshot, name)
     problems += _read(page, f"/ar/product/{slug}", screenshot, "product",
                       typed=[TYPED["review_title_en"], TYPED["review_comment_en"]])
+    page.locator('[data-island="currency-converter"][data-mounted="true"]').wait_for(state="attached")
+    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
     page.locator(".converter button").first.click()
     problems += _read(page, None, screenshot, "product-converter")
     page.keyboard.press("Escape")
