@@ -27,9 +27,11 @@ WATCH_SHIFTS = """(() => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.hadRecentInput) continue;
-      window.__shifts.push({ value: entry.value, at: Math.round(entry.startTime), moved: (entry.sources || []).map((s) =>
-        (s.node && s.node.nodeType === 1 ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName))
-        + ` from y=${Math.round(s.previousRect.y)} to y=${Math.round(s.currentRect.y)}`) });
+      const name = (s) => (s.node && s.node.nodeType === 1
+        ? `${s.node.tagName.toLowerCase()}.${s.node.className}` : String(s.node?.nodeName));
+      const moved = (entry.sources || []).map((s) =>
+        `${name(s)} from y=${Math.round(s.previousRect.y)} to y=${Math.round(s.currentRect.y)}`);
+      window.__shifts.push({ value: entry.value, at: Math.round(entry.startTime), moved });
     }
   }).observe({ type: "layout-shift", buffered: true });
 })();"""
