@@ -14,6 +14,10 @@ const options = {
     // area styles, linked only by the pages that need them (keeps every page in budget)
     checkout: "static_src/css/checkout.css",
     storefront: "static_src/css/storefront.css",
+    product: "static_src/css/product.css", // after storefront.css, on the product page only
+    // loaded when first used (lib/styles.js): the gallery's lightbox, the sheet after Add to cart
+    lightbox: "static_src/css/lightbox.css",
+    "mini-cart": "static_src/css/mini-cart.css",
     track: "static_src/css/track.css",
     accounts: "static_src/css/accounts.css",
     // the dashboard's order print view (backoffice/print_views.py)

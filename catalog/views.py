@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
@@ -269,6 +270,7 @@ def _product_context(request: HttpRequest, product: Product, store: StoreSetting
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
             "urls": island_urls(),  # the mini-cart's links
+            "sheetStyles": static("dist/mini-cart.css"),  # loaded when the sheet first opens
         },
         "rate_props": _rate_props(),
         "tab_props": {"tabs": [

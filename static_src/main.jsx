@@ -13,7 +13,7 @@ const gallery = document.querySelector("[data-gallery]");
 if (gallery) {
   let loading = null;
   let loaded = false;
-  const load = () => (loading ??= import("./lib/gallery.js").then((m) => { m.initGalleries(); loaded = true; }));
+  const load = () => (loading ??= import("./lib/gallery.js").then((m) => m.initGalleries()).then(() => { loaded = true; }));
   for (const type of ["pointerover", "touchstart", "focusin"]) gallery.addEventListener(type, load, { once: true, passive: true });
   gallery.addEventListener("click", (event) => {
     const target = !loaded && event.target.closest("a, button");

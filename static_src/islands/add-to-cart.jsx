@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
+import { loadStylesheet } from "../lib/styles.js";
 import { addStrings, t } from "../lib/i18n.js";
 import { westernDigits } from "../lib/digits.js";
 import en from "../i18n/en/addtocart.json";
@@ -10,7 +11,7 @@ import ar from "../i18n/ar/addtocart.json";
 addStrings("addtocart", { en, ar });
 const tr = (key, opts) => t(key, { ns: "addtocart", ...opts });
 
-export default function AddToCart({ productId, stock = 0, lineTotals = [], title = "", price = "", urls = {} }) {
+export default function AddToCart({ productId, stock = 0, lineTotals = [], title = "", price = "", urls = {}, sheetStyles = "" }) {
   const max = Math.max(0, Math.min(stock, lineTotals.length));
   const [quantity, setQuantity] = useState(1);
   const [busy, setBusy] = useState(false);
@@ -41,7 +42,7 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [], title
       announceCart(cart);
       if (cart.notice) toast(cart.notice, "info");
       try {
-        const { default: MiniCart } = await import("./mini-cart.jsx");
+        const [{ default: MiniCart }] = await Promise.all([import("./mini-cart.jsx"), loadStylesheet(sheetStyles)]);
         setSheet({ MiniCart, cart });
       } catch {
         toast(tr("added"), "success"); // the sheet's chunk did not load: at least say it worked

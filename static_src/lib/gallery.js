@@ -1,6 +1,8 @@
 // The product gallery without React: thumbnails scroll the pictures into view, and each picture
 // opens a lightbox (<dialog>: focus stays inside, Esc closes, focus goes back to the picture).
 // Zoom doubles the picture inside a scrollable stage. Arrow keys follow the reading direction.
+import { loadStylesheet } from "./styles.js";
+
 export function initGallery(gallery) {
   const slides = [...gallery.querySelectorAll("[data-lightbox]")];
   const thumbs = [...gallery.querySelectorAll("[data-gallery-thumb]")];
@@ -80,5 +82,7 @@ export function initGallery(gallery) {
 }
 
 export function initGalleries() {
-  document.querySelectorAll("[data-gallery]").forEach(initGallery);
+  const galleries = [...document.querySelectorAll("[data-gallery]")];
+  galleries.forEach(initGallery);
+  return Promise.all(galleries.map((gallery) => loadStylesheet(gallery.dataset.styles)));
 }

@@ -35,11 +35,34 @@ function mountWhenNear(registry, nodes) {
   nodes.forEach((el) => observer.observe(el));
 }
 
+// data-island-on-demand: an island whose server-rendered stand-in is only a button (the currency
+// converter) loads its code when the shopper first reaches for it (pointer, touch or keyboard);
+// a click that comes before the code is replayed on the same control of the mounted island.
+function mountOnDemand(registry, el) {
+  let mounting = null;
+  const start = () => (mounting ??= mount(registry, el).then(() => new Promise((resolve) => {
+    if (el.dataset.mounted) resolve();
+    else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributes: true });
+  })));
+  for (const type of ["pointerover", "touchstart", "focusin"]) el.addEventListener(type, start, { once: true, passive: true });
+  el.addEventListener("click", (event) => {
+    if (el.dataset.mounted) return;
+    const controls = [...el.querySelectorAll("a, button")];
+    const index = controls.indexOf(event.target.closest("a, button"));
+    if (index < 0) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    start().then(() => el.querySelectorAll("a, button")[index]?.click());
+  }, true);
+}
+
 export async function mountIslands(registry, root = document) {
   const nodes = [...root.querySelectorAll("[data-island]")].filter((el) => registry[el.dataset.island]);
   if (!nodes.length) return;
   await initI18n(document.documentElement.lang || "en");
-  await Promise.all(nodes.filter((el) => !("islandLazy" in el.dataset)).map((el) => mount(registry, el)));
+  const now = nodes.filter((el) => !("islandLazy" in el.dataset) && !("islandOnDemand" in el.dataset));
+  nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el));
+  await Promise.all(now.map((el) => mount(registry, el)));
   // after the eager islands have painted (the product tabs hide the panels they do not show)
   requestAnimationFrame(() => setTimeout(() => mountWhenNear(registry, nodes.filter((el) => "islandLazy" in el.dataset))));
 }

@@ -57,9 +57,9 @@ def test_a_shopper_reads_arabic_from_home_to_checkout(new_page, live_server, sho
         problems += _read(page, path, screenshot, name)
     problems += _read(page, f"/ar/product/{slug}", screenshot, "product",
                       typed=[TYPED["review_title_en"], TYPED["review_comment_en"]])
-    page.locator('[data-island="currency-converter"][data-mounted="true"]').wait_for(state="attached")
     page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
-    page.locator(".converter button").first.click()
+    page.locator(".converter button").first.click()  # the converter's code loads on this first tap
+    page.locator(".converter__panel").wait_for()
     problems += _read(page, None, screenshot, "product-converter")
     page.keyboard.press("Escape")
     # Eastern Arabic digits typed in a quantity become Western ones as they are typed
