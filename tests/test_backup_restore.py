@@ -14,9 +14,9 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
 from shop.backup import BackupError, pg_tool
 from shop.models import Heartbeat
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,9 +33,9 @@ def a_shop_with_orders(alice):
                        images=["/media/products/backup-test-kericho.png"])
     green = make_product(title_en="Green Mist")
     orders = [
-        make_order(lines=[(tea, 2, "100")], user=alice, email=alice.email),
-        make_order(lines=[(green, 1, "50")], email="guest@example.com", first_name="منى"),
-        make_order(lines=[(tea, 1, "100"), (green, 3, "50")], payment_status="cod", status="pending"),
+        make_order(lines=[(tea, 2)], user=alice, email=alice.email),  # PRICE "100"
+        make_order(lines=[(green, 1)], email="guest@example.com", first_name="منى"),  # PRICE "50"
+        make_order(lines=[(tea, 1), (green, 3)], payment_status="cod", status="pending"),  # PRICE "100" "50"
     ]
     yield {"orders": sorted(o.number for o in orders), "products": sorted([tea.slug, green.slug]),
            "customers": [alice.email], "image": "products/backup-test-kericho.png"}

@@ -5,9 +5,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_message, make_order, make_product, make_review
 from orders.models import Coupon
 from shop.models import Announcement, NewsletterSubscriber
+from tests.factories import make_message, make_order, make_product, make_review
 
 ALL_STAFF = {"owner", "manager", "head_support", "support"}
 NOT_SUPPORT = {"owner", "manager", "head_support"}

@@ -3,9 +3,9 @@ from decimal import Decimal
 import pytest
 
 from backoffice.models import AuditEntry
-from backoffice.tests import factories
 from orders.models import Order
 from shop.models import ContactMessage
+from tests.factories import make_product
 
 
 def _order(user, total, *, payment_status, status="processing", n=[0]):
@@ -83,8 +83,8 @@ class TestCustomers:
 @pytest.mark.django_db
 def test_dashboard_stats_are_counts_over_real_data(client, support, alice):
     # given
-    factories.product("A", stock=3)
-    factories.product("B", stock=30)
+    make_product(title="A", stock=3)
+    make_product(title="B", stock=30)
     _order(alice, Decimal("100.00"), payment_status="paid")
     _order(None, Decimal("40.00"), payment_status="cod", status="pending")
     _order(alice, Decimal("500.00"), payment_status="awaiting", status="pending")

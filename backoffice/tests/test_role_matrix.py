@@ -4,8 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from accounts.models import Role, User
-from backoffice.tests import factories
 from shop.models import OutboundEmail
+from tests.factories import make_product
 
 ALL = {"owner", "manager", "head_support", "support"}
 MANAGERS = {"owner", "manager"}
@@ -73,7 +73,7 @@ def test_each_endpoint_answers_each_role_as_the_matrix_says(request, client, set
                                                             persona, method, path, body, allowed):
     # given
     settings.MEDIA_ROOT = tmp_path
-    product = factories.product()
+    product = make_product()
     staff = User.objects.create_user(username="target", email="t@staff.example", password="x", is_staff=True,
                                      role=Role.SUPPORT)
     email = OutboundEmail.objects.create(to="a@example.com", subject="s", text="t", status="failed")

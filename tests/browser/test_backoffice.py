@@ -7,8 +7,8 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from backoffice.tests import factories
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,8 +54,8 @@ def test_staff_sign_in_with_username_and_land_on_the_dashboard(new_page, live_se
 
 def test_inventory_plus_and_minus_change_the_stock(new_page, live_server, manager, screenshot):
     # given
-    product = factories.product("Kenya Gold", stock=10)
-    factories.product("Chai Masala", stock=40)
+    product = make_product(title="Kenya Gold", stock=10)
+    make_product(title="Chai Masala", stock=40)
     page = _signed_in(new_page, live_server, manager)
     page.goto("/admindash/inventory")
     row = page.locator(f"tr[data-row-id='{product.pk}']")
@@ -76,7 +76,7 @@ def test_inventory_plus_and_minus_change_the_stock(new_page, live_server, manage
 
 
 def test_the_set_stock_prompt_accepts_numbers_only(new_page, live_server, manager):
-    product = factories.product("Kenya Gold", stock=10)
+    product = make_product(title="Kenya Gold", stock=10)
     page = _signed_in(new_page, live_server, manager)
     page.goto("/admindash/inventory")
     page.locator(f"tr[data-row-id='{product.pk}']").get_by_role("button", name="Set").click()
@@ -91,7 +91,7 @@ def test_the_set_stock_prompt_accepts_numbers_only(new_page, live_server, manage
 @pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_the_arabic_dashboard_is_right_to_left(new_page, live_server, owner, viewport, tag, screenshot):
     # given
-    factories.product("Kenya Gold", stock=3, title_ar="ذهب كينيا")
+    make_product(title="Kenya Gold", stock=3, title_ar="ذهب كينيا")
     page = _signed_in(new_page, live_server, owner, viewport=viewport, locale="ar")
     # when
     page.goto("/ar/admindash")
@@ -107,8 +107,8 @@ def test_the_arabic_dashboard_is_right_to_left(new_page, live_server, owner, vie
 
 @pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_the_english_sections_render(new_page, live_server, owner, viewport, tag, screenshot):
-    factories.product("Kenya Gold", stock=3)
-    factories.product("Chai Masala", stock=40, sale_price_amount="90.00")
+    make_product(title="Kenya Gold", stock=3)
+    make_product(title="Chai Masala", stock=40, sale_price_amount="90.00")
     page = _signed_in(new_page, live_server, owner, viewport=viewport)
     for section, text in [("", "System Status"), ("products", "Kenya Gold"), ("users", "Add Customer"),
                           ("settings", "Maintenance mode"), ("roles", "Permissions by role"),
@@ -127,7 +127,7 @@ def test_support_sees_the_owner_only_note_on_roles(new_page, live_server, suppor
 
 
 def test_a_product_is_added_through_the_dialog(new_page, live_server, manager, screenshot):
-    factories.category("black-tea")
+    make_category("black-tea")
     page = _signed_in(new_page, live_server, manager, viewport=PHONE)
     page.goto("/admindash/products")
     page.get_by_role("button", name="Add Product").click()
@@ -158,12 +158,12 @@ def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screens
 
 def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new_page, live_server, support):
     # given
-    factories.product("Kenya Gold", stock=40)
+    make_product(title="Kenya Gold", stock=40)
     page = _signed_in(new_page, live_server, support)
     page.goto("/admindash")
     card = page.locator(".admin-stat").filter(has_text="Total Products")
     expect(card).to_contain_text("1")
-    factories.product("Chai Masala", stock=40)
+    make_product(title="Chai Masala", stock=40)
     # when
     page.get_by_role("button", name="Refresh Now").click()
     # then

@@ -9,11 +9,11 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_message, make_order, make_product, make_review
 from catalog.models import Review
 from orders.models import Coupon, Order
 from shop.models import Announcement, ContactMessage
 from tests.browser.conftest import PHONE
+from tests.factories import make_message, make_order, make_product, make_review
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +45,7 @@ def _toast(page):
 def test_staff_change_the_status_of_several_orders_at_once(new_page, live_server, manager, screenshot):
     # given
     product = make_product(title="Kericho Gold")
-    orders = [make_order(lines=[(product, 1, "150")], first_name=name) for name in ("Sara", "Omar", "Laila")]
+    orders = [make_order(lines=[(product, 1)], first_name=name) for name in ("Sara", "Omar", "Laila")]  # PRICE "150"
     page = _signed_in(new_page, live_server, manager)
     _open(page, "/admindash/orders", "admin-orders")
     page.get_by_role("row").filter(has_text="Sara").wait_for()
@@ -72,7 +72,7 @@ def test_staff_change_the_status_of_several_orders_at_once(new_page, live_server
 
 def test_the_orders_screen_reads_right_to_left_in_arabic_on_a_phone(new_page, live_server, support, screenshot):
     # given
-    make_order(lines=[(make_product(), 2, "120")], first_name="سارة", last_name="نبيل")
+    make_order(lines=[(make_product(price="120"), 2)], first_name="سارة", last_name="نبيل")
     page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
     # when
     _open(page, "/ar/admindash/orders", "admin-orders")
@@ -149,7 +149,7 @@ def test_the_analytics_screen_in_english_and_arabic(new_page, live_server, owner
     product = make_product(title="Kericho Gold")
     now = timezone.now()
     for days, quantity in [(0, 3), (1, 1), (3, 2), (6, 4)]:
-        make_order(lines=[(product, quantity, "150")], created_at=now - timedelta(days=days))
+        make_order(lines=[(product, quantity)], created_at=now - timedelta(days=days))  # PRICE "150"
     # when
     page = _signed_in(new_page, live_server, owner)
     _open(page, "/admindash/analytics", "admin-analytics")

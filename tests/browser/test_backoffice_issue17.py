@@ -7,9 +7,9 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from backoffice.tests import factories
 from shop.models import StoreSettings
 from tests.browser.conftest import PHONE
+from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,8 +102,8 @@ def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_s
 
 def test_inventory_rows_stay_in_place_after_a_stock_change_until_the_list_is_refreshed(new_page, live_server, manager):
     # given: two products listed lowest stock first
-    alpha = factories.product("Alpha Tea", stock=5)
-    beta = factories.product("Beta Tea", stock=6)
+    alpha = make_product(title="Alpha Tea", stock=5)
+    beta = make_product(title="Beta Tea", stock=6)
     page = _signed_in(new_page, live_server, manager)
     _open(page, "/admindash/inventory", "admin-inventory")
     first_row = page.locator("tbody tr").first
@@ -168,7 +168,7 @@ def test_the_server_rendered_sign_in_form_cannot_be_pressed_while_a_field_is_emp
 
 def test_a_review_is_approved_then_rejected_and_stays_in_the_list(new_page, live_server, head_support):
     # given: one pending review, on the default "pending" filter
-    from backoffice.tests.builders_b import make_product, make_review
+    from tests.factories import make_product, make_review
 
     review = make_review(product=make_product(title="Green Mist"), title="Fresh and grassy")
     page = _signed_in(new_page, live_server, head_support)
@@ -192,7 +192,7 @@ def test_a_review_is_approved_then_rejected_and_stays_in_the_list(new_page, live
 
 def test_the_arabic_reviews_screen_rejects_a_review(new_page, live_server, head_support):
     # given
-    from backoffice.tests.builders_b import make_review
+    from tests.factories import make_review
 
     review = make_review(title="Too bitter")
     page = _signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
@@ -209,7 +209,7 @@ def test_the_arabic_reviews_screen_rejects_a_review(new_page, live_server, head_
 
 def test_guest_buyers_are_listed_by_e_mail_beside_accounts(new_page, live_server, support, alice):
     # given: a guest who ordered twice, and alice with no order
-    from backoffice.tests.builders_b import make_order
+    from tests.factories import make_order
 
     make_order(email="hoda@example.com", first_name="Hoda", last_name="Nabil", total="100.00")
     make_order(email="hoda@example.com", first_name="Hoda", last_name="Nabil", total="50.00")
@@ -231,7 +231,7 @@ def test_guest_buyers_are_listed_by_e_mail_beside_accounts(new_page, live_server
 
 def test_the_arabic_customers_screen_shows_guests(new_page, live_server, support):
     # given
-    from backoffice.tests.builders_b import make_order
+    from tests.factories import make_order
 
     make_order(email="hoda@example.com", first_name="هدى", total="100.00")
     page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
@@ -261,7 +261,7 @@ FITS = """select => {
 @pytest.mark.parametrize(("path", "locale"), [("/admindash/orders", "en-US"), ("/ar/admindash/orders", "ar")])
 def test_the_row_status_select_shows_its_longest_status_whole(new_page, live_server, manager, path, locale):
     # given
-    from backoffice.tests.builders_b import make_order
+    from tests.factories import make_order
 
     order = make_order()
     page = _signed_in(new_page, live_server, manager, locale=locale, viewport={"width": 1024, "height": 800})
@@ -275,10 +275,10 @@ def test_the_row_status_select_shows_its_longest_status_whole(new_page, live_ser
 def test_a_row_status_change_waits_for_confirmation_and_keeps_a_note_and_tracking_number(new_page, live_server,
                                                                                          manager):
     # given
-    from backoffice.tests.builders_b import make_order, make_product
     from orders.models import Order
+    from tests.factories import make_order, make_product
 
-    order = make_order(lines=[(make_product(), 1, "150")])
+    order = make_order(lines=[(make_product(price="150"), 1)])
     page = _signed_in(new_page, live_server, manager)
     _open(page, "/admindash/orders", "admin-orders")
     select = page.get_by_label(f"Status of order {order.number}")
@@ -308,8 +308,8 @@ def test_a_row_status_change_waits_for_confirmation_and_keeps_a_note_and_trackin
 
 def test_the_bulk_bar_starts_with_no_status_and_asks_before_changing(new_page, live_server, manager):
     # given
-    from backoffice.tests.builders_b import make_order
     from orders.models import Order
+    from tests.factories import make_order
 
     orders = [make_order(first_name="Sara"), make_order(first_name="Omar")]
     page = _signed_in(new_page, live_server, manager, locale="ar")
@@ -382,7 +382,7 @@ def test_product_deletes_live_in_a_row_menu_and_several_go_at_once(new_page, liv
     # given
     from catalog.models import Product
 
-    products = [factories.product(f"Tea {n}", stock=20) for n in range(4)]
+    products = [make_product(title=f"Tea {n}", stock=20) for n in range(4)]
     page = _signed_in(new_page, live_server, owner)
     _open(page, "/admindash/products", "admin-products")
     rows = page.locator("tbody tr")
@@ -409,7 +409,7 @@ def test_product_deletes_live_in_a_row_menu_and_several_go_at_once(new_page, liv
 
 def test_the_arabic_product_row_menu_opens_inside_the_page(new_page, live_server, owner):
     # given
-    factories.product("Kenya Gold", stock=20, title_ar="ذهب كينيا")
+    make_product(title="Kenya Gold", stock=20, title_ar="ذهب كينيا")
     page = _signed_in(new_page, live_server, owner, viewport=PHONE, locale="ar")
     _open(page, "/ar/admindash/products", "admin-products")
     # when

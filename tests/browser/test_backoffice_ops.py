@@ -8,9 +8,9 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
 from orders.models import Coupon
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +34,7 @@ def two_weeks():
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category())
     now = timezone.now()
     for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10)):
-        make_order(lines=[(tea, 1, total)], created_at=now - timedelta(days=days))
+        make_order(lines=[(tea, 1)], created_at=now - timedelta(days=days))  # PRICE total
 
 
 @pytest.mark.parametrize("locale, prefix, viewport, hint, export", [

@@ -140,7 +140,7 @@ def _signed_in(new_page, live_server, user, **options):
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_staff_edit_the_delivery_table_and_ship_with_a_courier(new_page, live_server, screenshot, owner, tea, lang):
-    from backoffice.tests.builders_b import make_order, make_product
+    from tests.factories import make_order, make_product
 
     p = TEXT[lang]["prefix"]
     page = _signed_in(new_page, live_server, owner, viewport=DESKTOP, locale="ar" if lang == "ar" else "en-US")
@@ -156,7 +156,7 @@ def test_staff_edit_the_delivery_table_and_ship_with_a_courier(new_page, live_se
     expect(page.locator("#toasts")).to_contain_text(re.compile("Settings saved|تم حفظ"))
     assert store_settings_get().shipping_zones["Giza"]["rate"] == "35.00"
     # the status dialog at shipped asks for the courier and a note to the customer
-    order = make_order(lines=[(make_product(), 1, "150")])
+    order = make_order(lines=[(make_product(price="150"), 1)])
     page.goto(f"{p}/admindash/orders")
     page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()
     page.locator(f'select[aria-label*="{order.number}"]').select_option("shipped")

@@ -7,13 +7,12 @@ from django.conf import settings
 from django.test import Client
 
 from accounts.addresses import address_create
-from backoffice.tests.builders_b import make_order
 from catalog.models import StockAlert
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
-from catalog.tests.factories import make_product
 from orders.models import Cart
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +39,7 @@ def alice_with_history(alice):
     store_settings_update(tax_registration_number="123-456-789")
     black = make_product(title="Kericho Gold Pure Black 250 g", title_ar="شاي كريتشو الأسود 250 g", stock=8)
     gone = make_product(title="Old Blend", stock=3, is_active=False)
-    order = make_order(user=alice, lines=[(black, 2, "150"), (gone, 1, "90")], status="delivered")
+    order = make_order(user=alice, lines=[(black, 2), (gone, 1)], status="delivered")  # PRICE "150" "90"
     address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
                                        "phone": "01012345678", "street": "12 Nile St", "building": "4",
                                        "city": "Zamalek", "state": "Cairo"})
@@ -145,7 +144,7 @@ def test_guest_opts_in_to_a_cart_reminder_at_checkout(new_page, screenshot, lang
 def test_staff_print_documents_and_see_waiting_shoppers(new_page, live_server, screenshot, manager,
                                                         language, prefix, viewport, size):
     black = make_product(title="Kericho Gold", stock=0)
-    orders = [make_order(lines=[(black, 1, "150")], first_name=name, payment_method="cod", payment_status="cod")
+    orders = [make_order(lines=[(black, 1)], first_name=name, payment_method="cod", payment_status="cod")  # PRICE "150"
               for name in ("Sara", "Omar")]
     for n in range(2):
         stock_alert_confirm(token=stock_alert_request(product_id=black.pk, email=f"w{n}@example.com").token)

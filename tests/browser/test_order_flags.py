@@ -3,10 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
-from backoffice.tests import factories
 from orders.models import Order
 from shop.store_settings import store_settings_get
 from tests.browser.test_backoffice import _signed_in
+from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +21,7 @@ def _order(number, **flags):
 
 def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page, live_server, owner, screenshot):
     # given one order paid after it was cancelled and one paid on the test page
-    factories.product("Kenya Gold", stock=40)
+    make_product(title="Kenya Gold", stock=40)
     _order("NHT-ATTENTION", status="cancelled", payment_status="paid", needs_attention=True,
            attention_reason="paid_after_decline")
     _order("NHT-TEST", status="processing", payment_status="paid", payment_method="sandbox", is_test=True)
