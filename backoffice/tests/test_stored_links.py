@@ -150,7 +150,8 @@ def test_the_footer_shows_safe_social_links_and_never_a_script_link():
 
 def test_a_stored_script_image_address_is_never_rendered():
     # given
-    make_product(title="Kenya Gold", slug="kenya-gold", images=["javascript:alert(1)", "/media/demo/kenya-gold.svg"])
+    # an impossible row on purpose (the write path refuses script addresses): one stored before it did
+    make_product(title="Kenya Gold", slug="kenya-gold")
     Product.objects.filter(slug="kenya-gold").update(images=["javascript:alert(1)", "/media/demo/kenya-gold.svg"])
     # when
     page = Client().get("/product/kenya-gold").content.decode()
