@@ -3,8 +3,6 @@ English and Arabic, phone (360 px) and desktop (1280 px)."""
 
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from accounts.addresses import address_create
 from catalog.models import StockAlert
@@ -12,22 +10,13 @@ from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
 from orders.models import Cart
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 VIEWS = [("en", "", PHONE, "phone"), ("en", "", DESKTOP, "desktop"), ("ar", "/ar", PHONE, "phone"),
          ("ar", "/ar", DESKTOP, "desktop")]
-
-
-def _signed_in(new_page, live_server, user, **options):
-    client = Client()
-    client.force_login(user)
-    page = new_page(**options)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                               "url": live_server.url}])
-    return page
 
 
 def _no_sideways_scroll(page):
@@ -53,7 +42,7 @@ def alice_with_history(alice):
 def test_account_invoice_addresses_and_reorder(new_page, live_server, screenshot, alice, alice_with_history,
                                                 language, prefix, viewport, size):
     order = alice_with_history
-    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page = signed_in(new_page, live_server, alice, viewport=viewport)
     page.goto(f"{prefix}/account")
     cards = page.locator("[data-address]")
     assert cards.count() == 2
@@ -81,7 +70,7 @@ def test_account_invoice_addresses_and_reorder(new_page, live_server, screenshot
 def test_checkout_is_prefilled_from_the_default_address_and_can_switch(new_page, live_server, screenshot, alice,
                                                                         alice_with_history, language, prefix,
                                                                         viewport, size):
-    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page = signed_in(new_page, live_server, alice, viewport=viewport)
     page.goto(f"{prefix}/account")
     page.locator(f'[data-order="{alice_with_history.number}"] [data-reorder]').click()
     page.goto(f"{prefix}/checkout")
@@ -148,7 +137,7 @@ def test_staff_print_documents_and_see_waiting_shoppers(new_page, live_server, s
               for name in ("Sara", "Omar")]
     for n in range(2):
         stock_alert_confirm(token=stock_alert_request(product_id=black.pk, email=f"w{n}@example.com").token)
-    page = _signed_in(new_page, live_server, manager, viewport=viewport)
+    page = signed_in(new_page, live_server, manager, viewport=viewport)
     # order detail: invoice, packing slip and print view
     page.goto(f"{prefix}/admindash/orders")
     page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()

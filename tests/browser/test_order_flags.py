@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from orders.models import Order
 from shop.store_settings import store_settings_get
-from tests.browser.test_backoffice import _signed_in
+from tests.browser.staff_pages import signed_in
 from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
     _order("NHT-ATTENTION", status="cancelled", payment_status="paid", needs_attention=True,
            attention_reason="paid_after_decline")
     _order("NHT-TEST", status="processing", payment_status="paid", payment_method="sandbox", is_test=True)
-    page = _signed_in(new_page, live_server, owner)
+    page = signed_in(new_page, live_server, owner)
     # when
     page.goto("/admindash")
     # then
@@ -42,7 +42,7 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
 
 def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):
     # given
-    page = _signed_in(new_page, live_server, owner)
+    page = signed_in(new_page, live_server, owner)
     page.goto("/admindash/settings")
     # when
     page.get_by_label("Most units of one product").fill("12")
