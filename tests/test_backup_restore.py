@@ -30,12 +30,12 @@ def a_shop_with_orders(alice):
     image.parent.mkdir(parents=True, exist_ok=True)
     image.write_bytes(PNG)
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category(),
-                       images=["/media/products/backup-test-kericho.png"])
-    green = make_product(title_en="Green Mist")
+                       images=["/media/products/backup-test-kericho.png"], price="100")
+    green = make_product(title_en="Green Mist", price="50")
     orders = [
-        make_order(lines=[(tea, 2)], user=alice, email=alice.email),  # PRICE "100"
-        make_order(lines=[(green, 1)], email="guest@example.com", first_name="منى"),  # PRICE "50"
-        make_order(lines=[(tea, 1), (green, 3)], payment_status="cod", status="pending"),  # PRICE "100" "50"
+        make_order(lines=[(tea, 2)], user=alice, email=alice.email),
+        make_order(lines=[(green, 1)], email="guest@example.com", first_name="منى"),
+        make_order(lines=[(tea, 1), (green, 3)], payment_status="cod", status="pending"),
     ]
     yield {"orders": sorted(o.number for o in orders), "products": sorted([tea.slug, green.slug]),
            "customers": [alice.email], "image": "products/backup-test-kericho.png"}

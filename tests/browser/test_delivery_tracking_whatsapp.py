@@ -14,6 +14,7 @@ from orders.models import Order
 from shop.store_settings import store_settings_get, store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.staff_pages import signed_in
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,8 +132,6 @@ def test_the_track_form_answers_one_way_to_wrong_pairs(new_page, screenshot, tea
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_staff_edit_the_delivery_table_and_ship_with_a_courier(new_page, live_server, screenshot, owner, tea, lang):
-    from tests.factories import make_order, make_product
-
     p = TEXT[lang]["prefix"]
     page = signed_in(new_page, live_server, owner, viewport=DESKTOP, locale="ar" if lang == "ar" else "en-US")
     page.goto(f"{p}/admindash/settings")

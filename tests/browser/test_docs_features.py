@@ -6,6 +6,7 @@ import pytest
 
 from accounts.addresses import address_create
 from catalog.models import StockAlert
+from catalog.services import product_upsert
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
 from orders.models import Cart
 from shop.store_settings import store_settings_update
@@ -27,8 +28,9 @@ def _no_sideways_scroll(page):
 def alice_with_history(alice):
     store_settings_update(tax_registration_number="123-456-789")
     black = make_product(title="Kericho Gold Pure Black 250 g", title_ar="شاي كريتشو الأسود 250 g", stock=8)
-    gone = make_product(title="Old Blend", stock=3, is_active=False)
-    order = make_order(user=alice, lines=[(black, 2), (gone, 1)], status="delivered")  # PRICE "150" "90"
+    gone = make_product(title="Old Blend", stock=3, price="90")
+    order = make_order(user=alice, lines=[(black, 2), (gone, 1)], status="delivered")
+    product_upsert(product=gone, is_active=False)  # withdrawn since
     address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
                                        "phone": "01012345678", "street": "12 Nile St", "building": "4",
                                        "city": "Zamalek", "state": "Cairo"})
@@ -132,8 +134,8 @@ def test_guest_opts_in_to_a_cart_reminder_at_checkout(new_page, screenshot, lang
 @pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
 def test_staff_print_documents_and_see_waiting_shoppers(new_page, live_server, screenshot, manager,
                                                         language, prefix, viewport, size):
-    black = make_product(title="Kericho Gold", stock=0)
-    orders = [make_order(lines=[(black, 1)], first_name=name, payment_method="cod", payment_status="cod")  # PRICE "150"
+    black = make_product(title="Kericho Gold", stock=2)
+    orders = [make_order(lines=[(black, 1)], first_name=name, payment_status="cod")  # the last two: sold out
               for name in ("Sara", "Omar")]
     for n in range(2):
         stock_alert_confirm(token=stock_alert_request(product_id=black.pk, email=f"w{n}@example.com").token)
