@@ -79,42 +79,45 @@ def _card_callback(payment, *, success=True, refunded=False):
 
 def make_order(*, lines=None, price="150.00", user=None, status="processing", payment_status="paid",
                payment_method="card", created_at=None, email="alice@example.com", first_name="Alice",
-               last_name="Hassan", coupon_code="", state="Cairo"):
-    """An order as a customer and the staff would make it.
+               last_name="Hassan", coupon_code="", city="Cairo", state="Cairo", language="en"):
+    """An order as a customer, the payment provider and the staff would make it.
 
     `lines` [(product, quantity)]; without them, one new product at `price`.
     `payment_status`: "awaiting" (left pending), "paid" (the provider's success callback),
     "failed" (its decline: the order is cancelled), "refunded" (paid, then the refund notice),
-    "cod" (cash on delivery, confirmed). Then `status`, if different, is set as staff set it.
+    "cod" (cash on delivery, confirmed), or a tuple of the provider's answers in turn, e.g.
+    ("failed", "paid"): a second card paid after a decline. `payment_method` "sandbox" is an
+    order from the test payment page. Then `status`, if different, is set as staff set it.
     The e-mails these steps send are not the test's: the outbox is emptied.
     """
     if lines is None:
         lines = [(make_product(price=price), 1)]
     if payment_status == "cod":
         payment_method = "cod"
+    answers = {"refunded": ("paid", "refunded"), "awaiting": ()}.get(payment_status, payment_status)
+    answers = answers if isinstance(answers, tuple) else (answers,)
     n = next(_seq)
     form = checkout_validate({
         "email": email, "first_name": first_name, "last_name": last_name, "phone": f"010{n:08d}",
-        "street": "1 Nile St", "building": "4", "city": "Cairo", "state": state,
+        "street": "1 Nile St", "building": "4", "city": city, "state": state,
         "payment_method": payment_method, "coupon_code": coupon_code,
     }, user=user)
-    order = order_place(lines=lines, form=form, user=user)
+    order = order_place(lines=lines, form=form, user=user, language=language)
     if payment_method == "cod":
         payment_start(order=order, provider_name="cod", return_url="/", notification_url="/")
         order_confirm_cod(order=order)
     else:
         payment = _card_payment_start(order)
-        if payment_status in ("paid", "refunded", "failed"):
-            _card_callback(payment, success=payment_status != "failed")
-        if payment_status == "refunded":
-            _card_callback(payment, refunded=True)
+        for answer in answers:
+            _card_callback(payment, success=answer != "failed", refunded=answer == "refunded")
     order.refresh_from_db()
     if status != order.status:
         order_set_status(order=order, status=status)
     if created_at is not None:  # when it happened is not money: tests may place it in the past
         Order.objects.filter(pk=order.pk).update(created_at=created_at)
     order.refresh_from_db()
-    assert order.payment_status == (PaymentStatus.COD if payment_method == "cod" else payment_status), order
+    expected = PaymentStatus.COD if payment_method == "cod" else (answers[-1] if answers else "awaiting")
+    assert order.payment_status == expected, (order.payment_status, expected)
     if hasattr(mail, "outbox"):
         mail.outbox.clear()
     return order
