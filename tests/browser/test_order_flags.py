@@ -3,28 +3,19 @@
 import pytest
 from playwright.sync_api import expect
 
-from orders.models import Order
 from shop.store_settings import store_settings_get
 from tests.browser.staff_pages import signed_in
-from tests.factories import make_product
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _order(number, **flags):
-    return Order.objects.create(
-        number=number, email="mona@example.com", first_name="Mona", last_name="Ali", phone="01012345678",
-        street="12 Nile St", city="Cairo", state="Cairo", subtotal_amount=100, shipping_amount=50,
-        tax_amount=0, total_amount=150, **{"payment_method": "card", **flags},
-    )
-
 
 def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page, live_server, owner, screenshot):
     # given one order paid after it was cancelled and one paid on the test page
-    make_product(title="Kenya Gold", stock=40)
-    _order("NHT-ATTENTION", status="cancelled", payment_status="paid", needs_attention=True,
-           attention_reason="paid_after_decline")
-    _order("NHT-TEST", status="processing", payment_status="paid", payment_method="sandbox", is_test=True)
+    tea = make_product(title="Kenya Gold", stock=40)
+    make_order(lines=[(tea, 1)], payment_status=("failed", "paid"), status="cancelled")  # a second card, too late
+    make_order(lines=[(tea, 1)], payment_method="sandbox")
     page = signed_in(new_page, live_server, owner)
     # when
     page.goto("/admindash")
