@@ -1,4 +1,4 @@
-"""Dashboard sections B in a real browser: bulk order status, review approval, message reply,
+"""Dashboard sections in a real browser: bulk order status, review approval, message reply,
 and the analytics, coupons and announcements screens in English and Arabic."""
 
 from datetime import timedelta
