@@ -98,7 +98,7 @@ def _changed(product, fields):
     return False
 
 
-def products_import(*, actor, upload):
+def product_csv_import(*, actor, upload):
     """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
 
     if upload.size > MAX_BYTES:

@@ -1,24 +1,22 @@
 """Back-office product writes: save, delete, stock, generators, image upload.
 
-Every write is audited. Product content goes through the catalogue's
-`product_upsert` (it keeps the search text in step).
+Every write is audited. Creating and updating go through `catalog.products`
+(one slug rule, one category rule); pictures through `catalog.media`.
 """
 
-import secrets
 from pathlib import Path
 
 from django.conf import settings
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import F, Value
 from django.db.models.functions import Greatest
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
-from catalog.models import Category, Product
-from catalog.services import product_upsert
+from catalog.media import image_save
+from catalog.models import Product
+from catalog.products import product_create, product_update
 from importer import categorize as generators
 from importer.sync import staff_edits_record
 from shop.errors import ShopError
@@ -36,51 +34,22 @@ PRODUCT_LIMITS = {
 }
 _API_NAMES = {name: name.removesuffix("_en") for name in PRODUCT_LIMITS}
 
-DEFAULT_CATEGORY = "black-tea"
-MAX_IMAGE_BYTES = 5 * 1024 * 1024
-# magic bytes of the formats we accept; SVG is refused (it can carry script)
-_IMAGE_SIGNATURES = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg", b"GIF87a": "gif", b"GIF89a": "gif"}
-
-
-def category_for(slug):
-    """The assignable category with `slug`, or a 400 naming the field."""
-    category = Category.objects.filter(slug=slug or DEFAULT_CATEGORY).first()
-    if category is None or not category.is_assignable:
-        raise ShopError(_("Unknown category"), field="category")
-    return category
-
-
-def _unique_slug(base, *, exclude_pk=None):
-    base = slugify(base)[:180] or "product"
-    slug, n = base, 2
-    while Product.objects.filter(slug=slug).exclude(pk=exclude_pk).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
-
 
 def product_save(*, actor, data, product=None):
-    """Create a product or update `product` from validated form data (model field names)."""
+    """Create a product or update `product` from validated form data (model field names).
+
+    The text is checked against the form's limits here; the write itself (slug,
+    category, audit entry) is `catalog.products`. On an imported product the
+    content fields staff change are remembered, so a scheduled import keeps them.
+    """
     fields = clean_fields(data, PRODUCT_LIMITS, names=_API_NAMES)
-    if "category" in fields:
-        fields["category"] = category_for(fields["category"])
-    elif product is None:
-        fields["category"] = category_for(DEFAULT_CATEGORY)
-    slug = (fields.pop("slug", "") or "").strip()
+    if product is None:
+        return product_create(actor=actor, **fields)
+    edited = [name for name, value in fields.items() if getattr(product, name, value) != value]
     with transaction.atomic():
-        if product is None:
-            fields["slug"] = _unique_slug(slug or fields.get("title_en", ""))
-        elif slug and slugify(slug) != product.slug:
-            slug = slugify(slug)
-            if not slug or Product.objects.filter(slug=slug).exclude(pk=product.pk).exists():
-                raise ShopError(_("A product with this slug already exists"), field="slug")
-            fields["slug"] = slug
-        creating = product is None
-        edited = [] if creating else [name for name, value in fields.items() if getattr(product, name, value) != value]
-        product = product_upsert(product=product, **fields)
-        if edited and product.source_url:  # an imported product: a scheduled import keeps these
+        product = product_update(actor=actor, product=product, **fields)
+        if product.source_url:
             staff_edits_record(product=product, fields=edited)
-        audit_record(actor=actor, action="product.create" if creating else "product.update",
-                     details=product.title_en, target=product)
     return product
 
 
@@ -157,18 +126,8 @@ def product_describe(*, actor, product):
 
 # --- images -----------------------------------------------------------------------
 
-def image_store(*, actor, upload):
+def image_upload(*, actor, upload):
     """Keep an uploaded product image under media/products/ and return its URL."""
-    if upload.size > MAX_IMAGE_BYTES:
-        raise ShopError(_("The image must be 5 MB or smaller"), field="image")
-    head = upload.read(16)
-    upload.seek(0)
-    kind = next((k for sig, k in _IMAGE_SIGNATURES.items() if head.startswith(sig)), None)
-    if kind is None and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        kind = "webp"
-    if kind is None:
-        raise ShopError(_("Please upload a JPEG, PNG, GIF or WebP image"), field="image")
-    stem = slugify(Path(upload.name or "image").stem)[:40] or "image"
-    name = default_storage.save(f"products/{stem}-{secrets.token_hex(4)}.{kind}", upload)
-    audit_record(actor=actor, action="product.image_upload", details=name)
-    return f"{settings.MEDIA_URL}{name}"
+    url = image_save(upload, stem=Path(upload.name or "image").stem)
+    audit_record(actor=actor, action="product.image_upload", details=url.removeprefix(settings.MEDIA_URL))
+    return url

@@ -1,5 +1,7 @@
 """Catalogue writes: products (keeping the search text filled) and reviews
-(keeping each product's rating and review count in step with approved reviews)."""
+(keeping each product's rating and review count in step with approved reviews).
+
+A staff moderation passes its `actor` and records its one audit entry here."""
 
 from decimal import Decimal
 
@@ -7,6 +9,7 @@ from django.db import transaction
 from django.db.models import Avg, Count
 from django.utils.translation import gettext as _
 
+from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
 from catalog.search import product_search_text
@@ -116,39 +119,52 @@ def _product_rating_refresh(product_id):
     catalog_changed_now_and_on_commit()
 
 
-def review_set_approved(*, review, approved):
+def _review_audit(actor, action, review, *, details=""):
+    """A staff moderation's one audit entry (a write without an actor records none)."""
+    if actor is not None:
+        audit_record(actor=actor, action=action, target=review,
+                     details=details or f"{review.product.title}: {review.title}")
+
+
+def review_set_approved(*, review, approved, actor=None):
     """Approve a review (shown) or send it back to pending (hidden)."""
     with transaction.atomic():
         review.is_approved = bool(approved)
         review.is_rejected = False
         review.save(update_fields=["is_approved", "is_rejected"])
         _product_rating_refresh(review.product_id)
+        _review_audit(actor, "review.approve" if review.is_approved else "review.pending", review)
     return review
 
 
-def review_reject(*, review):
+def review_reject(*, review, actor=None):
     """Reject a review: hidden for good and kept as rejected (not deleted)."""
     with transaction.atomic():
         review.is_approved = False
         review.is_rejected = True
         review.save(update_fields=["is_approved", "is_rejected"])
         _product_rating_refresh(review.product_id)
+        _review_audit(actor, "review.reject", review)
     return review
 
 
-def review_respond(*, review, response):
+def review_respond(*, review, response, actor=None):
     """Store the shop's public answer to a review."""
     response = clean_text(response, field="adminResponse", max_length=TEXT_MAX, multiline=True)
     if not response:
         raise ReviewError(_("Response cannot be empty"), field="adminResponse")
-    review.admin_response = response
-    review.save(update_fields=["admin_response"])
-    catalog_changed_now_and_on_commit()
+    with transaction.atomic():
+        review.admin_response = response
+        review.save(update_fields=["admin_response"])
+        catalog_changed_now_and_on_commit()
+        _review_audit(actor, "review.respond", review)
     return review
 
 
-def review_delete(*, review):
+def review_delete(*, review, actor=None):
     with transaction.atomic():
+        _review_audit(actor, "review.delete", review,
+                      details=f"{review.product.title}: {review.title} ({review.user_email})")
         product_id = review.product_id
         review.delete()
         _product_rating_refresh(product_id)

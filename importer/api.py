@@ -164,7 +164,7 @@ class ScrapeCacheApi(APIView):
     @extend_schema(request=None, responses=inline_serializer("ScrapeCacheCleared", {
         "success": serializers.BooleanField(), "deleted": serializers.IntegerField()}))
     def delete(self, request):
-        deleted = services.cache_clear()
+        deleted = services.cache_clear(actor=request.user)
         return Response({"success": True, "deleted": deleted})
 
 
@@ -179,7 +179,7 @@ class ScrapeCancelApi(APIView):
         run = services.run_active()
         if run is None:
             raise ShopError(_("No crawl is running."), status=409)
-        run = services.run_cancel(run=run)
+        run = services.run_cancel(run=run, actor=request.user)
         return Response({"success": True, "job": selectors.run_progress(run)})
 
 
@@ -205,7 +205,7 @@ class ScrapeImportApi(APIView):
         if not data.validated_data["all"]:
             ids = data.validated_data.get("ids") or []
             items = list(ExternalProduct.objects.filter(pk__in=ids).order_by("pk"))
-        result = services.products_import(external_products=items, user=request.user)
+        result = services.external_products_import(external_products=items, user=request.user)
         done = result.created + result.updated
         return Response({
             "success": not result.errors, "created": len(result.created), "updated": len(result.updated),

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
-from importer.fetch import FetchError, PoliteSession
+from importer.fetch import FetchError, PoliteSession, RobotsDisallowed
 from importer.normalize import deduplicate, normalise
 from importer.parsers import (
     canonical_url,
@@ -130,11 +130,11 @@ class Crawl:
             priority, _n, url = heapq.heappop(self._queue)
             try:
                 page = self.session.get(url)
+            except RobotsDisallowed as exc:
+                log.info("importer: %s", exc)  # not an error: the site asked us not to
+                self._plan()
+                continue
             except FetchError as exc:
-                if "robots.txt" in str(exc):
-                    log.info("importer: %s", exc)  # not an error: the site asked us not to
-                    self._plan()
-                    continue
                 self.progress.pages_fetched += 1
                 self._error(str(exc))
             else:

@@ -61,6 +61,10 @@ class FetchError(Exception):
         self.attempts = attempts
 
 
+class RobotsDisallowed(FetchError):
+    """robots.txt asks us not to fetch this URL: not an error, the crawl skips it."""
+
+
 @dataclass
 class Page:
     url: str  # final URL after redirects
@@ -284,7 +288,7 @@ class PoliteSession:
         if self._target(url).site != self.site:
             raise FetchError(f"off-site URL refused: {url[:200]}", url=url, permanent=True)
         if not self.allowed(url):
-            raise FetchError(f"disallowed by robots.txt: {url[:200]}", url=url, permanent=True)
+            raise RobotsDisallowed(f"disallowed by robots.txt: {url[:200]}", url=url, permanent=True)
         return self._request(url, retry=True)
 
     def download(self, url, *, max_bytes, allowed_types):

@@ -7,17 +7,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import OperationalError, transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
-from catalog.models import Category, Product
-from catalog.services import product_upsert
+from catalog.media import IMAGE_CONTENT_TYPES, IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_save, image_stored
+from catalog.models import Product
+from catalog.products import product_create, product_update
 from importer import sync
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
@@ -34,9 +32,6 @@ log = logging.getLogger(__name__)
 NEW_STOCK = 50
 FEATURED_COUNT = 3
 SHORT_DESCRIPTION = 100
-IMAGE_MAX_BYTES = 5 * 1024 * 1024
-IMAGE_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif"}
-IMAGE_FOLDER = "products/imported"
 BREWING_EN = "Use 1 teaspoon (or 1 tea bag) per 200 ml of water at 95°C and steep for 3 to 5 minutes."
 BREWING_AR = "استخدم ملعقة صغيرة واحدة (أو كيس شاي واحد) لكل 200 مل من الماء بدرجة 95 مئوية، واتركه 3 إلى 5 دقائق."
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
@@ -82,9 +77,12 @@ def cache_is_fresh():
     return stamp is not None and timezone.now() - stamp < timedelta(hours=hours)
 
 
-def cache_clear():
-    """Forget the cached crawl results (imported shop products stay)."""
-    deleted, _detail = ExternalProduct.objects.all().delete()
+def cache_clear(*, actor=None):
+    """Forget the cached crawl results (imported shop products stay); staff's clear is audited."""
+    with transaction.atomic():
+        deleted, _detail = ExternalProduct.objects.all().delete()
+        if actor is not None:
+            audit_record(actor=actor, action="importer.cache_clear", details=str(deleted))
     return deleted
 
 
@@ -131,6 +129,8 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
+        if user is not None:  # staff's crawl; the scheduled one starts without a user
+            audit_record(actor=user, action="importer.crawl_start", details=f"{base_url} ({max_pages})", target=run)
         transaction.on_commit(lambda: dispatch(run.pk))
     run.refresh_from_db()
     return run
@@ -150,9 +150,13 @@ def dispatch(run_id):
         )
 
 
-def run_cancel(*, run):
+def run_cancel(*, run, actor=None):
     """Ask a running crawl to stop after the page it is fetching."""
-    ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE).update(cancel_requested=True)
+    with transaction.atomic():
+        asked = ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE, cancel_requested=False).update(
+            cancel_requested=True)
+        if asked and actor is not None:
+            audit_record(actor=actor, action="importer.crawl_cancel", details=run.base_url, target=run)
     run.refresh_from_db()
     return run
 
@@ -257,43 +261,21 @@ class ImportResult:
     errors: list = field(default_factory=list)
 
 
-def _unique_slug(name):
-    base = slugify(name)[:180] or "tea"
-    slug, n = base, 2
-    while Product.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+def image_import(url, *, session):
+    """Download a product picture and keep it in media storage; return its URL (never hot-linked).
 
-
-def image_store(url, *, session):
-    """Download a product image into media storage and return its URL (never hot-linked).
-
-    `session` is the crawl's polite client: pictures wait their turn like pages."""
+    `session` is the crawl's polite client: pictures wait their turn like pages.
+    The picture is named after its address, so a re-import finds it again."""
     digest = hashlib.sha256(url.encode()).hexdigest()[:24]
-    for ext in IMAGE_TYPES.values():  # downloaded before: reuse it
-        name = f"{IMAGE_FOLDER}/{digest}.{ext}"
-        if default_storage.exists(name):
-            return default_storage.url(name)
-    body, content_type = session.download(url, max_bytes=IMAGE_MAX_BYTES, allowed_types=set(IMAGE_TYPES))
-    name = default_storage.save(f"{IMAGE_FOLDER}/{digest}.{IMAGE_TYPES[content_type]}", ContentFile(body))
-    return default_storage.url(name)
+    stored = image_stored(stem=digest, folder=IMPORT_FOLDER)
+    if stored is not None:
+        return stored
+    body, _content_type = session.download(url, max_bytes=MAX_IMAGE_BYTES, allowed_types=set(IMAGE_CONTENT_TYPES))
+    return image_save(body, stem=digest, folder=IMPORT_FOLDER, unique=False)
 
 
-def _category(slug):
-    category = Category.objects.filter(slug=slug).first()
-    if category is None:
-        category, _created = Category.objects.get_or_create(
-            slug=slug, defaults={"name": slug.replace("-", " ").title()})
-    return category
-
-
-def _after_save(product, user, action):
-    if user is not None:
-        audit_record(actor=user, action=action, details=product.title, target=product)
-
-
-def products_import(*, external_products=None, user=None):
-    """Create or update shop products from cached ones, matched by source URL."""
+def external_products_import(*, external_products=None, user=None):
+    """Create or update shop products from the producer's (cached) ones, matched by source URL."""
     items = list(external_products if external_products is not None else ExternalProduct.objects.order_by("pk"))
     if not items:
         raise ImporterError(_("No products to save. Please scrape products first."))
@@ -303,13 +285,12 @@ def products_import(*, external_products=None, user=None):
     session = _picture_session(config["base_url"])
     try:
         for item in items:
-            product, created = _import_one(item, config=config, feature=featured_left > 0, session=session)
+            product, created = _import_one(item, config=config, feature=featured_left > 0, session=session, user=user)
             if created:
                 result.created.append(product)
                 featured_left -= 1 if product.is_featured else 0
             else:
                 result.updated.append(product)
-            _after_save(product, user, "product_import" if created else "product_reimport")
     finally:
         if session is not None:
             session.close()
@@ -325,15 +306,15 @@ def _picture_session(base_url):
         return None
 
 
-def _import_one(item, *, config, feature, session):
+def _import_one(item, *, config, feature, session, user):
     current_egp = egp_price(item.price, config=config)
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
     images = []
     if item.image and session is not None and not (existing and existing.images):
         try:
-            images = [image_store(item.image, session=session)]
-        except FetchError as exc:  # a missing picture is not worth losing the product
+            images = [image_import(item.image, session=session)]
+        except (FetchError, ImageRejected) as exc:  # a missing picture is not worth losing the product
             log.info("importer: image skipped for %s: %s", item.name, exc)
     prices = {
         "price_amount": list_egp or current_egp,
@@ -343,7 +324,7 @@ def _import_one(item, *, config, feature, session):
     with transaction.atomic():
         if existing is not None:
             changes = {**prices, **({"images": images} if images else {})}
-            product = product_upsert(product=existing, **changes)
+            product = product_update(product=existing, actor=user, audit_action="product_reimport", **changes)
             _history(product, item, config)
             return product, False
         verdict = categorize(name=item.name, description=item.description,
@@ -354,14 +335,15 @@ def _import_one(item, *, config, feature, session):
         if not description_en or description_en == generated_en:
             description_en = describe(name=item.name, category=verdict.category, price=current_egp)
             description_ar = describe(name=item.name, category=verdict.category, price=current_egp, language="ar")
-        product = product_upsert(
-            slug=_unique_slug(item.name),
+        product = product_create(
+            actor=user, audit_action="product_import",
             title_en=item.name,
             description_en=description_en, description_ar=description_ar,
             short_description_en=description_en[:SHORT_DESCRIPTION],
             short_description_ar=description_ar[:SHORT_DESCRIPTION],
             brewing_instructions_en=BREWING_EN, brewing_instructions_ar=BREWING_AR,
-            category=_category(verdict.category), tags=verdict.tags, tags_ar=arabic_words(verdict.tags, partial=True),
+            category=verdict.category, create_category=True,
+            tags=verdict.tags, tags_ar=arabic_words(verdict.tags, partial=True),
             caffeine_level=caffeine_for(verdict.category), stock=NEW_STOCK if item.in_stock else 0,
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,

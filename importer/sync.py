@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Role
 from backoffice.audit import audit_record
 from catalog.models import Product
-from catalog.services import product_upsert
+from catalog.products import product_update
 from importer import services
 from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, PriceRecord, RunStatus
@@ -159,7 +159,7 @@ def product_update_from_producer(*, product, item, config, reason, texts=False):
             changes["short_description_en"] = changes["description_en"][:SHORT_DESCRIPTION]
     with transaction.atomic():
         if changes:
-            product_upsert(product=product, **changes)
+            product_update(product=product, **changes)
         price_record(product=product, prices=prices, reason=reason)
         state_fields = {"last_seen_at": timezone.now(), "gone_since": None}
         if stock is not None:
@@ -236,7 +236,7 @@ def diff_apply(*, user=None, new=(), changed=(), gone=()):
     result = ApplyResult()
     to_create = [item for item in diff.new if item.pk in new]
     if to_create:
-        result.created = services.products_import(external_products=to_create, user=user).created
+        result.created = services.external_products_import(external_products=to_create, user=user).created
     for product, item, _prices in diff.changed:
         if product.pk in changed:
             product_update_from_producer(product=product, item=item, config=config, reason=PriceReason.IMPORT)
@@ -246,7 +246,7 @@ def diff_apply(*, user=None, new=(), changed=(), gone=()):
     for product in diff.gone:
         if product.pk in gone:
             with transaction.atomic():
-                product_upsert(product=product, is_active=False)
+                product_update(product=product, is_active=False)
                 state = import_state(product)
                 ImportedProduct.objects.filter(pk=state.pk).update(gone_since=timezone.now())
                 _audit(user, "product_deactivate_gone", product)

@@ -435,8 +435,7 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
             notification_url=site_url(request, reverse("payment-callback-paymob")),
         )
     except PaymentError as exc:
-        message = (_("Payment request timed out") if "timed out" in exc.message
-                   else _("Payment service is not available"))
+        message = _("Payment request timed out") if exc.timed_out else _("Payment service is not available")
         return CheckoutResult(order=order, error=message)
     if provider_name == "cod":
         order = order_confirm_cod(order=order)

@@ -30,5 +30,6 @@ IMPORTER_DELAY_SECONDS = float(os.environ.get("IMPORTER_DELAY_SECONDS", "0.3"))
 if not REDIS_URL:  # noqa: F405
     # each test run gets a clean shared cache
     CACHES["default"]["LOCATION"] = str(DATA_DIR / "cache")  # noqa: F405
-# outermost: the browser fixtures wait until the live server answers nothing (tests/live_requests.py)
-MIDDLEWARE = ["tests.live_requests.CountRequestsMiddleware", *MIDDLEWARE]  # noqa: F405
+# right after the request log (which must stay first): the browser fixtures wait until the
+# live server answers nothing (tests/live_requests.py)
+MIDDLEWARE = [MIDDLEWARE[0], "tests.live_requests.CountRequestsMiddleware", *MIDDLEWARE[1:]]  # noqa: F405

@@ -1,7 +1,8 @@
 """Orders section: list with search and status filter, detail, status changes (one and bulk).
 
-Every status change goes through `orders.actions.order_set_status`, which owns
-the transition table, the stock release on cancel and the customer's e-mail.
+Every status change goes through `backoffice.orders` (its audit entry) and
+`orders.actions.order_set_status`, which owns the transition table, the stock
+release on cancel and the customer's e-mail.
 """
 
 from django.db.models import Count, OuterRef, Q, Subquery
@@ -17,14 +18,13 @@ from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
-from backoffice.audit import audit_record
 from backoffice.exports import orders_csv
-from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
+from backoffice.orders import order_status_change, order_status_change_bulk
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX
 from orders.checkout import country_name, governorate_name
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderStatus, Payment
 from shop.errors import ShopError
-from shop.validation import clean_text
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
 SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
@@ -70,25 +70,6 @@ def _search(orders, text):
     if last.strip():  # "Alice Hassan"
         match |= Q(first_name__icontains=first, last_name__icontains=last.strip())
     return orders.filter(match)
-
-
-def _set_status(*, order, status, actor, note="", tracking_number="", courier="", customer_note=""):
-    """Change one order's status through the checkout's action and audit it."""
-    previous = order.status
-    note = clean_text(note, field="note", max_length=NOTE_MAX)
-    tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
-    courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
-    customer_note = clean_text(customer_note, field="customerNote", max_length=NOTE_MAX)
-    order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
-                     courier=courier, customer_note=customer_note)
-    if order.status == previous:
-        return
-    audit_record(
-        actor=actor,
-        action="order.status",
-        details=f"{order.number}: {previous} → {status}",
-        target=order,
-    )
 
 
 def _filtered(request):
@@ -230,9 +211,7 @@ class OrderStatusApi(StaffApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         order = get_object_or_404(Order, pk=order_id)
-        _set_status(order=order, status=data.validated_data["status"], actor=request.user,
-                    note=data.validated_data["note"], tracking_number=data.validated_data["tracking_number"],
-                    courier=data.validated_data["courier"], customer_note=data.validated_data["customer_note"])
+        order_status_change(actor=request.user, order=order, **data.validated_data)
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
@@ -260,23 +239,9 @@ class OrderBulkStatusApi(StaffApi):
     def put(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ids = data.validated_data["order_ids"]
-        if not ids:
-            raise ShopError(_("No orders selected"), field="orderIds")
-        orders = list(Order.objects.filter(pk__in=ids).order_by("pk"))
-        if not orders:
-            raise ShopError(_("No orders selected"), field="orderIds")
-        status = data.validated_data["status"]
-        note = clean_text(data.validated_data["note"], field="note", max_length=NOTE_MAX)
-        updated, failed = 0, []
-        for order in orders:
-            try:
-                _set_status(order=order, status=status, actor=request.user, note=note)
-                updated += 1
-            except ShopError as error:
-                failed.append({"id": order.pk, "number": order.number, "message": error.message})
-        message = _("%(count)d orders updated") % {"count": updated}
-        return Response({"updated": updated, "failed": failed, "message": message})
+        result = order_status_change_bulk(actor=request.user, **data.validated_data)
+        message = _("%(count)d orders updated") % {"count": result.updated}
+        return Response({"updated": result.updated, "failed": result.failed, "message": message})
 
 
 urlpatterns = [

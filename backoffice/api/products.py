@@ -20,7 +20,7 @@ from backoffice.api.base import StaffApi
 from backoffice.product_input import ProductInputSerializer
 from backoffice.products import (
     category_suggest,
-    image_store,
+    image_upload,
     product_categorize,
     product_delete,
     product_delete_all,
@@ -234,7 +234,7 @@ class ProductImportApi(StaffApi):
         upload = request.FILES.get("file")
         if upload is None:
             raise ShopError(_("Please choose a CSV file"), field="file")
-        return Response(product_csv.products_import(actor=request.user, upload=upload))
+        return Response(product_csv.product_csv_import(actor=request.user, upload=upload))
 
 
 class ProductImageUploadApi(StaffApi):
@@ -251,7 +251,7 @@ class ProductImageUploadApi(StaffApi):
         upload = request.FILES.get("image")
         if upload is None:
             raise ShopError(_("Please choose an image"), field="image")
-        return Response({"url": image_store(actor=request.user, upload=upload)}, status=201)
+        return Response({"url": image_upload(actor=request.user, upload=upload)}, status=201)
 
 
 urlpatterns = [

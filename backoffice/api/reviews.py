@@ -1,10 +1,9 @@
 """Reviews section: moderation (approve or reject, respond, delete) at /api/reviews/admin.
 
 Writes go through catalog.services, which keeps each product's rating and
-review count right.
+review count right and records the staff member's audit entry.
 """
 
-from django.db import transaction
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -15,7 +14,6 @@ from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, search_filter
-from backoffice.audit import audit_record
 from catalog.models import Review
 from catalog.services import review_delete, review_reject, review_respond, review_set_approved
 from shop.errors import ShopError
@@ -95,9 +93,7 @@ class ReviewApproveApi(StaffApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         approved = data.validated_data["is_approved"]
-        review_set_approved(review=review, approved=approved)
-        audit_record(actor=request.user, action="review.approve" if approved else "review.pending",
-                     details=f"{review.product.title}: {review.title}", target=review)
+        review_set_approved(review=review, approved=approved, actor=request.user)
         return Response(_fresh(review))
 
 
@@ -107,10 +103,7 @@ class ReviewRejectApi(StaffApi):
     @extend_schema(request=None, responses=ReviewSerializer, summary="Reject a review (kept, never shown)")
     def put(self, request, review_id):
         review = _review(review_id)
-        with transaction.atomic():
-            review_reject(review=review)
-            audit_record(actor=request.user, action="review.reject",
-                         details=f"{review.product.title}: {review.title}", target=review)
+        review_reject(review=review, actor=request.user)
         return Response(_fresh(review))
 
 
@@ -129,9 +122,7 @@ class ReviewResponseApi(StaffApi):
         review = _review(review_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        review_respond(review=review, response=data.validated_data["admin_response"])
-        audit_record(actor=request.user, action="review.respond",
-                     details=f"{review.product.title}: {review.title}", target=review)
+        review_respond(review=review, response=data.validated_data["admin_response"], actor=request.user)
         return Response(_fresh(review))
 
 
@@ -141,10 +132,7 @@ class ReviewDeleteApi(StaffApi):
     @extend_schema(responses={204: None})
     def delete(self, request, review_id):
         review = _review(review_id)
-        with transaction.atomic():
-            audit_record(actor=request.user, action="review.delete",
-                         details=f"{review.product.title}: {review.title} ({review.user_email})", target=review)
-            review_delete(review=review)
+        review_delete(review=review, actor=request.user)
         return Response(status=204)
 
 

@@ -4,7 +4,6 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings as django_settings
-from django.db import transaction
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -12,11 +11,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
-from backoffice.audit import audit_changes, audit_record
+from backoffice.store import store_settings_change
 from importer.services import ImporterError, base_url_check
 from orders.delivery import shipping_table
-from shop.models import StoreSettings
-from shop.store_settings import store_settings_get, store_settings_update
+from shop.store_settings import store_settings_get
 from shop.validation import URL_MAX
 
 
@@ -168,16 +166,7 @@ class SettingsApi(StaffApi):
     def put(self, request):
         data = SettingsSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        fields = _model_fields(data.validated_data)
-        # a Django ValidationError from the model's full_clean answers 400 naming its field
-        with transaction.atomic():
-            before = StoreSettings.objects.select_for_update().get_or_create(pk=1)[0]
-            before = {name: getattr(before, name) for name in fields}
-            store = store_settings_update(**fields)
-            changes = audit_changes(before=before, after={name: getattr(store, name) for name in fields})
-            if changes:  # a Save that changed nothing is not activity
-                audit_record(actor=request.user, action="settings.update", changes=changes,
-                             details=", ".join(c["field"] for c in changes))
+        store = store_settings_change(actor=request.user, fields=_model_fields(data.validated_data))
         return Response(SettingsSerializer(settings_data(store)).data)
 
 

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from catalog.models import Product
+from backoffice.models import AuditEntry
+from backoffice.products import product_save
+from catalog.models import Category, Product
 from importer import services
 from importer.models import ExternalProduct, ImporterRun, RunStatus
 from importer.tests.fake_site import EXPECTED, Answer
@@ -30,7 +32,7 @@ def test_import_all_creates_products_in_egp_with_the_kes_price_and_categories(cr
     # given
     crawl(user=owner, max_pages=100)
     # when
-    result = services.products_import(user=owner)
+    result = services.external_products_import(user=owner)
     # then
     assert len(result.created) == 9 and result.errors == []
     for name, (kes, egp, category) in EXPECTED.items():
@@ -48,7 +50,7 @@ def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(
     # given
     crawl(user=owner, max_pages=100)
     # when
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then images are in media storage, never the producer's URL
     hangover = Product.objects.get(title="Hangover Tea")
     [image] = hangover.images
@@ -69,12 +71,12 @@ def test_imported_products_have_downloaded_images_brewing_text_and_descriptions(
 def test_reimporting_updates_prices_and_never_duplicates(crawl, shop_setup, owner):
     # given an import at 0.40
     crawl(user=owner, max_pages=100)
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # when the rate moves to 0.50 and everything is imported again
     ExchangeRate.objects.update(rate=Decimal("0.5"))
     from shop.rates import rate_forget
     rate_forget()
-    result = services.products_import(user=owner)
+    result = services.external_products_import(user=owner)
     # then
     assert len(result.created) == 0 and len(result.updated) == 9
     assert Product.objects.count() == 9
@@ -86,7 +88,7 @@ def test_import_one_imports_only_the_selected_product(crawl, shop_setup, owner):
     crawl(user=owner, max_pages=100)
     love = ExternalProduct.objects.get(name="Love Tea")
     # when
-    result = services.products_import(external_products=[love], user=owner)
+    result = services.external_products_import(external_products=[love], user=owner)
     # then
     assert [p.title for p in result.created] == ["Love Tea"] and Product.objects.count() == 1
 
@@ -96,7 +98,7 @@ def test_an_image_that_is_not_an_image_is_skipped_and_the_product_kept(crawl, sh
     shop_setup.routes["/wp-content/uploads/2026/01/love.png"] = Answer(200, "<html>hotlink protection</html>")
     crawl(user=owner, max_pages=100)
     # when
-    services.products_import(external_products=list(ExternalProduct.objects.filter(name="Love Tea")))
+    services.external_products_import(external_products=list(ExternalProduct.objects.filter(name="Love Tea")))
     # then
     assert Product.objects.get(title="Love Tea").images == []
 
@@ -145,7 +147,7 @@ def test_only_one_crawl_runs_at_a_time(shop_setup, owner, monkeypatch):
 
 def test_importing_with_an_empty_cache_says_so(db):
     with pytest.raises(services.ImporterError, match="No products to save. Please scrape products first."):
-        services.products_import()
+        services.external_products_import()
 
 
 def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_setup, owner):
@@ -153,6 +155,59 @@ def test_a_product_out_of_stock_at_the_producer_is_created_with_no_stock(shop_se
     ExternalProduct.objects.create(name="Golden Tips 50g", price=Decimal("2300"), in_stock=False,
                                    source_url=f"{shop_setup.url}/product/golden-tips/")
     # when
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then
     assert Product.objects.get(title="Golden Tips 50g").stock == 0
+
+
+def _cached(site, name, *, image="", category="attitude-teas"):
+    return ExternalProduct.objects.create(name=name, price=Decimal("100"), image=image, category=category,
+                                          source_url=f"{site.url}/product/{name.lower().replace(' ', '-')}/")
+
+
+def test_staff_and_the_import_share_one_slug_rule_and_one_audit_entry_each(shop_setup, owner, manager):
+    # given staff made a "Love Tea" before the producer's one is imported
+    from_staff = product_save(actor=manager, data={"title_en": "Love Tea", "price_amount": Decimal("10")})
+    # when
+    [imported] = services.external_products_import(external_products=[_cached(shop_setup, "Love Tea")],
+                                                   user=owner).created
+    again = product_save(actor=manager, data={"title_en": "Love Tea", "price_amount": Decimal("10")})
+    # then
+    assert (from_staff.slug, imported.slug, again.slug) == ("love-tea", "love-tea-2", "love-tea-3")
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", "actor__username")) == [
+        ("product.create", manager.username), ("product_import", owner.username),
+        ("product.create", manager.username)]
+
+
+def test_the_import_makes_a_missing_category_that_staff_could_not_name(shop_setup, owner):
+    Category.objects.filter(slug="attitude-teas").delete()
+    [product] = services.external_products_import(external_products=[_cached(shop_setup, "Hangover Tea")]).created
+    assert product.category.slug == "attitude-teas" and product.category.name == "Attitude Teas"
+
+
+def test_a_download_announced_as_png_that_is_svg_is_refused_by_the_picture_check(shop_setup, owner):
+    # given a picture whose header says PNG but whose bytes are SVG
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    shop_setup.routes["/fake.png"] = Answer(200, svg, content_type="image/png")
+    # when
+    [product] = services.external_products_import(
+        external_products=[_cached(shop_setup, "Love Tea", image=f"{shop_setup.url}/fake.png")]).created
+    # then the product is kept without the picture, and nothing was stored
+    assert product.images == []
+    assert not list((Path(settings.MEDIA_ROOT) / "products").rglob("*.*"))
+
+
+def test_staff_starting_cancelling_and_clearing_a_crawl_leave_one_audit_entry_each(shop_setup, owner, monkeypatch):
+    # given a crawl queued but not picked up by a worker
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    run = services.run_start(user=owner, max_pages=10)
+    # when
+    services.run_cancel(run=run, actor=owner)
+    services.run_cancel(run=run, actor=owner)  # asked already: still one entry
+    _cached(shop_setup, "Love Tea")
+    services.cache_clear(actor=owner)
+    services.cache_clear()  # a script's clear is not staff activity
+    # then
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", "target_id", "actor")) == [
+        ("importer.crawl_start", str(run.pk), owner.pk), ("importer.crawl_cancel", str(run.pk), owner.pk),
+        ("importer.cache_clear", "", owner.pk)]

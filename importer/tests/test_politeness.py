@@ -16,7 +16,7 @@ def test_a_crawl_and_import_with_pictures_never_sends_two_requests_closer_than_t
     settings.IMPORTER_DELAY_SECONDS = DELAY
     # when the site is crawled, then its products imported with their pictures
     crawl(user=owner, max_pages=100)
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then, by the fake server's own clock
     arrivals = sorted(t for t, _path, _ua in shop_setup.requests)
     pictures = [p for _t, p, _ua in shop_setup.requests if p.endswith(".png")]

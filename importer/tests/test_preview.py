@@ -25,7 +25,7 @@ def staff(owner):
 def recrawled(shop_setup, crawl, owner):
     """Nine products imported, then the producer changed things and staff crawled again."""
     crawl(user=owner, max_pages=100)
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     _producer_changes(shop_setup)
     crawl(user=owner, max_pages=100)
     return shop_setup

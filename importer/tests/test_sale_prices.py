@@ -68,7 +68,7 @@ def test_the_shop_shows_the_sale_with_the_markup_on_both_prices(crawl, shop_setu
     # given Love Tea on sale on the producer's site (300 struck through, 280 now; JSON-LD says 280)
     crawl(user=owner, max_pages=100)
     # when
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     # then at 0.40 × (1 + 100 %): shop price from the original, sale price from the current one
     love = Product.objects.get(title="Love Tea")
     assert (love.price_amount, love.sale_price_amount, love.kes_price_amount) == (

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def imported(shop_setup, crawl, owner):
     """The fake producer's nine products imported by staff a day ago."""
     run = crawl(user=owner, max_pages=100)
-    services.products_import(user=owner)
+    services.external_products_import(user=owner)
     ImporterRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(hours=25))
     store_settings_update(external_auto_import=True, external_refresh_interval=24)
     return shop_setup

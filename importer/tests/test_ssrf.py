@@ -183,7 +183,7 @@ def test_a_product_picture_on_a_private_or_lookalike_address_is_never_stored(pub
         ExternalProduct.objects.create(name=f"Tea {n}", price=100, image=image,
                                        source_url=f"{public_producer.public_url}/product/{n}/")
     # when
-    result = services.products_import()
+    result = services.external_products_import()
     # then
     assert len(result.created) == 3 and all(p.images == [] for p in Product.objects.all())
     assert public_producer.hits("/secret.png") == 0 and not list(Path(tmp_path).rglob("*.png"))

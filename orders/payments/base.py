@@ -5,12 +5,14 @@ from typing import Protocol
 
 
 class PaymentError(Exception):
-    """The provider failed. `permanent` means retrying the same request will not help."""
+    """The provider failed. `permanent` means retrying the same request will not help;
+    `timed_out` that the provider did not answer in time (the shopper is told so)."""
 
-    def __init__(self, message, *, permanent=False):
+    def __init__(self, message, *, permanent=False, timed_out=False):
         super().__init__(message)
         self.message = str(message)
         self.permanent = permanent
+        self.timed_out = timed_out
 
 
 @dataclass(frozen=True)

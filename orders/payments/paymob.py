@@ -109,7 +109,7 @@ class PaymobProvider:
         try:
             response = requests.post(url, json=body, headers=headers, timeout=self.timeout)
         except requests.Timeout:
-            raise PaymentError("Paymob timed out") from None
+            raise PaymentError("Paymob timed out", timed_out=True) from None
         except requests.RequestException as exc:
             raise PaymentError(f"Paymob unreachable: {exc.__class__.__name__}") from None
         if response.status_code >= 500:

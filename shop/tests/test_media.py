@@ -50,14 +50,14 @@ def test_staff_cannot_upload_an_svg(client, manager, media):
 @pytest.mark.django_db
 def test_the_importer_never_stores_an_svg(media):
     from importer.fetch import PoliteSession
-    from importer.services import image_store
+    from importer.services import image_import
 
     with FakeServer() as site:
         site.routes["/pack.svg"] = Answer(200, SVG, content_type="image/svg+xml")
         with pytest.raises(FetchError):
-            image_store(f"{site.url}/pack.svg", session=PoliteSession(base_url=site.url, delay=0))
+            image_import(f"{site.url}/pack.svg", session=PoliteSession(base_url=site.url, delay=0))
         # while a PNG from the same site is stored
         site.routes["/pack.png"] = Answer(200, PNG, content_type="image/png")
-        stored = image_store(f"{site.url}/pack.png", session=PoliteSession(base_url=site.url, delay=0))
+        stored = image_import(f"{site.url}/pack.png", session=PoliteSession(base_url=site.url, delay=0))
     assert stored.endswith(".png")
     assert [path.suffix for path in (media / "products").rglob("*.*")] == [".png"]

@@ -34,7 +34,7 @@ def recrawled(settings, tmp_path, monkeypatch, owner):
             Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
         monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
         services.run_start(user=owner, max_pages=100)
-        services.products_import(user=owner)
+        services.external_products_import(user=owner)
         _producer_changes(site)
         services.run_start(user=owner, max_pages=100)
         yield site

@@ -59,7 +59,7 @@ class Command(BaseCommand):
             pages_fetched=result.pages_fetched, products_found=len(result.products), errors=result.errors[-50:],
             started_at=timezone.now() - timedelta(seconds=result.seconds), finished_at=timezone.now())
         services.cache_replace(run=run, products=result.products)
-        outcome = services.products_import(external_products=list(ExternalProduct.objects.order_by("pk")))
+        outcome = services.external_products_import(external_products=list(ExternalProduct.objects.order_by("pk")))
         for error in outcome.errors:
             self.stderr.write(f"  not imported: {error}")
         self.stdout.write(self.style.SUCCESS(

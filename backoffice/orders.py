@@ -1,0 +1,57 @@
+"""Staff order writes: a status change (one order or a selection), each with its audit entry.
+
+The move itself (transition table, stock back on cancel, the customer's e-mail)
+is `orders.actions.order_set_status`; this adds the staff member's text checks
+and the audit entry a changed status leaves.
+"""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from backoffice.audit import audit_record
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
+from orders.models import Order
+from shop.errors import ShopError
+from shop.validation import clean_text
+
+
+def order_status_change(*, actor: User, order: Order, status: str, note: str = "", tracking_number: str = "",
+                        courier: str = "", customer_note: str = "") -> Order:
+    """Move one order to `status`; a move that changes it records one audit entry."""
+    note = clean_text(note, field="note", max_length=NOTE_MAX)
+    tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
+    courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
+    customer_note = clean_text(customer_note, field="customerNote", max_length=NOTE_MAX)
+    previous = order.status
+    with transaction.atomic():
+        order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
+                         courier=courier, customer_note=customer_note)
+        if order.status != previous:
+            audit_record(actor=actor, action="order.status", details=f"{order.number}: {previous} → {status}",
+                         target=order)
+    return order
+
+
+@dataclass
+class BulkResult:
+    updated: int = 0
+    failed: list[dict[str, object]] = field(default_factory=list)  # {"id", "number", "message"}
+
+
+def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, note: str = "") -> BulkResult:
+    """Move each selected order to `status`; one refused move does not stop the others."""
+    orders = list(Order.objects.filter(pk__in=order_ids).order_by("pk")) if order_ids else []
+    if not orders:
+        raise ShopError(_("No orders selected"), field="orderIds")
+    note = clean_text(note, field="note", max_length=NOTE_MAX)
+    result = BulkResult()
+    for order in orders:
+        try:
+            order_status_change(actor=actor, order=order, status=status, note=note)
+            result.updated += 1
+        except ShopError as error:
+            result.failed.append({"id": order.pk, "number": order.number, "message": error.message})
+    return result

@@ -1,0 +1,82 @@
+"""The one write path for products: create and update, with one slug rule and one category rule.
+
+The dashboard (backoffice.products, the CSV import) and the producer import
+(importer.services, importer.sync) all call these. A write with an `actor`
+(a staff member) records its one audit entry here; the scheduled import
+writes without one. Saving goes through `catalog.services.product_upsert`,
+which keeps the search text in step.
+"""
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from backoffice.audit import audit_record
+from catalog.models import Category, Product
+from catalog.services import product_upsert
+from shop.errors import ShopError
+
+DEFAULT_CATEGORY = "black-tea"
+SLUG_BASE_MAX = 180
+
+
+def product_slug_unique(text: str, *, exclude: Product | None = None) -> str:
+    """A free slug made from `text` (a wished slug or a title): `kenya-gold`, else `kenya-gold-2`, …"""
+    base = slugify(text)[:SLUG_BASE_MAX] or "product"
+    taken = Product.objects.all() if exclude is None else Product.objects.exclude(pk=exclude.pk)
+    slug, n = base, 2
+    while taken.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def category_resolve(slug: str | None, *, create: bool = False) -> Category:
+    """The assignable category with `slug` (empty: the default one).
+
+    With `create`, a missing category is made, named after its slug (the
+    producer import on a shop not seeded yet); otherwise it is a 400 naming the field.
+    """
+    slug = slug or DEFAULT_CATEGORY
+    category = Category.objects.filter(slug=slug).first()
+    if category is None and create:
+        category, _created = Category.objects.get_or_create(
+            slug=slug, defaults={"name": slug.replace("-", " ").title()})
+    if category is None or not category.is_assignable:
+        raise ShopError(_("Unknown category"), field="category")
+    return category
+
+
+def product_create(*, actor: User | None = None, audit_action: str = "product.create", slug: str = "",
+                   category: str = DEFAULT_CATEGORY, create_category: bool = False, **fields: Any) -> Product:
+    """Create a product. Its slug is made free from `slug` or the English title;
+    `category` is a category slug (see `category_resolve`)."""
+    with transaction.atomic():
+        fields["slug"] = product_slug_unique((slug or "").strip() or fields.get("title_en") or "")
+        fields["category"] = category_resolve(category, create=create_category)
+        product = product_upsert(**fields)
+        if actor is not None:
+            audit_record(actor=actor, action=audit_action, details=product.title_en, target=product)
+    return product
+
+
+def product_update(*, product: Product, actor: User | None = None, audit_action: str = "product.update",
+                   **fields: Any) -> Product:
+    """Change `product`'s fields. A new `slug` must be free (an empty one keeps the old);
+    `category` is a category slug (see `category_resolve`)."""
+    if "slug" in fields:
+        text = (fields.pop("slug") or "").strip()
+        wished = slugify(text)
+        if text and wished != product.slug:
+            if not wished or Product.objects.filter(slug=wished).exclude(pk=product.pk).exists():
+                raise ShopError(_("A product with this slug already exists"), field="slug")
+            fields["slug"] = wished
+    if "category" in fields:
+        fields["category"] = category_resolve(fields["category"])
+    with transaction.atomic():
+        product = product_upsert(product=product, **fields)
+        if actor is not None:
+            audit_record(actor=actor, action=audit_action, details=product.title_en, target=product)
+    return product

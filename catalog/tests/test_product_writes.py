@@ -1,0 +1,128 @@
+"""The one product write path (catalog.products) and the one picture store (catalog.media)."""
+
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from backoffice.models import AuditEntry
+from catalog.media import IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_kind, image_save, image_stored
+from catalog.models import Category
+from catalog.products import category_resolve, product_create, product_slug_unique, product_update
+from catalog.tests.factories import make_category, make_product
+from shop.errors import ShopError
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+WEBP = b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 32
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+
+pytestmark = pytest.mark.django_db
+
+
+# --- slugs ---------------------------------------------------------------------------
+
+def test_a_slug_is_made_from_the_text_and_numbered_when_taken():
+    make_product(slug="kenya-gold", title="Kenya Gold")
+    make_product(slug="kenya-gold-2", title="Kenya Gold")
+    assert product_slug_unique("Kenya Gold") == "kenya-gold-3"
+    assert product_slug_unique("Kenya Silver") == "kenya-silver"
+
+
+def test_a_product_keeps_its_own_slug_and_text_with_no_latin_letter_gets_a_neutral_one():
+    mine = make_product(slug="kenya-gold", title="Kenya Gold")
+    assert product_slug_unique("Kenya Gold", exclude=mine) == "kenya-gold"
+    assert product_slug_unique("شاي") == "product"
+
+
+def test_create_numbers_a_taken_slug_and_records_one_audit_entry_for_staff(owner):
+    make_category()
+    first = product_create(actor=owner, title_en="Kenya Gold", price_amount="100")
+    second = product_create(actor=owner, slug="Kenya Gold", title_en="Other", price_amount="100")
+    unaudited = product_create(title_en="Kenya Gold", price_amount="100")
+    assert (first.slug, second.slug, unaudited.slug) == ("kenya-gold", "kenya-gold-2", "kenya-gold-3")
+    assert list(AuditEntry.objects.order_by("pk").values_list("action", "target_id")) == [
+        ("product.create", str(first.pk)), ("product.create", str(second.pk))]
+
+
+def test_update_refuses_a_slug_another_product_has_and_keeps_an_empty_one(owner):
+    make_product(slug="kenya-gold", title="Kenya Gold")
+    other = make_product(slug="chai", title="Chai")
+    with pytest.raises(ShopError) as refused:
+        product_update(product=other, actor=owner, slug="Kenya Gold")
+    assert refused.value.field == "slug"
+    assert product_update(product=other, slug="  ").slug == "chai"
+    assert product_update(product=other, actor=owner, slug="Masala Chai").slug == "masala-chai"
+    assert list(AuditEntry.objects.values_list("action", flat=True)) == ["product.update"]
+
+
+# --- categories ---------------------------------------------------------------------------
+
+def test_a_category_is_resolved_by_slug_the_default_when_empty():
+    black = make_category("black-tea")
+    green = make_category("green-tea", "Green Tea", "شاي أخضر")
+    assert category_resolve("green-tea") == green
+    assert category_resolve("") == black and category_resolve(None) == black
+
+
+def test_an_unknown_or_unassignable_category_is_a_field_error_unless_the_import_may_create_it():
+    Category.objects.create(slug="entire-range", name="Entire Range", is_assignable=False)
+    for slug in ("coffee", "entire-range"):
+        with pytest.raises(ShopError) as refused:
+            category_resolve(slug)
+        assert refused.value.field == "category"
+    made = category_resolve("cold-brew", create=True)
+    assert (made.slug, made.name) == ("cold-brew", "Cold Brew")
+    with pytest.raises(ShopError):
+        category_resolve("entire-range", create=True)
+
+
+def test_create_and_update_take_a_category_slug():
+    make_category("black-tea")
+    green = make_category("green-tea", "Green Tea", "شاي أخضر")
+    product = product_create(title_en="Sencha", price_amount="100")
+    assert product.category.slug == "black-tea"
+    assert product_update(product=product, category="green-tea").category == green
+    with pytest.raises(ShopError):
+        product_create(title_en="X", price_amount="1", category="coffee")
+
+
+# --- pictures ---------------------------------------------------------------------------
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def test_the_kind_of_a_picture_is_read_from_its_bytes():
+    assert [image_kind(head) for head in (PNG, JPEG, WEBP, b"GIF89a..", SVG, b"")] == [
+        "png", "jpg", "webp", "gif", None, None]
+
+
+def test_an_upload_is_saved_under_a_clean_unique_name(media):
+    upload = SimpleUploadedFile("Kenya Gold!.jpeg", PNG, content_type="image/jpeg")
+    url = image_save(upload, stem=Path(upload.name).stem)
+    again = image_save(SimpleUploadedFile("Kenya Gold!.jpeg", PNG), stem="Kenya Gold!")
+    # the bytes decide the extension, never the name or the announced type
+    assert url.startswith("/media/products/kenya-gold-") and url.endswith(".png") and again != url
+    assert (media / url.removeprefix("/media/")).read_bytes() == PNG
+
+
+def test_downloaded_bytes_are_saved_under_their_given_name_and_found_again(media):
+    assert image_stored(stem="abc123", folder=IMPORT_FOLDER) is None
+    url = image_save(JPEG, stem="abc123", folder=IMPORT_FOLDER, unique=False)
+    assert url == "/media/products/imported/abc123.jpg"
+    assert image_stored(stem="abc123", folder=IMPORT_FOLDER) == url
+
+
+@pytest.mark.parametrize("content, message", [
+    (SVG, "Please upload a JPEG, PNG, GIF or WebP image"),
+    (b"<html>hotlink protection</html>", "Please upload a JPEG, PNG, GIF or WebP image"),
+    (PNG + b"\x00" * MAX_IMAGE_BYTES, "The image must be 5 MB or smaller"),
+])
+def test_a_picture_that_is_not_one_or_too_big_is_refused_and_nothing_is_stored(media, content, message):
+    with pytest.raises(ImageRejected) as refused:
+        image_save(content, stem="leaf")
+    assert (refused.value.message, refused.value.field) == (message, "image")
+    assert list(media.rglob("*.*")) == []
