@@ -15,10 +15,9 @@ from decimal import Decimal
 
 from django.core import mail
 from django.test import override_settings
-from django.utils.text import slugify
 
-from catalog.models import Category, Product, Review
-from catalog.services import product_upsert
+from catalog.models import Category, Review
+from catalog.products import product_create
 from orders.actions import order_confirm_cod, order_set_status
 from orders.checkout import checkout_validate, order_place
 from orders.models import Order, PaymentStatus
@@ -38,10 +37,11 @@ def make_category(slug="black-tea", name="Black Tea", name_ar="شاي أسود",
 
 
 def make_product(**fields):
-    """A product through the catalogue's write path (`product_upsert`).
+    """A product through the catalogue's one write path (`catalog.products.product_create`).
 
-    Short names: `title` (English title, and the slug unless one is given), `price`,
-    `category_slug`. Anything else is a Product field.
+    Short names: `title` (English title, and the slug unless one is given: kenya-gold, then
+    kenya-gold-2), `price`, `category_slug` (or `category`, a Category). Anything else is a
+    Product field. Untitled products are "Tea number N" at tea-N, E£150.00, 20 in stock.
     """
     n = next(_seq)
     category = fields.pop("category", None) or make_category(fields.pop("category_slug", "black-tea"))
@@ -49,11 +49,9 @@ def make_product(**fields):
         fields["price_amount"] = Decimal(fields.pop("price"))
     if "title" in fields:
         fields["title_en"] = fields.pop("title")
-        slug = slugify(fields["title_en"]) or f"tea-{n}"
-        fields.setdefault("slug", f"{slug}-{n}" if Product.objects.filter(slug=slug).exists() else slug)
-    defaults = {"slug": f"tea-{n}", "title_en": f"Tea number {n}", "price_amount": Decimal("150.00"),
-                "stock": 20, "category": category}
-    return product_upsert(**{**defaults, **fields})
+    slug = fields.pop("slug", "") or ("" if "title_en" in fields else f"tea-{n}")
+    fields = {"title_en": f"Tea number {n}", "price_amount": Decimal("150.00"), "stock": 20, **fields}
+    return product_create(slug=slug, category=category.slug, **fields)
 
 
 # card payments go to the sandbox provider, which signs its callbacks the way Paymob does

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from accounts.addresses import AddressError, address_create
 from accounts.models import Address
-from catalog.services import product_upsert
+from catalog.products import product_update
 from orders.models import CartLine
 from tests.factories import make_order, make_product
 
@@ -135,9 +135,9 @@ def test_reorder_puts_available_lines_back_and_names_the_rest(client, alice, bob
     empty = make_product(title="Sold Out Chai", stock=5)
     order = make_order(user=alice, lines=[(kept, 2), (short, 3), (gone, 1), (empty, 1)])
     # since then: one left of the mint, the blend withdrawn, the chai sold out
-    product_upsert(product=short, stock=1)
-    product_upsert(product=gone, is_active=False)
-    product_upsert(product=empty, stock=0)
+    product_update(product=short, stock=1)
+    product_update(product=gone, is_active=False)
+    product_update(product=empty, stock=0)
     api = APIClient()
     api.force_authenticate(alice)
     answer = api.post(f"/api/orders/{order.number}/reorder")
@@ -156,7 +156,7 @@ def test_reorder_button_on_the_account_page_lands_on_the_cart_with_messages(clie
     gone = make_product(title="Old Blend", stock=5)
     kept = make_product(title="Pure Black", stock=10)
     order = make_order(user=alice, lines=[(kept, 1), (gone, 1)])
-    product_upsert(product=gone, is_active=False)  # withdrawn since
+    product_update(product=gone, is_active=False)  # withdrawn since
     client.force_login(alice)
     account = client.get("/ar/account").content.decode()
     assert f"/ar/orders/{order.number}/reorder" in account and f"/ar/orders/{order.number}/invoice.pdf" in account

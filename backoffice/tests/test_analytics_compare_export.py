@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from catalog.services import product_upsert
+from catalog.products import product_update
 from shop.store_settings import store_settings_update
 from tests.factories import make_category, make_order, make_product
 
@@ -26,7 +26,7 @@ def two_weeks():
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=black)
     now = timezone.now()
     for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10), ("999", 15)):
-        tea = product_upsert(product=tea, price_amount=Decimal(total))
+        tea = product_update(product=tea, price_amount=Decimal(total))
         make_order(lines=[(tea, 1)], created_at=now - timedelta(days=days))
     return tea
 

@@ -3,7 +3,7 @@ from decimal import Decimal
 import pytest
 
 from backoffice.models import AuditEntry
-from catalog.services import product_upsert
+from catalog.products import product_update
 from shop.models import ContactMessage
 from shop.store_settings import store_settings_update
 from tests.factories import make_order, make_product
@@ -84,7 +84,7 @@ def test_dashboard_stats_are_counts_over_real_data(client, support, alice, free_
     b = make_product(title="B", stock=30)
     for total, user, payment_status in (("100.00", alice, "paid"), ("40.00", None, "cod"),
                                         ("500.00", alice, "awaiting")):
-        b = product_upsert(product=b, price_amount=Decimal(total))  # its price changed between orders
+        b = product_update(product=b, price_amount=Decimal(total))  # its price changed between orders
         make_order(lines=[(b, 1)], user=user, email="guest@example.com", payment_status=payment_status,
                    status="processing" if payment_status == "paid" else "pending")
     ContactMessage.objects.create(name="N", email="n@example.com", subject="s", message="m")

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from catalog.services import product_upsert
+from catalog.products import product_update
 from orders.models import Coupon
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
@@ -23,7 +23,7 @@ def two_weeks():
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category())
     now = timezone.now()
     for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10)):  # its price changed between orders
-        tea = product_upsert(product=tea, price_amount=Decimal(total))
+        tea = product_update(product=tea, price_amount=Decimal(total))
         make_order(lines=[(tea, 1)], created_at=now - timedelta(days=days))
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from accounts.addresses import address_create
 from catalog.models import StockAlert
-from catalog.services import product_upsert
+from catalog.products import product_update
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
 from orders.models import Cart
 from shop.store_settings import store_settings_update
@@ -30,7 +30,7 @@ def alice_with_history(alice):
     black = make_product(title="Kericho Gold Pure Black 250 g", title_ar="شاي كريتشو الأسود 250 g", stock=8)
     gone = make_product(title="Old Blend", stock=3, price="90")
     order = make_order(user=alice, lines=[(black, 2), (gone, 1)], status="delivered")
-    product_upsert(product=gone, is_active=False)  # withdrawn since
+    product_update(product=gone, is_active=False)  # withdrawn since
     address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
                                        "phone": "01012345678", "street": "12 Nile St", "building": "4",
                                        "city": "Zamalek", "state": "Cairo"})
