@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?= -n 2
 export PORT
 
-.PHONY: run install test deps dev-deps frontend messages pdf-libs pdf-tools chromium migrate seed check clean bench po lint screenshots
+.PHONY: run install test deps dev-deps frontend messages pdf-libs pdf-tools chromium migrate seed check clean bench lighthouse po lint screenshots
 
 run: install migrate seed  ## start web, worker and beat in the foreground (Ctrl-C stops all)
 	$(VENV)/bin/honcho start -f Procfile -p $(PORT)
@@ -56,11 +56,9 @@ chromium:  ## Debian's Chromium for the browser tests
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install chromium'"; exit 1; fi; }
 
-test: dev-deps pdf-libs pdf-tools frontend messages chromium  ## the whole suite; non-zero on any failure
+test: dev-deps pdf-libs pdf-tools frontend messages chromium  ## lint, then the whole suite; non-zero on any failure
+	$(MAKE) --no-print-directory lint
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
-
-screenshots: dev-deps frontend messages chromium  ## the look of the shop, EN/AR at 360 and 1280 px, into test-artifacts/
-	$(VENV)/bin/pytest -q -p no:randomly tests/browser/test_looks.py
 
 lint: dev-deps  ## ruff (pyflakes, pycodestyle, isort, no function-level imports) and mypy
 	$(VENV)/bin/ruff check .
@@ -75,6 +73,9 @@ check:
 
 bench: dev-deps frontend messages
 	$(PY) bench/run.py
+
+lighthouse: deps frontend messages chromium  ## Lighthouse (mobile) over the storefront in EN and AR, 5 runs a page
+	CHROME_PATH=$(CHROMIUM) $(PY) bench/lighthouse.py $(LIGHTHOUSE_ARGS)
 
 clean:
 	rm -rf static/dist node_modules $(VENV)

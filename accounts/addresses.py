@@ -1,13 +1,16 @@
 """Saved addresses: several per customer, one default (prefilled at checkout by orders.prefill)."""
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import Address
+from accounts.models import Address, User
 from accounts.services import phone_is_valid, phone_normalize
-from orders.checkout import COUNTRIES, GOVERNORATES, western_digits
+from orders.places import COUNTRIES, governorate_stored
 from shop.errors import ShopError
-from shop.validation import LINE_MAX, NAME_MAX, PHONE_MAX, clean_fields
+from shop.validation import LINE_MAX, NAME_MAX, PHONE_MAX, clean_fields, western_digits
 
 MAX_ADDRESSES = 10
 # field: (limit) — the model columns are at least this long
@@ -25,7 +28,7 @@ class AddressError(ShopError):
     """A saved address the customer can correct."""
 
 
-def _cleaned(fields):
+def _cleaned(fields: Mapping[str, Any]) -> dict[str, Any]:
     values = {name: fields.get(name, "") or "" for name in FIELDS}
     values = clean_fields(values, LIMITS, names=FORM_NAMES)
     values["country"] = (values["country"] or "EGY").upper()
@@ -39,12 +42,11 @@ def _cleaned(fields):
         problems.setdefault("phone", _("Please enter a valid phone number"))
     if values["country"] not in dict(COUNTRIES):
         problems.setdefault("country", _("Please choose a country from the list"))
-    governorates = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
     if values["country"] == "EGY" and values["state"]:
-        if values["state"] not in governorates:
+        if not governorate_stored(values["state"]):
             problems.setdefault("state", _("Please choose a governorate from the list"))
         else:
-            values["state"] = governorates[values["state"]]
+            values["state"] = governorate_stored(values["state"])
     if problems:
         field, message = next(iter(problems.items()))
         raise AddressError(message, field=field, fields=problems)
@@ -53,7 +55,7 @@ def _cleaned(fields):
 
 
 @transaction.atomic
-def address_create(*, user, fields, make_default=False):
+def address_create(*, user: User, fields: Mapping[str, Any], make_default: bool = False) -> Address:
     """Save a new address for `user`; the first one, or one asked to be, becomes the default."""
     values = _cleaned(fields)
     existing = Address.objects.select_for_update().filter(user=user)
@@ -66,7 +68,7 @@ def address_create(*, user, fields, make_default=False):
 
 
 @transaction.atomic
-def address_update(*, user, address_id, fields):
+def address_update(*, user: User, address_id: int | str, fields: Mapping[str, Any]) -> Address:
     address = _own(user, address_id)
     for name, value in _cleaned(fields).items():
         setattr(address, name, value)
@@ -75,7 +77,7 @@ def address_update(*, user, address_id, fields):
 
 
 @transaction.atomic
-def address_set_default(*, user, address_id):
+def address_set_default(*, user: User, address_id: int | str) -> Address:
     address = _own(user, address_id)
     Address.objects.filter(user=user, is_default=True).exclude(pk=address.pk).update(is_default=False)
     if not address.is_default:
@@ -85,7 +87,7 @@ def address_set_default(*, user, address_id):
 
 
 @transaction.atomic
-def address_delete(*, user, address_id):
+def address_delete(*, user: User, address_id: int | str) -> None:
     """Forget an address; when it was the default, the oldest remaining one takes its place."""
     address = _own(user, address_id)
     was_default = address.is_default
@@ -97,16 +99,16 @@ def address_delete(*, user, address_id):
             successor.save(update_fields=["is_default"])
 
 
-def _own(user, address_id):
+def _own(user: User, address_id: int | str) -> Address:
     address = Address.objects.select_for_update().filter(user=user, pk=address_id).first()
     if address is None:
         raise AddressError(_("Address not found"), field="form", status=404)
     return address
 
 
-def address_list(*, user):
+def address_list(*, user: User) -> list[Address]:
     return list(Address.objects.filter(user=user))
 
 
-def address_default(*, user):
+def address_default(*, user: User) -> Address | None:
     return Address.objects.filter(user=user, is_default=True).first()

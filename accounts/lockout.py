@@ -1,18 +1,20 @@
 from datetime import timedelta
+from typing import Any
 
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.http import JsonResponse
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 
-def lockout_message():
+def lockout_message() -> str:
     return _("Too many failed sign-in attempts. Please try again in 15 minutes.")
 
 
-def lockout_response(request, credentials=None, *args, **kwargs):
+def lockout_response(request: HttpRequest, credentials: object = None, *args: Any, **kwargs: Any) -> HttpResponse:
     """Answer a locked-out sign-in without saying whether the account exists."""
     message = lockout_message()
     if request.path.startswith("/api/"):
@@ -20,7 +22,7 @@ def lockout_response(request, credentials=None, *args, **kwargs):
     return render(request, "shop/locked_out.html", {"message": message}, status=429)
 
 
-def client_ip(request):
+def client_ip(request: HttpRequest) -> str:
     """The visitor's address for lockout counters, trusting only our own proxies.
 
     Behind a reverse proxy every request comes from the proxy's address, so
@@ -37,7 +39,7 @@ def client_ip(request):
     return forwarded[-count] if len(forwarded) >= count else remote
 
 
-def lockouts_active():
+def lockouts_active() -> QuerySet[AccessAttempt]:
     """The username-and-address pairs locked out right now, newest first (the dashboard lists them)."""
 
 
@@ -47,7 +49,7 @@ def lockouts_active():
     ).order_by("-attempt_time")
 
 
-def lockout_reset(*, username):
+def lockout_reset(*, username: str) -> int:
     """Forget every failed sign-in of `username`, from every address; return how many counters went.
 
     Counters are in the database with either configuration (see AXES_HANDLER),

@@ -6,6 +6,8 @@ coupons (with announcements), messages (with reviews), analytics, overview,
 settings, system (roles, storage, database, system info).
 """
 
+from typing import Any
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, permissions
 
@@ -49,19 +51,19 @@ MATRIX = {
 }
 
 
-def is_staff_member(user):
+def is_staff_member(user: Any) -> bool:
     """The privilege check for the dashboard and the staff-only storefront parts."""
     return bool(user and user.is_authenticated and user.is_staff_member)
 
 
-def has_permission(user, area, action="view"):
+def has_permission(user: Any, area: str, action: str = "view") -> bool:
     """Whether `user` may do `action` in `area`."""
     if not is_staff_member(user):
         return False
     return action in MATRIX.get(user.role, {}).get(area, frozenset())
 
 
-def permissions_for(role):
+def permissions_for(role: str) -> dict[str, list[str]]:
     """The role's areas and actions, for the roles screen and /api/admin/roles."""
     return {area: sorted(actions) for area, actions in MATRIX.get(role, {}).items()}
 

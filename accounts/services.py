@@ -12,9 +12,11 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
 from accounts.emails import password_reset_email
 from accounts.models import AuthToken, User
@@ -49,17 +51,17 @@ class ResetLinkError(AccountError):
     """A reset link that is missing, malformed, used or older than an hour."""
 
 
-def phone_normalize(phone):
+def phone_normalize(phone: str | None) -> str:
     """Drop the spaces, dashes, dots and brackets people type into phone numbers."""
     return re.sub(r"[\s\-().]", "", phone or "")
 
 
-def phone_is_valid(phone):
+def phone_is_valid(phone: str | None) -> bool:
     number = phone_normalize(phone)
     return bool(_EGYPT_MOBILE.match(number) or _EGYPT_LANDLINE.match(number) or _INTERNATIONAL.match(number))
 
 
-def _text_errors(**fields):
+def _text_errors(**fields: tuple[object, int]) -> dict[str, str]:
     """{field: message} for each (value, max_length) that `shop.validation` refuses.
 
     Values that are not strings are read as empty (a wrong type in a JSON body
@@ -73,11 +75,12 @@ def _text_errors(**fields):
     return errors
 
 
-def _text(value):
+def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def customer_errors(*, first_name, last_name, email, password, phone=""):
+def customer_errors(*, first_name: object, last_name: object, email: object, password: object,
+                    phone: object = "") -> dict[str, str]:
     """Check a registration; return {field: message} in form order (empty when fine).
 
     Fields are named as in the API (camelCase), so both the form and the API
@@ -116,8 +119,8 @@ def customer_errors(*, first_name, last_name, email, password, phone=""):
     return errors
 
 
-def customer_create(*, first_name, last_name, email, password, phone="", subscribe_newsletter=False,
-                    language="en", site_url=""):
+def customer_create(*, first_name: str, last_name: str, email: str, password: str, phone: str = "",
+                    subscribe_newsletter: bool = False, language: str = "en", site_url: str = "") -> User:
     """Create a customer account; raise AccountError naming the field at fault.
 
     Ticking the newsletter box subscribes the address through the newsletter
@@ -155,7 +158,7 @@ def customer_create(*, first_name, last_name, email, password, phone="", subscri
     return user
 
 
-def customer_authenticate(*, request, email, password):
+def customer_authenticate(*, request: HttpRequest | Request, email: object, password: object) -> User | None:
     """Check credentials through Django's authenticate(), so django-axes counts failures.
 
     Return the user, or None. A locked-out request comes back as None too, with
@@ -175,11 +178,12 @@ def customer_authenticate(*, request, email, password):
     return user
 
 
-def session_lifetime(*, remember_me):
+def session_lifetime(*, remember_me: bool) -> timedelta:
     return REMEMBER_ME_LIFETIME if remember_me else SESSION_LIFETIME
 
 
-def customer_sign_in(*, request, user, remember_me=False, language=None):
+def customer_sign_in(*, request: HttpRequest | Request, user: User, remember_me: bool = False,
+                     language: str | None = None) -> User:
     """Sign `user` in on this session: merge the guest cart, rotate the session id.
 
     The session (and its cookie) lives 30 days with remember me, else 24 hours.
@@ -195,21 +199,22 @@ def customer_sign_in(*, request, user, remember_me=False, language=None):
     return user
 
 
-def customer_sign_out(*, request, token=None):
+def customer_sign_out(*, request: HttpRequest | Request, token: AuthToken | None = None) -> None:
     """End this session and revoke the bearer token the request came with."""
     if token is not None:
         token.delete()
     logout(request)
 
 
-def token_issue(*, user, remember_me=False):
+def token_issue(*, user: User, remember_me: bool = False) -> tuple[AuthToken, str]:
     """Issue an API token that lives as long as the matching session would."""
     token, key = AuthToken.issue(user=user, lifetime=session_lifetime(remember_me=remember_me))
     return token, key
 
 
-def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_newsletter=False, site_url="",
-                            cart_reminders=None):
+def customer_update_profile(*, user: User, first_name: object, last_name: object, phone: object = "",
+                            subscribe_newsletter: bool = False, site_url: str = "",
+                            cart_reminders: bool | None = None) -> User:
     first_name, last_name, phone = _text(first_name), _text(last_name), _text(phone)
     errors = _text_errors(firstName=(first_name, NAME_MAX), lastName=(last_name, NAME_MAX),
                           phone=(phone, PHONE_MAX))
@@ -236,7 +241,7 @@ def customer_update_profile(*, user, first_name, last_name, phone="", subscribe_
     return user
 
 
-def _password_check(*, user, password, confirm):
+def _password_check(*, user: User | None, password: object, confirm: object) -> None:
     if not password:
         raise AccountError(_("Password is required"), field="password")
     for field, value in (("password", password), ("confirmPassword", confirm)):
@@ -254,7 +259,8 @@ def _password_check(*, user, password, confirm):
             raise AccountError(_("Passwords do not match"), field="confirmPassword")
 
 
-def customer_change_password(*, request, user, current_password, password, confirm):
+def customer_change_password(*, request: HttpRequest | Request, user: User, current_password: object, password: object,
+                             confirm: object) -> User:
     """Change the password, keep this session, end every other session and token."""
     problem = text_problem(_text(current_password), max_length=PASSWORD_MAX)
     if problem:
@@ -273,7 +279,7 @@ def customer_change_password(*, request, user, current_password, password, confi
 
 # --- password reset --------------------------------------------------------
 
-def reset_token_make(user):
+def reset_token_make(user: User) -> str:
     """A link token: the user's id and Django's reset token.
 
     Django's token is an HMAC over the password hash, last login and a
@@ -283,7 +289,7 @@ def reset_token_make(user):
     return f"{urlsafe_base64_encode(force_bytes(user.pk))}.{default_token_generator.make_token(user)}"
 
 
-def reset_token_user(token):
+def reset_token_user(token: str) -> User | None:
     """Return the user a reset token is good for, or None."""
     uid, _sep, key = (token or "").partition(".")
     if not uid or not key:
@@ -300,7 +306,7 @@ def reset_token_user(token):
 RESET_MAILS_PER_HOUR = 3
 
 
-def _reset_mail_allowed(email):
+def _reset_mail_allowed(email: str) -> bool:
     """At most RESET_MAILS_PER_HOUR reset e-mails per address (counted in the shared cache)."""
     key = "reset-mail:" + hashlib.sha256(email.lower().encode()).hexdigest()
     cache.add(key, 0, timeout=60 * 60)
@@ -312,7 +318,7 @@ def _reset_mail_allowed(email):
     return count <= RESET_MAILS_PER_HOUR
 
 
-def password_reset_request(*, email, base_url):
+def password_reset_request(*, email: object, base_url: str) -> None:
     """E-mail a reset link if a customer has this address; say nothing either way.
 
     Return None always, so callers cannot leak whether the account exists.
@@ -330,7 +336,7 @@ def password_reset_request(*, email, base_url):
         password_reset_email(user=user, token=reset_token_make(user), base_url=base_url)
 
 
-def password_reset_complete(*, token, password, confirm=None):
+def password_reset_complete(*, token: str, password: object, confirm: object = None) -> User:
     """Set a new password from a reset link; end every session and token of the user."""
 
     if text_problem(_text(token), max_length=LINE_MAX):

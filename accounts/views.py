@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import addresses, services
 from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
-from orders.checkout import GOVERNORATES
+from orders.places import GOVERNORATES
 from shop.errors import ShopError
 from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url

@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db.models import Count, Sum
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.models import User
@@ -71,7 +72,7 @@ def _stock_alert_send(crossed):
                 "lines": [{"title": product.title, "stock": product.stock, "out": level == "out"}
                           for product, level in crossed],
                 "out": sum(1 for _product, level in crossed if level == "out"),
-                "link": _link(("/ar" if language == "ar" else "") + "/admindash/inventory"),
+                "link": _link(reverse("backoffice:section", args=["inventory"])),
             }
             subject = render_to_string("backoffice/email/stock_alert_subject.txt", context).strip()
             text = render_to_string("backoffice/email/stock_alert.txt", context)
@@ -124,7 +125,7 @@ def daily_summary_send(*, now=None):
         language = user.language or settings.LANGUAGE_CODE
         with translation.override(language):
             context = {**figures, "day": today, "show_revenue": has_permission(user, "analytics"),
-                       "link": _link(("/ar" if language == "ar" else "") + "/admindash")}
+                       "link": _link(reverse("backoffice:dashboard"))}
             subject = render_to_string("backoffice/email/daily_summary_subject.txt", context).strip()
             text = render_to_string("backoffice/email/daily_summary.txt", context)
         mail_queue(to=user.email, subject=subject, text=text, language=language)

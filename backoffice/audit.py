@@ -1,11 +1,15 @@
 """The audit log: who changed what, when. Every staff write records one entry."""
 
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from typing import Any
+
+from django.db.models import Model
 
 from backoffice.models import AuditEntry
 
 
-def _plain(value):
+def _plain(value: object) -> str | int | float | bool | None:
     """A JSON-safe form of a field value (Decimals as their exact text)."""
     if isinstance(value, Decimal):
         return str(value)
@@ -14,7 +18,7 @@ def _plain(value):
     return str(value)
 
 
-def audit_changes(*, before, after):
+def audit_changes(*, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[str, Any]]:
     """[{"field", "old", "new"}] for the keys of `after` whose value differs from `before`.
 
     Dict values (social links, SEO) are compared key by key as "field.key"; a
@@ -32,7 +36,8 @@ def audit_changes(*, before, after):
     return changes
 
 
-def audit_record(*, actor, action, details="", target=None, changes=()):
+def audit_record(*, actor: Any, action: str, details: object = "", target: Model | None = None,
+                 changes: Iterable[dict[str, Any]] = ()) -> AuditEntry:
     """Write one audit entry for `actor` doing `action` (optionally on `target`)."""
     return AuditEntry.objects.create(
         changes=list(changes),
@@ -45,7 +50,7 @@ def audit_record(*, actor, action, details="", target=None, changes=()):
     )
 
 
-def audit_recent(*, limit=10):
+def audit_recent(*, limit: int = 10) -> list[AuditEntry]:
     """The latest entries, newest first, for the overview's recent activity."""
     return list(AuditEntry.objects.order_by("-created_at", "-pk")[:limit])
 

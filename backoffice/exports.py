@@ -10,6 +10,9 @@ import io
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from orders.models import OrderStatus
+from shop.money import money_text
+
 BOM = "\ufeff"
 
 SUBSCRIBER_COLUMNS = ["email", "status", "language", "subscribed_at"]
@@ -64,15 +67,12 @@ def orders_csv(*, orders):
             order.number,
             timezone.localtime(order.created_at).isoformat(timespec="seconds"),
             _cell(order.customer_name), _cell(order.email), _cell(order.phone),
-            order.status, order.payment_status, order.payment_method, f"{order.total_amount:.2f}",
+            order.status, order.payment_status, order.payment_method, money_text(order.total_amount),
             "yes" if order.is_test else "no", "yes" if order.needs_attention else "no",
         ]
         for order in orders.iterator()
     ))
 
-
-def _money(value):
-    return f"{value:.2f}"
 
 
 def _change(value):
@@ -85,30 +85,32 @@ def analytics_csv(*, data):
     orders, products, previous, change = data["orders"], data["products"], data["previous"], data["change"]
     day = lambda moment: timezone.localtime(moment).date().isoformat()  # noqa: E731
     summary = [
-        [_("Revenue"), _money(orders["revenue_this_month"]), _money(previous["revenue"]),
+        [_("Revenue"), money_text(orders["revenue_this_month"]), money_text(previous["revenue"]),
          _change(change["revenue"])],
         [_("Orders"), orders["orders_this_month"], previous["orders"], _change(change["orders"])],
-        [_("Average order value"), _money(orders["average_order_value"]),
-         _money(previous["average_order_value"]), _change(change["average_order_value"])],
+        [_("Average order value"), money_text(orders["average_order_value"]),
+         money_text(previous["average_order_value"]), _change(change["average_order_value"])],
         [_("Active products"), products["total_products"], "", ""],
     ]
     blocks = [
-        ([_("Figure"), _("This period (%(since)s to %(until)s)") % {"since": day(data["since"]), "until": day(data["until"])},
-          _("Previous period (%(since)s to %(until)s)") % {"since": day(previous["since"]), "until": day(previous["until"])},
+        ([_("Figure"),
+          _("This period (%(since)s to %(until)s)") % {"since": day(data["since"]), "until": day(data["until"])},
+          _("Previous period (%(since)s to %(until)s)") % {"since": day(previous["since"]),
+                                                           "until": day(previous["until"])},
           _("Change %")], summary),
         ([_("Status"), _("Orders")], [
             [label, orders["status_breakdown"][value]]
             for value, label in _status_labels()
         ]),
         ([_("Day"), _("Revenue"), _("Orders")], [
-            [row["date"], _money(row["revenue"]), row["orders"]] for row in orders["daily_orders"]
+            [row["date"], money_text(row["revenue"]), row["orders"]] for row in orders["daily_orders"]
         ]),
         ([_("Top sellers"), _("Category"), _("Units sold"), _("Revenue")], [
-            [_cell(row["title"]), _cell(row["category_name"]), row["total_sold"], _money(row["revenue"])]
+            [_cell(row["title"]), _cell(row["category_name"]), row["total_sold"], money_text(row["revenue"])]
             for row in products["top_selling_products"]
         ]),
         ([_("Category"), _("Products"), _("Units sold"), _("Revenue")], [
-            [_cell(row["name"]), row["product_count"], row["units_sold"], _money(row["revenue"])]
+            [_cell(row["name"]), row["product_count"], row["units_sold"], money_text(row["revenue"])]
             for row in products["category_breakdown"]
         ]),
     ]
@@ -123,6 +125,4 @@ def analytics_csv(*, data):
 
 
 def _status_labels():
-    from orders.models import OrderStatus
-
     return [(value, str(label)) for value, label in OrderStatus.choices]

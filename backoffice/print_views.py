@@ -6,6 +6,7 @@ staff whose role may see orders only.
 
 from django.http import Http404, HttpResponseForbidden, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -14,14 +15,13 @@ from accounts.roles import has_permission, is_staff_member
 from orders.documents import LANGUAGES, Kind, document_section, invoice_url
 from orders.models import Order
 from orders.views import pdf_response
-from shop.templatetags.shop_tags import lurl
 
 MAX_ORDERS = 200  # one print run; more would be a very long PDF to build in a request
 
 
 def _staff_gate(request):
     if not is_staff_member(request.user):
-        return HttpResponseRedirect(lurl("/adminauth"))
+        return HttpResponseRedirect(reverse("backoffice:adminauth"))
     if not has_permission(request.user, "orders", "view"):
         return HttpResponseForbidden(_("Admin permissions required"))
     return None
@@ -73,6 +73,6 @@ def order_print(request, order_id):
         "order": order, "kind": Kind.INVOICE, "LANG": language, "dir": "rtl" if language == "ar" else "ltr",
         "nonce": str(getattr(request, "csp_nonce", "")),  # str(): the lazy nonce is falsy until read
         "invoice_links": [(code, invoice_url(order=order, language=code)) for code in LANGUAGES],
-        "packing_url": f"{lurl('/admindash/orders/documents.pdf')}?kind={Kind.PACKING_SLIP}&ids={order.pk}",
+        "packing_url": f"{reverse('backoffice:order-documents')}?kind={Kind.PACKING_SLIP}&ids={order.pk}",
     }
     return render(request, "backoffice/order_print.html", context)

@@ -14,6 +14,7 @@ from backoffice.product_input import ProductInputSerializer
 from backoffice.products import product_save
 from catalog.models import Product
 from shop.errors import ShopError
+from shop.money import money_text
 
 COLUMNS = ["slug", "title", "title_ar", "short_description", "short_description_ar", "description",
            "description_ar", "brewing_instructions", "brewing_instructions_ar", "price", "sale_price",
@@ -46,8 +47,8 @@ def _row(product):
         "description": text("description_en"), "description_ar": text("description_ar"),
         "brewing_instructions": text("brewing_instructions_en"),
         "brewing_instructions_ar": text("brewing_instructions_ar"),
-        "price": f"{product.price_amount:.2f}",
-        "sale_price": f"{product.sale_price_amount:.2f}" if product.sale_price_amount is not None else "",
+        "price": money_text(product.price_amount),
+        "sale_price": money_text(product.sale_price_amount) if product.sale_price_amount is not None else "",
         "category": product.category.slug,
         "stock": str(product.stock),
         "caffeine_level": product.caffeine_level,

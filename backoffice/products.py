@@ -18,7 +18,7 @@ from catalog.media import image_save
 from catalog.models import Product
 from catalog.products import product_create, product_update
 from importer import categorize as generators
-from importer.sync import staff_edits_record
+from importer.records import staff_edits_record
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, clean_fields
 

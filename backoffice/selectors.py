@@ -1,14 +1,15 @@
 """Reads shared by the dashboard's sections (constant query counts)."""
 
 from decimal import Decimal
+from typing import Any
 
-from django.db.models import Count, DecimalField, Max, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, DecimalField, Max, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce, Lower
 
 from accounts.models import User
 from catalog.models import Product
 from catalog.pricing import Availability
-from orders.models import Order, OrderStatus, PaymentStatus
+from orders.models import Coupon, Order, OrderStatus, PaymentStatus
 from shop.models import ContactMessage, ContactMessageStatus
 
 # Orders that brought money in: paid online or cash on delivery, not cancelled, not test orders.
@@ -17,7 +18,7 @@ REAL_ORDER = (Q(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q
 _MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 
-def customer_list():
+def customer_list() -> QuerySet[User]:
     """Customers with their order count and money spent on real orders."""
     real = Q(orders__payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q(
         orders__status=OrderStatus.CANCELLED) & Q(orders__is_test=False)
@@ -31,7 +32,7 @@ def customer_list():
     )
 
 
-def dashboard_stats():
+def dashboard_stats() -> dict[str, Any]:
     """The overview's numbers (spec 3 'Dashboard stats'), counts only."""
     orders = Order.objects.aggregate(
         total=Count("pk"),
@@ -60,7 +61,7 @@ def dashboard_stats():
     }
 
 
-def stock_counts():
+def stock_counts() -> dict[str, Any]:
     """Products in stock, low (1 to 10 left) and out (0): the one rule the overview and inventory share."""
     return Product.objects.aggregate(
         total_products=Count("pk"),
@@ -71,13 +72,13 @@ def stock_counts():
     )
 
 
-def low_stock_products(*, limit=5):
+def low_stock_products(*, limit: int = 5) -> list[Product]:
     """The products with the least stock (out or low), titles in the active language."""
     return list(Product.objects.filter(stock__lte=Availability.LOW_STOCK).order_by("stock", "title_en")
                 .only("id", "title_en", "title_ar", "stock")[:limit])
 
 
-def customers_by_email(*, search="", kind=""):
+def customers_by_email(*, search: str = "", kind: str = "") -> QuerySet[Order, dict[str, Any]]:
     """Everyone who bought or registered, one row per e-mail: guests and accounts alike.
 
     Orders group under their account's e-mail (or the e-mail typed at checkout
@@ -118,7 +119,7 @@ def customers_by_email(*, search="", kind=""):
     return buyers.union(without_orders, all=True).order_by("-last_activity", "key")
 
 
-def coupon_orders(*, coupon):
+def coupon_orders(*, coupon: Coupon) -> QuerySet[Order]:
     """The orders that used `coupon`, newest first (by the link, or by the code when it was lost)."""
     return Order.objects.filter(Q(coupon=coupon) | Q(coupon__isnull=True, coupon_code=coupon.code)).order_by(
         "-created_at", "-pk")

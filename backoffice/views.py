@@ -2,6 +2,7 @@
 
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -15,7 +16,6 @@ from catalog.models import Category
 from shop.errors import ShopError
 from shop.security import csp_allow
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 from shop.validation import image_origin
 
 
@@ -24,7 +24,7 @@ from shop.validation import image_origin
 def adminauth(request):
     """Sign staff in; an already signed-in staff member goes to the dashboard."""
     if is_staff_member(request.user):
-        return HttpResponseRedirect(lurl("/admindash"))
+        return HttpResponseRedirect(reverse("backoffice:dashboard"))
     error = ""
     username = ""
     if request.method == "POST":  # the no-JavaScript form; the island uses /api/admin/login
@@ -35,9 +35,9 @@ def adminauth(request):
         except ShopError as exc:
             user, error = None, exc.message
         if user is not None:
-            return HttpResponseRedirect(lurl("/admindash"))
+            return HttpResponseRedirect(reverse("backoffice:dashboard"))
         error = error or _("Invalid username or password")
-    props = {"language": get_language(), "dashboardUrl": lurl("/admindash")}
+    props = {"language": get_language(), "dashboardUrl": reverse("backoffice:dashboard")}
     return render(request, "backoffice/adminauth.html", {"props": props, "error": error, "username": username},
                   status=401 if error else 200)
 
@@ -45,7 +45,7 @@ def adminauth(request):
 @require_POST
 def adminauth_logout(request):
     staff_sign_out(request=request)
-    return HttpResponseRedirect(lurl("/adminauth"))
+    return HttpResponseRedirect(reverse("backoffice:adminauth"))
 
 
 @never_cache
@@ -53,7 +53,7 @@ def adminauth_logout(request):
 def dashboard(request, section=""):
     """Render the shell with the sidebar, header and the active section's island."""
     if not is_staff_member(request.user):
-        return HttpResponseRedirect(lurl("/adminauth"))
+        return HttpResponseRedirect(reverse("backoffice:adminauth"))
     active = section_from_path(request.path)
     user = request.user
     allowed = can_open(user, active)
@@ -64,6 +64,9 @@ def dashboard(request, section=""):
         "permissions": permissions_for(user.role),
         "language": get_language(),
         "sections": [s.slug for s in SECTIONS if can_open(user, s)],
+        # the pages islands link to, in the dashboard's language
+        "urls": {**{slug: reverse("backoffice:section", args=[slug]) for slug in ("orders", "inventory", "messages")},
+                 "documents": reverse("backoffice:order-documents")},
     }
     if active.slug in ("products", "inventory"):
         props["categories"] = [{"slug": c.slug, "name": c.name}

@@ -1,12 +1,16 @@
 """Public catalogue API: products and reviews (spec section 7)."""
 
+from typing import Any, overload
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,17 +19,24 @@ from catalog.selectors import product_get, product_list, review_list_approved
 from catalog.serializers import ProductOutputSerializer, ReviewOutputSerializer
 from catalog.services import review_create
 from catalog.stock_alerts import stock_alert_request
-from catalog.suggest import suggest
+from catalog.suggest import Entry, suggest
 from shop.errors import ShopError
 from shop.money import format_egp
-from shop.paths import localized_path
 from shop.site_url import site_url
 from shop.templatetags.shop_tags import safe_url
 
 MAX_LIMIT = 200
 
 
-def _int_param(value, default, *, low=0, high=None):
+@overload
+def _int_param(value: object, default: int, *, low: int = 0, high: int | None = None) -> int: ...
+
+
+@overload
+def _int_param(value: object, default: None, *, low: int = 0, high: int | None = None) -> int | None: ...
+
+
+def _int_param(value: object, default: int | None, *, low: int = 0, high: int | None = None) -> int | None:
     try:
         number = int(str(value).strip()[:10])
     except (TypeError, ValueError):
@@ -47,7 +58,7 @@ class ProductListApi(APIView):
         ],
         responses=ProductOutputSerializer(many=True),
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         params = request.query_params
         products = product_list(
             category=params.get("category"), search=params.get("search"),
@@ -63,7 +74,7 @@ class ProductDetailApi(APIView):
     authentication_classes = []
 
     @extend_schema(responses=ProductOutputSerializer)
-    def get(self, request, slug):
+    def get(self, request: Request, slug: str) -> Response:
         product = product_get(slug=slug)
         if product is None:
             raise ShopError(_("Product not found"), status=404)
@@ -75,7 +86,7 @@ class ReviewApi(APIView):
 
     throttle_scope = "review"
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         product_id = serializers.IntegerField(required=False)
         rating = serializers.JSONField(required=False)
         title = serializers.JSONField(required=False)
@@ -83,7 +94,7 @@ class ReviewApi(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("productId", int, required=True)],
                    responses=ReviewOutputSerializer(many=True))
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         product_id = _int_param(request.query_params.get("productId"), None, low=1)
         if product_id is None:
             raise ShopError(_("No product id provided"), field="productId")
@@ -91,7 +102,7 @@ class ReviewApi(APIView):
         return Response(ReviewOutputSerializer(reviews, many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: ReviewOutputSerializer})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         user = request.user
         if not user.is_authenticated:
             raise ShopError(_("Please login to submit a review"), status=401)
@@ -118,7 +129,7 @@ class StockAlertApi(APIView):
 
     throttle_scope = "stock_alert"
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         class Meta:
             ref_name = "StockAlertInput"
 
@@ -126,7 +137,7 @@ class StockAlertApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("StockAlertAnswer", {
         "message": serializers.CharField()}), summary="Ask for one e-mail when the product is back in stock")
-    def post(self, request, product_id):
+    def post(self, request: Request, product_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         stock_alert_request(product_id=product_id, email=data.validated_data["email"], language=get_language(),
@@ -147,26 +158,28 @@ class SearchSuggestApi(APIView):
             "allUrl": serializers.CharField(),
         }),
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         query = request.query_params.get("q", "")
         query = query.replace("\x00", "")[:100] if isinstance(query, str) else ""
         language = request.query_params.get("lang")
         language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         products, categories = suggest(query)
 
-        def title(entry):
+        def title(entry: Entry) -> str:
             return (entry.title_ar if language == "ar" and entry.title_ar else entry.title_en)
 
+        with translation.override(language):
+            product_urls = [reverse("catalog:product-detail", args=[p.slug]) for p in products]
+            shop_url = reverse("catalog:shop")
         body = {
             "query": query,
             "products": [{
-                "title": title(p), "url": localized_path(f"/product/{p.slug}", language),
-                "price": format_egp(p.sale_price if p.sale_price is not None else p.price, language),
+                "title": title(p), "url": url,
+                "price": format_egp(p.shown_price, language),
                 "image": safe_url(p.image),
-            } for p in products],
-            "categories": [{"title": title(c), "url": localized_path(f"/shop?category={c.slug}", language)}
-                           for c in categories],
-            "allUrl": localized_path(f"/shop?{urlencode({'search': query.strip()})}", language),
+            } for p, url in zip(products, product_urls)],
+            "categories": [{"title": title(c), "url": f"{shop_url}?category={c.slug}"} for c in categories],
+            "allUrl": f"{shop_url}?{urlencode({'search': query.strip()})}",
         }
         response = Response(body)
         response["Cache-Control"] = "public, max-age=60"

@@ -11,21 +11,21 @@ VERSION_KEY = "catalog:version"
 FRAGMENT_SECONDS = 120
 
 
-def _first_version():
+def _first_version() -> int:
     # a random start, never a number used before: pages kept in a process's memory
     # (shop.page_cache) must not match again after the shared cache was flushed
     return secrets.randbits(48)
 
 
-def catalog_version():
+def catalog_version() -> int:
     version = cache.get(VERSION_KEY)
     if version is None:
         cache.add(VERSION_KEY, _first_version(), None)
         version = cache.get(VERSION_KEY) or _first_version()
-    return version
+    return int(version)
 
 
-def catalog_changed():
+def catalog_changed() -> None:
     """Call after any write that changes what a product card or page shows."""
     try:
         cache.incr(VERSION_KEY)
@@ -33,7 +33,7 @@ def catalog_changed():
         cache.set(VERSION_KEY, _first_version(), None)
 
 
-def catalog_changed_now_and_on_commit():
+def catalog_changed_now_and_on_commit() -> None:
     """Bump the version now, and again once the transaction commits.
 
     The second bump stops a request that read the old rows before the commit

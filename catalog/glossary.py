@@ -5,6 +5,8 @@ Only words we are sure of are here; a word not on the list is left for staff
 (the dashboard marks the product's Arabic lists as missing).
 """
 
+from collections.abc import Iterable
+
 WORDS = {
     "antioxidant": "مضاد للأكسدة", "apple": "تفاح", "apricot": "مشمش", "assorted": "متنوع",
     "assortment": "تشكيلة", "attitude": "مزاج", "bergamot": "برغموت", "berry": "توت",
@@ -30,7 +32,7 @@ WORDS = {
 }
 
 
-def arabic_words(words, *, partial=False):
+def arabic_words(words: Iterable[str], *, partial: bool = False) -> list[str]:
     """The Arabic of each word in `words`, or [] when any one is unknown (staff then fill them all).
 
     With `partial` (tags, which are for search and grouping), the words we know
@@ -40,4 +42,4 @@ def arabic_words(words, *, partial=False):
     arabic = [WORDS.get(str(word).strip().lower()) for word in words or []]
     if partial:
         return [word for word in dict.fromkeys(arabic) if word]
-    return arabic if arabic and all(arabic) else []
+    return [word for word in arabic if word] if arabic and all(arabic) else []

@@ -35,7 +35,7 @@ def image_kind(head: bytes) -> str | None:
     return kind
 
 
-def image_save(content: bytes | File, *, stem: str, folder: str = UPLOAD_FOLDER, unique: bool = True) -> str:
+def image_save(content: "bytes | File[bytes]", *, stem: str, folder: str = UPLOAD_FOLDER, unique: bool = True) -> str:
     """Check a picture (an uploaded file or downloaded bytes), store it and return its URL.
 
     The name is `folder/stem-<random>.ext`, or `folder/stem.ext` when `unique` is

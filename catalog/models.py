@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -7,10 +8,17 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from catalog.pricing import Availability
+from catalog.signals import stock_changed
+
 
 class Category(models.Model):
     """A product category; `name` has an Arabic twin through modeltranslation."""
 
+    if TYPE_CHECKING:  # the language columns django-modeltranslation adds at start-up (catalog/translation.py)
+        name_en: str
+        name_ar: str
+        picture: str  # set on the explore page's tiles (catalog.views.explore)
     slug = models.SlugField(max_length=60, unique=True)
     name = models.CharField(max_length=120)
     # the rule-based categoriser's words for this category
@@ -23,7 +31,7 @@ class Category(models.Model):
         ordering = ["position", "slug"]
         verbose_name_plural = "categories"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
@@ -42,8 +50,8 @@ class StockLevel(models.TextChoices):
     OUT = "out", _("Out of Stock")
 
 
-class ProductQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+class ProductQuerySet(models.QuerySet["Product"]):
+    def update(self, **kwargs: Any) -> int:
         """Every UPDATE that sets stock reports the products it touched (signals.stock_changed):
         the one place stock alerts hear about sales, cancellations and staff corrections."""
         if "stock" not in kwargs:
@@ -55,14 +63,21 @@ class ProductQuerySet(models.QuerySet):
         return count
 
 
-def _stock_changed(product_ids):
-    from catalog.signals import stock_changed
-
+def _stock_changed(product_ids: list[int]) -> None:
     stock_changed.send(sender=Product, product_ids=product_ids)
 
 
 class Product(models.Model):
     objects = ProductQuerySet.as_manager()
+    if TYPE_CHECKING:  # the language columns django-modeltranslation adds at start-up (catalog/translation.py)
+        title_en: str
+        title_ar: str
+        short_description_en: str
+        short_description_ar: str
+        description_en: str
+        description_ar: str
+        brewing_instructions_en: str
+        brewing_instructions_ar: str
 
     slug = models.SlugField(max_length=200, unique=True)
     title = models.CharField(max_length=200)
@@ -116,12 +131,10 @@ class Product(models.Model):
         ]
         indexes = [models.Index(fields=["is_active", "category"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.title
 
-    def save(self, *args, **kwargs):
-        from catalog.pricing import Availability
-
+    def save(self, *args: Any, **kwargs: Any) -> None:
         adding = self._state.adding
         if adding:  # a new product starts at its own level: nothing has crossed yet
             self.stock_alert_level = Availability.status(self.stock)
@@ -129,26 +142,26 @@ class Product(models.Model):
         update_fields = kwargs.get("update_fields")
         if not adding and (update_fields is None or "stock" in update_fields):
             _stock_changed([self.pk])
-    def _list_in_language(self, name):
+    def _list_in_language(self, name: str) -> list[str]:
         if get_language() == "ar":
             return getattr(self, f"{name}_ar") or getattr(self, name) or []
         return getattr(self, name) or []
 
     @property
-    def shown_flavor_notes(self):
+    def shown_flavor_notes(self) -> list[str]:
         """Flavour notes in the page's language (Arabic falls back to English)."""
         return self._list_in_language("flavor_notes")
 
     @property
-    def shown_ingredients(self):
+    def shown_ingredients(self) -> list[str]:
         return self._list_in_language("ingredients")
 
     @property
-    def shown_tags(self):
+    def shown_tags(self) -> list[str]:
         return self._list_in_language("tags")
 
     @property
-    def arabic_missing(self):
+    def arabic_missing(self) -> list[str]:
         """The fields that have English text and no Arabic twin (the dashboard marks them)."""
         pairs = [("title", self.title_en, self.title_ar),
                  ("shortDescription", self.short_description_en, self.short_description_ar),
@@ -187,11 +200,11 @@ class Review(models.Model):
         ]
 
     @property
-    def status(self):
+    def status(self) -> str:
         """pending | approved | rejected"""
         return "approved" if self.is_approved else "rejected" if self.is_rejected else "pending"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.rating}★ {self.title}"
 
 
@@ -218,5 +231,5 @@ class StockAlert(models.Model):
         ]
         indexes = [models.Index(fields=["product", "confirmed_at", "notified_at"], name="stock_alert_waiting")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.email} → {self.product_id}"

@@ -8,6 +8,8 @@ and Eastern Arabic digits are read as Western ones, so "شاى" finds "شاي".
 import re
 import unicodedata
 
+from catalog.models import Product
+
 MAX_QUERY_LENGTH = 100
 
 _FOLD = str.maketrans(
@@ -25,7 +27,7 @@ _DIACRITICS = re.compile("[\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed]")
 _SPACES = re.compile(r"\s+")
 
 
-def normalize(text):
+def normalize(text: str | None) -> str:
     """Return `text` folded for matching: lower case, Arabic normalised, single spaces."""
     if not text:
         return ""
@@ -35,12 +37,12 @@ def normalize(text):
     return _SPACES.sub(" ", text).strip()
 
 
-def search_terms(query):
+def search_terms(query: str | None) -> list[str]:
     """Split a visitor's query into normalised words (capped, never raising)."""
     return normalize((query or "")[:MAX_QUERY_LENGTH]).split()[:8]
 
 
-def product_search_text(product):
+def product_search_text(product: Product) -> str:
     """The denormalised text a product is found by: both languages, tags included."""
     parts = []
     for field in ("title", "short_description", "description"):

@@ -2,14 +2,19 @@
 evaluation costs a constant number of queries, whatever the catalogue size."""
 
 import re
+from collections.abc import Iterable
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.db.models import Case, Count, DecimalField, F, Q, When
+from django.db.models import Case, Count, DecimalField, F, Q, QuerySet, When
 
 from catalog.models import Category, Product, Review
 from catalog.pricing import ON_SALE
 from catalog.search import search_terms
 from catalog.suggest import fuzzy_product_ids
+
+if TYPE_CHECKING:  # django-stubs' type of an annotated row (a development dependency)
+    from django_stubs_ext import WithAnnotations
 
 ALL_CATEGORIES = {"", "all", "entire-range"}  # no category filter
 _SLUG = re.compile(r"[-\w]{1,200}")
@@ -32,7 +37,7 @@ SORTS = {
 DEFAULT_SORT = "featured"
 
 
-def _with_shown_price(queryset):
+def _with_shown_price(queryset: QuerySet[Product]) -> QuerySet[Product]:
     """Annotate the price a shopper pays (catalog.pricing.unit_price, in SQL)."""
     return queryset.annotate(
         shown_price=Case(
@@ -43,7 +48,8 @@ def _with_shown_price(queryset):
     )
 
 
-def clean_filters(*, category=None, search=None, price=None, sort=None):
+def clean_filters(*, category: object = None, search: object = None, price: object = None,
+                  sort: object = None) -> dict[str, Any]:
     """Drop values the shop does not know, so bad input is ignored, never an error."""
     category = (category or "").strip()[:60] if isinstance(category, str) else ""
     if category in ALL_CATEGORIES:
@@ -59,7 +65,7 @@ def clean_filters(*, category=None, search=None, price=None, sort=None):
     }
 
 
-def _search_filter(search):
+def _search_filter(search: str) -> Q:
     condition = Q()
     for term in search_terms(search):
         # search_text is stored normalised; the raw title match covers rows
@@ -68,7 +74,8 @@ def _search_filter(search):
     return condition
 
 
-def product_list(*, category=None, search=None, price=None, sort=None):
+def product_list(*, category: object = None, search: object = None, price: object = None,
+                 sort: object = None) -> QuerySet[Product]:
     """Active products matching the shop's filters, in the chosen order.
 
     Unknown filter values are ignored; an unknown category slug matches
@@ -91,21 +98,25 @@ def product_list(*, category=None, search=None, price=None, sort=None):
     return queryset.order_by(*SORTS[filters["sort"]])
 
 
-def product_get(*, slug):
+def product_get(*, slug: str) -> Product | None:
     """The active product with this slug, or None."""
     if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
         return None
     return Product.objects.filter(is_active=True, slug=slug).select_related("category").first()
 
 
-def category_list_with_counts():
+class ProductCount(TypedDict):
+    product_count: int
+
+
+def category_list_with_counts() -> "QuerySet[WithAnnotations[Category, ProductCount]]":
     """Categories with the number of active products in each (one query)."""
     return Category.objects.annotate(
         product_count=Count("products", filter=Q(products__is_active=True))
     ).order_by("position", "slug")
 
 
-def category_pictures(*, categories):
+def category_pictures(*, categories: Iterable[Category]) -> dict[int, str]:
     """{category id: the picture of its first active product that has one} (featured first), for tiles."""
     wanted = {category.pk for category in categories}
     pictures = {}
@@ -117,7 +128,7 @@ def category_pictures(*, categories):
     return pictures
 
 
-def product_related(*, product, limit=4):
+def product_related(*, product: Product, limit: int = 4) -> list[Product]:
     """Up to `limit` active products in the same category or sharing a tag."""
     candidates = (
         Product.objects.filter(is_active=True)
@@ -139,12 +150,12 @@ def product_related(*, product, limit=4):
     return same_category
 
 
-def review_list_approved(*, product):
+def review_list_approved(*, product: Product | int) -> QuerySet[Review]:
     """Approved reviews of a product, newest first."""
     return Review.objects.filter(product=product, is_approved=True).order_by("-created_at", "-pk")
 
 
-def featured_products(*, limit=3):
+def featured_products(*, limit: int = 3) -> QuerySet[Product]:
     return (
         Product.objects.filter(is_active=True, is_featured=True)
         .select_related("category")

@@ -1,20 +1,24 @@
 """What the API says about products and reviews (output only; camelCase on the wire)."""
 
+from typing import Any
+
 from rest_framework import serializers
 
+from catalog.models import Product
 from catalog.pricing import Availability, price_info
+from shop.api.money import MoneyField
 
 
-class ProductOutputSerializer(serializers.Serializer):
+class ProductOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     slug = serializers.CharField()
     title = serializers.CharField()
     short_description = serializers.CharField()
     description = serializers.CharField()
     brewing_instructions = serializers.CharField()
-    price = serializers.SerializerMethodField()
+    price = MoneyField(source="price_amount")
     sale_price = serializers.SerializerMethodField()
-    kes_price = serializers.SerializerMethodField()
+    kes_price = MoneyField(source="kes_price_amount", allow_null=True)
     images = serializers.ListField(child=serializers.CharField())
     category = serializers.CharField(source="category.slug")
     category_name = serializers.CharField(source="category.name")
@@ -33,21 +37,15 @@ class ProductOutputSerializer(serializers.Serializer):
     brand = serializers.CharField()
     created_at = serializers.DateTimeField()
 
-    def get_price(self, product) -> str:
-        return f"{product.price_amount:.2f}"
-
-    def get_sale_price(self, product) -> str | None:
+    def get_sale_price(self, product: Product) -> str | None:
         info = price_info(product)
-        return f"{info.price:.2f}" if info.on_sale else None
+        return self.fields["price"].to_representation(info.price) if info.on_sale else None
 
-    def get_kes_price(self, product) -> str | None:
-        return f"{product.kes_price_amount:.2f}" if product.kes_price_amount is not None else None
-
-    def get_stock_status(self, product) -> str:
+    def get_stock_status(self, product: Product) -> str:
         return Availability.status(product.stock)
 
 
-class ReviewOutputSerializer(serializers.Serializer):
+class ReviewOutputSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     product_id = serializers.IntegerField()
     product_title = serializers.CharField(source="product.title")

@@ -4,11 +4,14 @@
 A staff moderation passes its `actor` and records its one audit entry here."""
 
 from decimal import Decimal
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.db.models import Avg, Count
+from django.db.models import Avg, Count, QuerySet
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
@@ -24,7 +27,7 @@ class ReviewError(ShopError):
 
 # --- products ---------------------------------------------------------------
 
-def product_upsert(*, product=None, **fields):
+def product_upsert(*, product: Product | None = None, **fields: Any) -> Product:
     """Create a product, or update `product` (or the one with `fields["slug"]`).
 
     The one write path for products (seed, importer, admin), so the search
@@ -46,7 +49,7 @@ def product_upsert(*, product=None, **fields):
     return product
 
 
-def product_images_clean(images):
+def product_images_clean(images: object) -> list[str]:
     """Product image addresses as stored: http(s) or a site path, never javascript: or data:."""
     if not isinstance(images, list | tuple):
         raise ShopError(_("Images must be a list of web addresses"), field="images")
@@ -54,7 +57,7 @@ def product_images_clean(images):
     return [url for url in cleaned if url]
 
 
-def product_search_text_refresh(*, products=None):
+def product_search_text_refresh(*, products: QuerySet[Product] | None = None) -> int:
     """Rebuild the search text of `products` (default: all). Returns how many."""
     queryset = products if products is not None else Product.objects.all()
     count = 0
@@ -66,7 +69,7 @@ def product_search_text_refresh(*, products=None):
 
 # --- reviews ----------------------------------------------------------------
 
-def review_is_allowed(*, user, product):
+def review_is_allowed(*, user: User | AnonymousUser | None, product: Product | int) -> bool:
     """Whether `user` has a delivered order that contains `product`."""
 
     if user is None or not user.is_authenticated or not user.is_customer:
@@ -76,7 +79,7 @@ def review_is_allowed(*, user, product):
     ).exists()
 
 
-def _rating(value):
+def _rating(value: int | str | None) -> int:
     try:
         rating = int(value if value not in (None, "") else 5)
     except (TypeError, ValueError):
@@ -86,7 +89,8 @@ def _rating(value):
     return rating
 
 
-def review_create(*, user, product, rating, title, comment):
+def review_create(*, user: User | AnonymousUser | None, product: Product, rating: int | str | None, title: object,
+                  comment: object) -> Review:
     """Record a pending review by a verified buyer.
 
     Checks run in the order DECISIONS fixes: signed in, fields filled,
@@ -110,7 +114,7 @@ def review_create(*, user, product, rating, title, comment):
     )
 
 
-def _product_rating_refresh(product_id):
+def _product_rating_refresh(product_id: int) -> None:
     stats = Review.objects.filter(product_id=product_id, is_approved=True).aggregate(
         average=Avg("rating"), count=Count("pk")
     )
@@ -119,14 +123,14 @@ def _product_rating_refresh(product_id):
     catalog_changed_now_and_on_commit()
 
 
-def _review_audit(actor, action, review, *, details=""):
+def _review_audit(actor: User | None, action: str, review: Review, *, details: str = "") -> None:
     """A staff moderation's one audit entry (a write without an actor records none)."""
     if actor is not None:
         audit_record(actor=actor, action=action, target=review,
                      details=details or f"{review.product.title}: {review.title}")
 
 
-def review_set_approved(*, review, approved, actor=None):
+def review_set_approved(*, review: Review, approved: bool, actor: User | None = None) -> Review:
     """Approve a review (shown) or send it back to pending (hidden)."""
     with transaction.atomic():
         review.is_approved = bool(approved)
@@ -137,7 +141,7 @@ def review_set_approved(*, review, approved, actor=None):
     return review
 
 
-def review_reject(*, review, actor=None):
+def review_reject(*, review: Review, actor: User | None = None) -> Review:
     """Reject a review: hidden for good and kept as rejected (not deleted)."""
     with transaction.atomic():
         review.is_approved = False
@@ -148,7 +152,7 @@ def review_reject(*, review, actor=None):
     return review
 
 
-def review_respond(*, review, response, actor=None):
+def review_respond(*, review: Review, response: str, actor: User | None = None) -> Review:
     """Store the shop's public answer to a review."""
     response = clean_text(response, field="adminResponse", max_length=TEXT_MAX, multiline=True)
     if not response:
@@ -161,7 +165,7 @@ def review_respond(*, review, response, actor=None):
     return review
 
 
-def review_delete(*, review, actor=None):
+def review_delete(*, review: Review, actor: User | None = None) -> None:
     with transaction.atomic():
         _review_audit(actor, "review.delete", review,
                       details=f"{review.product.title}: {review.title} ({review.user_email})")

@@ -10,6 +10,8 @@ the language the visitor asked in.
 
 import logging
 import secrets
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -17,12 +19,13 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Count
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from catalog.models import Product, StockAlert
 from shop.errors import ShopError
-from shop.mail import mail_queue
+from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
@@ -33,30 +36,28 @@ class StockAlertError(ShopError):
     """A "Notify me" request the visitor can correct."""
 
 
-def _base(base_url):
+def _base(base_url: str | None) -> str:
     return (settings.SITE_URL or base_url or "").rstrip("/")
 
 
-def _prefix(language):
-    return "/ar" if language == "ar" else ""
-
-
-def _mail(alert, template, subject_template, extra=None):
+def _mail(alert: StockAlert, template: str, subject_template: str, extra: dict[str, Any] | None = None) -> None:
     language = alert.language if alert.language in ("en", "ar") else "en"
     with translation.override(language):
         product = alert.product
-        base = _base(alert.base_url) + _prefix(language)
-        context = {"alert": alert, "product": product, "title": product.title, "store": store_settings_get(),
-                   "product_url": f"{base}/product/{product.slug}",
-                   "confirm_url": f"{base}/stock-alert/confirm?token={alert.token}",
-                   "cancel_url": f"{base}/stock-alert/cancel?token={alert.token}", **(extra or {})}
+        base = _base(alert.base_url)
+        context = {"alert": alert, "product": product, "title": isolate(product.title), "store": store_settings_get(),
+                   "product_url": base + reverse("catalog:product-detail", args=[product.slug]),
+                   "confirm_url": f"{base}{reverse('catalog:stock-alert-confirm')}?token={alert.token}",
+                   "cancel_url": f"{base}{reverse('catalog:stock-alert-cancel')}?token={alert.token}",
+                   **(extra or {})}
         subject = render_to_string(subject_template, context).strip()
         text = render_to_string(template, context)
     mail_queue(to=alert.email, subject=subject, text=text, language=language)
 
 
 @transaction.atomic
-def stock_alert_request(*, product_id, email, language="en", base_url=""):
+def stock_alert_request(*, product_id: int | str, email: object, language: str = "en",
+                        base_url: str = "") -> StockAlert:
     """Ask for one e-mail when the product is back; answers the same whether or not the address asked before."""
     email = clean_text(email, field="email", max_length=EMAIL_MAX).lower()
     try:
@@ -84,7 +85,7 @@ def stock_alert_request(*, product_id, email, language="en", base_url=""):
     return alert
 
 
-def stock_alert_by_token(token):
+def stock_alert_by_token(token: object) -> StockAlert | None:
     token = str(token or "")
     if not token or len(token) > 64:
         return None
@@ -92,7 +93,7 @@ def stock_alert_by_token(token):
 
 
 @transaction.atomic
-def stock_alert_confirm(*, token):
+def stock_alert_confirm(*, token: object) -> StockAlert | None:
     """Turn a pending alert on (the link in the confirmation e-mail); None for an unknown link."""
     alert = stock_alert_by_token(token)
     if alert is None:
@@ -106,7 +107,7 @@ def stock_alert_confirm(*, token):
 
 
 @transaction.atomic
-def stock_alert_cancel(*, token):
+def stock_alert_cancel(*, token: object) -> StockAlert | None:
     """Forget an alert (the link in either e-mail)."""
     alert = stock_alert_by_token(token)
     if alert is not None:
@@ -114,7 +115,7 @@ def stock_alert_cancel(*, token):
     return alert
 
 
-def stock_alerts_send(*, product_ids):
+def stock_alerts_send(*, product_ids: Iterable[int]) -> int:
     """E-mail every confirmed, unsent alert of these products that have stock again; each exactly once."""
     sent = 0
     back = Product.objects.filter(pk__in=product_ids, is_active=True, stock__gt=0).values_list("pk", flat=True)
@@ -134,14 +135,14 @@ def stock_alerts_send(*, product_ids):
     return sent
 
 
-def stock_alerts_sweep():
+def stock_alerts_sweep() -> int:
     """Send what a missed stock hook left behind (beat, hourly)."""
     waiting = StockAlert.objects.filter(confirmed_at__isnull=False, notified_at__isnull=True,
                                         product__stock__gt=0).values_list("product_id", flat=True).distinct()
     return stock_alerts_send(product_ids=list(waiting))
 
 
-def stock_alert_waiting_counts(*, product_ids=None):
+def stock_alert_waiting_counts(*, product_ids: Iterable[int] | None = None) -> dict[int, int]:
     """{product id: confirmed alerts not yet sent}, for the dashboard."""
     rows = StockAlert.objects.filter(confirmed_at__isnull=False, notified_at__isnull=True)
     if product_ids is not None:

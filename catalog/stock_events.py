@@ -9,19 +9,21 @@ sends the confirmed alerts of products that have stock again
 caught by the hourly sweep.
 """
 
+from collections.abc import Iterable
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 
-from shop.tasks import enqueue
+from shop.queue import enqueue
 
 
-def on_stock_changed(sender, product_ids, **kwargs):
+def on_stock_changed(sender: object, product_ids: Iterable[int], **kwargs: Any) -> None:
     ids = sorted({int(pk) for pk in product_ids if pk})
     if ids:
         transaction.on_commit(partial(_queue, ids))
 
 
-def _queue(ids):
+def _queue(ids: list[int]) -> None:
     # by path: catalog.tasks imports the services whose writes send the signal
     enqueue("catalog.tasks.stock_changed_task", ids)

@@ -24,8 +24,11 @@ import bisect
 import re
 import threading
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 from django.db.models import Count, Max
 
@@ -64,7 +67,7 @@ _ARABIC = re.compile("[\u0600-\u06ff]")
 
 
 @lru_cache(maxsize=50_000)
-def stem(word):
+def stem(word: str) -> str:
     """A light stem of a folded word (both languages)."""
     if word in _ARABIC_FORMS:
         return _ARABIC_FORMS[word]
@@ -90,18 +93,18 @@ def stem(word):
 
 
 @lru_cache(maxsize=50_000)
-def _concepts(word):
+def _concepts(word: str) -> tuple[str, ...]:
     """English words an Arabic word stands for (checked on the folded word and its stem)."""
     if not _ARABIC.search(word):
         return ()
-    found = []
+    found: list[str] = []
     for key in (word, stem(word)):
         for form in (key, key + "ه", _ARABIC_FORMS.get(key, key)):
             found.extend(_CONCEPTS.get(form, ()))
     return tuple(found)
 
 
-def words_of(text):
+def words_of(text: str) -> list[str]:
     """Folded, stemmed words of a text, with the English concepts of its Arabic words."""
     out = []
     for word in _WORD.findall(normalize(text)):
@@ -110,12 +113,12 @@ def words_of(text):
     return out
 
 
-def trigrams(word):
+def trigrams(word: str) -> set[str]:
     padded = f"  {word} "
     return {padded[i:i + 3] for i in range(len(padded) - 2)}
 
 
-def _within_edits(a, b, limit):
+def _within_edits(a: str, b: str, limit: int) -> bool:
     """Whether the edit distance of a and b is at most `limit` (small limits only)."""
     if abs(len(a) - len(b)) > limit:
         return False
@@ -140,29 +143,34 @@ class Entry:
     slug: str
     title_en: str
     title_ar: str
-    price: object = None
-    sale_price: object = None
+    price: Decimal | None = None
+    sale_price: Decimal | None = None
     image: str = ""
     category: str = ""
-    words: dict = field(default_factory=dict)  # word -> weight
+    words: dict[str, float] = field(default_factory=dict)  # word -> weight
+
+    @property
+    def shown_price(self) -> Decimal:
+        """What a product costs now: the sale price when it has one (0 for a category)."""
+        return self.sale_price if self.sale_price is not None else self.price or Decimal("0")
 
 
 class Index:
     """Words of the catalogue → entries, and trigrams → words, for fuzzy lookups."""
 
-    def __init__(self, entries):
+    def __init__(self, entries: list[Entry]) -> None:
         self.entries = entries
-        self.postings = {}  # word -> [(entry index, weight)]
+        self.postings: dict[str, list[tuple[int, float]]] = {}  # word -> [(entry index, weight)]
         for n, entry in enumerate(entries):
             for word, weight in entry.words.items():
                 self.postings.setdefault(word, []).append((n, weight))
         self.vocabulary = sorted(self.postings)
-        self.grams = {}
+        self.grams: dict[str, list[str]] = {}
         for word in self.vocabulary:
             for gram in trigrams(word):
                 self.grams.setdefault(gram, []).append(word)
 
-    def word_matches(self, query_word):
+    def word_matches(self, query_word: str) -> dict[str, float]:
         """Catalogue words a typed word may mean, with how sure we are (0–1)."""
         matches = {}
         for form in {query_word, stem(query_word), *_concepts(query_word)}:
@@ -176,7 +184,7 @@ class Index:
                 matches[word] = max(matches.get(word, 0), 0.9 if len(form) >= 3 else 0.7)
         if len(query_word) >= 3 and not query_word.isdigit():  # typos: trigram neighbours within 1–2 edits
             grams = trigrams(query_word)
-            counts = {}
+            counts: dict[str, int] = {}
             for gram in grams:
                 for word in self.grams.get(gram, ()):
                     counts[word] = counts.get(word, 0) + 1
@@ -192,14 +200,14 @@ class Index:
                     matches[word] = 0.6  # a typo in an unfinished word
         return matches
 
-    def search(self, query, *, kinds=("product", "category")):
+    def search(self, query: str | None, *, kinds: Sequence[str] = ("product", "category")) -> list[Entry]:
         """Entries for a typed query, best first: every word must match something."""
         query_words = _WORD.findall(normalize((query or "")[:MAX_QUERY_LENGTH]))[:6]
         if not query_words:
             return []
-        scores = None
+        scores: dict[int, float] | None = None
         for query_word in query_words:
-            found = {}
+            found: dict[int, float] = {}
             for word, certainty in self.word_matches(query_word).items():
                 for n, weight in self.postings[word]:
                     score = certainty * weight
@@ -211,12 +219,14 @@ class Index:
                 scores = {n: s + found[n] for n, s in scores.items() if n in found}
             if not scores:
                 return []
+        if scores is None:
+            return []
         ranked = sorted(scores.items(), key=lambda item: (-item[1], self.entries[item[0]].title_en))
         return [self.entries[n] for n, _score in ranked if self.entries[n].kind in kinds]
 
 
-def _entry_words(parts):
-    words = {}
+def _entry_words(parts: Iterable[tuple[str, float]]) -> dict[str, float]:
+    words: dict[str, float] = {}
     for text, weight in parts:
         for word in words_of(text):
             if weight > words.get(word, 0):
@@ -224,7 +234,7 @@ def _entry_words(parts):
     return words
 
 
-def index_build():
+def index_build() -> Index:
     categories = {c.pk: c for c in Category.objects.all()}
     entries = []
     for category in categories.values():
@@ -239,62 +249,70 @@ def index_build():
     fields = ("pk", "slug", "title_en", "title_ar", "price_amount", "sale_price_amount", "images", "tags",
               "category_id")
     for row in Product.objects.filter(is_active=True).values(*fields):
-        category = categories.get(row["category_id"])
+        shelf = categories.get(row["category_id"])
         parts = [(row["title_en"] or "", TITLE), (row["title_ar"] or "", TITLE),
                  (" ".join(str(t) for t in row["tags"] or []), TAG)]
-        if category is not None:
-            parts += [(category.name_en or "", CATEGORY), (category.name_ar or "", CATEGORY),
-                      (category.slug.replace("-", " "), CATEGORY)]
+        if shelf is not None:
+            parts += [(shelf.name_en or "", CATEGORY), (shelf.name_ar or "", CATEGORY),
+                      (shelf.slug.replace("-", " "), CATEGORY)]
         images = row["images"] or []
         entries.append(Entry(
             kind="product", pk=row["pk"], slug=row["slug"], title_en=row["title_en"] or "",
             title_ar=row["title_ar"] or "", price=row["price_amount"], sale_price=row["sale_price_amount"],
-            image=images[0] if images else "", category=category.slug if category else "",
+            image=images[0] if images else "", category=shelf.slug if shelf else "",
             words=_entry_words(parts),
         ))
     return Index(entries)
 
 
 _lock = threading.Lock()
-_cached = {"key": (None,), "index": None, "built": 0.0, "checked": 0.0}
+@dataclass
+class _Cached:
+    key: tuple[Any, ...] = (None,)
+    index: Index | None = None
+    built: float = 0.0
+    checked: float = 0.0
+
+
+_cached = _Cached()
 RECHECK_SECONDS = 5
 
 
-def _fingerprint():
+def _fingerprint() -> tuple[Any, ...]:
     """What the index was built from: the catalogue version, and (in one query) the active
     products' count and last change, since the version restarts when the shared cache does."""
     products = Product.objects.filter(is_active=True).aggregate(n=Count("pk"), last=Max("updated_at"))
     return catalog_version(), products["n"], products["last"], Category.objects.count()
 
 
-def index_get():
+def index_get() -> Index:
     """The index for the current catalogue: rebuilt when the catalogue version moves (every
     service write), when the products' fingerprint changes (looked at every RECHECK_SECONDS:
     the version restarts with the shared cache) and at least every FRAGMENT_SECONDS, so a
     data fix outside the services shows too. One rebuild per change, per process."""
     version = catalog_version()
     now = time.monotonic()
-    fresh = now - _cached["built"] <= FRAGMENT_SECONDS
-    if (_cached["index"] is not None and fresh and _cached["key"][0] == version
-            and now - _cached["checked"] <= RECHECK_SECONDS):
-        return _cached["index"]
+    fresh = now - _cached.built <= FRAGMENT_SECONDS
+    if (_cached.index is not None and fresh and _cached.key[0] == version
+            and now - _cached.checked <= RECHECK_SECONDS):
+        return _cached.index
     with _lock:
         key = _fingerprint()
-        _cached["checked"] = now
-        if _cached["index"] is None or _cached["key"] != key or now - _cached["built"] > FRAGMENT_SECONDS:
-            _cached["index"] = index_build()
-            _cached["key"] = key
-            _cached["built"] = now
-    return _cached["index"]
+        _cached.checked = now
+        if _cached.index is None or _cached.key != key or now - _cached.built > FRAGMENT_SECONDS:
+            _cached.index = index_build()
+            _cached.key = key
+            _cached.built = now
+        return _cached.index
 
 
-def index_reset():
+def index_reset() -> None:
     """Forget the built index (tests: the shared cache, and with it the version, restarts)."""
     with _lock:
-        _cached.update(key=(None,), index=None, built=0.0, checked=0.0)
+        _cached.key, _cached.index, _cached.built, _cached.checked = (None,), None, 0.0, 0.0
 
 
-def suggest(query):
+def suggest(query: str | None) -> tuple[list[Entry], list[Entry]]:
     """Products and categories for what the shopper has typed so far (2 characters or more)."""
     text = normalize((query or "")[:MAX_QUERY_LENGTH])
     if len(text.replace(" ", "")) < MIN_QUERY:
@@ -305,6 +323,6 @@ def suggest(query):
     return products, categories
 
 
-def fuzzy_product_ids(query, *, limit=FALLBACK_LIMIT):
+def fuzzy_product_ids(query: str, *, limit: int = FALLBACK_LIMIT) -> list[int]:
     """Active product ids the forgiving search finds, best first (the shop search's fallback)."""
     return [e.pk for e in index_get().search(query, kinds=("product",))[:limit]]

@@ -1,13 +1,15 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -17,14 +19,18 @@ from django.views.decorators.http import require_POST
 
 from catalog import selectors
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
-from catalog.pricing import ON_SALE, Availability, price_info
+from catalog.models import Product
+from catalog.pricing import ON_SALE, Availability, PriceInfo, price_info
 from catalog.services import review_is_allowed
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
+from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
 from shop.errors import ShopError
-from shop.money import format_egp
-from shop.paths import localized_path
+from shop.models import StoreSettings
+from shop.money import format_egp, money_text
+from shop.page_cache import page_inputs
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
-from shop.rates import rate_get
+from shop.rates import kes_egp_rate
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 from shop.units import keep_units
@@ -34,7 +40,7 @@ PAGE_SIZE = 24
 MAX_STEPPER = 99
 
 
-def _filters_from(request):
+def _filters_from(request: HttpRequest) -> dict[str, Any]:
     params = request.GET
     filters = selectors.clean_filters(
         category=params.get("category"), search=params.get("search"),
@@ -44,14 +50,14 @@ def _filters_from(request):
     return filters
 
 
-def _page_number(request):
+def _page_number(request: HttpRequest) -> int:
     try:
         return max(1, min(int(request.GET.get("page", "1")[:6]), 10_000))
     except ValueError:
         return 1
 
 
-def _query(filters, **changes):
+def _query(filters: dict[str, Any], **changes: Any) -> str:
     """The shop URL's query for `filters` with `changes`; defaults are left out."""
 
     merged = {**filters, **changes}
@@ -60,24 +66,21 @@ def _query(filters, **changes):
     return "?" + urlencode(pairs) if pairs else ""
 
 
-def _rate_props():
-    rate = rate_get("KES", "EGP")
+def _rate_props() -> dict[str, Any]:
+    rate = kes_egp_rate()
     return {"rate": f"{rate.rate}", "updated": rate.last_updated.isoformat() if rate.last_updated else None}
 
 
-def shop(request, *, title=None, sale_only=False):
+def shop(request: HttpRequest, *, title: str | None = None, sale_only: bool = False) -> HttpResponse:
     """The filtered product list; the filters island fetches the `results` fragment of this view.
 
-    The rendered body is kept in the shared cache per catalogue version, language,
-    filters, rate and settings, so a repeat visit costs no catalogue query at all.
+    The rendered body is kept in the shared cache per page input (shop.page_cache.page_inputs) and
+    catalogue version, so a render that the page cache did not spare (a visitor with a session
+    and no stored page, staff) costs no catalogue query (bench/RESULTS.md: fragment caches).
     """
     filters = _filters_from(request)
     fragment = request.headers.get("X-Fragment") == "results"
-    store = store_settings_get()
-    key = ":".join(str(part) for part in (
-        "shop-body" if not fragment else "shop-results", catalog_version(), get_language(), request.path,
-        _query(filters, page=_page_number(request)), rate_get("KES", "EGP").rate, store.updated_at.timestamp(),
-    ))
+    key = page_inputs(request, get_language()).key("shop-results" if fragment else "shop-body", catalog_version())
     body = cache.get(key)
     if body is None:
         context = _shop_context(request, filters, title=title, sale_only=sale_only)
@@ -94,7 +97,8 @@ def shop(request, *, title=None, sale_only=False):
     return response
 
 
-def _shop_context(request, filters, *, title, sale_only):
+def _shop_context(request: HttpRequest, filters: dict[str, Any], *, title: str | None,
+                  sale_only: bool) -> dict[str, Any]:
     products = selectors.product_list(**{k: filters[k] for k in ("category", "search", "price", "sort")})
     if sale_only:
         products = products.filter(ON_SALE)
@@ -137,11 +141,11 @@ def _shop_context(request, filters, *, title, sale_only):
     }
 
 
-def sale(request):
+def sale(request: HttpRequest) -> HttpResponse:
     return shop(request, title=_("Sale"), sale_only=True)
 
 
-def explore(request):
+def explore(request: HttpRequest) -> HttpResponse:
     categories = [c for c in selectors.category_list_with_counts() if c.is_assignable]
     pictures = selectors.category_pictures(categories=categories)
     for category in categories:
@@ -149,7 +153,7 @@ def explore(request):
     return render(request, "catalog/explore.html", {"categories": categories})
 
 
-def price_choices():
+def price_choices() -> list[tuple[str, str]]:
     return [
         ("under-100", _("Under E£100")),
         ("100-200", _("E£100 – E£200")),
@@ -158,7 +162,7 @@ def price_choices():
     ]
 
 
-def sort_choices():
+def sort_choices() -> list[tuple[str, str]]:
     return [
         ("featured", _("Featured")),
         ("newest", _("Newest")),
@@ -168,19 +172,19 @@ def sort_choices():
     ]
 
 
-def product_detail(request, slug):
+def product_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A product page. Everything but the review form is the same for every visitor,
-    so those parts are cached, keyed by what they show (price, stock, rate, settings)."""
+    so those parts are cached, keyed by the page's inputs (shop.page_cache.page_inputs), the
+    catalogue version and the product's own row."""
     product = selectors.product_get(slug=slug)
     if product is None:
         return render(request, "catalog/product_not_found.html", status=404)
     store = store_settings_get()
     language = get_language()
-    base = ":".join(str(part) for part in (
-        "product", catalog_version(), language, product.pk, product.updated_at.timestamp(), product.stock,
-        rate_get("KES", "EGP").rate, store.updated_at.timestamp(), request.scheme, request.get_host(),
-    ))
-    keys = {part: f"{base}:{part}" for part in ("top", "bottom", "json_ld")}
+    # the product's own stamp too: a write that bypasses the services (the Django admin) shows at once here
+    inputs = page_inputs(request, language)
+    stamp = (catalog_version(), product.pk, product.updated_at.timestamp(), product.stock)
+    keys = {part: inputs.key(f"product-{part}", *stamp) for part in ("top", "bottom", "json_ld")}
     found = cache.get_many(keys.values())
     if len(found) < len(keys):
         context = _product_context(request, product, store, language)
@@ -205,7 +209,12 @@ def product_detail(request, slug):
     })
 
 
-def review_props(request, *, product_id):
+def review_form_part(request: HttpRequest, arg: str) -> dict[str, Any]:
+    """The review form for this visitor (a visitor part of the product page: shop.stitch)."""
+    return {"review_props": review_props(request, product_id=int(arg))}
+
+
+def review_props(request: HttpRequest, *, product_id: int) -> dict[str, Any]:
     """The review form's props for this visitor (a visitor part of the product page: shop.stitch)."""
     user = request.user
     if not user.is_authenticated:
@@ -217,28 +226,31 @@ def review_props(request, *, product_id):
     return {
         "productId": product_id,
         "reason": reason,
-        "loginUrl": localized_path(f"/login?next={request.path}", get_language()),
+        "loginUrl": f"{reverse('accounts:login')}?next={request.path}",
     }
 
 
 DELIVERY_SLOT = "<!--delivery-estimate-->"
 
 
-def _delivery_estimate(request, store, language):
+def _delivery_estimate(request: HttpRequest, store: StoreSettings, language: str) -> str:
     """"Delivery to Cairo: E£50.00 · Arrives Sun 29 Nov – Tue 1 Dec" for the shopper's last governorate."""
     return render_to_string("catalog/_delivery_estimate.html", delivery_estimate_context(request, store, language),
                             request)
 
 
-def delivery_estimate_context(request, store, language):
-    """The delivery estimate's context (a visitor part of the product page: shop.stitch)."""
-    from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
+def delivery_estimate_part(request: HttpRequest, _arg: str) -> dict[str, Any]:
+    """The delivery estimate for this visitor (a visitor part of the product page: shop.stitch)."""
+    return delivery_estimate_context(request, store_settings_get(), get_language())
 
+
+def delivery_estimate_context(request: HttpRequest, store: StoreSettings, language: str) -> dict[str, Any]:
+    """The delivery estimate's context: the shopper's last governorate, else Cairo."""
     governorate = shopper_governorate(request) or CAIRO
     return {"estimate": delivery_estimate(governorate=governorate, store=store, language=language), "store": store}
 
 
-def _product_context(request, product, store, language):
+def _product_context(request: HttpRequest, product: Product, store: StoreSettings, language: str) -> dict[str, Any]:
     info = price_info(product)
     top = max(0, min(product.stock, MAX_STEPPER))
     return {
@@ -256,6 +268,7 @@ def _product_context(request, product, store, language):
             "price": format_egp(info.price, language),
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
+            "urls": island_urls(),  # the mini-cart's links
         },
         "rate_props": _rate_props(),
         "tab_props": {"tabs": [
@@ -266,12 +279,12 @@ def _product_context(request, product, store, language):
     }
 
 
-def _script_safe(text):
+def _script_safe(text: str) -> str:
     """JSON that cannot close its <script> element, whatever a title contains."""
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _product_json_ld(request, product, info):
+def _product_json_ld(request: HttpRequest, product: Product, info: PriceInfo) -> dict[str, Any]:
     """schema.org Product with its offer, for search engines."""
     data = {
         "@context": "https://schema.org",
@@ -284,7 +297,7 @@ def _product_json_ld(request, product, info):
         "url": request.build_absolute_uri(request.path),
         "offers": {
             "@type": "Offer",
-            "price": f"{info.price:.2f}",
+            "price": money_text(info.price),
             "priceCurrency": "EGP",
             "availability": "https://schema.org/InStock" if product.stock > 0 else "https://schema.org/OutOfStock",
             "url": request.build_absolute_uri(request.path),
@@ -305,7 +318,7 @@ STOCK_ALERT_MARK = "<!--stock-alert-form-->"
 @never_cache
 @rate_limit_posts("stock_alert")
 @require_POST
-def stock_alert_request_view(request):
+def stock_alert_request_view(request: HttpRequest) -> HttpResponse:
     """The product page's "Notify me" form (works without JavaScript)."""
     product_id = request.POST.get("product", "")
     try:
@@ -321,7 +334,7 @@ def stock_alert_request_view(request):
 
 
 @never_cache
-def stock_alert_confirm_view(request):
+def stock_alert_confirm_view(request: HttpRequest) -> HttpResponse:
     """The confirmation link: a button (POST) confirms, so mail scanners that open links confirm nothing."""
     token = request.POST.get("token") or request.GET.get("token") or ""
     alert = stock_alert_by_token(token)
@@ -337,7 +350,7 @@ def stock_alert_confirm_view(request):
 
 
 @never_cache
-def stock_alert_cancel_view(request):
+def stock_alert_cancel_view(request: HttpRequest) -> HttpResponse:
     token = request.POST.get("token") or request.GET.get("token") or ""
     if stock_alert_by_token(token) is None:
         return render(request, "catalog/stock_alert_done.html",

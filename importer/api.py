@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from accounts.roles import StaffAreaPermission
 from catalog.models import Product
-from importer import selectors, services, sync
+from importer import records, selectors, services, sync
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
 from shop.errors import ShopError
@@ -227,9 +227,10 @@ def diff_payload(diff):
         "runId": diff.run.pk if diff.run else None,
         "runStatus": diff.run.status if diff.run else None,
         "goneChecked": diff.gone_checked,
-        "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current), "originalPriceEgp": egp(p.price) if p.sale is not None else None,
+        "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current),
+                 "originalPriceEgp": egp(p.price) if p.sale is not None else None,
                  "kes": str(item.price), "image": item.image, "sourceUrl": item.source_url, "inStock": item.in_stock}
-                for item, p in ((item, sync.prices_for(item, config=diff.config)) for item in diff.new)],
+                for item, p in ((item, records.prices_for(item, config=diff.config)) for item in diff.new)],
         "changed": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
                      "oldPrice": str(product.price_amount), "oldSalePrice": egp(product.sale_price_amount),
                      "newPrice": egp(prices.price), "newSalePrice": egp(prices.sale),
@@ -294,7 +295,7 @@ class ProductPriceHistoryApi(APIView):
         "history": serializers.ListField(child=serializers.DictField())}))
     def get(self, request, pk):
         product = get_object_or_404(Product, pk=pk)
-        rows = sync.price_history(product=product)
+        rows = records.price_history(product=product)
         return Response({"history": [
             {"kes": str(r.kes), "kesOriginal": None if r.kes_original is None else str(r.kes_original),
              "rate": _plain(r.rate), "markup": _plain(r.markup), "egp": str(r.egp),

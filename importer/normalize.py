@@ -35,7 +35,8 @@ def normalise(product: ParsedProduct):
         description = describe(name=name, category=product.category or "speciality-teas") or FALLBACK_DESCRIPTION
     original = product.original_price if product.original_price and product.original_price > product.price else None
     return ParsedProduct(
-        name=name, price=quantize(product.price), original_price=quantize(original) if original else None, currency="KES",
+        name=name, price=quantize(product.price), original_price=quantize(original) if original else None,
+        currency="KES",
         image=product.image, description=description, source_url=product.source_url,
         category=product.category, rank=product.rank, in_stock=product.in_stock is not False,
     )

@@ -466,8 +466,10 @@ def _product_page(doc, page_url):
     name = clean_text(name_el.text_content()) if name_el is not None else ""
     if not name:
         return None
-    summary = _first(doc, [f'//*[{_class_has("summary")}]', f'//*[{_class_has("single-tea-name")}]', "//main", "//body"])
-    price_el = _first(summary, [f'.//p[{_class_has("price")}]', f'.//*[{_class_has("price")}]']) if summary is not None else None
+    summary = _first(doc, [f'//*[{_class_has("summary")}]', f'//*[{_class_has("single-tea-name")}]',
+                           "//main", "//body"])
+    price_el = (_first(summary, [f'.//p[{_class_has("price")}]', f'.//*[{_class_has("price")}]'])
+                if summary is not None else None)
     price, original = _price_from_element(price_el) if price_el is not None else (None, None)
     if price is None and summary is not None:
         price = fallback_price(summary.text_content())

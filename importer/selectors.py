@@ -1,19 +1,22 @@
 """Importer reads shared by the API, the panel page and the command."""
 
+from typing import Any
+
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from importer.models import ExternalProduct, ImporterRun
 
 
-def external_product_list():
+def external_product_list() -> QuerySet[ExternalProduct]:
     return ExternalProduct.objects.order_by("pk")
 
 
-def run_latest():
+def run_latest() -> ImporterRun | None:
     return ImporterRun.objects.order_by("-created_at").first()
 
 
-def run_progress(run):
+def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
     """The live progress the panel draws: pages fetched of planned, products, errors, elapsed."""
     if run is None:
         return None

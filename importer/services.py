@@ -4,28 +4,31 @@ import hashlib
 import logging
 import time
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
 from catalog.media import IMAGE_CONTENT_TYPES, IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_save, image_stored
 from catalog.models import Product
 from catalog.products import product_create, product_update
-from importer import sync
 from importer.categorize import caffeine_for, categorize, describe
-from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl
+from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, Progress
 from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.pricing import import_price
+from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
-from shop.rates import rate_get, rate_status, rates_refresh
+from shop.queue import enqueue
+from shop.rates import kes_egp_rate, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
-from shop.tasks import enqueue
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +49,10 @@ class ImporterError(ShopError):
 # -- configuration and cache ----------------------------------------------------
 
 
-def importer_config():
+def importer_config() -> dict[str, Any]:
     """The importer configuration (spec 3), from store settings and the stored rate."""
     store = store_settings_get()
-    rate = rate_get("KES", "EGP")
+    rate = kes_egp_rate()
     status = rate_status("KES", "EGP")
     return {
         "enabled": store.external_enabled,
@@ -60,24 +63,24 @@ def importer_config():
         "exchange_rate": rate.rate,
         "rate_source": rate.source,
         "rate_is_fallback": rate.is_fallback,
-        "rate_is_stale": status["isStale"],
+        "rate_is_stale": status.is_stale,
         "rate_updated": rate.last_updated,
         "last_fetch": cache_timestamp(),
     }
 
 
-def cache_timestamp():
+def cache_timestamp() -> datetime | None:
     newest = ExternalProduct.objects.order_by("-fetched_at").values_list("fetched_at", flat=True).first()
     return newest
 
 
-def cache_is_fresh():
+def cache_is_fresh() -> bool:
     stamp = cache_timestamp()
     hours = store_settings_get().external_refresh_interval or 24
     return stamp is not None and timezone.now() - stamp < timedelta(hours=hours)
 
 
-def cache_clear(*, actor=None):
+def cache_clear(*, actor: User | None = None) -> int:
     """Forget the cached crawl results (imported shop products stay); staff's clear is audited."""
     with transaction.atomic():
         deleted, _detail = ExternalProduct.objects.all().delete()
@@ -86,12 +89,12 @@ def cache_clear(*, actor=None):
     return deleted
 
 
-def egp_price(kes, *, config=None):
+def egp_price(kes: Decimal | float, *, config: dict[str, Any] | None = None) -> Decimal:
     config = config or importer_config()
     return import_price(kes=kes, rate=config["exchange_rate"], markup=config["markup"])
 
 
-def category_for(item, *, config=None):
+def category_for(item: ExternalProduct, *, config: dict[str, Any] | None = None) -> str:
     """The shop category an external product gets on import."""
     price = egp_price(item.price, config=config)
     return categorize(name=item.name, description=item.description, price=price,
@@ -101,7 +104,7 @@ def category_for(item, *, config=None):
 # -- runs -----------------------------------------------------------------------
 
 
-def base_url_check(base_url):
+def base_url_check(base_url: str) -> None:
     """Refuse a producer address the importer must not reach (the settings API's field)."""
     try:
         check_url(base_url)
@@ -110,12 +113,12 @@ def base_url_check(base_url):
                             field="external_products.base_url") from exc
 
 
-def run_active():
+def run_active() -> ImporterRun | None:
     cutoff = timezone.now() - STALE_AFTER
     return ImporterRun.objects.filter(status__in=ACTIVE, created_at__gte=cutoff).first()
 
 
-def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
+def run_start(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES) -> ImporterRun:
     """Queue a crawl of the producer's site; the Celery task does the work."""
     try:
         max_pages = int(max_pages)
@@ -136,7 +139,7 @@ def run_start(*, user=None, base_url=None, max_pages=DEFAULT_PAGES):
     return run
 
 
-def dispatch(run_id):
+def dispatch(run_id: int) -> None:
     """Hand a run to Celery (tests may replace this to run it in a thread).
 
     When the queue is unreachable the run fails at once with a reason staff
@@ -150,7 +153,7 @@ def dispatch(run_id):
         )
 
 
-def run_cancel(*, run, actor=None):
+def run_cancel(*, run: ImporterRun, actor: User | None = None) -> ImporterRun:
     """Ask a running crawl to stop after the page it is fetching."""
     with transaction.atomic():
         asked = ImporterRun.objects.filter(pk=run.pk, status__in=ACTIVE, cancel_requested=False).update(
@@ -161,7 +164,7 @@ def run_cancel(*, run, actor=None):
     return run
 
 
-def run_crawl(*, run_id, session=None):
+def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterRun:
     """Crawl for one run, saving progress as it goes; keep what was found."""
     run = ImporterRun.objects.get(pk=run_id)
     if run.status not in ACTIVE:
@@ -172,12 +175,12 @@ def run_crawl(*, run_id, session=None):
     _run_update(run.pk, status=RunStatus.RUNNING, started_at=timezone.now())
     rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
 
-    def on_progress(progress):
+    def on_progress(progress: Progress) -> None:
         _run_update(run.pk, attempts=1, pages_planned=progress.pages_planned,
                     pages_fetched=progress.pages_fetched, products_found=progress.products_found,
                     errors=progress.errors[-50:])
 
-    def should_cancel():
+    def should_cancel() -> bool:
         try:
             return ImporterRun.objects.filter(pk=run.pk, cancel_requested=True).exists()
         except OperationalError:  # busy: ask again after the next page
@@ -220,7 +223,7 @@ def run_crawl(*, run_id, session=None):
     return ImporterRun.objects.get(pk=run.pk)
 
 
-def _run_update(pk, *, attempts=5, **fields):
+def _run_update(pk: int, *, attempts: int = 5, **fields: Any) -> int:
     """Save a run's fields. Progress is best-effort: a busy database skips one update
     (the next page writes again); the final status is retried."""
     for attempt in range(attempts):
@@ -232,10 +235,11 @@ def _run_update(pk, *, attempts=5, **fields):
                     return 0
                 raise
             time.sleep(0.2 * (attempt + 1))
+    return 0  # attempts=0: nothing was tried
 
 
 @transaction.atomic
-def cache_replace(*, run, products):
+def cache_replace(*, run: ImporterRun, products: list[Any]) -> None:
     """The last crawl's products replace the cache (a partial crawl keeps what it found)."""
 
     now = timezone.now()
@@ -256,12 +260,12 @@ def cache_replace(*, run, products):
 
 @dataclass
 class ImportResult:
-    created: list = field(default_factory=list)
-    updated: list = field(default_factory=list)
-    errors: list = field(default_factory=list)
+    created: list[Product] = field(default_factory=list)
+    updated: list[Product] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
 
-def image_import(url, *, session):
+def image_import(url: str, *, session: PoliteSession) -> str:
     """Download a product picture and keep it in media storage; return its URL (never hot-linked).
 
     `session` is the crawl's polite client: pictures wait their turn like pages.
@@ -274,7 +278,8 @@ def image_import(url, *, session):
     return image_save(body, stem=digest, folder=IMPORT_FOLDER, unique=False)
 
 
-def external_products_import(*, external_products=None, user=None):
+def external_products_import(*, external_products: list[ExternalProduct] | None = None,
+                             user: User | None = None) -> ImportResult:
     """Create or update shop products from the producer's (cached) ones, matched by source URL."""
     items = list(external_products if external_products is not None else ExternalProduct.objects.order_by("pk"))
     if not items:
@@ -297,7 +302,7 @@ def external_products_import(*, external_products=None, user=None):
     return result
 
 
-def _picture_session(base_url):
+def _picture_session(base_url: str) -> PoliteSession | None:
     """The polite client pictures are fetched with (None when the producer address is refused)."""
     try:
         return PoliteSession(base_url=base_url)
@@ -306,7 +311,8 @@ def _picture_session(base_url):
         return None
 
 
-def _import_one(item, *, config, feature, session, user):
+def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool, session: PoliteSession | None,
+                user: User | None) -> tuple[Product, bool]:
     current_egp = egp_price(item.price, config=config)
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
@@ -348,13 +354,13 @@ def _import_one(item, *, config, feature, session, user):
             is_active=True, is_new=True, is_featured=feature, images=images,
             source_url=item.source_url[:500], **prices,
         )
-        sync.import_state(product, created=True)
+        import_state(product, created=True)
         if not item.in_stock:
             ImportedProduct.objects.filter(product=product).update(stock_zeroed=True)
         _history(product, item, config)
         return product, True
 
 
-def _history(product, item, config):
-    sync.price_record(product=product, prices=sync.prices_for(item, config=config), reason=PriceReason.IMPORT)
+def _history(product: Product, item: ExternalProduct, config: dict[str, Any]) -> None:
+    price_record(product=product, prices=prices_for(item, config=config), reason=PriceReason.IMPORT)
     ImportedProduct.objects.filter(product=product).update(last_seen_at=timezone.now(), gone_since=None)

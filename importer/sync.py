@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -25,94 +26,17 @@ from catalog.models import Product
 from catalog.products import product_update
 from importer import services
 from importer.categorize import describe
-from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, PriceRecord, RunStatus
+from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
-from importer.pricing import import_price
+from importer.records import import_state, price_record, prices_for
 from shop.mail import mail_queue
 from shop.store_settings import store_settings_get
 
 log = logging.getLogger(__name__)
 
-# content fields staff may edit in the dashboard; a scheduled import never writes an edited one
-CONTENT_FIELDS = ("title_en", "title_ar", "description_en", "description_ar",
-                  "short_description_en", "short_description_ar")
 # fields a scheduled import may refresh from the producer while staff never edited them
 PRODUCER_TEXT = {"title_en": "name", "description_en": "description"}
 SHORT_DESCRIPTION = 100
-HISTORY_SHOWN = 50
-
-
-# -- staff edits ------------------------------------------------------------------
-
-
-def import_state(product, *, created=False):
-    """The product's import record. One made for a product imported before edits were
-    tracked counts every content field as edited (nobody can tell any more)."""
-    state = ImportedProduct.objects.filter(product=product).first()
-    if state is None:
-        state = ImportedProduct.objects.create(
-            product=product, staff_edited=[] if created else list(CONTENT_FIELDS))
-    return state
-
-
-def staff_edits_record(*, product, fields):
-    """Remember that staff changed these content fields of an imported product."""
-    edited = sorted(set(fields) & set(CONTENT_FIELDS))
-    if not product.source_url or not edited:
-        return
-    state = import_state(product)
-    merged = sorted(set(state.staff_edited) | set(edited))
-    if merged != state.staff_edited:
-        ImportedProduct.objects.filter(pk=state.pk).update(staff_edited=merged)
-
-
-# -- prices -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Prices:
-    price: object  # EGP shop price (the list price on a sale)
-    sale: object  # EGP sale price or None
-    kes: object
-    kes_original: object
-    rate: object
-    markup: object
-
-    @property
-    def current(self):
-        return self.sale if self.sale is not None else self.price
-
-
-def prices_for(item, *, config):
-    """What an external product costs in the shop: round(KES × rate × (1 + markup/100))."""
-    current = import_price(kes=item.price, rate=config["exchange_rate"], markup=config["markup"])
-    original = None
-    if item.original_price and item.original_price > item.price:
-        original = import_price(kes=item.original_price, rate=config["exchange_rate"], markup=config["markup"])
-    return Prices(price=original or current, sale=current if original else None, kes=item.price,
-                  kes_original=item.original_price if original else None,
-                  rate=config["exchange_rate"], markup=config["markup"])
-
-
-def price_record(*, product, prices, reason):
-    """Add a history row when KES, rate, markup or the EGP prices differ from the last one."""
-    last = PriceRecord.objects.filter(product=product).first()
-    row = {"kes": prices.kes, "kes_original": prices.kes_original, "rate": prices.rate,
-           "markup": prices.markup, "egp": prices.price, "sale_egp": prices.sale}
-    if last is not None and all(_same(getattr(last, k), v) for k, v in row.items()):
-        return last
-    return PriceRecord.objects.create(product=product, reason=reason, **row)
-
-
-def _same(a, b):
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) < 1e-6 if isinstance(a, float) else a == b
-
-
-def price_history(*, product):
-    """The product's import prices, newest first (the product dialog's table)."""
-    return list(PriceRecord.objects.filter(product=product)[:HISTORY_SHOWN])
 
 
 def _producer_text(item, attr):
@@ -312,7 +236,9 @@ def summary_send(*, summary):
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language):
             context = {"summary": summary, "store": store, "LANG": language,
-                       "preview_url": f"{settings.SITE_URL}/admindash/external-products"}
+                       # "old → new" points the reading way: leftwards in Arabic
+                       "arrow": "←" if language == "ar" else "→",
+                       "preview_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
             subject = render_to_string("importer/email/summary_subject.txt", context).strip()
             body = render_to_string("importer/email/summary.txt", context)
         try:

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from importer import services, sync
 from importer.models import ImporterRun, RunStatus
+from shop.queue import enqueue
 from shop.rates import rates_refresh
 from shop.store_settings import store_settings_get
-from shop.tasks import enqueue
 
 log = logging.getLogger(__name__)
 

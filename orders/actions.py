@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from backoffice.audit import audit_record
 from orders.emails import (
     order_attention_send,
@@ -39,15 +40,16 @@ class OrderStatusError(ShopError):
     field = "status"
 
 
-def _lines(order):
+def _lines(order: Order) -> list[tuple[int, int]]:
     return [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
 
 
-def _locked(order):
+def _locked(order: Order) -> Order:
     return Order.objects.select_for_update().get(pk=order.pk)
 
 
-def order_set_status(*, order, status, actor=None, note="", tracking_number="", courier="", customer_note=""):
+def order_set_status(*, order: Order, status: str, actor: User | None = None, note: str = "", tracking_number: str = "",
+                     courier: str = "", customer_note: str = "") -> Order:
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in).
@@ -87,7 +89,8 @@ def order_set_status(*, order, status, actor=None, note="", tracking_number="", 
         locked.status = status
         locked.save(update_fields=fields)
         OrderStatusChange.objects.create(
-            order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX], tracking_number=tracking_number[:TRACKING_MAX],
+            order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX],
+            tracking_number=tracking_number[:TRACKING_MAX],
             courier=courier[:COURIER_MAX], customer_note=customer_note[:NOTE_MAX],
             actor=actor if actor is not None and actor.is_authenticated else None,
         )
@@ -97,12 +100,12 @@ def order_set_status(*, order, status, actor=None, note="", tracking_number="", 
     return order
 
 
-def order_cancel(*, order, actor=None, note=""):
+def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> Order:
     """Cancel `order` and put its stock back."""
     return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
 
 
-def order_mark_paid(*, order, note=""):
+def order_mark_paid(*, order: Order, note: str = "") -> Order:
     """Record a verified payment: paid, processing, confirmation e-mail. Idempotent.
 
     Money captured on a cancelled order (paid after it expired, or a success
@@ -128,7 +131,7 @@ def order_mark_paid(*, order, note=""):
     return order
 
 
-def _flag_captured_on_cancelled(order, *, previous_payment, note):
+def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: str) -> None:
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
     order.needs_attention = True
@@ -143,7 +146,7 @@ def _flag_captured_on_cancelled(order, *, previous_payment, note):
     order_attention_send(order=order)
 
 
-def order_confirm_cod(*, order):
+def order_confirm_cod(*, order: Order) -> Order:
     """Confirm a cash-on-delivery order at once: stock stays taken, e-mail goes out."""
     with transaction.atomic():
         locked = _locked(order)
@@ -157,7 +160,7 @@ def order_confirm_cod(*, order):
     return order
 
 
-def order_payment_failed(*, order, note="Payment failed"):
+def order_payment_failed(*, order: Order, note: str = "Payment failed") -> Order:
     """Record a declined payment on an unpaid order: failed, cancelled, stock back."""
     with transaction.atomic():
         locked = _locked(order)

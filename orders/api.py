@@ -1,35 +1,46 @@
 """Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
 
 import logging
+from typing import Any, cast
 
 from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiTypes,
     extend_schema,
     extend_schema_serializer,
     inline_serializer,
 )
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from accounts.services import customer_create, customer_sign_in, token_issue
 from orders import cart as carts
+from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
-from orders.delivery import governorate_name, shopper_governorate, shopper_governorate_remember
-from orders.models import Order, Payment, PaymentStatus
+from orders.delivery import shopper_governorate, shopper_governorate_remember
+from orders.models import Cart, Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
+from orders.places import governorate_stored
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
+from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer, TrackingOutputSerializer
+from orders.summary import cart_summary
+from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.api.money import MoneyField
 from shop.errors import ShopError
+from shop.money import to_minor_units
 from shop.site_url import site_url
 
 logger = logging.getLogger("orders")
+_money = MoneyField()
 
 CartSchema = inline_serializer("Cart", {
     "items": serializers.ListField(child=serializers.DictField()),
@@ -43,14 +54,14 @@ CartSchema = inline_serializer("Cart", {
 })
 
 
-def _cart_response(request, cart, *, notice=None, status=200):
-    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200) -> Response:
+    data = CartOutputSerializer(cart_summary(cart, governorate=shopper_governorate(request))).data
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
 
 
-def _capped_notice(capped):
+def _capped_notice(capped: bool) -> str | None:
     return _("Only the quantity in stock was added") if capped else None
 
 
@@ -60,11 +71,11 @@ class CartApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema(responses=CartSchema)
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return _cart_response(request, carts.cart_get_for_request(request))
 
     @extend_schema(responses={200: CartSchema})
-    def delete(self, request):
+    def delete(self, request: Request) -> Response:
         carts.cart_clear(cart=carts.cart_get_for_request(request))
         return _cart_response(request, carts.cart_get_for_request(request))
 
@@ -73,12 +84,12 @@ class CartItemAddApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartItemAddInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         product_id = serializers.IntegerField()
         quantity = serializers.IntegerField(default=1, min_value=1, max_value=999)
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
@@ -91,11 +102,11 @@ class CartItemApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartItemInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         quantity = serializers.IntegerField(max_value=999)
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def patch(self, request, product_id):
+    def patch(self, request: Request, product_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
@@ -104,7 +115,7 @@ class CartItemApi(APIView):
         return _cart_response(request, cart, notice=_capped_notice(capped))
 
     @extend_schema(responses={200: CartSchema})
-    def delete(self, request, product_id):
+    def delete(self, request: Request, product_id: int) -> Response:
         cart = carts.cart_get_for_request(request)
         if cart is not None:
             carts.cart_line_remove(cart=cart, product_id=product_id)
@@ -117,7 +128,7 @@ class CartSummaryApi(APIView):
     throttle_scope = "cart"
 
     @extend_schema_serializer(component_name="CartSummaryInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
         # the delivery governorate (English or Arabic name); remembered for the session.
@@ -126,31 +137,32 @@ class CartSummaryApi(APIView):
         country = serializers.CharField(required=False, allow_blank=True, max_length=3, default="EGY")
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request)
         if data.validated_data["country"].upper() not in ("", "EGY"):
             governorate = ""
         elif "governorate" in data.validated_data:
-            governorate = governorate_name(data.validated_data["governorate"])
+            governorate = governorate_stored(data.validated_data["governorate"])
             shopper_governorate_remember(request._request, governorate)
         else:
             governorate = shopper_governorate(request)
         coupon = None
         code = data.validated_data["coupon_code"].strip()
         if code:
-            subtotal = carts.order_totals(lines=carts.cart_lines(cart)).subtotal
+            subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
-        return Response(carts.cart_data(cart, coupon=coupon, governorate=governorate,
-                                        payment_method=data.validated_data["payment_method"]))
+        summary = cart_summary(cart, coupon=coupon, governorate=governorate,
+                               payment_method=data.validated_data["payment_method"])
+        return Response(CartOutputSerializer(summary).data)
 
 
 class PaymentTestApi(APIView):
     """Which Paymob keys are configured (never the keys themselves)."""
 
     @extend_schema(request=None, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         key = settings.PAYMOB_SECRET_KEY
         parts = key.split("_")
         prefix = "_".join(parts[:3]) if len(parts) > 3 else key[:3]
@@ -171,14 +183,14 @@ class CreateIntentionApi(APIView):
     throttle_scope = "checkout"
 
     @extend_schema_serializer(component_name="CreateIntentionCustomer")
-    class CustomerSerializer(serializers.Serializer):
+    class CustomerSerializer(serializers.Serializer[Any]):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
         phone = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema_serializer(component_name="CreateIntentionAddress")
-    class AddressSerializer(serializers.Serializer):
+    class AddressSerializer(serializers.Serializer[Any]):
         street = serializers.CharField(required=False, allow_blank=True, default="")
         building = serializers.CharField(required=False, allow_blank=True, default="")
         apartment = serializers.CharField(required=False, allow_blank=True, default="")
@@ -189,12 +201,12 @@ class CreateIntentionApi(APIView):
         country = serializers.CharField(required=False, allow_blank=True, default="EGY")
 
     @extend_schema_serializer(component_name="CreateIntentionItem")
-    class ItemSerializer(serializers.Serializer):
+    class ItemSerializer(serializers.Serializer[Any]):
         id = serializers.IntegerField()
         quantity = serializers.IntegerField(min_value=1, max_value=999)
 
     @extend_schema_serializer(component_name="CreateIntentionInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         payment_method = serializers.ChoiceField(choices=["card", "cod", "sandbox"], default="card")
         test_mode = serializers.BooleanField(required=False, default=False)
         customer = serializers.DictField(required=False, default=dict)
@@ -214,7 +226,7 @@ class CreateIntentionApi(APIView):
         "payment_id": serializers.CharField(), "amount": serializers.CharField(),
         "order_id": serializers.CharField(), "email": serializers.CharField(),
     }))
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -228,9 +240,9 @@ class CreateIntentionApi(APIView):
             return Response({"success": False, "error": result.error, "message": result.error,
                              "orderId": order.number}, status=502)
         return Response({
-            "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id,
-            "amount": f"{order.total_amount:.2f}", "amountCents": int(order.total_amount * 100),
-            "currency": "EGP", **order_summary(order, payment),
+            "success": True, "paymentUrl": result.payment_url, "paymentId": payment.payment_id if payment else "",
+            "amount": _money.to_representation(order.total_amount), "amountCents": to_minor_units(order.total_amount),
+            "currency": "EGP", **OrderSummaryOutputSerializer(order_summary(order, payment)).data,
         }, status=201)
 
 
@@ -241,7 +253,7 @@ class PaymentVerifyApi(APIView):
         "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
         "status": serializers.CharField(),
     }))
-    def get(self, request, payment_id):
+    def get(self, request: Request, payment_id: str) -> Response:
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
         if payment is None:
             raise ShopError(_("Payment verification failed"), status=404)
@@ -250,7 +262,8 @@ class PaymentVerifyApi(APIView):
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
         if session_owns(request, order):
-            body["order"] = {**order_summary(order, payment), "amount": f"{payment.amount:.2f}"}
+            body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
+                             "amount": _money.to_representation(payment.amount)}
             if confirmed:
                 carts.cart_clear(cart=carts.cart_get_for_request(request))
         return Response(body)
@@ -265,11 +278,11 @@ class OrderCreateApi(APIView):
     """
 
     @extend_schema_serializer(component_name="OrderCreateInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         payment_id = serializers.CharField()
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         payment = Payment.objects.select_related("order").filter(
@@ -280,7 +293,7 @@ class OrderCreateApi(APIView):
         if payment.status != PaymentStatus.PAID:
             raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)
-        return Response({"id": order.number, **order_summary(order, payment)})
+        return Response({"id": order.number, **OrderSummaryOutputSerializer(order_summary(order, payment)).data})
 
 
 class CheckoutRegisterApi(APIView):
@@ -289,7 +302,7 @@ class CheckoutRegisterApi(APIView):
     throttle_scope = "register"
 
     @extend_schema_serializer(component_name="CheckoutRegisterInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         first_name = serializers.CharField(required=False, allow_blank=True, default="")
         last_name = serializers.CharField(required=False, allow_blank=True, default="")
         email = serializers.CharField(required=False, allow_blank=True, default="")
@@ -298,7 +311,7 @@ class CheckoutRegisterApi(APIView):
         is_active = serializers.BooleanField(required=False, default=True)
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
 
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -327,14 +340,16 @@ class ReorderApi(APIView):
         "messages": serializers.ListField(child=serializers.CharField()),
         "cart": CartSchema,
     }))
-    def post(self, request, number):
-        order = Order.objects.filter(number=number, user=request.user).first()
+    def post(self, request: Request, number: str) -> Response:
+        customer = cast(User, request.user)  # IsAuthenticated
+        order = Order.objects.filter(number=number, user=customer).first()
         if order is None:
             raise ShopError(_("Order not found"), status=404, code="not_found")
         result = order_reorder(request=request, order=order)
         cart = carts.cart_get_for_request(request)
         return Response({"added": result.added, "reduced": result.reduced, "unavailable": result.unavailable,
-                         "messages": [text for _level, text in result.messages()], "cart": carts.cart_data(cart)})
+                         "messages": [text for _level, text in result.messages()],
+                         "cart": CartOutputSerializer(cart_summary(cart)).data})
 
 
 class CartReminderApi(APIView):
@@ -342,7 +357,7 @@ class CartReminderApi(APIView):
 
     throttle_scope = "cart"
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         class Meta:
             ref_name = "CartReminderInput"
 
@@ -351,7 +366,7 @@ class CartReminderApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("CartReminderAnswer", {
         "optIn": serializers.BooleanField()}), summary="Remind me by e-mail if I leave my cart")
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart_reminder_opt_in(request=request, email=data.validated_data["email"],
@@ -370,11 +385,10 @@ TrackingSchema = inline_serializer("OrderTracking", {
 })
 
 
-def _tracking_response(request, order):
-    from orders.tracking import tracking_data, tracking_path
-
+def _tracking_response(request: Request, order: Order) -> Response:
     language = get_language()
-    return Response({**tracking_data(order, language=language), "url": tracking_path(order, language)})
+    return Response({**TrackingOutputSerializer(tracking_data(order, language=language)).data,
+                     "url": tracking_path(order, language)})
 
 
 class OrderTrackApi(APIView):
@@ -386,14 +400,12 @@ class OrderTrackApi(APIView):
     throttle_scope = "track"
 
     @extend_schema_serializer(component_name="OrderTrackInput")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         order_number = serializers.CharField(allow_blank=True, max_length=32)
         contact = serializers.CharField(allow_blank=True, max_length=254)
 
     @extend_schema(request=InputSerializer, responses=TrackingSchema)
-    def post(self, request):
-        from orders.tracking import order_track_lookup
-
+    def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         order = order_track_lookup(number=data.validated_data["order_number"], contact=data.validated_data["contact"])
@@ -404,7 +416,5 @@ class OrderTrackTokenApi(APIView):
     """The order a signed tracking link names."""
 
     @extend_schema(responses=TrackingSchema)
-    def get(self, request, token):
-        from orders.tracking import order_from_token
-
+    def get(self, request: Request, token: str) -> Response:
         return _tracking_response(request, order_from_token(token))

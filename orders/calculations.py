@@ -4,10 +4,16 @@ Prices come from catalog.pricing.unit_price, shipping and VAT from the store
 settings, rounding from shop.money. Nothing here trusts a browser.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from catalog.models import Product
 from catalog.pricing import unit_price
+from orders.delivery import zone_for
+from orders.models import Coupon
+from orders.places import governorate_stored
+from shop.models import StoreSettings
 from shop.money import quantize
 from shop.store_settings import store_settings_get
 
@@ -16,7 +22,7 @@ ZERO = Decimal("0.00")
 
 @dataclass(frozen=True)
 class TotalsLine:
-    product: object
+    product: Product
     quantity: int
     unit_price: Decimal
     line_total: Decimal
@@ -24,7 +30,7 @@ class TotalsLine:
 
 @dataclass(frozen=True)
 class Totals:
-    lines: list = field(default_factory=list)
+    lines: list[TotalsLine] = field(default_factory=list)
     item_count: int = 0
     subtotal: Decimal = ZERO
     discount: Decimal = ZERO
@@ -42,7 +48,7 @@ class Totals:
     governorate: str = ""
 
 
-def coupon_discount(coupon, subtotal):
+def coupon_discount(coupon: Coupon | None, subtotal: Decimal) -> Decimal:
     """The discount `coupon` gives on `subtotal`, never more than the subtotal."""
     if coupon is None:
         return ZERO
@@ -53,17 +59,18 @@ def coupon_discount(coupon, subtotal):
     return quantize(min(amount, subtotal))
 
 
-def order_totals(*, lines, coupon=None, payment_method=None, store=None, governorate=""):
+def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None = None,
+                 payment_method: str | None = None, store: StoreSettings | None = None,
+                 governorate: str = "") -> Totals:
     """Compute the totals of `lines` [(product, quantity)].
 
     Shipping is free when the subtotal (before discount) reaches the
     threshold; below it the rate is the delivery governorate's
-    (`orders.delivery`, the default row for none or outside Egypt). VAT is included in the prices by default ("Includes VAT"), or
-    added on top when the store says prices exclude it. The COD fee applies
-    only to cash on delivery.
+    (`orders.delivery`, the default row for none or outside Egypt). VAT is
+    included in the prices by default ("Includes VAT"), or added on top when
+    the store says prices exclude it. The COD fee applies only to cash on
+    delivery.
     """
-    from orders.delivery import zone_for  # orders.delivery reads the governorates from orders.checkout
-
     store = store or store_settings_get()
     zone = zone_for(governorate=governorate, store=store)
     rows = []
@@ -93,11 +100,6 @@ def order_totals(*, lines, coupon=None, payment_method=None, store=None, governo
         shipping=shipping, cod_fee=cod_fee, tax=tax, total=total,
         prices_include_tax=store.prices_include_tax, tax_rate=rate,
         free_shipping_threshold=threshold, free_shipping_remaining=remaining,
-        coupon_code=coupon.code if coupon else "", governorate=zone_governorate(governorate),
+        coupon_code=coupon.code if coupon else "", governorate=governorate_stored(governorate),
     )
 
-
-def zone_governorate(governorate):
-    from orders.delivery import governorate_name
-
-    return governorate_name(governorate)

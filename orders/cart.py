@@ -1,18 +1,31 @@
 """The server-side cart: one per session for guests, one per customer."""
 
-from django.db import connection, transaction
-from django.utils.translation import gettext as _
+from collections.abc import Sequence
+from typing import Literal, overload
 
+from django.db import connection, transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from rest_framework.request import Request
+
+from accounts.models import User
 from catalog.models import Product
 from catalog.pricing import Availability
-from orders.calculations import order_totals
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
+from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
-from shop.validation import safe_url
 
 
-def cart_get_for_request(request, *, create=False):
+@overload
+def cart_get_for_request(request: HttpRequest | Request, *, create: Literal[True]) -> Cart: ...
+
+
+@overload
+def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False) -> Cart | None: ...
+
+
+def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False) -> Cart | None:
     """Return the visitor's cart (the customer's, else the session's), or None."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
@@ -27,11 +40,16 @@ def cart_get_for_request(request, *, create=False):
         session.save()
     cart = Cart.objects.filter(user=None, session_key=session.session_key).first()
     if cart is None and create:
-        cart = Cart.objects.create(session_key=session.session_key)
+        cart = Cart.objects.create(session_key=session.session_key or "")
     return cart
 
 
-def cart_item_count(request):
+def cart_badge_part(request: HttpRequest, _arg: str) -> dict[str, int]:
+    """The header's cart badge for this visitor (a visitor part of every page: shop.stitch)."""
+    return {"cart_count": cart_item_count(request)}
+
+
+def cart_item_count(request: HttpRequest | Request) -> int:
     """The sum of the cart's quantities (the header badge)."""
     if not hasattr(request, "session"):
         return 0
@@ -52,7 +70,7 @@ def cart_item_count(request):
         return int(cursor.fetchone()[0])
 
 
-def cart_merge(*, session_key, user):
+def cart_merge(*, session_key: str, user: User) -> None:
     """Move the guest cart of `session_key` into `user`'s cart at sign-in.
 
     Quantities of the same product add up, capped at the stock on hand and
@@ -86,17 +104,17 @@ class CartError(ShopError):
     field = "productId"
 
 
-def _purchasable(product_id):
+def _purchasable(product_id: int | str) -> Product:
     product = Product.objects.filter(pk=product_id).first()
     problem = "missing" if product is None else Availability.purchase_problem(product)
-    if problem in ("missing", "inactive"):
+    if product is None or problem in ("missing", "inactive"):
         raise CartError(_("Product not found"), status=404, code="not_found")
     if problem == "out_of_stock":
         raise CartError(_("%(product)s is out of stock") % {"product": product.title}, code="out_of_stock")
     return product
 
 
-def quantity_limit_problem(*, quantities, store):
+def quantity_limit_problem(*, quantities: Sequence[int], store: StoreSettings) -> str | None:
     """Why per-product `quantities` break the store's caps (a message), or None."""
     if any(q > store.max_quantity_per_line for q in quantities):
         return _("You can order at most %(n)d of one product") % {"n": store.max_quantity_per_line}
@@ -105,7 +123,7 @@ def quantity_limit_problem(*, quantities, store):
     return None
 
 
-def _limits_check(cart, product, quantity):
+def _limits_check(cart: Cart, product: Product, quantity: int) -> None:
     """Refuse a line of `quantity` that would break the store's caps (nothing changes)."""
     others = [q for pk, q in cart.lines.exclude(product=product).values_list("product_id", "quantity")]
     problem = quantity_limit_problem(quantities=[*others, quantity], store=store_settings_get())
@@ -113,7 +131,7 @@ def _limits_check(cart, product, quantity):
         raise CartError(problem, field="quantity", code="quantity_limit")
 
 
-def cart_line_add(*, cart, product_id, quantity=1):
+def cart_line_add(*, cart: Cart, product_id: int | str, quantity: int = 1) -> bool:
     """Add `quantity` of a product; the line never exceeds the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
@@ -134,7 +152,7 @@ def cart_line_add(*, cart, product_id, quantity=1):
     return capped < wanted
 
 
-def cart_line_update(*, cart, product_id, quantity):
+def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> bool:
     """Set a line's quantity; 0 or less removes it. Capped at the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
@@ -151,68 +169,19 @@ def cart_line_update(*, cart, product_id, quantity):
     return capped < quantity
 
 
-def cart_line_remove(*, cart, product_id):
+def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:
     cart.lines.filter(product_id=product_id).delete()
 
 
-def cart_clear(*, cart):
+def cart_clear(*, cart: Cart | None) -> None:
     """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
         cart.lines.all().delete()
         Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 
 
-def cart_lines(cart):
+def cart_lines(cart: Cart | None) -> list[tuple[Product, int]]:
     """[(product, quantity)] of `cart`, in the order they were added."""
     if cart is None:
         return []
     return [(line.product, line.quantity) for line in cart.lines.select_related("product").order_by("pk")]
-
-
-def _money(amount):
-    return f"{amount:.2f}"
-
-
-def cart_data(cart, *, payment_method=None, coupon=None, governorate=""):
-    """The cart and its totals as the islands and the API see them.
-
-    With a governorate (the shopper's last one, or the one just chosen) the
-    shipping is that governorate's and `delivery` says when the parcel arrives.
-    """
-    from django.utils.translation import get_language
-
-    from orders.delivery import delivery_estimate
-
-    store = store_settings_get()
-    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method,
-                          governorate=governorate, store=store)
-    estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
-    items = []
-    for row in totals.lines:
-        p = row.product
-        items.append({
-            "id": p.pk, "productId": p.pk, "slug": p.slug, "title": p.title,
-            "image": safe_url((p.images or [""])[0]), "price": _money(p.price_amount),
-            "salePrice": _money(p.sale_price_amount) if p.sale_price_amount is not None else None,
-            "unitPrice": _money(row.unit_price), "quantity": row.quantity,
-            "lineTotal": _money(row.line_total), "stock": p.stock,
-        })
-    return {
-        "items": items,
-        "itemCount": totals.item_count,
-        "subtotal": _money(totals.subtotal),
-        "discount": _money(totals.discount),
-        "couponCode": totals.coupon_code,
-        "shipping": _money(totals.shipping),
-        "codFee": _money(totals.cod_fee),
-        "tax": _money(totals.tax),
-        "taxRate": str(totals.tax_rate),
-        "pricesIncludeTax": totals.prices_include_tax,
-        "total": _money(totals.total),
-        "freeShippingThreshold": _money(totals.free_shipping_threshold),
-        "freeShippingRemaining": _money(totals.free_shipping_remaining),
-        "governorate": totals.governorate,
-        # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
-        "delivery": estimate["text"] if totals.governorate else "",
-        "codAvailable": estimate["cod"],
-    }

@@ -3,19 +3,26 @@ every amount, takes the stock, counts the coupon and snapshots the lines."""
 
 import re
 import secrets
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F, Q
+from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone, translation
-from django.utils.translation import get_language, gettext_lazy
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
 from accounts.lockout import client_ip
+from accounts.models import User
 from accounts.services import (
     AccountError,
     customer_create,
@@ -28,6 +35,7 @@ from orders import cart as carts
 from orders.actions import order_confirm_cod
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
+from orders.delivery import delivery_window, shopper_governorate_remember, zone_for
 from orders.drafts import checkout_draft_drop, checkout_draft_keep
 from orders.models import (
     Coupon,
@@ -40,14 +48,13 @@ from orders.models import (
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError
 from orders.payments.services import payment_start
+from orders.places import COUNTRIES, governorate_stored
 from orders.selectors import unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
-from shop.api.errors import camel_case
-from shop.errors import ShopError
+from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 from shop.validation import (
     EMAIL_MAX,
     LINE_MAX,
@@ -58,43 +65,7 @@ from shop.validation import (
     western_digits,
 )
 
-COUNTRIES = [
-    ("EGY", gettext_lazy("Egypt")), ("SAU", gettext_lazy("Saudi Arabia")), ("ARE", gettext_lazy("UAE")),
-    ("JOR", gettext_lazy("Jordan")), ("LBN", gettext_lazy("Lebanon")), ("KWT", gettext_lazy("Kuwait")),
-    ("QAT", gettext_lazy("Qatar")), ("BHR", gettext_lazy("Bahrain")), ("OMN", gettext_lazy("Oman")),
-]
-# Egypt's 27 governorates: the English name is what we store.
-GOVERNORATES = [
-    ("Alexandria", "الإسكندرية"), ("Aswan", "أسوان"), ("Assiut", "أسيوط"), ("Beheira", "البحيرة"),
-    ("Beni Suef", "بني سويف"), ("Cairo", "القاهرة"), ("Dakahlia", "الدقهلية"), ("Damietta", "دمياط"),
-    ("Fayoum", "الفيوم"), ("Gharbia", "الغربية"), ("Giza", "الجيزة"), ("Ismailia", "الإسماعيلية"),
-    ("Kafr El Sheikh", "كفر الشيخ"), ("Luxor", "الأقصر"), ("Matrouh", "مطروح"), ("Minya", "المنيا"),
-    ("Monufia", "المنوفية"), ("New Valley", "الوادي الجديد"), ("North Sinai", "شمال سيناء"),
-    ("Port Said", "بورسعيد"), ("Qalyubia", "القليوبية"), ("Qena", "قنا"), ("Red Sea", "البحر الأحمر"),
-    ("Sharqia", "الشرقية"), ("Sohag", "سوهاج"), ("South Sinai", "جنوب سيناء"), ("Suez", "السويس"),
-]
 PASSWORD_MIN = 8
-
-
-def governorate_name(value, language):
-    """A stored governorate (its English name) in `language`: "Giza" or "الجيزة".
-
-    GOVERNORATES above is the one list of names in both languages; a value not
-    on it (an address abroad) is returned as typed.
-    """
-    for english, arabic in GOVERNORATES:
-        if value in (english, arabic):
-            return arabic if language == "ar" else english
-    return value or ""
-
-
-def country_name(code, language):
-    """A stored country code (EGY) as its name in `language`, never the ISO code."""
-    names = dict(COUNTRIES)
-    if code not in names:
-        return code or ""
-    with translation.override(language):
-        return str(names[code])
 
 
 class CheckoutError(ShopError):
@@ -123,7 +94,7 @@ class CheckoutForm:
     confirm_password: str = ""
 
 
-def _clean(value):
+def _clean(value: object) -> str:
     return str(value or "").strip()
 
 
@@ -138,12 +109,12 @@ _TEXT_FIELDS = {
 }
 
 
-def _text(data, name):
+def _text(data: Mapping[str, Any], name: str) -> str:
     field, limit = _TEXT_FIELDS[name]
     return clean_text(data.get(name), field=field, max_length=limit)
 
 
-def checkout_validate(data, *, user=None):
+def checkout_validate(data: Mapping[str, Any], *, user: User | AnonymousUser | None = None) -> CheckoutForm:
     """Check a checkout form (a dict of snake_case fields); return a CheckoutForm.
 
     Every typed field passes `shop.validation.clean_text` (length, NUL,
@@ -169,9 +140,9 @@ def checkout_validate(data, *, user=None):
         form.create_account = False
     # every problem at once, one message a field, in the order the checks run: the first is
     # the error's `field`/`message` (the decided shape), all of them its `fields`
-    problems = {}
+    problems: dict[str, str] = {}
 
-    def problem(field, message):
+    def problem(field: str, message: str) -> None:
         problems.setdefault(field, message)
 
     required = _("Please fill in all required fields")
@@ -191,8 +162,7 @@ def checkout_validate(data, *, user=None):
             problem(name, _("Please fill in your billing address"))
     if form.country not in dict(COUNTRIES):
         problem("country", _("Please choose a country from the list"))
-    names = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
-    if form.country == "EGY" and form.state and form.state not in names:
+    if form.country == "EGY" and form.state and not governorate_stored(form.state):
         problem("state", _("Please choose a governorate from the list"))
     if form.postal_code and not re.fullmatch(r"[0-9A-Za-z \-]{3,10}", form.postal_code):
         problem("postalCode", _("Please enter a valid postal code"))
@@ -208,11 +178,11 @@ def checkout_validate(data, *, user=None):
         raise CheckoutError(message, field=field, fields=problems)
     form.phone = phone_normalize(form.phone)
     if form.country == "EGY":
-        form.state = names[form.state]
+        form.state = governorate_stored(form.state)
     return form
 
 
-def coupon_check(*, code, subtotal):
+def coupon_check(*, code: str, subtotal: Decimal) -> Coupon:
     """Return the usable Coupon for `code` on `subtotal`, or raise CheckoutError."""
     code = _clean(code).upper()
     coupon = Coupon.objects.filter(code=code, is_active=True).first()
@@ -232,7 +202,7 @@ def coupon_check(*, code, subtotal):
     return coupon
 
 
-def _coupon_use(coupon):
+def _coupon_use(coupon: Coupon) -> None:
     """Count one use, atomically: fails once the limit is reached by anyone."""
     used = Coupon.objects.filter(pk=coupon.pk, is_active=True).filter(
         Q(usage_limit__isnull=True) | Q(used_count__lt=F("usage_limit"))
@@ -241,7 +211,7 @@ def _coupon_use(coupon):
         raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
 
 
-def _order_number():
+def _order_number() -> str:
     """A short number customers can read out on the phone: NHT-<yymmdd>-<6 hex>."""
     for _attempt in range(5):
         number = f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(3).upper()}"
@@ -250,7 +220,9 @@ def _order_number():
     return f"NHT-{timezone.now():%y%m%d}-{secrets.token_hex(6).upper()}"
 
 
-def order_place(*, lines, form, user=None, session_key="", language="en", client_ip=None, base_url=""):
+def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: User | AnonymousUser | None = None,
+                session_key: str = "", language: str = "en", client_ip: str | None = None,
+                base_url: str = "") -> Order:
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
     One transaction: the quantity caps are checked again; the prices,
@@ -272,7 +244,6 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
         lines = [(fresh[p.pk], q) for p, q in lines if p.pk in fresh]
         subtotal = order_totals(lines=lines, store=store).subtotal
         coupon = coupon_check(code=form.coupon_code, subtotal=subtotal) if form.coupon_code else None
-        from orders.delivery import delivery_window, zone_for
 
         governorate = form.state if form.country == "EGY" else ""
         totals = order_totals(lines=lines, coupon=coupon, payment_method=method, store=store,
@@ -305,7 +276,8 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
             total_amount=totals.total, prices_include_tax=totals.prices_include_tax,
             coupon=coupon, coupon_code=coupon.code if coupon else "", stock_reserved=True,
             client_ip=client_ip or None, is_test=method == PaymentMethod.SANDBOX,
-            site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest, whatsapp_opt_in=form.whatsapp_opt_in,
+            site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest,
+            whatsapp_opt_in=form.whatsapp_opt_in,
         )
         OrderItem.objects.bulk_create([
             OrderItem(
@@ -320,14 +292,14 @@ def order_place(*, lines, form, user=None, session_key="", language="en", client
     return order
 
 
-def cart_confirm(*, lines, items):
+def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: Iterable[Mapping[str, Any]]) -> None:
     """Check that the body's `items` [{id, quantity}] name exactly the cart's lines.
 
     The server-side cart is what is bought; the browser may only confirm it.
     A difference (a tab left open while another changed the cart) is a 409
     and nothing is placed.
     """
-    wanted = {}
+    wanted: dict[int, int] = {}
     for item in items:
         try:
             product_id, quantity = int(item["id"]), int(item.get("quantity", 1))
@@ -339,7 +311,7 @@ def cart_confirm(*, lines, items):
                             status=409, code="cart_changed")
 
 
-def unpaid_limit_check(*, session_key, client_ip, user):
+def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | AnonymousUser | None) -> None:
     """Refuse another order while this visitor already holds the store's limit of unpaid ones."""
     limit = store_settings_get().max_unpaid_orders
     if unpaid_orders_count(session_key=session_key, client_ip=client_ip, user=user) >= limit:
@@ -349,7 +321,7 @@ def unpaid_limit_check(*, session_key, client_ip, user):
         )
 
 
-def _checkout_provider(method, *, test_mode):
+def _checkout_provider(method: str, *, test_mode: bool) -> str:
     """The provider for the body's method; the test page only where it may be used."""
     if wants_sandbox(method, test_mode=test_mode) and settings.PAYMENT_PROVIDER == "paymob":
         raise CheckoutError(_("Test payments are not available in this shop"), field="paymentMethod",
@@ -361,7 +333,7 @@ def _checkout_provider(method, *, test_mode):
     return provider_name
 
 
-def _account_create(form):
+def _account_create(form: CheckoutForm) -> User:
     try:
         return customer_create(first_name=form.first_name, last_name=form.last_name, email=form.email,
                                password=form.password, phone=form.phone, language=get_language())
@@ -369,13 +341,11 @@ def _account_create(form):
         raise CheckoutError(exc.message, field=exc.field) from None
 
 
-def _remember_order(request, order):
+def _remember_order(request: HttpRequest | Request, order: Order) -> None:
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
     if order.country == "EGY":
-        from orders.delivery import shopper_governorate_remember
-
         shopper_governorate_remember(request, order.state)
 
 
@@ -389,7 +359,8 @@ class CheckoutResult:
     error: str = ""
 
 
-def checkout_complete(*, request, fields, payment_method, test_mode=False, items=None):
+def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, Any], payment_method: str,
+                      test_mode: bool = False, items: Iterable[Mapping[str, Any]] | None = None) -> CheckoutResult:
     """Place the visitor's server-side cart as an order and start its payment.
 
     `request` is the Django request (its user, session, cart and address);
@@ -431,7 +402,7 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
     try:
         payment, start = payment_start(
             order=order, provider_name=provider_name,
-            return_url=site_url(request, lurl("/payment/success")),
+            return_url=site_url(request, reverse("orders:payment-success")),
             notification_url=site_url(request, reverse("payment-callback-paymob")),
         )
     except PaymentError as exc:
@@ -444,7 +415,7 @@ def checkout_complete(*, request, fields, payment_method, test_mode=False, items
     return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
 
 
-def cod_available(*, request, coupon_code="", governorate=""):
+def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", governorate: str = "") -> bool:
     """Whether cash on delivery can take this visitor's cart now (enabled, under the COD limit),
     with the coupon and governorate they typed."""
     store = store_settings_get()

@@ -1,11 +1,15 @@
 """`manage.py check --deploy` warnings about payments."""
 
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig
 from django.conf import settings
-from django.core.checks import Tags, Warning, register
+from django.core.checks import CheckMessage, Tags, Warning, register
 
 
 @register(Tags.security, deploy=True)
-def sandbox_in_production(app_configs, **kwargs):
+def sandbox_in_production(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     """The local test payment page marks orders paid without money: warn when it is on in production."""
     if settings.PAYMENT_SANDBOX and not settings.DEBUG:
         return [Warning(

@@ -11,14 +11,18 @@ weekdays in `delivery_days_off` (Friday) and the dates in `delivery_holidays`.
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.http import HttpRequest
 from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
-from orders.checkout import GOVERNORATES
+from orders.places import GOVERNORATES, governorate_stored
 from shop.errors import ShopError
-from shop.money import quantize
+from shop.models import StoreSettings
+from shop.money import money_text, quantize
 
 CAIRO = "Cairo"
 DAYS_MAX = 60
@@ -32,7 +36,7 @@ class Zone:
     cod: bool
 
 
-def _zone(rate, min_days, max_days, cod=True):
+def _zone(rate: str, min_days: int, max_days: int, cod: bool = True) -> dict[str, Any]:
     return {"rate": rate, "minDays": min_days, "maxDays": max_days, "cod": cod}
 
 
@@ -49,34 +53,27 @@ SEEDED = {
     "Red Sea": _FAR, "Matrouh": _FAR, "New Valley": _FAR, "South Sinai": _FAR,
     "North Sinai": _zone("90.00", 4, 7, cod=False),
 }
-NAMES = [en for en, _ar in GOVERNORATES]
-_BY_ANY_NAME = {en: en for en, _ar in GOVERNORATES} | {ar: en for en, ar in GOVERNORATES}
 
 
 class DeliveryError(ShopError):
     """A delivery setting staff can fix."""
 
 
-def governorate_name(value):
-    """The stored (English) name of a governorate given in English or Arabic, else ""."""
-    return _BY_ANY_NAME.get(str(value or "").strip(), "")
-
-
-def default_zone(store):
+def default_zone(store: StoreSettings) -> Zone:
     return Zone(quantize(store.shipping_rate), store.delivery_min_days, store.delivery_max_days,
                 bool(store.cod_enabled))
 
 
-def _row(name, store):
+def _row(name: str, store: StoreSettings) -> dict[str, Any]:
     return {**SEEDED[name], **((store.shipping_zones or {}).get(name) or {})}
 
 
-def zone_for(*, governorate, store):
+def zone_for(*, governorate: str | None, store: StoreSettings) -> Zone:
     """The delivery row for `governorate` (English or Arabic name); the default row otherwise.
 
     Cash on delivery needs both the governorate's flag and the store's switch.
     """
-    name = governorate_name(governorate)
+    name = governorate_stored(governorate)
     if not name:
         return default_zone(store)
     row = _row(name, store)
@@ -84,17 +81,17 @@ def zone_for(*, governorate, store):
                 bool(row["cod"]) and bool(store.cod_enabled))
 
 
-def shipping_table(store):
+def shipping_table(store: StoreSettings) -> list[dict[str, Any]]:
     """Every governorate's row as the settings screen and API show it (its own COD flag)."""
     rows = []
     for en, ar in GOVERNORATES:
         row = _row(en, store)
-        rows.append({"governorate": en, "nameAr": ar, "rate": f"{Decimal(str(row['rate'])):.2f}",
+        rows.append({"governorate": en, "nameAr": ar, "rate": money_text(Decimal(str(row["rate"]))),
                      "minDays": int(row["minDays"]), "maxDays": int(row["maxDays"]), "cod": bool(row["cod"])})
     return rows
 
 
-def shipping_zones_clean(rows):
+def shipping_zones_clean(rows: object) -> dict[str, dict[str, Any]]:
     """Staff's table [{governorate, rate, minDays, maxDays, cod}] → the stored `shipping_zones`.
 
     Only rows that differ from the seeded ones are stored, so a later change of
@@ -119,14 +116,14 @@ def shipping_zones_clean(rows):
         if high < low:
             raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                                 field=f"{field}.maxDays")
-        clean = _zone(f"{rate:.2f}", low, high, bool(row.get("cod", True)))
+        clean = _zone(money_text(rate), low, high, bool(row.get("cod", True)))
         seeded = SEEDED[row["governorate"]]
-        if clean != {**seeded, "rate": f"{Decimal(seeded['rate']):.2f}"}:
+        if clean != {**seeded, "rate": money_text(seeded["rate"])}:
             stored[row["governorate"]] = clean
     return stored
 
 
-def _days(value, field):
+def _days(value: object, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
         raise DeliveryError(_("Please enter a number of working days"), field=field)
     if int(value) > DAYS_MAX:
@@ -134,14 +131,14 @@ def _days(value, field):
     return int(value)
 
 
-def days_off_clean(values):
+def days_off_clean(values: object) -> list[int]:
     if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6
                                                for v in values) or len(set(values)) > 6:
         raise DeliveryError(_("Please choose the days without deliveries"), field="deliveryDaysOff")
     return sorted(set(values))
 
 
-def holidays_clean(values):
+def holidays_clean(values: object) -> list[str]:
     """Holidays as ISO dates ("2026-12-25"), sorted, without repeats."""
     if not isinstance(values, list) or len(values) > 366:
         raise DeliveryError(_("Please enter holidays as dates like 2026-12-25"), field="deliveryHolidays")
@@ -155,7 +152,7 @@ def holidays_clean(values):
     return sorted(days)
 
 
-def store_today(store):
+def store_today(store: StoreSettings) -> date:
     try:
         zone = ZoneInfo(store.timezone)
     except Exception:  # a bad stored zone must not break checkout
@@ -163,12 +160,12 @@ def store_today(store):
     return timezone.now().astimezone(zone).date()
 
 
-def is_working_day(day, store):
+def is_working_day(day: date, store: StoreSettings) -> bool:
     return day.weekday() not in set(store.delivery_days_off or []) and \
         day.isoformat() not in set(store.delivery_holidays or [])
 
 
-def add_working_days(start, days, store):
+def add_working_days(start: date, days: int, store: StoreSettings) -> date:
     """The `days`-th working day after `start` (at least the next working day)."""
     day, counted = start, 0
     for _step in range(days * 7 + 400):  # bounded even if staff mark every day a holiday
@@ -180,14 +177,14 @@ def add_working_days(start, days, store):
     return day
 
 
-def delivery_window(*, governorate, store, start=None):
+def delivery_window(*, governorate: str | None, store: StoreSettings, start: date | None = None) -> tuple[date, date]:
     """(earliest, latest) arrival dates for an order placed on `start` (today in the store's zone)."""
     zone = zone_for(governorate=governorate, store=store)
     start = start or store_today(store)
     return add_working_days(start, zone.min_days, store), add_working_days(start, zone.max_days, store)
 
 
-def day_label(day, language):
+def day_label(day: date | datetime, language: str) -> str:
     """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits."""
     if isinstance(day, datetime):
         day = day.date()
@@ -195,7 +192,7 @@ def day_label(day, language):
         return dateformat.format(day, "l j F" if language == "ar" else "D j M")
 
 
-def window_text(window, language):
+def window_text(window: tuple[date, date], language: str) -> str:
     """"Arrives Sun 29 Nov – Tue 1 Dec" (one date when both ends are the same day)."""
     earliest, latest = window
     with translation.override(language):
@@ -205,11 +202,11 @@ def window_text(window, language):
                                                     "end": day_label(latest, language)}
 
 
-def delivery_estimate(*, governorate, store, language):
+def delivery_estimate(*, governorate: str | None, store: StoreSettings, language: str) -> dict[str, Any]:
     """What the cart, checkout and product page show for `governorate`."""
     zone = zone_for(governorate=governorate, store=store)
     window = delivery_window(governorate=governorate, store=store)
-    return {"governorate": governorate_name(governorate), "rate": f"{zone.rate:.2f}", "cod": zone.cod,
+    return {"governorate": governorate_stored(governorate), "rate": money_text(zone.rate), "cod": zone.cod,
             "minDays": zone.min_days, "maxDays": zone.max_days,
             "earliest": window[0].isoformat(), "latest": window[1].isoformat(),
             "text": window_text(window, language)}
@@ -218,19 +215,19 @@ def delivery_estimate(*, governorate, store, language):
 SESSION_KEY = "governorate"
 
 
-def shopper_governorate(request):
+def shopper_governorate(request: HttpRequest | Request) -> str:
     """The shopper's last governorate this session (or their last order's), else ""."""
     session = getattr(request, "session", None)
-    name = governorate_name(session.get(SESSION_KEY, "")) if session is not None else ""
+    name = governorate_stored(session.get(SESSION_KEY, "")) if session is not None else ""
     user = getattr(request, "user", None)
     if not name and user is not None and user.is_authenticated:
         last = user.orders.filter(country="EGY").order_by("-created_at").values_list("state", flat=True).first()
-        name = governorate_name(last)
+        name = governorate_stored(last)
     return name
 
 
-def shopper_governorate_remember(request, governorate):
-    name = governorate_name(governorate)
+def shopper_governorate_remember(request: HttpRequest | Request, governorate: str | None) -> str:
+    name = governorate_stored(governorate)
     if name and getattr(request, "session", None) is not None and request.session.get(SESSION_KEY) != name:
         request.session[SESSION_KEY] = name
     return name

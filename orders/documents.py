@@ -7,14 +7,17 @@ decided here too (`invoice_allowed`), so the account page, the dashboard and
 the tracking page all link the same URL (`invoice_url`).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.roles import has_permission
+from orders.models import Order, OrderItem
 from orders.selectors import session_owns
 from shop.store_settings import store_settings_get
 
@@ -35,23 +38,23 @@ class DocumentLine:
     line_total: object
 
 
-def invoice_token(*, order):
+def invoice_token(*, order: Order) -> str:
     """A signature for one order's invoice link, for people who are not signed in (tracking page, e-mails)."""
     return salted_hmac(_TOKEN_SALT, order.number, algorithm="sha256").hexdigest()[:32]
 
 
-def invoice_token_valid(*, order, token):
+def invoice_token_valid(*, order: Order, token: object) -> bool:
     return bool(token) and constant_time_compare(str(token), invoice_token(order=order))
 
 
-def invoice_url(*, order, language="en", signed=False):
+def invoice_url(*, order: Order, language: str = "en", signed: bool = False) -> str:
     """The invoice PDF's address in `language`; `signed` adds the token that lets anyone holding the link open it."""
     with translation.override(language if language in LANGUAGES else "en"):
         url = reverse("orders:invoice", kwargs={"number": order.number})
     return f"{url}?t={invoice_token(order=order)}" if signed else url
 
 
-def invoice_allowed(request, order, token=""):
+def invoice_allowed(request: HttpRequest, order: Order, token: str = "") -> bool:
     """The customer who owns it (or the session that placed it), staff who may see orders, or a valid signed link."""
     return (
         session_owns(request, order)
@@ -60,7 +63,7 @@ def invoice_allowed(request, order, token=""):
     )
 
 
-def _line_title(item, language):
+def _line_title(item: OrderItem, language: str) -> str:
     """The product's name in the document's language when the product still exists, else the title bought."""
     product = item.product
     if product is not None:
@@ -70,12 +73,12 @@ def _line_title(item, language):
     return item.product_title
 
 
-def _lines(order, language):
+def _lines(order: Order, language: str) -> list[DocumentLine]:
     return [DocumentLine(_line_title(item, language), item.quantity, item.unit_price_amount, item.line_total_amount)
             for item in order.items.all()]
 
 
-def document_section(*, order, kind, language):
+def document_section(*, order: Order, kind: str, language: str) -> str:
     """One order's page of a document, rendered in `language` (HTML)."""
     language = language if language in LANGUAGES else "en"
     template = "orders/documents/packing_slip.html" if kind == Kind.PACKING_SLIP else "orders/documents/invoice.html"
@@ -84,10 +87,11 @@ def document_section(*, order, kind, language):
         return render_to_string(template, {
             "order": order, "lines": lines, "units": sum(line.quantity for line in lines),
             "store": store_settings_get(), "LANG": language, "dir": "rtl" if language == "ar" else "ltr",
+            "comma": "، " if language == "ar" else ", ",
         })
 
 
-def document_html(*, orders, kind, language=None):
+def document_html(*, orders: Sequence[Order], kind: str, language: str | None = None) -> str:
     """The whole document as HTML: one section per order; `language` None means each order's own language."""
     sections = [document_section(order=order, kind=kind, language=language or order.language) for order in orders]
     page_language = language or (orders[0].language if orders else "en")
@@ -98,16 +102,17 @@ def document_html(*, orders, kind, language=None):
         })
 
 
-def document_pdf(*, orders, kind, language=None):
+def document_pdf(*, orders: Sequence[Order], kind: str, language: str | None = None) -> bytes:
     """The document as PDF bytes (WeasyPrint), one order per page."""
     # imported on first use: WeasyPrint (Pango, fonts, its default CSS) takes about 3 s to import,
     # which every process (web, worker, manage.py, tests) would otherwise pay at start-up
     from weasyprint import HTML  # noqa: PLC0415
 
-    return HTML(string=document_html(orders=orders, kind=kind, language=language)).write_pdf()
+    pdf: bytes = HTML(string=document_html(orders=orders, kind=kind, language=language)).write_pdf()
+    return pdf
 
 
-def document_filename(*, orders, kind):
+def document_filename(*, orders: Sequence[Order], kind: str) -> str:
     if len(orders) == 1:
         return f"{kind}-{orders[0].number}.pdf"
     return f"{kind}s-{len(orders)}.pdf"

@@ -5,7 +5,15 @@ The draft is the validated form without passwords, tied to the order it placed; 
 is paid (or confirmed as cash on delivery) it is no longer offered.
 """
 
+from typing import TYPE_CHECKING
+
+from django.http import HttpRequest
+from rest_framework.request import Request
+
 from orders.models import Order, PaymentStatus
+
+if TYPE_CHECKING:  # orders.checkout imports this module
+    from orders.checkout import CheckoutForm
 
 SESSION_KEY = "checkout_draft"
 # CheckoutForm attribute -> the island's field name; passwords are never kept
@@ -17,7 +25,7 @@ FIELDS = {
 }
 
 
-def checkout_draft_keep(*, request, form, order):
+def checkout_draft_keep(*, request: HttpRequest | Request, form: "CheckoutForm", order: Order) -> None:
     """Keep `form` (a validated CheckoutForm) for this session, tied to `order`."""
     request.session[SESSION_KEY] = {
         "order": order.number,
@@ -25,11 +33,11 @@ def checkout_draft_keep(*, request, form, order):
     }
 
 
-def checkout_draft_drop(*, request):
+def checkout_draft_drop(*, request: HttpRequest | Request) -> None:
     request.session.pop(SESSION_KEY, None)
 
 
-def checkout_draft_get(*, request):
+def checkout_draft_get(*, request: HttpRequest | Request) -> dict[str, str] | None:
     """The fields this session typed for an order still unpaid, else None."""
     draft = request.session.get(SESSION_KEY)
     if not isinstance(draft, dict) or not isinstance(draft.get("fields"), dict):

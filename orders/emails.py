@@ -4,17 +4,22 @@ Each is queued in the outbox (shop.mail) inside the transaction that changes
 the order, so the mail exists exactly when the change does.
 """
 
+
+from typing import Any
+
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from orders.models import Order
+from orders.tracking import shipment_of, tracking_url
 from shop.mail import isolate_ltr, mail_queue
+from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
+from shop.whatsapp import whatsapp_number, whatsapp_queue
 
 
-def _context(order, store, language, extra):
-    from orders.tracking import shipment_of, tracking_url
-
+def _context(order: Order, store: StoreSettings, language: str, extra: dict[str, Any] | None) -> dict[str, Any]:
     return {"order": order, "items": list(order.items.all()), "store": store, "LANG": language,
             "DIR": "rtl" if language == "ar" else "ltr", "comma": "، " if language == "ar" else ", ",
             # an Arabic subject keeps the order number whole and left-to-right
@@ -22,7 +27,7 @@ def _context(order, store, language, extra):
             "track_url": tracking_url(order, language), "shipment": shipment_of(order), **(extra or {})}
 
 
-def _queue(order, template, subject_template, extra=None):
+def _queue(order: Order, template: str, subject_template: str, extra: dict[str, Any] | None = None) -> None:
     store = store_settings_get()
     language = order.language or "en"
     with translation.override(language):
@@ -34,10 +39,8 @@ def _queue(order, template, subject_template, extra=None):
         _whatsapp(order, store, language, context)
 
 
-def _whatsapp(order, store, language, context):
+def _whatsapp(order: Order, store: StoreSettings, language: str, context: dict[str, Any]) -> None:
     """The same news by WhatsApp to the checkout phone, for customers who opted in."""
-    from shop.whatsapp import whatsapp_number, whatsapp_queue
-
     to = whatsapp_number(order.phone, country=order.country)
     if not to:
         return
@@ -46,20 +49,20 @@ def _whatsapp(order, store, language, context):
     whatsapp_queue(to=to, text=_test_prefix(order) + text, language=language)
 
 
-def _test_prefix(order):
+def _test_prefix(order: Order) -> str:
     """Test-page orders say so in every subject, so nobody ships or books them."""
     return "[TEST] " if order.is_test else ""
 
 
-def order_confirmation_send(*, order):
+def order_confirmation_send(*, order: Order) -> None:
     _queue(order, "orders/email/confirmation.txt", "orders/email/confirmation_subject.txt")
 
 
-def order_status_send(*, order, status):
+def order_status_send(*, order: Order, status: str) -> None:
     _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status})
 
 
-def order_attention_send(*, order):
+def order_attention_send(*, order: Order) -> None:
     """Tell the store that money arrived on a cancelled order (refund or restore it)."""
     store = store_settings_get()
     with translation.override(settings.LANGUAGE_CODE):

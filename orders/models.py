@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -27,7 +28,7 @@ class Cart(models.Model):
     # the one reminder this cart got; cleared when an order empties the cart (a new cart begins)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Cart {self.pk}"
 
 
@@ -72,11 +73,11 @@ class Coupon(models.Model):
             ),
         ]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.code = self.code.strip().upper()
         super().save(*args, **kwargs)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.code
 
 
@@ -161,11 +162,11 @@ class Order(models.Model):
     class Meta:
         ordering = ["-created_at"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.number
 
     @property
-    def customer_name(self):
+    def customer_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
 
@@ -223,7 +224,7 @@ class Payment(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.payment_id
 
 

@@ -13,8 +13,14 @@ answered (empty when nothing is known; country EGY), so the island needs no
 defaults of its own.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+
 from accounts.addresses import address_default
-from accounts.models import Address
+from accounts.models import Address, User
 from orders.drafts import checkout_draft_get
 
 # the checkout island's field names that may be prefilled
@@ -26,14 +32,14 @@ _ADDRESS_FIELDS = {"firstName": "first_name", "lastName": "last_name", "phone": 
                    "state": "state", "postalCode": "postal_code", "country": "country"}
 
 
-def _merge(into, values):
+def _merge(into: dict[str, str], values: Mapping[str, Any]) -> None:
     for name in FIELDS:
         value = values.get(name)
         if isinstance(value, str) and value.strip():
             into[name] = value
 
 
-def checkout_saved_address(*, user, address_id=None):
+def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: int | str | None = None) -> Address | None:
     """The saved address to prefill: the one asked for when it is the customer's own, else the default."""
     if user is None or not user.is_authenticated:
         return None
@@ -44,7 +50,8 @@ def checkout_saved_address(*, user, address_id=None):
     return address_default(user=user)
 
 
-def checkout_prefill(*, request, address_id=None):
+def checkout_prefill(*, request: HttpRequest,
+                     address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
     """The checkout form's starting values (island field names) and the saved address used, if any."""
     user = request.user if request.user.is_authenticated else None
     values = {name: "" for name in FIELDS} | {"country": "EGY"}

@@ -10,11 +10,11 @@ since (the order empties the cart, and an order by the same e-mail or
 customer after the cart's last change suppresses it). Every e-mail has an
 unsubscribe link and goes through the outbox in the recipient's language.
 Beat runs `orders.tasks.cart_reminders_task`, which queues one job per cart
-through `shop.tasks.enqueue`.
+through `shop.queue.enqueue`.
 """
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core import signing
@@ -22,9 +22,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
+from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
 from accounts.models import User
 from orders import cart as carts
@@ -42,7 +45,8 @@ class ReminderError(ShopError):
     """An opt-in the shopper can correct."""
 
 
-def cart_reminder_opt_in(*, request, email, opt_in, language="en", base_url=""):
+def cart_reminder_opt_in(*, request: HttpRequest | Request, email: object, opt_in: object, language: str = "en",
+                         base_url: str = "") -> Cart | None:
     """Turn this visitor's reminder on (with the e-mail typed at checkout) or off. Signed-in: their account's choice."""
     user = request.user if request.user.is_authenticated else None
     if user is not None:
@@ -67,10 +71,10 @@ def cart_reminder_opt_in(*, request, email, opt_in, language="en", base_url=""):
     return cart
 
 
-def _recipient(cart):
+def _recipient(cart: Cart) -> tuple[str, str] | None:
     """(e-mail, language) of whoever opted in for this cart, or None."""
-    if cart.user_id:
-        user = cart.user
+    user = cart.user
+    if user is not None:
         if user.cart_reminders and user.email and user.is_active:
             return user.email, (user.language if user.language in ("en", "ar") else "en")
         return None
@@ -79,7 +83,7 @@ def _recipient(cart):
     return None
 
 
-def cart_reminders_due(*, now=None):
+def cart_reminders_due(*, now: datetime | None = None) -> list[int]:
     """Ids of carts whose one reminder is due now."""
     now = now or timezone.now()
     cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)
@@ -90,11 +94,11 @@ def cart_reminders_due(*, now=None):
                 .distinct().order_by("pk").values_list("pk", flat=True))
 
 
-def unsubscribe_token(*, cart, email):
+def unsubscribe_token(*, cart: Cart, email: str) -> str:
     return signing.dumps({"c": cart.pk, "e": email}, salt=_SALT, compress=True)
 
 
-def cart_reminder_send(*, cart_id, now=None):
+def cart_reminder_send(*, cart_id: int, now: datetime | None = None) -> bool:
     """Send the cart's one reminder if it is still due and wanted; True when an e-mail was queued."""
     now = now or timezone.now()
     cutoff = now - timedelta(hours=settings.CART_REMINDER_DELAY_HOURS)
@@ -121,10 +125,9 @@ def cart_reminder_send(*, cart_id, now=None):
             if not lines:
                 return False
             base = (settings.SITE_URL or cart.reminder_base_url or "").rstrip("/")
-            base += "/ar" if language == "ar" else ""
             context = {
-                "lines": lines, "store": store_settings_get(), "cart_url": f"{base}/cart",
-                "unsubscribe_url": f"{base}/cart/reminders/unsubscribe?"
+                "lines": lines, "store": store_settings_get(), "cart_url": base + reverse("orders:cart"),
+                "unsubscribe_url": f"{base}{reverse('orders:cart-reminder-unsubscribe')}?"
                                    f"token={unsubscribe_token(cart=cart, email=email)}",
             }
             subject = render_to_string("orders/email/cart_reminder_subject.txt", context).strip()
@@ -134,7 +137,7 @@ def cart_reminder_send(*, cart_id, now=None):
     return True
 
 
-def cart_reminder_unsubscribe(*, token):
+def cart_reminder_unsubscribe(*, token: str) -> bool:
     """The e-mail's unsubscribe link: no more reminders for that cart, nor for the account with that e-mail."""
     try:
         data = signing.loads(str(token or "")[:500], salt=_SALT)

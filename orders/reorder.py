@@ -2,19 +2,22 @@
 
 from dataclasses import dataclass, field
 
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from rest_framework.request import Request
 
 from orders import cart as carts
 from orders.cart import CartError
+from orders.models import Order
 
 
 @dataclass
 class ReorderResult:
-    added: list = field(default_factory=list)  # titles put back at the quantity bought
-    reduced: list = field(default_factory=list)  # titles put back, fewer than bought (stock or caps)
-    unavailable: list = field(default_factory=list)  # titles no longer sold or out of stock
+    added: list[str] = field(default_factory=list)  # titles put back at the quantity bought
+    reduced: list[str] = field(default_factory=list)  # titles put back, fewer than bought (stock or caps)
+    unavailable: list[str] = field(default_factory=list)  # titles no longer sold or out of stock
 
-    def messages(self):
+    def messages(self) -> list[tuple[str, str]]:
         """What to tell the shopper: one line per group that is not empty."""
         lines = []
         if self.added or self.reduced:
@@ -28,7 +31,7 @@ class ReorderResult:
         return lines
 
 
-def order_reorder(*, request, order):
+def order_reorder(*, request: HttpRequest | Request, order: Order) -> ReorderResult:
     """Add each still-available line of `order` to the visitor's cart, at most what stock and caps allow."""
     cart = carts.cart_get_for_request(request, create=True)
     result = ReorderResult()

@@ -1,11 +1,17 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
+from django.http import HttpRequest
 
-from orders.models import Order, OrderStatus, PaymentStatus
+from orders.models import Order, OrderStatus, Payment, PaymentStatus
 
 
-def session_owns(request, order):
+def session_owns(request: HttpRequest, order: Order) -> bool:
     """Whether this visitor placed `order`: the signed-in customer, or the session that placed it."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated and order.user_id == user.pk:
@@ -14,16 +20,28 @@ def session_owns(request, order):
     return session is not None and order.number in session.get("orders", [])
 
 
-def order_summary(order, payment=None):
-    """The order as the storefront islands read it (camelCase, money as text)."""
-    return {
-        "orderId": order.number, "total": f"{order.total_amount:.2f}", "email": order.email,
-        "paymentId": payment.payment_id if payment else "", "paymentMethod": order.payment_method,
-        "paymentStatus": order.payment_status, "status": order.status,
-    }
+@dataclass(frozen=True)
+class OrderSummary:
+    """An order as the storefront islands read it (`orders.serializers.OrderSummaryOutputSerializer`)."""
+
+    order_id: str
+    total: Decimal
+    email: str
+    payment_id: str
+    payment_method: str
+    payment_status: str
+    status: str
 
 
-def unpaid_orders_count(*, session_key="", client_ip=None, user=None):
+def order_summary(order: Order, payment: Payment | None = None) -> OrderSummary:
+    """What the islands are told about `order` (and its payment) after checkout and payment."""
+    return OrderSummary(order_id=order.number, total=order.total_amount, email=order.email,
+                        payment_id=payment.payment_id if payment else "", payment_method=order.payment_method,
+                        payment_status=order.payment_status, status=order.status)
+
+
+def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
+                        user: AbstractBaseUser | AnonymousUser | None = None) -> int:
     """Orders placed and still waiting for their payment by this session, address or customer."""
     who = Q(pk__in=[])
     if session_key:

@@ -4,6 +4,8 @@ Modelled on Saleor's allocate_stocks: every line is tried, and one error lists
 every product that is short, so the customer sees the whole picture at once.
 """
 
+from collections.abc import Iterable
+
 from django.db.models import F
 from django.utils.translation import gettext as _
 
@@ -14,21 +16,21 @@ from catalog.models import Product
 class InsufficientStock(Exception):
     """One or more products cannot cover the quantities asked for."""
 
-    def __init__(self, products):
+    def __init__(self, products: Iterable[Product]) -> None:
         self.products = list(products)
         names = ", ".join(p.title for p in self.products)
         self.message = _("Not enough stock for: %(products)s") % {"products": names}
         super().__init__(self.message)
 
 
-def _merged(lines):
-    quantities = {}
+def _merged(lines: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    quantities: dict[int, int] = {}
     for product_id, quantity in lines:
         quantities[product_id] = quantities.get(product_id, 0) + int(quantity)
     return sorted(quantities.items())  # pk order: concurrent reservations lock alike
 
 
-def stock_reserve(*, lines):
+def stock_reserve(*, lines: Iterable[tuple[int, int]]) -> None:
     """Take `lines` [(product_id, quantity)] out of stock, or raise InsufficientStock.
 
     Call inside the caller's transaction: on error the caller rolls back the
@@ -48,7 +50,7 @@ def stock_reserve(*, lines):
     catalog_changed_now_and_on_commit()  # stock badges on cached pages
 
 
-def stock_release(*, lines):
+def stock_release(*, lines: Iterable[tuple[int, int]]) -> None:
     """Put `lines` [(product_id, quantity)] back into stock."""
     for product_id, quantity in _merged(lines):
         Product.objects.filter(pk=product_id).update(stock=F("stock") + quantity)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from orders.actions import order_cancel
 from orders.models import Order, OrderStatus, PaymentStatus
 from orders.reminders import cart_reminder_send, cart_reminders_due
-from shop.tasks import enqueue
+from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -17,7 +17,7 @@ UNPAID_LIFETIME = timedelta(minutes=30)
 
 
 @shared_task
-def orders_expire_unpaid():
+def orders_expire_unpaid() -> int:
     """Cancel card orders left unpaid for 30 minutes and put their stock back."""
 
     cutoff = timezone.now() - UNPAID_LIFETIME
@@ -33,7 +33,7 @@ def orders_expire_unpaid():
 
 
 @shared_task(ignore_result=True)
-def cart_reminders_task():
+def cart_reminders_task() -> int:
     """Beat, every 15 minutes: queue one job per cart whose reminder is due."""
     due = cart_reminders_due()
     for cart_id in due:
@@ -42,5 +42,5 @@ def cart_reminders_task():
 
 
 @shared_task(ignore_result=True)
-def cart_reminder_send_task(cart_id):
+def cart_reminder_send_task(cart_id: int) -> bool:
     return cart_reminder_send(cart_id=cart_id)

@@ -10,17 +10,20 @@ it would tell a stranger holding the link more than they need.
 """
 
 import re
+from dataclasses import dataclass
+from datetime import date, datetime
 
 from django.conf import settings
 from django.core import signing
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
-from orders.checkout import GOVERNORATES, western_digits
+from orders.delivery import day_label, window_text
 from orders.documents import invoice_url
-from orders.models import Order, OrderStatus
+from orders.models import Order, OrderItem, OrderStatus
+from orders.places import governorate_name
 from shop.errors import ShopError
-from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text
+from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text, western_digits
 
 SALT = "orders.tracking"
 NUMBER_MAX = 32
@@ -30,7 +33,7 @@ class TrackingError(ShopError):
     """The one answer to every lookup that finds nothing."""
 
 
-def _not_found():
+def _not_found() -> TrackingError:
     return TrackingError(
         _("We could not find an order with these details. Please check the order number and the phone "
           "number or e-mail address you used at checkout."),
@@ -38,25 +41,25 @@ def _not_found():
     )
 
 
-def tracking_token(order):
+def tracking_token(order: Order) -> str:
     """The signed order number: the same link every time (no expiry; order e-mails are kept for good)."""
     return signing.Signer(salt=SALT).sign_object(order.number)
 
 
-def tracking_path(order, language=None):
+def tracking_path(order: Order, language: str | None = None) -> str:
     """`/track/<token>` (or `/ar/track/<token>`) for `order`, in its language unless told."""
     language = language or order.language or "en"
     prefix = "" if language == "en" else f"/{language}"
     return f"{prefix}/track/{tracking_token(order)}"
 
 
-def tracking_url(order, language=None):
+def tracking_url(order: Order, language: str | None = None) -> str:
     """The absolute signed link for e-mails and WhatsApp messages."""
     base = settings.SITE_URL or (order.site_url or "").rstrip("/")
     return f"{base}{tracking_path(order, language)}"
 
 
-def order_from_token(token):
+def order_from_token(token: str) -> Order:
     """The order a signed link names, or TrackingError (a forged or mangled link)."""
     try:
         number = signing.Signer(salt=SALT).unsign_object(str(token or ""))
@@ -68,11 +71,11 @@ def order_from_token(token):
     return order
 
 
-def _digits(text):
+def _digits(text: str | None) -> str:
     return re.sub(r"\D", "", western_digits(text))
 
 
-def _phone_matches(typed, stored):
+def _phone_matches(typed: str, stored: str) -> bool:
     typed, stored = _digits(typed), _digits(stored)
     if len(typed) < 7 or len(stored) < 7:
         return False
@@ -81,7 +84,7 @@ def _phone_matches(typed, stored):
     return typed == stored
 
 
-def order_track_lookup(*, number, contact):
+def order_track_lookup(*, number: object, contact: object) -> Order:
     """The order numbered `number` whose checkout phone or e-mail is `contact`; else TrackingError."""
     number = western_digits(clean_text(number, field="orderNumber", max_length=NUMBER_MAX)).upper()
     contact = clean_text(contact, field="contact", max_length=max(EMAIL_MAX, PHONE_MAX))
@@ -99,64 +102,97 @@ def order_track_lookup(*, number, contact):
     return order
 
 
-def _mask(text, keep=3):
+def _mask(text: str, keep: int = 3) -> str:
     text = (text or "").strip()
     if len(text) <= keep:
         return "•" * len(text)
     return text[:keep] + "•" * min(len(text) - keep, 8)
 
 
-def _money(value):
-    return f"{value:.2f}"
+@dataclass(frozen=True)
+class Shipment:
+    tracking_number: str
+    courier: str
+    note: str  # the shop's note to the customer
 
 
-def shipment_of(order):
+def shipment_of(order: Order) -> Shipment | None:
     """The latest 'shipped' change with its tracking number, courier and note to the customer."""
     changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED]
     change = changes[-1] if changes else None
     if change is None or not (change.tracking_number or change.courier or change.customer_note):
         return None
-    return {"trackingNumber": change.tracking_number, "courier": change.courier, "note": change.customer_note}
+    return Shipment(tracking_number=change.tracking_number, courier=change.courier, note=change.customer_note)
 
 
-def tracking_data(order, *, language):
+@dataclass(frozen=True)
+class TrackingStep:
+    status: str
+    label: str
+    at: datetime
+    day: str  # "Sun 29 Nov" in the page's language
+
+
+@dataclass(frozen=True)
+class TrackingDelivery:
+    earliest: date
+    latest: date
+    text: str  # "Arrives Sun 29 Nov – Tue 1 Dec"
+
+
+@dataclass(frozen=True)
+class MaskedAddress:
+    name: str
+    street: str
+    city: str
+    governorate: str
+    country: str
+    phone: str
+
+
+@dataclass(frozen=True)
+class Tracking:
+    """What the tracking page and API show of `order` (`orders.serializers.TrackingOutputSerializer`)."""
+
+    order: Order
+    status_label: str
+    payment_label: str
+    history: list[TrackingStep]
+    items: list[OrderItem]
+    address: MaskedAddress
+    delivery: TrackingDelivery | None
+    shipment: Shipment | None
+    invoice_url: str
+
+
+def tracking_data(order: Order, *, language: str) -> Tracking:
     """Everything the tracking page and API show, in `language` (masked address and phone)."""
-    from orders.delivery import day_label, window_text
-
-    governorates = dict(GOVERNORATES)
     labels = dict(OrderStatus.choices)
     with override(language):
-        history = []
+        history: list[TrackingStep] = []
         for change in order.status_changes.all():
-            if change.to_status == (history[-1]["status"] if history else None):
+            if change.to_status == (history[-1].status if history else None):
                 continue
-            history.append({"status": change.to_status, "label": str(labels.get(change.to_status, change.to_status)),
-                            "at": change.created_at.isoformat(), "day": day_label(change.created_at, language)})
+            label = str(labels.get(change.to_status, change.to_status))
+            history.append(TrackingStep(status=change.to_status, label=label, at=change.created_at,
+                                        day=day_label(change.created_at, language)))
         delivery = None
-        if order.delivery_min_date and order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED):
-            delivery = {"earliest": order.delivery_min_date.isoformat(), "latest": order.delivery_max_date.isoformat(),
-                        "text": window_text((order.delivery_min_date, order.delivery_max_date), language)}
-        state = governorates.get(order.state, order.state) if language == "ar" else order.state
-        return {
-            "number": order.number,
-            "status": order.status,
-            "statusLabel": str(labels.get(order.status, order.status)),
-            "paymentStatus": order.payment_status,
-            "paymentLabel": order.get_payment_status_display(),
-            "placedAt": order.created_at.isoformat(),
-            "history": history,
-            "items": [{"title": item.product_title, "quantity": item.quantity,
-                       "unitPrice": _money(item.unit_price_amount), "lineTotal": _money(item.line_total_amount)}
-                      for item in order.items.all()],
-            "subtotal": _money(order.subtotal_amount), "discount": _money(order.discount_amount),
-            "couponCode": order.coupon_code, "shipping": _money(order.shipping_amount),
-            "codFee": _money(order.cod_fee_amount), "tax": _money(order.tax_amount),
-            "pricesIncludeTax": order.prices_include_tax, "total": _money(order.total_amount),
-            "address": {"name": f"{order.first_name} {order.last_name[:1]}.".strip(),
-                        "street": _mask(order.street), "city": order.city, "governorate": state,
-                        "country": order.country, "phone": "•" * 6 + _digits(order.phone)[-3:]},
-            "delivery": delivery,
-            "shipment": shipment_of(order),
+        on_the_way = order.status not in (OrderStatus.CANCELLED, OrderStatus.DELIVERED)
+        if order.delivery_min_date and order.delivery_max_date and on_the_way:
+            delivery = TrackingDelivery(earliest=order.delivery_min_date, latest=order.delivery_max_date,
+                                        text=window_text((order.delivery_min_date, order.delivery_max_date), language))
+        state = governorate_name(order.state, language)
+        return Tracking(
+            order=order,
+            status_label=str(labels.get(order.status, order.status)),
+            payment_label=str(order.get_payment_status_display()),
+            history=history,
+            items=list(order.items.all()),
+            address=MaskedAddress(name=f"{order.first_name} {order.last_name[:1]}.".strip(), street=_mask(order.street),
+                                  city=order.city, governorate=state, country=order.country,
+                                  phone="•" * 6 + _digits(order.phone)[-3:]),
+            delivery=delivery,
+            shipment=shipment_of(order),
             # the invoice PDF behind a signed link: whoever may see this page may download it
-            "invoiceUrl": invoice_url(order=order, language=language, signed=True),
-        }
+            invoice_url=invoice_url(order=order, language=language, signed=True),
+        )

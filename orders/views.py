@@ -1,7 +1,10 @@
 """Storefront pages: cart, checkout, payment return, thank-you (HTML shells for islands)."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
@@ -13,40 +16,45 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.addresses import address_list
 from orders import cart as carts
 from orders.calculations import order_totals
-from orders.checkout import COUNTRIES, GOVERNORATES, cod_available, coupon_check
+from orders.checkout import cod_available, coupon_check
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
 from orders.drafts import checkout_draft_get
-from orders.models import Order, Payment
+from orders.models import Cart, Coupon, Order, Payment
 from orders.payments import methods_available
+from orders.places import COUNTRIES, GOVERNORATES
 from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder
 from orders.selectors import session_owns
+from orders.serializers import CartOutputSerializer
+from orders.summary import cart_summary
 from orders.tracking import TrackingError, order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.api.money import island_props
 from shop.errors import ShopError
+from shop.money import money_text
+from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
-from shop.templatetags.shop_tags import lurl
 
 
 @ensure_csrf_cookie  # the islands send it back on every write
-def cart_page(request):
-    cart = carts.cart_get_for_request(request)
-    data = carts.cart_data(cart, governorate=shopper_governorate(request))
+def cart_page(request: HttpRequest) -> HttpResponse:
+    summary = cart_summary(carts.cart_get_for_request(request), governorate=shopper_governorate(request))
     # the select's words come with the page, so the islands' shared strings stay small
     text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
-    return render(request, "orders/cart.html", {"cart": data, "props": {"cart": data, "text": text,
-                                                                         "governorates": _governorates()}})
+    props = {"cart": island_props(CartOutputSerializer(summary).data), "text": text, "governorates": _governorates(),
+             "urls": island_urls()}
+    return render(request, "orders/cart.html", {"totals": summary.totals, "props": props})
 
 
-def _governorates():
+def _governorates() -> list[dict[str, str]]:
     language = get_language()
     return [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES]
 
 
 @ensure_csrf_cookie
-def checkout_page(request):
+def checkout_page(request: HttpRequest) -> HttpResponse:
     cart = carts.cart_get_for_request(request)
     store = store_settings_get()
     user = request.user if request.user.is_authenticated else None
@@ -59,13 +67,14 @@ def checkout_page(request):
         prefill["state"] = shopper_governorate(request)  # the summary's shipping is for the form's governorate
     # the summary as the form starts: its method, governorate and the coupon typed before a failed payment
     method = prefill.get("paymentMethod") or (methods[0] if methods else None)
-    data = carts.cart_data(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
+    summary = cart_summary(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
                            governorate=prefill["state"] if prefill["country"] == "EGY" else "")
     props = {
-        "cart": data,
+        "cart": island_props(CartOutputSerializer(summary).data),
+        "urls": island_urls(),
         # only what can be completed now; the island preselects the first
         "methods": methods,
-        "codFee": f"{store.cod_fee:.2f}",
+        "codFee": money_text(store.cod_fee),
         "countries": [{"code": code, "name": str(name)} for code, name in COUNTRIES],
         "governorates": _governorates(),
         # server-rendered words: the checkout bundle is at the page-weight budget
@@ -76,11 +85,11 @@ def checkout_page(request):
         "prefill": prefill,
     }
     saved = address_list(user=user) if user else []
-    return render(request, "orders/checkout.html", {"cart": data, "props": props, "saved_addresses": saved,
+    return render(request, "orders/checkout.html", {"totals": summary.totals, "props": props, "saved_addresses": saved,
                                                     "chosen_address": chosen})
 
 
-def _coupon(code, cart):
+def _coupon(code: str | None, cart: Cart | None) -> Coupon | None:
     if not code:
         return None
     try:
@@ -89,7 +98,7 @@ def _coupon(code, cart):
         return None  # expired since: the shopper sees it unapplied and may apply it again
 
 
-def _payment_choice(request, prefill, methods):
+def _payment_choice(request: HttpRequest, prefill: dict[str, str], methods: Sequence[str]) -> None:
     """After a failed card payment the draft's method comes back ("Try again"), or cash on delivery
     for `?pay=cod` ("Pay on delivery instead"); a method no longer offered is dropped (the island
     then preselects the first one offered)."""
@@ -99,7 +108,7 @@ def _payment_choice(request, prefill, methods):
         prefill.pop("paymentMethod", None)
 
 
-def _payment_id_from(params):
+def _payment_id_from(params: Mapping[str, Any]) -> str:
     """Which of our payments a return URL is about: ours, else Paymob's ids.
 
     Paymob appends its transaction parameters (`id` is its transaction id,
@@ -107,20 +116,20 @@ def _payment_id_from(params):
     the verification that follows trusts nothing in the URL.
     """
     if params.get("payment_id"):
-        return params["payment_id"]
+        return str(params["payment_id"])
     candidate = params.get("id", "")
     if candidate and Payment.objects.filter(payment_id=candidate).exists():
-        return candidate
+        return str(candidate)
     order_id = params.get("order") or params.get("order_id")
     if order_id:
         payment = Payment.objects.filter(provider_order_id=order_id).only("payment_id").first()
         if payment:
             return payment.payment_id
-    return candidate
+    return str(candidate)
 
 
 @ensure_csrf_cookie
-def payment_success(request):
+def payment_success(request: HttpRequest) -> HttpResponse:
     payment_id = _payment_id_from(request.GET)
     draft = checkout_draft_get(request=request)
     props = {"paymentId": payment_id, "params": request.GET.dict(),
@@ -128,21 +137,22 @@ def payment_success(request):
              "retry": draft is not None,
              "codAvailable": draft is not None and cod_available(
                  request=request, coupon_code=draft["couponCode"],
-                 governorate=draft["state"] if draft["country"] == "EGY" else "")}
+                 governorate=draft["state"] if draft["country"] == "EGY" else ""),
+             "urls": island_urls()}
     return render(request, "orders/payment_return.html", {"props": props})
 
 
-def thankyou(request):
+def thankyou(request: HttpRequest) -> HttpResponse:
     """The latest order of this session only; anyone else goes home."""
     number = request.GET.get("order") or (request.session.get("orders") or [None])[-1]
     order = Order.objects.filter(number=number).first() if number else None
     if order is None or not session_owns(request, order):
-        return redirect(lurl("/"))
+        return redirect("shop:home")
     return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language())})
 
 
 @never_cache
-def invoice_pdf(request, number):
+def invoice_pdf(request: HttpRequest, number: str) -> HttpResponse:
     """One order's invoice as PDF in the page's language: its owner, staff, or a signed link (?t=)."""
     order = Order.objects.filter(number=number).prefetch_related("items__product").first()
     if order is None or not invoice_allowed(request, order, request.GET.get("t", "")):
@@ -150,14 +160,14 @@ def invoice_pdf(request, number):
     return pdf_response(orders=[order], kind=Kind.INVOICE, language=get_language())
 
 
-def pdf_response(*, orders, kind, language=None):
+def pdf_response(*, orders: Sequence[Order], kind: str, language: str | None = None) -> HttpResponse:
     response = HttpResponse(document_pdf(orders=orders, kind=kind, language=language), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{document_filename(orders=orders, kind=kind)}"'
     response["X-Robots-Tag"] = "noindex"
     return response
 
 
-def _private(response):
+def _private(response: HttpResponse) -> HttpResponse:
     """Tracking pages show an order: never cached, never indexed."""
     add_never_cache_headers(response)
     response["X-Robots-Tag"] = "noindex"
@@ -165,7 +175,7 @@ def _private(response):
 
 
 @require_POST
-def reorder(request, number):
+def reorder(request: HttpRequest, number: str) -> HttpResponse:
     """The account page's Reorder button: lines back in the cart, then the cart with what happened."""
     order = Order.objects.filter(number=number).first()
     if order is None or not (request.user.is_authenticated and order.user_id == request.user.pk):
@@ -173,11 +183,11 @@ def reorder(request, number):
     result = order_reorder(request=request, order=order)
     for level, text in result.messages():
         getattr(messages, level)(request, text)
-    return redirect(lurl("/cart"))
+    return redirect("orders:cart")
 
 
 @never_cache
-def cart_reminder_unsubscribe(request):
+def cart_reminder_unsubscribe(request: HttpRequest) -> HttpResponse:
     """The link in a cart reminder: no more of them (one click, nothing to type)."""
     ok = cart_reminder_unsubscribe_service(token=request.GET.get("token", ""))
     message = _("You will not get cart reminders any more.") if ok else _("This link is not valid.")
@@ -187,7 +197,7 @@ def cart_reminder_unsubscribe(request):
 
 @require_http_methods(["GET", "POST"])
 @rate_limit_posts("track")
-def track_page(request):
+def track_page(request: HttpRequest) -> HttpResponse:
     """Track my order: number + checkout phone or e-mail; one answer for every wrong pair."""
     values = {"number": request.POST.get("number", ""), "contact": request.POST.get("contact", "")}
     error = None
@@ -203,7 +213,7 @@ def track_page(request):
     return _private(response)
 
 
-def track_order_page(request, token):
+def track_order_page(request: HttpRequest, token: str) -> HttpResponse:
     """The order a signed link names (e-mails, thank-you page, a successful lookup)."""
     try:
         order = order_from_token(token)

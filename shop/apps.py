@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from shop import converters  # noqa: F401  (registers <id:…> before any app's URLs load)
+from shop.logs import connect_celery_signals, sentry_init
 
 
 class ShopConfig(AppConfig):
@@ -11,8 +12,5 @@ class ShopConfig(AppConfig):
         from shop.api.fields import integer_fields_bound  # noqa: PLC0415
 
         integer_fields_bound()
-
-        from shop.logs import connect_celery_signals, sentry_init
-
         connect_celery_signals()  # the request id travels into jobs; one log line per job
         sentry_init()  # only when SENTRY_DSN is set

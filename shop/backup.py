@@ -10,6 +10,7 @@ the same database engine, then the media, then `migrate` (an archive from an old
 is brought up to date).
 """
 
+import io
 import json
 import os
 import re
@@ -24,6 +25,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
+
+from shop.models import Heartbeat
 
 FORMAT = 1
 BACKUP_MARK = "backup"  # Heartbeat row: when the last backup finished (manage.py doctor reads it)
@@ -123,8 +126,6 @@ def _snapshot_postgresql(target):
 
 def backup_create(*, output_dir=None, now=None):
     """Write a dated archive into `output_dir` (default DATA_DIR/backups); return its path."""
-    from shop.models import Heartbeat
-
     engine = _engine()
     now = now or timezone.now()
     output_dir = Path(output_dir or settings.DATA_DIR / "backups")
@@ -153,8 +154,6 @@ def backup_create(*, output_dir=None, now=None):
 
 
 def _bytes(data):
-    import io
-
     return io.BytesIO(data)
 
 

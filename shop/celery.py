@@ -4,7 +4,6 @@ import os
 
 from celery import Celery
 from celery.schedules import crontab
-from celery.signals import task_failure
 
 from shop.config import run_or_explain
 
@@ -35,10 +34,3 @@ app.conf.beat_schedule = {
     "daily-summary": {"task": "backoffice.tasks.daily_summary_task", "schedule": crontab(hour=7, minute=0)},
 }
 
-
-@task_failure.connect
-def _record_failed_job(sender=None, task_id=None, exception=None, **kwargs):
-    """Keep a row per failed job for the dashboard's overview (the worker's log has the traceback)."""
-    from shop.tasks import failed_job_record
-
-    failed_job_record(task=getattr(sender, "name", str(sender)), task_id=task_id or "", error=exception)

@@ -5,12 +5,16 @@ or a note (worth a look, not wrong in every setup). The texts are for the operat
 English, like the rest of the command line.
 """
 
+import os
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils import timezone
+
+from shop import health
+from shop.models import Heartbeat
 
 PROBLEM, NOTE = "problem", "note"
 BACKUP_MAX_AGE = timedelta(hours=48)
@@ -39,8 +43,6 @@ def check_debug():
 
 
 def check_secret_key():
-    import os
-
     key = settings.SECRET_KEY
     if key.startswith("django-insecure") or len(set(key)) < 5 or len(key) < 32:
         return [_problem("secret key", "SECRET_KEY is weak or a placeholder: set a long random one.")]
@@ -113,8 +115,6 @@ def check_payments():
 
 
 def check_backups(*, now=None):
-    from shop.models import Heartbeat
-
     now = now or timezone.now()
     mark = Heartbeat.objects.filter(name="backup").first()
     if mark is None:
@@ -127,8 +127,6 @@ def check_backups(*, now=None):
 
 
 def check_background():
-    from shop import health
-
     found = []
     if not health.broker_ok():
         found.append(_problem("jobs", "The job queue (broker) does not answer: e-mails and imports wait."))

@@ -38,3 +38,11 @@ class ShopError(Exception):
     @property
     def status_code(self) -> int:
         return self.status
+
+
+def camel_case(name: str) -> str:
+    """`first_name` → `firstName`: a field name as the API spells it (a service names its `field` so)."""
+    if not name:
+        return name
+    parts = name.split("_")
+    return parts[0] + "".join(p.title() for p in parts[1:])

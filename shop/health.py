@@ -4,6 +4,7 @@ import uuid
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -23,8 +24,6 @@ def database_ok():
 
 def cache_ok():
     """Return whether the shared cache stores and returns a value (a Redis outage reads as a miss)."""
-    from django.core.cache import cache
-
     key, value = "healthz:probe", uuid.uuid4().hex
     try:
         cache.set(key, value, 30)

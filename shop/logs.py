@@ -16,6 +16,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
+from celery.signals import before_task_publish, task_postrun, task_prerun
 from django.conf import settings
 
 request_id_var = contextvars.ContextVar("request_id", default="")
@@ -39,7 +40,7 @@ def clean_request_id(value):
     return value if value and _VALID_ID.match(value) else None
 
 
-def log_order(number):
+def log_order(number: str) -> None:
     """Name the order this request or job is about (called whenever an order is saved)."""
     if number:
         order_number_var.set(number)
@@ -132,8 +133,6 @@ def _job_postrun(task_id=None, task=None, state=None, **kwargs):
 
 
 def connect_celery_signals():
-    from celery.signals import before_task_publish, task_postrun, task_prerun
-
     before_task_publish.connect(_before_publish, dispatch_uid="shop-logs-publish", weak=False)
     task_prerun.connect(_job_prerun, dispatch_uid="shop-logs-prerun", weak=False)
     task_postrun.connect(_job_postrun, dispatch_uid="shop-logs-postrun", weak=False)
@@ -144,14 +143,15 @@ def connect_celery_signals():
 def sentry_init(dsn=None, **options):
     """Start the Sentry SDK for error reports when SENTRY_DSN is set; return whether it started.
 
-    No personal data is sent (the SDK's default: no cookies, user or client address); the request id is attached as a tag so a
-    report can be matched with the log lines."""
+    No personal data is sent (the SDK's default: no cookies, user or client address); the request id
+    is attached as a tag so a report can be matched with the log lines."""
     dsn = dsn if dsn is not None else getattr(settings, "SENTRY_DSN", "")
     if not dsn:
         return False
-    import sentry_sdk
-    from sentry_sdk.integrations.celery import CeleryIntegration
-    from sentry_sdk.integrations.django import DjangoIntegration
+    # loaded only when a DSN is set: most installs never report to Sentry
+    import sentry_sdk  # noqa: PLC0415
+    from sentry_sdk.integrations.celery import CeleryIntegration  # noqa: PLC0415
+    from sentry_sdk.integrations.django import DjangoIntegration  # noqa: PLC0415
 
     def tag_request_id(event, hint):
         if request_id_var.get():

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from shop.models import OutboundEmail, OutboundEmailStatus
-from shop.tasks import enqueue, outbox_deliver_task
+from shop.queue import enqueue
+from shop.tasks import outbox_deliver_task
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ _HEADER_BREAK = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 SUBJECT_MAX = 300
 
 
-def _address(value, *, what):
+def _address(value: str, *, what: str) -> str:
     if not isinstance(value, str) or _HEADER_BREAK.search(value):
         raise ValueError(f"{what} address is not a single line: {value!r}")
     try:
@@ -38,7 +39,7 @@ def _address(value, *, what):
     return value
 
 
-def _subject(value):
+def _subject(value: str) -> str:
     # Inputs that end up in a subject (the store name, a contact subject) are
     # refused at their service with a field error; a value stored before that
     # rule must still not break the header or block the change that mails it.
@@ -51,25 +52,28 @@ def _subject(value):
 FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
 
 
-def isolate(text):
+def isolate(text: str | None) -> str:
     """`text` (typed by a person) isolated in its own direction, for plain text."""
     return f"{FSI}{text}{PDI}" if text else ""
 
 
-def isolate_ltr(text):
+def isolate_ltr(text: str | None) -> str:
     """`text` (an order number, e-mail, phone, code) isolated left-to-right, for plain text."""
     return f"{LRI}{text}{PDI}" if text else ""
 
 
-def html_from_text(text, language):
+def html_from_text(text: str, language: str) -> str:
     """The HTML part of a text-only e-mail: the same words, right-to-left for Arabic."""
     direction = "rtl" if language == "ar" else "ltr"
     return (f'<!doctype html><html lang="{escape(language)}" dir="{direction}"><body dir="{direction}">'
-            f'<div style="white-space: pre-wrap; font-family: system-ui, Tahoma, sans-serif;">{escape(text)}</div>'
+            # long links wrap instead of widening a phone's screen
+            '<div style="white-space: pre-wrap; overflow-wrap: anywhere; font-family: system-ui, Tahoma, sans-serif;">'
+            f"{escape(text)}</div>"
             "</body></html>")
 
 
-def mail_queue(*, to, subject, text, html="", language="en", reply_to=""):
+def mail_queue(*, to: str, subject: str, text: str, html: str = "", language: str = "en",
+               reply_to: str = "") -> OutboundEmail:
     """Queue one e-mail to `to`, rendered by the caller in `language`; return the outbox row.
 
     A text-only mail gets an HTML part with the recipient's direction, so an
@@ -84,7 +88,7 @@ def mail_queue(*, to, subject, text, html="", language="en", reply_to=""):
     return email
 
 
-def mail_retry(*, email):
+def mail_retry(*, email: OutboundEmail) -> OutboundEmail:
     """Give a failed e-mail a fresh set of attempts, starting now."""
     with transaction.atomic():
         OutboundEmail.objects.filter(pk=email.pk, status=OutboundEmailStatus.FAILED).update(
@@ -95,6 +99,6 @@ def mail_retry(*, email):
     return email
 
 
-def _deliver_soon(email_id):
+def _deliver_soon(email_id: int) -> None:
     # the mail is stored: if the queue is down, the beat sweep delivers it
     enqueue(outbox_deliver_task, email_id)

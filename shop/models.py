@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from catalog.cache import catalog_changed_now_and_on_commit
+
 STORE_SETTINGS_CACHE_KEY = "store-settings:v1"
 
 
@@ -114,8 +116,6 @@ class StoreSettings(models.Model):
         cache.delete(STORE_SETTINGS_CACHE_KEY)
         if not created:  # the first read creates the row with the defaults pages already show
             # stored pages show the settings (and maintenance mode hides them all)
-            from catalog.cache import catalog_changed_now_and_on_commit
-
             catalog_changed_now_and_on_commit()
 
     def __str__(self):

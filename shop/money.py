@@ -54,3 +54,11 @@ def format_kes(amount: Decimal | int | str, language: str = "en") -> str:
     if language == "ar":
         return f"{text}\u00a0شلن"
     return f"KSh\u00a0{text}"
+
+
+def money_text(amount: Decimal | int | str) -> str:
+    """`1234.50`: money as plain text with two places (CSV, JSON-LD, stored settings).
+
+    The API writes money with `shop.api.money.MoneyField`, which gives the same text.
+    """
+    return f"{quantize(amount):.2f}"

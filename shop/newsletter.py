@@ -4,13 +4,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from shop.errors import ShopError
 from shop.mail import mail_queue
 from shop.models import NewsletterSubscriber
-from shop.paths import localized_path
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
@@ -33,7 +33,8 @@ def _clean_email(email):
 
 
 def newsletter_unsubscribe_path(subscriber):
-    return localized_path(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}", subscriber.language)
+    with translation.override(subscriber.language):
+        return reverse("shop:newsletter-unsubscribe", args=[subscriber.unsubscribe_token])
 
 
 def newsletter_subscribe(*, email, language="en", site_url=""):

@@ -41,16 +41,20 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, CsrfViewMiddleware
 from django.utils.translation import trans_real
 
 from catalog.cache import VERSION_KEY, catalog_version
+from shop.middleware import ShopLocaleMiddleware
+from shop.stitch import render_part
 
 SECONDS = 60
 MAX_URL_LENGTH = 300  # longer URLs (odd or hostile) are rendered, never stored
@@ -69,14 +73,12 @@ _NOT_PAGES = ("/api/", "/static/", "/media/", "/django-admin/", "/healthz", "/la
               "/robots.txt", "/sitemap.xml", "/favicon.ico")
 
 
-def cache_for_visitors(view):
+def cache_for_visitors(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Let PageCacheMiddleware store `view`'s pages (200 and 404) for visitors without a session."""
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if not is_fresh_visitor(request):
-            from shop.stitch import serve_stitched
-
             response = serve_stitched(request)
             if response is not None:
                 return response
@@ -85,6 +87,26 @@ def cache_for_visitors(view):
         return response
 
     return wrapper
+
+
+def can_stitch(request):
+    user = getattr(request, "user", None)
+    return user is not None and not user.is_staff
+
+
+def serve_stitched(request):
+    """This visitor's page from the stored body, or None when it has to be rendered."""
+    if not can_stitch(request):
+        return None
+    found = page_lookup(request)
+    if found is None or found[2] is None:
+        return None
+    _version, _stored_at, status, segments, headers = found[2]
+    return page_response(
+        request, status, segments, headers,
+        visitor_part=lambda label, stored: render_part(request, label, stored, CSRF_PLACEHOLDER),
+        in_stack=True,
+    )
 
 
 def is_fresh_visitor(request):
@@ -98,8 +120,6 @@ def is_fresh_visitor(request):
 
 def page_language(request):
     """The language the locale middleware would serve this page in, or None when it would redirect."""
-    from shop.middleware import ShopLocaleMiddleware
-
     path = request.path_info
     if path.startswith(_PREFIXES):
         return path[1:3]
@@ -115,13 +135,36 @@ def page_language(request):
 _PREFIXES = tuple(f"/{code}/" for code, _name in settings.LANGUAGES if code == "ar")
 
 
-def page_key(request, language, kind="page"):
-    # the entry format is (version, stored at, status, segments, headers): "v3" keeps older entries out
-    parts = "\n".join((
-        request.scheme, request.get_host(), language, request.get_full_path(), request.META.get("HTTP_X_FRAGMENT", ""),
-    ))
-    # hashed: URLs are visitor-controlled and may be long or odd
-    return f"{kind}:v3:" + hashlib.sha256(parts.encode()).hexdigest()
+@dataclass(frozen=True)
+class PageInputs:
+    """What a stored page (or a fragment of one) depends on besides the catalogue version.
+
+    The version covers every write a page shows (products, stock, reviews,
+    store settings, exchange rates): the page cache checks it inside the stored
+    entry, fragment caches put it in their key (`key(kind, catalog_version(), …)`).
+    The canonical, og:url and hreflang links carry the scheme and host, so
+    both are inputs: one request with a forged Host can only fill its own entry.
+    """
+
+    scheme: str
+    host: str
+    language: str
+    path: str  # with the query string
+    fragment: str  # the X-Fragment header: the same URL answers a page or a fragment
+
+    def key(self, kind: str, *extra: object) -> str:
+        parts = "\n".join((self.scheme, self.host, self.language, self.path, self.fragment, *map(str, extra)))
+        # hashed: URLs are visitor-controlled and may be long or odd
+        return f"{kind}:v3:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+def page_inputs(request: HttpRequest, language: str | None = None) -> PageInputs:
+    """The inputs of this request's page, in `language` (else the one the locale middleware would serve).
+
+    Raises DisallowedHost for a Host outside ALLOWED_HOSTS.
+    """
+    return PageInputs(request.scheme, request.get_host(), language or page_language(request),
+                      request.get_full_path(), request.META.get("HTTP_X_FRAGMENT", ""))
 
 
 def page_lookup(request, kind="page"):
@@ -134,7 +177,8 @@ def page_lookup(request, kind="page"):
     if language is None:
         return None
     try:
-        key = page_key(request, language, kind)
+        # the entry is (version, stored at, status, segments, headers); "v3" in the key keeps older formats out
+        key = page_inputs(request, language).key(kind)
     except DisallowedHost:
         return None  # the stack answers 400
     if key in _local:

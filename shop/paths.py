@@ -1,6 +1,7 @@
 """The language prefix of a site path: the one place that knows `/ar/shop` is `/shop` in Arabic."""
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import get_language
 
 
@@ -13,3 +14,16 @@ def localized_path(path: str, language: str | None = None) -> str:
     if language == settings.LANGUAGE_CODE:
         return path
     return f"/{language}/" if path == "/" else f"/{language}{path}"
+
+
+# stands for the slug in `island_urls()["product"]`; islands put the product's slug in its place
+PRODUCT_SLUG = "__slug__"
+
+
+def island_urls() -> dict[str, str]:
+    """The storefront pages islands link to, in the active language (the islands' `urls` prop)."""
+    return {
+        "home": reverse("shop:home"), "shop": reverse("catalog:shop"), "contact": reverse("shop:contact"),
+        "cart": reverse("orders:cart"), "checkout": reverse("orders:checkout"),
+        "product": reverse("catalog:product-detail", args=[PRODUCT_SLUG]),
+    }

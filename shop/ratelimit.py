@@ -14,10 +14,13 @@ in with `throttle_scope`), the HTML form posts call `rate_limit_exceeded`.
 
 import hashlib
 import time
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from rest_framework.throttling import BaseThrottle
@@ -94,12 +97,12 @@ class ScopedRateLimit(BaseThrottle):
         return getattr(self._request, "rate_limit_wait", None)
 
 
-def rate_limit_posts(scope):
+def rate_limit_posts(scope: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorate a page view: a POST over the `scope` limit gets a translated 429 page."""
 
-    def decorate(view):
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request, *args, **kwargs):
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method == "POST" and rate_limit_exceeded(request, scope):
                 response = render(request, "shop/rate_limited.html", {"message": rate_limit_message()}, status=429)
                 response["Retry-After"] = str(request.rate_limit_wait)

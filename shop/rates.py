@@ -7,6 +7,7 @@ adds the provider chain that refreshes the row (`rates_refresh`).
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 from urllib.parse import urlsplit
 
 import requests
@@ -14,6 +15,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from catalog.cache import catalog_changed_now_and_on_commit
 from shop.models import ExchangeRate
 from shop.money import to_decimal
 
@@ -30,41 +32,49 @@ class Rate:
     is_fallback: bool  # no stored rate: the configured fallback is in use
 
 
-def _cache_key(from_currency, to_currency):
+def _cache_key(from_currency: str, to_currency: str) -> str:
     return f"rate:{from_currency}:{to_currency}"
 
 
-def rate_get(from_currency="KES", to_currency="EGP"):
-    """Return the rate for a pair; EGP→KES is the inverse of KES→EGP."""
+def rate_get(from_currency: str = "KES", to_currency: str = "EGP") -> Rate | None:
+    """Return the rate for a pair; EGP→KES is the inverse of KES→EGP; None for a pair we never stored."""
     from_currency, to_currency = from_currency.upper(), to_currency.upper()
     if from_currency == to_currency:
         return Rate(from_currency, to_currency, Decimal("1"), None, "identity", False)
     if (from_currency, to_currency) == ("EGP", "KES"):
-        base = rate_get("KES", "EGP")
+        base = kes_egp_rate()
         return Rate("EGP", "KES", Decimal("1") / base.rate, base.last_updated, base.source, base.is_fallback)
+    if (from_currency, to_currency) == ("KES", "EGP"):
+        return kes_egp_rate()
+    return _stored_rate(from_currency, to_currency)
+
+
+def kes_egp_rate() -> Rate:
+    """The KES→EGP rate the shop prices with: the stored one, else the configured fallback."""
+    return _stored_rate("KES", "EGP") or Rate(
+        "KES", "EGP", Decimal(settings.EXCHANGE_RATE_FALLBACK), None, "fallback", True)
+
+
+def _stored_rate(from_currency: str, to_currency: str) -> Rate | None:
     key = _cache_key(from_currency, to_currency)
-    found = cache.get(key)
+    found: Rate | None = cache.get(key)
     if found is not None:
         return found
     row = ExchangeRate.objects.filter(from_currency=from_currency, to_currency=to_currency).first()
-    if row is not None:
-        found = Rate(from_currency, to_currency, row.rate, row.last_updated, row.source, False)
-        cache.set(key, found, CACHE_SECONDS)
-        return found
-    if (from_currency, to_currency) == ("KES", "EGP"):
-        return Rate("KES", "EGP", Decimal(settings.EXCHANGE_RATE_FALLBACK), None, "fallback", True)
-    return None
+    if row is None:
+        return None
+    found = Rate(from_currency, to_currency, row.rate, row.last_updated, row.source, False)
+    cache.set(key, found, CACHE_SECONDS)
+    return found
 
 
-def rate_forget(from_currency="KES", to_currency="EGP"):
+def rate_forget(from_currency: str = "KES", to_currency: str = "EGP") -> None:
     """Drop the cached copy after the row changes (and the stored pages, which show prices in it)."""
-    from catalog.cache import catalog_changed_now_and_on_commit
-
     cache.delete(_cache_key(from_currency.upper(), to_currency.upper()))
     catalog_changed_now_and_on_commit()
 
 
-def convert(amount, rate):
+def convert(amount: object, rate: object) -> Decimal:
     """Apply the spec's conversion rules: a bad amount gives 0, a bad rate the amount."""
     value = to_decimal(amount)
     if value is None or value <= 0:
@@ -89,19 +99,19 @@ USER_AGENT = "NileHighlandsTea-rates/1.0 (+https://nilehighlands.example/contact
 class RateError(Exception):
     """A provider gave no usable rate; `permanent` when retrying cannot help."""
 
-    def __init__(self, message, *, permanent=False):
+    def __init__(self, message: str, *, permanent: bool = False) -> None:
         super().__init__(message)
         self.permanent = permanent
 
 
 @dataclass(frozen=True)
 class RefreshResult:
-    rate: Rate
+    rate: Rate | None
     refreshed: bool  # a provider answered with a good rate just now
-    errors: list  # one "source: reason" line per provider that failed
+    errors: list[str]  # one "source: reason" line per provider that failed
 
 
-def _fill(template, from_currency, to_currency):
+def _fill(template: str, from_currency: str, to_currency: str) -> str:
     return (
         template.replace("{from}", from_currency)
         .replace("{to}", to_currency)
@@ -110,7 +120,7 @@ def _fill(template, from_currency, to_currency):
     )
 
 
-def _dig(data, path):
+def _dig(data: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(data, dict) and part in data:
             data = data[part]
@@ -123,7 +133,7 @@ def _dig(data, path):
     return data
 
 
-def provider_fetch(item, from_currency, to_currency, *, timeout=None):
+def provider_fetch(item: str, from_currency: str, to_currency: str, *, timeout: float | None = None) -> Decimal:
     """Ask one `URL#PATH` provider for a rate; raise RateError when it gives none."""
 
     url, _, path = item.partition("#")
@@ -152,18 +162,19 @@ def provider_fetch(item, from_currency, to_currency, *, timeout=None):
     value = to_decimal(_dig(data, path))
     if value is None or value <= 0:
         raise RateError("the rate is not a positive number", permanent=True)
-    low, high = SANE_BANDS.get((from_currency, to_currency), (None, None))
-    if low is not None and not (low <= value <= high):
-        raise RateError(f"rate {value} outside {low}–{high}", permanent=True)
+    band = SANE_BANDS.get((from_currency, to_currency))
+    if band is not None and not (band[0] <= value <= band[1]):
+        raise RateError(f"rate {value} outside {band[0]}–{band[1]}", permanent=True)
     return value.quantize(Decimal("0.00000001"))
 
 
-def _source_name(item):
+def _source_name(item: str) -> str:
 
     return urlsplit(item.partition("#")[0]).netloc or item[:60]
 
 
-def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, providers=None):
+def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force: bool = False,
+                  providers: list[str] | None = None) -> RefreshResult:
     """Refresh the stored rate from the provider chain, keeping the last good one on failure.
 
     Without `force`, a row younger than the cache lifetime is kept as it is, so
@@ -203,25 +214,40 @@ def rates_refresh(from_currency="KES", to_currency="EGP", *, force=False, provid
     return RefreshResult(rate_get(from_currency, to_currency), False, errors)
 
 
-def _error_key(from_currency, to_currency):
+def _error_key(from_currency: str, to_currency: str) -> str:
     return f"rate-error:{from_currency}:{to_currency}"
 
 
-def rate_status(from_currency="KES", to_currency="EGP"):
-    """What the dashboard's system status says about the rate: value, source, staleness, error."""
+@dataclass(frozen=True)
+class RateStatus:
+    """What the dashboard's system status and the importer say about a rate."""
+
+    rate: Decimal
+    source: str
+    last_updated: datetime | None
+    is_fallback: bool
+    last_attempt_at: datetime | None
+    last_error: str
+    # the last refresh failed and an older stored rate is in use
+    is_stale: bool
+
+    @property
+    def ok(self) -> bool:
+        """A provider has answered and the last refresh worked."""
+        return not self.is_fallback and not self.is_stale
+
+
+def rate_status(from_currency: str = "KES", to_currency: str = "EGP") -> RateStatus:
+    """The rate with its source, staleness and the last refresh's error."""
     rate = rate_get(from_currency, to_currency)
+    if rate is None:
+        raise ValueError(f"no {from_currency}→{to_currency} rate is kept")
     row = ExchangeRate.objects.filter(
         from_currency=from_currency.upper(), to_currency=to_currency.upper()
     ).first()
-    return {
-        "rate": rate.rate,
-        "source": rate.source,
-        "lastUpdated": rate.last_updated,
-        "isFallback": rate.is_fallback,
-        "lastAttemptAt": row.last_attempt_at if row else None,
-        "lastError": row.last_error if row else (
-            cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""
-        ),
-        # the last refresh failed and an older stored rate is in use
-        "isStale": bool(row and row.last_error),
-    }
+    return RateStatus(
+        rate=rate.rate, source=rate.source, last_updated=rate.last_updated, is_fallback=rate.is_fallback,
+        last_attempt_at=row.last_attempt_at if row else None,
+        last_error=row.last_error if row else (cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""),
+        is_stale=bool(row and row.last_error),
+    )

@@ -1,13 +1,14 @@
 import random
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from shop.models import Announcement
 
 
-def announcement_list_visible():
+def announcement_list_visible() -> QuerySet[Announcement]:
     """Active announcements within their dates, main ones first."""
     now = timezone.now()
     return Announcement.objects.filter(
@@ -27,23 +28,36 @@ class ShownAnnouncement:
     lang: str
     banner_color: str
     text_color: str
+    is_main: bool
+    display_start_date: datetime
+    display_end_date: datetime
 
 
-def announcement_pick(*, language="en"):
-    """The main announcement if there is one, else a random active one, as a page in `language` shows it.
+def announcement_list_shown(*, language: str = "en", limit: int = 50) -> list[ShownAnnouncement]:
+    """Active announcements (main first) as a page in `language` shows them.
 
-    On Arabic pages an announcement without Arabic text is skipped when staff
-    chose to hide it there.
+    Arabic gets the Arabic text; an announcement without one is left out or kept
+    in English (`lang` "en", for the page to isolate), as staff chose for it.
     """
     shown = []
-    for announcement in announcement_list_visible()[:20]:
+    for announcement in announcement_list_visible()[:limit]:
         text = announcement.shown_in(language)
-        if text is not None:
-            shown.append((announcement, text))
+        if text is None:
+            continue
+        title, content, label, lang = text
+        shown.append(ShownAnnouncement(
+            pk=announcement.pk, title=title, content=content, link=announcement.link, link_label=label,
+            lang=lang, banner_color=announcement.banner_color, text_color=announcement.text_color,
+            is_main=announcement.is_main, display_start_date=announcement.display_start_date,
+            display_end_date=announcement.display_end_date,
+        ))
+    return shown
+
+
+def announcement_pick(*, language: str = "en") -> ShownAnnouncement | None:
+    """The main announcement if there is one, else a random active one, as a page in `language` shows it."""
+    shown = announcement_list_shown(language=language, limit=20)
     if not shown:
         return None
-    mains = [pair for pair in shown if pair[0].is_main]
-    announcement, (title, content, label, lang) = mains[0] if mains else random.choice(shown)
-    return ShownAnnouncement(pk=announcement.pk, title=title, content=content, link=announcement.link,
-                             link_label=label, lang=lang, banner_color=announcement.banner_color,
-                             text_color=announcement.text_color)
+    mains = [announcement for announcement in shown if announcement.is_main]
+    return mains[0] if mains else random.choice(shown)

@@ -146,7 +146,8 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # a job that cannot be queued fails within a second instead of holding the request
     CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
-    CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                        "interval_max": 0.2}
 else:
     # A cache every process shares, never per-process memory: a settings
     # change (maintenance mode) must reach every web worker at once.

@@ -28,6 +28,7 @@ import re
 from django import template
 from django.template import Context
 from django.template.loader import get_template
+from django.utils.module_loading import import_string
 from django.utils.translation import get_language, get_language_bidi
 
 register = template.Library()
@@ -39,35 +40,18 @@ PART = re.compile(r"<!--vp:([^>]*)-->.*?<!--/vp-->", re.S)
 _nodelists = {}  # (template name, part name) -> the part's template nodes, registered when parsed
 
 
-def _cart_count(request, _arg):
-    from orders.cart import cart_item_count
-
-    return {"cart_count": cart_item_count(request)}
-
-
-def _review_form(request, arg):
-    from catalog.views import review_props
-
-    return {"review_props": review_props(request, product_id=int(arg))}
-
-
-def _delivery_estimate(request, _arg):
-    from catalog.views import delivery_estimate_context
-    from shop.store_settings import store_settings_get
-
-    return delivery_estimate_context(request, store_settings_get(), get_language())
-
-
 # Each part: (what it needs beyond the common context of user, request, language
-# and CSRF token; whether a visitor who is not signed in sees the stored text,
-# which was rendered for one, so that it need not be rendered again)
+# and CSRF token: the dotted path of a function (request, argument) -> dict, named
+# by path because the apps' views load this module through the page cache;
+# whether a visitor who is not signed in sees the stored text, which was
+# rendered for one, so that it need not be rendered again)
 PART_CONTEXT = {
     "account": (None, True),
     "account-menu": (None, True),
-    "cart-badge": (_cart_count, False),
-    "review-form": (_review_form, True),
+    "cart-badge": ("orders.cart.cart_badge_part", False),
+    "review-form": ("catalog.views.review_form_part", True),
     # the shopper's governorate lives in the session, even a guest's
-    "delivery-estimate": (_delivery_estimate, False),
+    "delivery-estimate": ("catalog.views.delivery_estimate_part", False),
 }
 
 
@@ -98,7 +82,8 @@ def visitor_part(parser, token):
     return VisitorPartNode(template_name, name, arg, nodelist)
 
 
-def _render_part(request, label, stored, csrf_token):
+def render_part(request, label, stored, csrf_token):
+    """One visitor part of a stored page rendered again for this visitor."""
     template_name, name, arg = label.split("#", 2)
     extra, same_for_anonymous = PART_CONTEXT[name]
     if same_for_anonymous and not request.user.is_authenticated:
@@ -113,29 +98,7 @@ def _render_part(request, label, stored, csrf_token):
         "OTHER_LANG": "en" if language == "ar" else "ar",
     }
     if extra is not None:
-        data.update(extra(request, arg))
+        data.update(import_string(extra)(request, arg))
     context = Context(data, autoescape=True)
     with context.bind_template(get_template(template_name).template):
         return _OPEN.format(label) + nodelist.render(context) + _CLOSE
-
-
-def can_stitch(request):
-    user = getattr(request, "user", None)
-    return user is not None and not user.is_staff
-
-
-def serve_stitched(request):
-    """This visitor's page from the stored body, or None when it has to be rendered."""
-    from shop.page_cache import CSRF_PLACEHOLDER, page_lookup, page_response
-
-    if not can_stitch(request):
-        return None
-    found = page_lookup(request)
-    if found is None or found[2] is None:
-        return None
-    _version, _stored_at, status, segments, headers = found[2]
-    return page_response(
-        request, status, segments, headers,
-        visitor_part=lambda label, stored: _render_part(request, label, stored, CSRF_PLACEHOLDER),
-        in_stack=True,
-    )

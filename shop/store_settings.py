@@ -1,9 +1,14 @@
 """Read the store settings through the shared cache."""
 
-from django.core.cache import cache
+from typing import Any
 
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
 from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_url
+from shop.whatsapp import whatsapp_number
 
 SOCIAL_NETWORKS = ("facebook", "instagram", "twitter")
 # the store name and e-mail go into every order e-mail's headers: single line
@@ -17,16 +22,16 @@ SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 CACHE_SECONDS = 300
 
 
-def store_settings_get():
+def store_settings_get() -> StoreSettings:
     """Return the StoreSettings row, creating it with the defaults if missing."""
-    settings = cache.get(STORE_SETTINGS_CACHE_KEY)
+    settings: StoreSettings | None = cache.get(STORE_SETTINGS_CACHE_KEY)
     if settings is None:
-        settings, _ = StoreSettings.objects.get_or_create(pk=1)
+        settings, _created = StoreSettings.objects.get_or_create(pk=1)
         cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
     return settings
 
 
-def store_settings_update(**fields):
+def store_settings_update(**fields: Any) -> StoreSettings:
     """Change settings fields and save (which also drops the shared cache)."""
     fields = clean_fields(fields, LIMITS)
     if fields.get("social_media") is not None:
@@ -39,7 +44,7 @@ def store_settings_update(**fields):
                  "keywords": "seo_ar.keywords"}
         fields["seo_ar"] = clean_fields(fields["seo_ar"], SEO_LIMITS, names=names)
     _delivery_clean(fields)
-    settings, _ = StoreSettings.objects.get_or_create(pk=1)
+    settings, _created = StoreSettings.objects.get_or_create(pk=1)
     for name, value in fields.items():
         setattr(settings, name, value)
     settings.full_clean()
@@ -47,18 +52,15 @@ def store_settings_update(**fields):
     return settings
 
 
-def social_links_clean(links):
+def social_links_clean(links: object) -> dict[str, str]:
     """The social profile links as stored: absolute http(s) addresses or blank."""
     links = links if isinstance(links, dict) else {}
     return {name: clean_url(links.get(name, ""), field=f"social_media.{name}", allow_relative=False)
             for name in SOCIAL_NETWORKS}
 
 
-def _delivery_clean(fields):
+def _delivery_clean(fields: dict[str, Any]) -> None:
     """Delivery table, days off, holidays and the WhatsApp number as stored (orders.delivery owns the rules)."""
-    from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
-    from shop.whatsapp import whatsapp_number
-
     if "shipping_zones" in fields:
         fields["shipping_zones"] = shipping_zones_clean(fields["shipping_zones"])
     if "delivery_days_off" in fields:
@@ -68,14 +70,10 @@ def _delivery_clean(fields):
     if fields.get("whatsapp_number"):
         number = whatsapp_number(fields["whatsapp_number"])
         if not number:
-            from django.utils.translation import gettext as _
-
             raise DeliveryError(_("Please enter a WhatsApp number with its country code, like +20 100 123 4567"),
                                 field="whatsappNumber")
         fields["whatsapp_number"] = number
     low, high = fields.get("delivery_min_days"), fields.get("delivery_max_days")
     if low is not None and high is not None and high < low:
-        from django.utils.translation import gettext as _
-
         raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                             field="deliveryMaxDays")

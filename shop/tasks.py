@@ -1,13 +1,13 @@
 import logging
 from datetime import timedelta
-from importlib import import_module
 
 from celery import shared_task
+from celery.signals import task_failure
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
 from shop.models import FailedJob, Heartbeat
 from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due
+from shop.whatsapp import whatsapp_deliver, whatsapp_send_due
 
 log = logging.getLogger(__name__)
 
@@ -27,33 +27,18 @@ def failed_job_record(*, task, task_id="", error=None):
         log.exception("Could not record the failed job %s", task)
 
 
+@task_failure.connect
+def _record_failed_job(sender=None, task_id=None, exception=None, **kwargs):
+    """Keep a row per failed job for the dashboard's overview (the worker's log has the traceback).
+
+    Connected here, not in shop.celery: that module loads before Django's models can."""
+    failed_job_record(task=getattr(sender, "name", str(sender)), task_id=task_id or "", error=exception)
+
+
 def failed_jobs_recent(*, days=7, limit=10):
     """How many jobs failed in the last `days`, and the latest of them."""
     recent = FailedJob.objects.filter(failed_at__gte=timezone.now() - timedelta(days=days))
     return recent.count(), list(recent[:limit])
-
-
-def enqueue(task, *args, fail_fast=True, **kwargs):
-    """Queue a Celery job; when the broker cannot be reached, log it and return False.
-
-    `task` is a task or its dotted path ("importer.tasks.crawl_run_task"): a
-    service names its own app's task by path, because that tasks module
-    imports the service. With `fail_fast` (the default, for requests) the
-    broker is tried once, so a page never hangs on a down queue; jobs running
-    in a worker may pass `fail_fast=False` to use the broker's retry policy.
-    Either way callers decide how the work is recovered (a periodic sweep, a
-    retry by staff): nothing is lost, only delayed.
-    """
-
-    if isinstance(task, str):
-        module, _dot, name = task.rpartition(".")
-        task = getattr(import_module(module), name)
-    try:
-        task.apply_async(args=args, kwargs=kwargs, retry=not fail_fast)
-    except (OperationalError, OSError) as exc:
-        log.error("Could not queue %s: %s", task.name, exc)
-        return False
-    return True
 
 
 @shared_task(ignore_result=True)
@@ -77,14 +62,10 @@ def outbox_prune_task():
 @shared_task(ignore_result=True)
 def whatsapp_deliver_task(message_id):
     """Send one WhatsApp message just queued (shop.whatsapp.whatsapp_queue asks for this after the commit)."""
-    from shop.whatsapp import whatsapp_deliver
-
     whatsapp_deliver(message_id=message_id)
 
 
 @shared_task(ignore_result=True)
 def whatsapp_send_due_task():
     """Send every WhatsApp message that is due: retries, and messages whose task never got queued."""
-    from shop.whatsapp import whatsapp_send_due
-
     return whatsapp_send_due()

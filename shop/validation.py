@@ -10,6 +10,8 @@ message in the user's language; nothing is stored.
 """
 
 import re
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
@@ -42,17 +44,17 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
 
-def western_digits(text):
+def western_digits(text: str | None) -> str:
     """Eastern Arabic (and Persian) digits to 0-9, as we store them."""
     return (text or "").translate(_EASTERN_DIGITS)
 
 
-def is_secret_field(name):
+def is_secret_field(name: object) -> bool:
     """Whether a field holds a password (left exactly as typed)."""
     return "password" in str(name).lower()
 
 
-def western_digits_in(data, *, key=""):
+def western_digits_in(data: Any, *, key: str = "") -> Any:
     """`data` (a JSON value) with Eastern digits made Western in every string but passwords."""
     if isinstance(data, str):
         return data if is_secret_field(key) else western_digits(data)
@@ -63,7 +65,7 @@ def western_digits_in(data, *, key=""):
     return data
 
 
-def text_problem(value, *, max_length, multiline=False):
+def text_problem(value: str, *, max_length: int, multiline: bool = False) -> str | None:
     """Return why `value` cannot be stored as text, or None when it can."""
     if _SURROGATE.search(value) or _CONTROL.search(value):
         return _("This field contains characters that are not allowed")
@@ -74,7 +76,7 @@ def text_problem(value, *, max_length, multiline=False):
     return None
 
 
-def clean_text(value, *, field, max_length, multiline=False, strip=True):
+def clean_text(value: object, *, field: str, max_length: int, multiline: bool = False, strip: bool = True) -> str:
     """Return `value` as safe text (stripped), or raise ShopError for `field`.
 
     Anything that is not a string (None, a number, a list from a JSON body) is
@@ -91,7 +93,8 @@ def clean_text(value, *, field, max_length, multiline=False, strip=True):
     return text
 
 
-def clean_fields(fields, limits, *, names=None):
+def clean_fields(fields: Mapping[str, Any], limits: Mapping[str, int | tuple[int, bool]], *,
+                 names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Return a copy of `fields` with each one named in `limits` passed through `clean_text`.
 
     `limits` maps a field to `max_length` or `(max_length, multiline)`; a list
@@ -123,7 +126,7 @@ _URL_INVISIBLE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2
 _ABSOLUTE = re.compile(r"^https?://[^/?#@]+(?:[/?#]|$)", re.IGNORECASE)
 
 
-def url_problem(value, *, allow_relative=True):
+def url_problem(value: str, *, allow_relative: bool = True) -> str | None:
     """Return why `value` may not be used as a link or image address, or None.
 
     Only two shapes pass: an absolute http(s) address with a host (and no
@@ -153,7 +156,7 @@ def url_problem(value, *, allow_relative=True):
     return _("Please enter a web address starting with https://")
 
 
-def clean_url(value, *, field, allow_relative=True):
+def clean_url(value: object, *, field: str, allow_relative: bool = True) -> str:
     """Return `value` as a safe link or image address ("" when blank), or raise ShopError for `field`.
 
     The one gate for every URL staff or an import can store (announcement
@@ -169,7 +172,7 @@ def clean_url(value, *, field, allow_relative=True):
     return text
 
 
-def safe_url(value, *, allow_relative=True):
+def safe_url(value: object, *, allow_relative: bool = True) -> str:
     """`value` when it is a safe link or image address, else "" (for rendering)."""
     text = value.strip() if isinstance(value, str) else ""
     return text if text and url_problem(text, allow_relative=allow_relative) is None else ""
@@ -178,7 +181,9 @@ def safe_url(value, *, allow_relative=True):
 _ORIGIN = re.compile(r"^(https?://[A-Za-z0-9.\-]+(?::\d{1,5})?)(?:[/?#]|$)", re.IGNORECASE)
 
 
-def image_origin(value):
+def image_origin(value: object) -> str:
     """`scheme://host[:port]` of an http(s) address, fit for a CSP source list, else ""."""
-    match = _ORIGIN.match(value) if isinstance(value, str) and url_problem(value, allow_relative=False) is None else None
+    if not isinstance(value, str) or url_problem(value, allow_relative=False) is not None:
+        return ""
+    match = _ORIGIN.match(value)
     return match.group(1).lower() if match else ""

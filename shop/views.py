@@ -148,8 +148,10 @@ def robots_txt(request):
         lines = ["User-agent: *", "Disallow: /"]
     else:
         lines = [
+            # the cart and checkout stay crawlable (Lighthouse SEO 100, issue 14): without a session they show
+            # an empty cart, and they are not in the sitemap
             "User-agent: *", "Disallow: /admindash", "Disallow: /ar/admindash", "Disallow: /api/",
-            "Disallow: /cart", "Disallow: /checkout", "Disallow: /django-admin/",
+            "Disallow: /django-admin/",
             f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}",
         ]
     response = HttpResponse("\n".join(lines) + "\n", content_type="text/plain")

@@ -18,6 +18,7 @@ WHATSAPP_ACCESS_TOKEN).
 
 import logging
 import re
+from datetime import datetime
 from functools import partial
 from urllib.parse import quote
 
@@ -29,13 +30,14 @@ from django.utils import timezone
 
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
 from shop.outbox import ERROR_MAX, SEND_LEASE, retry_wait
+from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
 S = OutboundWhatsAppStatus
 _DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
 
 
-def whatsapp_number(phone, *, country="EGY"):
+def whatsapp_number(phone: str | None, *, country: str = "EGY") -> str:
     """A phone number as WhatsApp wants it: digits with the country code (Egypt's 0… → 20…), or ""."""
     digits = re.sub(r"\D", "", (phone or "").translate(_DIGITS))
     if digits.startswith("00"):
@@ -47,7 +49,7 @@ def whatsapp_number(phone, *, country="EGY"):
     return digits if 8 <= len(digits) <= 15 else ""
 
 
-def chat_url(number, text=""):
+def chat_url(number: str | None, text: str = "") -> str:
     """The click-to-chat link to `number` with `text` prefilled, or "" without a usable number."""
     digits = whatsapp_number(number)
     if not digits:
@@ -64,7 +66,7 @@ class WhatsAppSendError(Exception):
 class ConsoleSender:
     """Logs the message: for development and shops without a WhatsApp Business account."""
 
-    def send(self, *, to, text):
+    def send(self, *, to: str, text: str) -> str:
         logger.info("WhatsApp to %s: %s", to, text)
         return "console"
 
@@ -72,7 +74,7 @@ class ConsoleSender:
 class CloudApiSender:
     """WhatsApp Cloud API: POST /<phone-number-id>/messages, a text message."""
 
-    def send(self, *, to, text):
+    def send(self, *, to: str, text: str) -> str:
         if not (settings.WHATSAPP_PHONE_NUMBER_ID and settings.WHATSAPP_ACCESS_TOKEN):
             raise WhatsAppSendError("WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN are not set")
         url = f"{settings.WHATSAPP_API_URL}/{settings.WHATSAPP_PHONE_NUMBER_ID}/messages"
@@ -91,33 +93,30 @@ class CloudApiSender:
             raise WhatsAppSendError(f"unexpected answer: {response.text[:300]}") from None
 
 
-def get_sender():
+def get_sender() -> ConsoleSender | CloudApiSender:
     return CloudApiSender() if settings.WHATSAPP_BACKEND == "cloud" else ConsoleSender()
 
 
 # --- the outbox ------------------------------------------------------------
 
-def whatsapp_queue(*, to, text, language="en"):
+def whatsapp_queue(*, to: str, text: str, language: str = "en") -> OutboundWhatsApp:
     """Store one message to `to` (digits with country code) and deliver it after the commit."""
     message = OutboundWhatsApp.objects.create(to=to, text=text, language=language)
     transaction.on_commit(partial(_deliver_soon, message.pk))
     return message
 
 
-def _deliver_soon(message_id):
-    from shop.tasks import whatsapp_deliver_task
-
-    try:
-        whatsapp_deliver_task.apply_async((message_id,), retry=False)
-    except Exception:  # stored; the beat sweep sends it
-        logger.warning("could not queue WhatsApp message %s; the sweep will send it", message_id, exc_info=True)
+def _deliver_soon(message_id: int) -> None:
+    # by dotted path: shop.tasks imports this module; a message not queued is stored, the beat sweep sends it
+    if not enqueue("shop.tasks.whatsapp_deliver_task", message_id):
+        logger.warning("could not queue WhatsApp message %s; the sweep will send it", message_id)
 
 
-def _due(now):
+def _due(now: datetime) -> Q:
     return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(status=S.SENDING, locked_until__lt=now)
 
 
-def whatsapp_deliver(*, message_id):
+def whatsapp_deliver(*, message_id: int) -> bool:
     """Send message `message_id` if it is due and nobody else holds it; return whether it went."""
     now = timezone.now()
     claimed = OutboundWhatsApp.objects.filter(_due(now), pk=message_id).update(
@@ -140,7 +139,7 @@ def whatsapp_deliver(*, message_id):
     return True
 
 
-def whatsapp_send_due(*, limit=200):
+def whatsapp_send_due(*, limit: int = 200) -> int:
     """Send up to `limit` due messages, oldest first; return how many went out."""
     due = (OutboundWhatsApp.objects.filter(_due(timezone.now())).order_by("next_attempt_at", "pk")
            .values_list("pk", flat=True)[:limit])

@@ -22,6 +22,7 @@ browser walk reads the rendered DOM).
 """
 
 import re
+from html import escape
 
 from lxml import html as lxml_html
 
@@ -111,8 +112,16 @@ def arabic_page_problems(page_html, *, typed=(), allowed=(), where=""):
             words = latin_words(_UNICODE_ISOLATED.sub(" ", text), allowed)
             if words:
                 problems.append(f"{where}: Latin {words[:6]} in <{element.tag}> {text.strip()[:80]!r}")
+        flat = text.replace("\u00a0", " ")  # "100\u00a0g": a number kept with its unit is still the typed text
         for piece in typed:
-            if piece in text and not _isolated(element) and not any(
-                    piece in run for run in _UNICODE_ISOLATED.findall(text)):
+            if piece in flat and not _isolated(element) and not any(
+                    piece in run for run in _UNICODE_ISOLATED.findall(flat)):
                 problems.append(f"{where}: typed text {piece!r} not isolated in <{element.tag}>")
     return problems
+
+
+def arabic_text_problems(text, *, typed=(), allowed=(), where=""):
+    """`arabic_page_problems` for plain text (an e-mail body or subject, a WhatsApp message): typed
+    text counts as isolated only inside Unicode isolates, since plain text has no markup."""
+    lines = "".join(f"<p>{escape(line)}</p>" for line in text.splitlines() if line.strip())
+    return arabic_page_problems(f"<html><body>{lines}</body></html>", typed=typed, allowed=allowed, where=where)

@@ -16,19 +16,31 @@ const cases = {
   network: async () => { throw new TypeError("Failed to fetch"); },
   timeout: async () => { const e = new Error("aborted"); e.name = "AbortError"; throw e; },
   parse: answer(502, "<html>Bad gateway</html>"),
-  server: answer(400, JSON.stringify({ error: "Rating must be between 1 and 5", message: "Rating must be between 1 and 5", field: "rating" })),
+  server: answer(400, JSON.stringify({
+    error: "Rating must be between 1 and 5", message: "Rating must be between 1 and 5", field: "rating",
+  })),
   bare: answer(500, ""),
 };
 const out = {};
 for (const [name, stub] of Object.entries(cases)) {
   globalThis.fetch = stub;
   try { await api("/api/x", { method: "POST", body: {} }); out[name] = "no error"; }
-  catch (err) { out[name] = { kind: err.kind, isApiError: err instanceof ApiError, field: err.field, user: userMessage(err, "fallback") }; }
+  catch (err) {
+    out[name] = {
+      kind: err.kind, isApiError: err instanceof ApiError, field: err.field, user: userMessage(err, "fallback"),
+    };
+  }
 }
 let sent = null;
 globalThis.FormData = class {};
-globalThis.fetch = async (path, init) => { sent = init; return { ok: true, status: 201, text: async () => '{"url": "/media/x.png"}' }; };
-out.upload = { answer: await upload("/api/admin/products/images", new FormData()), contentType: sent.headers["Content-Type"] ?? null, csrf: sent.headers["X-CSRFToken"] };
+globalThis.fetch = async (path, init) => {
+  sent = init;
+  return { ok: true, status: 201, text: async () => '{"url": "/media/x.png"}' };
+};
+out.upload = {
+  answer: await upload("/api/admin/products/images", new FormData()),
+  contentType: sent.headers["Content-Type"] ?? null, csrf: sent.headers["X-CSRFToken"],
+};
 console.log(JSON.stringify(out));
 """
 

@@ -24,7 +24,8 @@ def shop(alice, settings, tmp_path):
 
 def test_the_checker_finds_what_it_must():
     page = ('<html><body><p>مرحبا Hello</p><p>١٢٣</p><p>طلب NHT-261124-ABCDEF من mona@example.com</p>'
-            '<p lang="en">Shown in English on purpose</p><p>Paymob</p><p>Do you sell?</p><p>قيد التجهيز → تم الشحن</p></body></html>')
+            '<p lang="en">Shown in English on purpose</p><p>Paymob</p><p>Do you sell?</p><p>قيد التجهيز → تم '
+            'الشحن</p></body></html>')
     problems = arabic_page_problems(page, typed=["Do you sell?"])
     assert any("Hello" in p for p in problems)
     assert any("Eastern digits" in p for p in problems)

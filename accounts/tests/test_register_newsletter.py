@@ -26,7 +26,8 @@ def test_ticking_the_box_on_the_register_page_lands_in_the_newsletter_list_and_i
     assert "mona@example.com" in csv
 
 
-def test_registering_through_the_api_with_the_opt_in_subscribes_and_welcomes(client, django_capture_on_commit_callbacks):
+def test_registering_through_the_api_with_the_opt_in_subscribes_and_welcomes(client,
+                                                                             django_capture_on_commit_callbacks):
     # when
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/api/auth/register", {

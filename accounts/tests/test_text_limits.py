@@ -105,7 +105,8 @@ def test_forgot_password_refuses_an_over_long_e_mail(client):
 def test_a_reset_token_with_control_characters_is_an_invalid_link(client):
     # when
     response = client.post("/api/auth/reset-password",
-                           {"token": "x\x1b" * 10, "password": "Sweep-pass-2026!", "confirmPassword": "Sweep-pass-2026!"},
+                           {"token": "x\x1b" * 10, "password": "Sweep-pass-2026!",
+                            "confirmPassword": "Sweep-pass-2026!"},
                            content_type="application/json")
     # then
     assert response.status_code == 400

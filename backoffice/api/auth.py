@@ -39,7 +39,8 @@ class AdminLoginApi(APIView):
         user, key = staff_sign_in(request=request._request, username=username, password=password)
         if user is None:
             raise ShopError(_("Invalid username or password"), status=401)
-        return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role, "session_token": key}).data)
+        return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role,
+                                                         "session_token": key}).data)
 
 
 class AdminLogoutApi(APIView):

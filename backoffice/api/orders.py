@@ -8,7 +8,7 @@ release on cancel and the customer's e-mail.
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -21,9 +21,9 @@ from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.exports import orders_csv
 from backoffice.orders import order_status_change, order_status_change_bulk
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX
-from orders.checkout import country_name, governorate_name
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderStatus, Payment
+from orders.places import country_name, governorate_name
 from shop.errors import ShopError
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
@@ -163,11 +163,10 @@ class OrderDetailSerializer(OrderRowSerializer):
 
     def get_documents(self, order) -> dict:
         """The invoice (in the order's language), the packing slip and the print view, in the dashboard's language."""
-        prefix = "/ar" if get_language() == "ar" else ""
         return {
             "invoice": invoice_url(order=order, language=order.language),
-            "packing_slip": f"{prefix}/admindash/orders/documents.pdf?kind={Kind.PACKING_SLIP}&ids={order.pk}",
-            "print": f"{prefix}/admindash/orders/{order.pk}/print",
+            "packing_slip": f"{reverse('backoffice:order-documents')}?kind={Kind.PACKING_SLIP}&ids={order.pk}",
+            "print": reverse("backoffice:order-print", args=[order.pk]),
         }
 
     def get_address(self, order) -> dict:

@@ -14,11 +14,13 @@ from backoffice.outbox import MAIL_AREA
 from backoffice.selectors import dashboard_stats, low_stock_products
 from importer.models import ImporterRun
 from shop import health
+from shop.api.money import MoneyField
 from shop.outbox import outbox_failed_count, outbox_failed_list
 from shop.rates import rate_status
 from shop.tasks import failed_jobs_recent
 
 FAILED_JOB_DAYS = 7
+_money = MoneyField()
 
 
 class FailedJobSerializer(serializers.Serializer):
@@ -40,12 +42,12 @@ def _system_status():
         # the fallback rate (no provider has answered yet) or a failed last
         # refresh is shown as a problem, with the reason
         "exchange_rate": {
-            "ok": not rate["isFallback"] and not rate["isStale"],
-            "rate": str(rate["rate"].normalize()),
-            "source": rate["source"],
-            "last_updated": rate["lastUpdated"],
-            "last_error": rate["lastError"],
-            "is_fallback": rate["isFallback"],
+            "ok": rate.ok,
+            "rate": str(rate.rate.normalize()),
+            "source": rate.source,
+            "last_updated": rate.last_updated,
+            "last_error": rate.last_error,
+            "is_fallback": rate.is_fallback,
         },
         "last_import": {
             "status": run.status if run else None,
@@ -79,8 +81,8 @@ class DashboardApi(StaffApi):
     )
     def get(self, request):
         stats = dashboard_stats()
-        stats["total_revenue"] = f"{stats['total_revenue']:.2f}"
-        stats["captured_on_cancelled"] = f"{stats['captured_on_cancelled']:.2f}"
+        stats["total_revenue"] = _money.to_representation(stats["total_revenue"])
+        stats["captured_on_cancelled"] = _money.to_representation(stats["captured_on_cancelled"])
         data = {
             **stats,
             "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],

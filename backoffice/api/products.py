@@ -108,7 +108,8 @@ class ProductListApi(StaffApi):
     def get(self, request):
         return Response(AdminProductOutputSerializer(_products(), many=True).data)
 
-    @extend_schema(request=ProductInputSerializer, responses={201: AdminProductOutputSerializer}, summary="Create a product")
+    @extend_schema(request=ProductInputSerializer, responses={201: AdminProductOutputSerializer},
+                   summary="Create a product")
     def post(self, request):
         data = ProductInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -48,7 +48,8 @@ class StorageConfigApi(StaffApi):
         refresh_interval = serializers.ChoiceField(choices=INTERVALS, required=False, error_messages={
             "invalid_choice": _("Refresh interval must be 1, 5, 10, 15, 30 or 60 minutes")})
 
-    @extend_schema(request=StorageConfigInputSerializer, responses=StorageStatus, summary="Enable caching and set its interval")
+    @extend_schema(request=StorageConfigInputSerializer, responses=StorageStatus,
+                   summary="Enable caching and set its interval")
     def put(self, request):
         data = self.StorageConfigInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

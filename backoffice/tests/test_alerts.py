@@ -36,7 +36,7 @@ def test_a_sale_that_takes_stock_into_low_mails_the_stock_roles_once(stock_staff
         stock_reserve(lines=[(tea.pk, 1)])
     # then
     assert [m.subject for m in _mail_to(owner.email)] == ["Stock alert: products running low"]
-    assert "Kericho Gold: low stock, 10 left" in _mail_to(manager.email)[0].text
+    assert "\u2068Kericho Gold\u2069: low stock, 10 left" in _mail_to(manager.email)[0].text
     assert _mail_to(head_support.email) == [] and _mail_to(support.email) == []
 
 
@@ -53,7 +53,7 @@ def test_out_of_stock_is_a_second_crossing_and_a_restock_re_arms_the_alert(owner
     # then
     subjects = [m.subject for m in _mail_to(owner.email)]
     assert subjects == ["Stock alert: products out of stock", "Stock alert: products running low"]
-    assert "Green Mist: out of stock" in _mail_to(owner.email)[0].text
+    assert "\u2068Green Mist\u2069: out of stock" in _mail_to(owner.email)[0].text
 
 
 def test_a_rolled_back_sale_sends_nothing_and_forgets_nothing(owner):

@@ -17,7 +17,8 @@ class TestDashboardShell:
         client.force_login(owner)
         body = client.get("/admindash").content.decode()
         assert "Welcome, <bdi>owner</bdi>" in body
-        for label in ["Products", "Orders", "Role Management", "Storage Management", "Database Config", "Refresh Now", "Logout"]:
+        for label in ["Products", "Orders", "Role Management", "Storage Management", "Database Config", "Refresh Now",
+                      "Logout"]:
             assert label in body
         assert 'data-island="admin-overview"' in body
 

@@ -36,7 +36,8 @@ def test_a_tracking_number_is_refused_with_any_other_status(client, manager, lan
     # then
     assert response.status_code == 400 and response.json()["field"] == "trackingNumber"
     assert response.json()["message"] == {
-        "en": "A tracking number goes with the shipped status only", "ar": "رقم التتبع يُضاف مع حالة الشحن فقط"}[language]
+        "en": "A tracking number goes with the shipped status only",
+        "ar": "رقم التتبع يُضاف مع حالة الشحن فقط"}[language]
     assert Order.objects.get(pk=order.pk).status == "processing"
 
 

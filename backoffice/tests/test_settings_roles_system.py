@@ -67,7 +67,7 @@ class TestRoles:
         assert missing.status_code == 400 and missing.json()["field"] == "password"
         made = client.post("/api/admin/users/admin", {"username": "sara", "email": "sara@staff.example",
                                                       "password": "tea leaves at dawn"},
-                           content_type="application/json")
+                                                      content_type="application/json")
         assert made.status_code == 201 and made.json()["role"] == "support"
         sara = User.objects.get(username="sara")
         assert sara.is_staff and sara.check_password("tea leaves at dawn")

@@ -119,7 +119,8 @@ def test_shop_and_product_pages_make_the_same_number_of_queries_at_10_and_200_pr
     products = [make_product(category=green if i % 2 else None, tags=["t"]) for i in range(10)]
     first = products[0]
     make_delivered_order(user=alice, product=first)
-    review_set_approved(review=review_create(user=alice, product=first, rating=4, title="a", comment="b"), approved=True)
+    review_set_approved(review=review_create(user=alice, product=first, rating=4, title="a", comment="b"),
+                        approved=True)
     client.get("/shop")  # warm the settings cache
     small = (_count_queries(client, "/shop"), _count_queries(client, f"/product/{first.slug}"),
              _count_queries(client, "/shop?sort=price-asc&price=100-200"))
@@ -128,7 +129,8 @@ def test_shop_and_product_pages_make_the_same_number_of_queries_at_10_and_200_pr
         make_category(f"cat-{i % 20}", f"Cat {i % 20}", "فئة")
         make_product(category=green, tags=["t"])
     for _ in range(5):
-        review_set_approved(review=review_create(user=alice, product=first, rating=5, title="a", comment="b"), approved=True)
+        review_set_approved(review=review_create(user=alice, product=first, rating=5, title="a", comment="b"),
+                            approved=True)
     large = (_count_queries(client, "/shop"), _count_queries(client, f"/product/{first.slug}"),
              _count_queries(client, "/shop?sort=price-asc&price=100-200"))
     # then

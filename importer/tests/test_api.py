@@ -71,7 +71,8 @@ def test_clearing_the_cache_and_importing(shop_setup, owner, crawl):
     cleared = client_for(owner).delete("/api/admin/scrape/cache")
     assert cleared.status_code == 200 and ExternalProduct.objects.count() == 0 and Product.objects.count() == 9
     nothing = client_for(owner).post("/api/admin/scrape/import", {"all": True}, format="json")
-    assert nothing.status_code == 400 and nothing.json()["error"] == "No products to save. Please scrape products first."
+    assert nothing.status_code == 400
+    assert nothing.json()["error"] == "No products to save. Please scrape products first."
 
 
 def test_cancelling_a_running_crawl(shop_setup, owner, monkeypatch):

@@ -87,7 +87,8 @@ def test_a_crawl_survives_garbage_huge_and_redirecting_pages(shop_setup, crawl, 
     from importer import fetch
 
     monkeypatch.setattr(fetch, "MAX_PAGE_BYTES", 200_000)
-    shop_setup.routes["/teas/"] = Answer(200, b"\xff\xfe<html><li class='product'><h2>\xe9\xe9", content_type="text/html")
+    shop_setup.routes["/teas/"] = Answer(200, b"\xff\xfe<html><li class='product'><h2>\xe9\xe9",
+                                         content_type="text/html")
     shop_setup.routes["/product-category/"] = Answer(200, "x" * 300_000)
     shop_setup.routes["/product-category/green-tea/"] = Answer(302, headers={"Location": "http://example.org/"})
     # when

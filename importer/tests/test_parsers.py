@@ -78,7 +78,8 @@ def test_it_reads_microdata():
     html = ('<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Rooibos</h1>'
             '<meta itemprop="price" content="410.00"><img itemprop="image" src="r.png"></div>')
     [product] = parse_page(html, BASE + "/product/rooibos/").products
-    assert (product.name, product.price, product.image) == ("Rooibos", Decimal("410.00"), BASE + "/product/rooibos/r.png")
+    assert (product.name, product.price, product.image) == ("Rooibos", Decimal("410.00"),
+                                                            BASE + "/product/rooibos/r.png")
 
 
 def test_it_finds_categories_pagination_and_product_links_but_never_action_links():

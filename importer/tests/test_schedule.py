@@ -68,7 +68,7 @@ def test_the_beat_job_updates_prices_and_stock_keeps_staff_edits_and_mails_the_o
     # (the 500 g leaf's stock alert goes to the Owner too: the summary is the scheduled import's mail)
     [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="الاستيراد المجدول")
     assert mail.language == "ar"
-    assert f"Detox Tea: {format_egp(336, 'ar')} → {format_egp(368, 'ar')}" in mail.text
+    assert f"\u2068Detox Tea\u2069: {format_egp(336, 'ar')} ← {format_egp(368, 'ar')}" in mail.text
     assert "Moringa Green" in mail.text and "Ginger & Lemon" in mail.text
     assert "/admindash/external-products" in mail.text and "Morning After Tea: " not in mail.text
     assert "الاستيراد المجدول" in mail.subject

@@ -2,34 +2,35 @@
 
 from django.conf import settings
 
+from orders.payments.base import Provider
 from orders.payments.cod import CodProvider
 from orders.payments.paymob import PaymobProvider
 from orders.payments.sandbox import SandboxProvider, sandbox_enabled
 
 __all__ = ["get_provider", "methods_available", "provider_for_method", "sandbox_enabled", "wants_sandbox"]
 
-PROVIDERS = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
+PROVIDERS: dict[str, type[Provider]] = {"paymob": PaymobProvider, "sandbox": SandboxProvider, "cod": CodProvider}
 
 
-def get_provider(name):
+def get_provider(name: str) -> Provider:
     return PROVIDERS[name]()
 
 
-def wants_sandbox(method, *, test_mode=False):
+def wants_sandbox(method: str, *, test_mode: bool = False) -> bool:
     """Whether the checkout body asks for the test payment page."""
     return method == "sandbox" or (test_mode and method != "cod")
 
 
-def provider_for_method(method, *, test_mode=False):
+def provider_for_method(method: str, *, test_mode: bool = False) -> str:
     """Which provider takes `method`: card goes to settings.PAYMENT_PROVIDER."""
     if method == "cod":
         return "cod"
     if wants_sandbox(method, test_mode=test_mode):
         return "sandbox"
-    return settings.PAYMENT_PROVIDER
+    return str(settings.PAYMENT_PROVIDER)
 
 
-def methods_available(*, cod_enabled):
+def methods_available(*, cod_enabled: bool) -> list[str]:
     """The payment methods a shopper can complete right now, in the order the checkout offers them.
 
     Card only when its provider is configured (a default install has no keys: offering card

@@ -1,14 +1,16 @@
 """The one interface every payment provider implements (healthchecks-style transports)."""
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
+
+from orders.models import Order, Payment
 
 
 class PaymentError(Exception):
     """The provider failed. `permanent` means retrying the same request will not help;
     `timed_out` that the provider did not answer in time (the shopper is told so)."""
 
-    def __init__(self, message, *, permanent=False, timed_out=False):
+    def __init__(self, message: str, *, permanent: bool = False, timed_out: bool = False) -> None:
         super().__init__(message)
         self.message = str(message)
         self.permanent = permanent
@@ -34,12 +36,14 @@ class TransactionResult:
     pending: bool
     amount_cents: int
     currency: str
-    raw: dict = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
 
 
 class Provider(Protocol):
     name: str
 
-    def start(self, *, order, payment, return_url, notification_url) -> PaymentStart: ...
+    def is_configured(self) -> bool: ...
 
-    def inquire(self, *, payment) -> TransactionResult | None: ...
+    def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart: ...
+
+    def inquire(self, *, payment: Payment) -> TransactionResult | None: ...

@@ -2,18 +2,19 @@
 
 from django.urls import reverse
 
-from orders.payments.base import PaymentStart
+from orders.models import Order, Payment
+from orders.payments.base import PaymentStart, TransactionResult
 
 
 class CodProvider:
     name = "cod"
 
     @staticmethod
-    def is_configured():
+    def is_configured() -> bool:
         return True
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
         return PaymentStart(payment_url=reverse("orders:thankyou"))
 
-    def inquire(self, *, payment):
+    def inquire(self, *, payment: Payment) -> TransactionResult | None:
         return None

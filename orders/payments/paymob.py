@@ -7,10 +7,13 @@ lowercase `true`/`false`, empty for missing/null, compared in constant time.
 import hashlib
 import hmac
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import requests
 from django.conf import settings
 
+from orders.models import Order, Payment
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from shop.money import to_minor_units
 
@@ -24,7 +27,7 @@ HMAC_FIELDS = [
 ]
 
 
-def _text(value):
+def _text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -32,7 +35,7 @@ def _text(value):
     return str(value)
 
 
-def _lookup(obj, dotted):
+def _lookup(obj: Mapping[str, Any], dotted: str) -> Any:
     """Read `dotted` from a nested callback object or from flat redirect params."""
     if dotted in obj:  # flat GET params: "source_data.pan"
         return obj[dotted]
@@ -41,7 +44,7 @@ def _lookup(obj, dotted):
         if isinstance(order, dict):
             return order.get("id")
         return order if order not in (None, "") else obj.get("order_id")
-    value = obj
+    value: Any = obj
     for part in dotted.split("."):
         if not isinstance(value, dict):
             return None
@@ -49,27 +52,27 @@ def _lookup(obj, dotted):
     return value
 
 
-def hmac_message(obj):
+def hmac_message(obj: Mapping[str, Any]) -> str:
     """The concatenated string Paymob signs for a transaction object."""
     return "".join(_text(_lookup(obj, name)) for name in HMAC_FIELDS)
 
 
-def hmac_sign(obj, secret):
+def hmac_sign(obj: Mapping[str, Any], secret: str) -> str:
     return hmac.new(secret.encode(), hmac_message(obj).encode(), hashlib.sha512).hexdigest()
 
 
-def hmac_verify(obj, received, secret):
+def hmac_verify(obj: object, received: object, secret: str) -> bool:
     """True only when `received` is the HMAC of `obj` under `secret` (constant time)."""
     if not secret or not received or not isinstance(obj, dict):
         return False
     return hmac.compare_digest(hmac_sign(obj, secret), str(received).lower())
 
 
-def _bool(value):
+def _bool(value: object) -> bool:
     return value is True or str(value).lower() == "true"
 
 
-def transaction_result(obj):
+def transaction_result(obj: Mapping[str, Any]) -> TransactionResult:
     """A TransactionResult from a callback `obj`, redirect params or inquiry answer."""
     try:
         cents = int(str(_lookup(obj, "amount_cents")))
@@ -84,27 +87,27 @@ def transaction_result(obj):
         currency = obj["order"].get("currency")
     return TransactionResult(
         transaction_id=tx_id, provider_order_id=order_id, success=_bool(_lookup(obj, "success")),
-        pending=_bool(_lookup(obj, "pending")), amount_cents=cents, currency=_text(currency), raw=obj,
+        pending=_bool(_lookup(obj, "pending")), amount_cents=cents, currency=_text(currency), raw=dict(obj),
     )
 
 
 class PaymobProvider:
     name = "paymob"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.base_url = settings.PAYMOB_BASE_URL.rstrip("/")
         self.timeout = settings.PAYMOB_TIMEOUT
 
     @staticmethod
-    def is_configured():
+    def is_configured() -> bool:
         return bool(settings.PAYMOB_SECRET_KEY and settings.PAYMOB_PUBLIC_KEY
                     and settings.PAYMOB_HMAC_SECRET and settings.PAYMOB_INTEGRATION_IDS)
 
     @property
-    def hmac_secret(self):
-        return settings.PAYMOB_HMAC_SECRET
+    def hmac_secret(self) -> str:
+        return str(settings.PAYMOB_HMAC_SECRET)
 
-    def _post(self, path, body, headers):
+    def _post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Any:
         url = f"{self.base_url}{path}"
         try:
             response = requests.post(url, json=body, headers=headers, timeout=self.timeout)
@@ -122,10 +125,11 @@ class PaymobProvider:
             raise PaymentError(f"Paymob refused ({response.status_code}): {data}", permanent=True)
         return data
 
-    def intention_body(self, *, order, payment, return_url, notification_url):
+    def intention_body(self, *, order: Order, payment: Payment, return_url: str,
+                       notification_url: str) -> dict[str, Any]:
         """The intention request: Σ item amount × quantity equals `amount` exactly."""
         amount = to_minor_units(order.total_amount)
-        items = [
+        items: list[dict[str, Any]] = [
             {"name": item.product_title[:50], "amount": to_minor_units(item.unit_price_amount),
              "description": item.product_title[:100], "quantity": item.quantity}
             for item in order.items.all()
@@ -138,17 +142,18 @@ class PaymobProvider:
             # a discount: Paymob items cannot be negative, so send one summary line
             items = [{"name": f"Order {order.number}", "amount": amount,
                       "description": f"Order {order.number}", "quantity": 1}]
-        na = lambda v: v or "NA"  # noqa: E731  Paymob wants every billing field filled
         return {
             "amount": amount,
             "currency": "EGP",
             "payment_methods": [int(i) if str(i).isdigit() else i for i in settings.PAYMOB_INTEGRATION_IDS],
             "items": items,
+            # Paymob wants every billing field filled
             "billing_data": {
                 "first_name": order.first_name, "last_name": order.last_name, "email": order.email,
-                "phone_number": order.phone, "apartment": na(order.apartment), "floor": na(order.floor),
-                "street": na(order.street), "building": na(order.building), "city": na(order.city),
-                "state": na(order.state), "country": na(order.country), "postal_code": na(order.postal_code),
+                "phone_number": order.phone, "apartment": order.apartment or "NA",
+                "floor": order.floor or "NA", "street": order.street or "NA", "building": order.building or "NA",
+                "city": order.city or "NA", "state": order.state or "NA", "country": order.country or "NA",
+                "postal_code": order.postal_code or "NA",
             },
             "customer": {"first_name": order.first_name, "last_name": order.last_name, "email": order.email},
             "extras": {"payment_id": payment.payment_id},
@@ -157,7 +162,7 @@ class PaymobProvider:
             "redirection_url": return_url,
         }
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
         body = self.intention_body(order=order, payment=payment, return_url=return_url,
                                    notification_url=notification_url)
         data = self._post("/v1/intention/", body, {"Authorization": f"Token {settings.PAYMOB_SECRET_KEY}"})
@@ -168,7 +173,7 @@ class PaymobProvider:
         return PaymentStart(payment_url=url, provider_order_id=str(data.get("intention_order_id") or ""),
                             reference=str(data.get("id") or ""))
 
-    def inquire(self, *, payment):
+    def inquire(self, *, payment: Payment) -> TransactionResult | None:
         """Ask Paymob for the latest transaction of the payment's order (server to server)."""
         if not settings.PAYMOB_API_KEY:
             return None

@@ -7,17 +7,19 @@ card payments not going to Paymob. Orders paid here are flagged `is_test`.
 
 import hashlib
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from orders.payments.base import PaymentError, PaymentStart
+from orders.models import Order, Payment
+from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_sign
 from shop.money import to_minor_units
 
 
-def sandbox_enabled():
+def sandbox_enabled() -> bool:
     """Whether the local test payment page may be used at all.
 
     Only when an operator turned it on (PAYMENT_SANDBOX) and card payments do
@@ -31,14 +33,14 @@ class SandboxProvider:
     name = "sandbox"
 
     @staticmethod
-    def is_configured():
+    def is_configured() -> bool:
         return sandbox_enabled()
 
     @property
-    def hmac_secret(self):
+    def hmac_secret(self) -> str:
         return hashlib.sha256(f"sandbox-hmac:{settings.SECRET_KEY}".encode()).hexdigest()
 
-    def start(self, *, order, payment, return_url, notification_url):
+    def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
         if not self.is_configured():
             raise PaymentError("The test payment provider is switched off", permanent=True)
         return PaymentStart(
@@ -47,10 +49,10 @@ class SandboxProvider:
             reference=f"sbx_{payment.payment_id}",
         )
 
-    def inquire(self, *, payment):
+    def inquire(self, *, payment: Payment) -> TransactionResult | None:
         return None  # the sandbox reports only through its callback
 
-    def transaction(self, *, payment, success):
+    def transaction(self, *, payment: Payment, success: bool) -> tuple[dict[str, Any], str]:
         """The Paymob-shaped callback body for a Pay/Decline click, and its HMAC."""
         obj = {
             "id": int(timezone.now().timestamp() * 1000) * 100 + secrets.randbelow(100),

@@ -2,13 +2,15 @@
 
 import logging
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from orders.actions import order_mark_paid, order_payment_failed
 from orders.models import Order, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
-from orders.payments.base import PaymentError
+from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
 from shop.money import to_minor_units
 
@@ -18,13 +20,14 @@ logger = logging.getLogger("orders.payments")
 class CallbackRejected(Exception):
     """The callback cannot be applied; `status` is the HTTP answer (400 or 403)."""
 
-    def __init__(self, reason, status=400):
+    def __init__(self, reason: str, status: int = 400) -> None:
         super().__init__(reason)
         self.reason = reason
         self.status = status
 
 
-def payment_start(*, order, provider_name, return_url, notification_url):
+def payment_start(*, order: Order, provider_name: str, return_url: str,
+                  notification_url: str) -> tuple[Payment, PaymentStart]:
     """Create the Payment for `order` and ask the provider where to send the browser.
 
     A provider failure is logged with the order number and re-raised; the
@@ -48,7 +51,7 @@ def payment_start(*, order, provider_name, return_url, notification_url):
     return payment, start
 
 
-def _apply(payment, result, kind):
+def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
     """Record the event once per (kind, transaction id) and move the order."""
     if result.amount_cents != to_minor_units(payment.amount) or result.currency != payment.currency:
         logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
@@ -102,7 +105,8 @@ def _apply(payment, result, kind):
     return payment
 
 
-def callback_process(*, provider_name, body, received_hmac, kind="callback"):
+def callback_process(*, provider_name: str, body: object, received_hmac: object,
+                     kind: str = "callback") -> Payment | None:
     """Verify and apply a transaction callback body (already parsed JSON).
 
     403 when the HMAC is missing or wrong; 400 when the body is malformed,
@@ -117,7 +121,8 @@ def callback_process(*, provider_name, body, received_hmac, kind="callback"):
     if not isinstance(obj, dict):
         raise CallbackRejected("obj missing")
     provider = get_provider(provider_name)
-    if not hmac_verify(obj, received_hmac, provider.hmac_secret):
+    # only the providers that sign their callbacks (Paymob, the sandbox) have a secret
+    if not hmac_verify(obj, received_hmac, getattr(provider, "hmac_secret", "")):
         logger.warning("%s callback with a bad HMAC rejected", provider_name)
         raise CallbackRejected("bad hmac", status=403)
     try:
@@ -132,7 +137,7 @@ def callback_process(*, provider_name, body, received_hmac, kind="callback"):
     return _apply(payment, result, kind)
 
 
-def payment_verify(*, payment, params=None):
+def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None) -> Payment:
     """Bring `payment` up to date: signed redirect params first, else ask the provider.
 
     Return the payment. Never trusts unsigned query parameters.
@@ -142,7 +147,7 @@ def payment_verify(*, payment, params=None):
     provider = get_provider(payment.provider)
     if params and params.get("hmac") and hasattr(provider, "hmac_secret"):
         flat = {k: v for k, v in params.items() if k != "hmac"}
-        if hmac_verify(flat, params.get("hmac"), provider.hmac_secret):
+        if hmac_verify(flat, params.get("hmac"), getattr(provider, "hmac_secret", "")):
             try:
                 result = transaction_result(flat)
             except PaymentError:

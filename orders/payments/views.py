@@ -2,24 +2,25 @@
 
 import logging
 
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from orders.models import Payment, PaymentStatus
-from orders.payments import get_provider, sandbox_enabled
+from orders.payments import sandbox_enabled
+from orders.payments.sandbox import SandboxProvider
 from orders.payments.services import CallbackRejected, callback_process
 from orders.selectors import session_owns
 from shop.api.parsers import json_loads
-from shop.templatetags.shop_tags import lurl
 
 logger = logging.getLogger("orders.payments")
 
 
 @csrf_exempt
 @require_POST
-def paymob_callback(request):
+def paymob_callback(request: HttpRequest) -> HttpResponse:
     """Paymob's transaction-processed callback: raw JSON body, `?hmac=` in the query."""
     try:
         body = json_loads(request.body.decode("utf-8"))
@@ -36,7 +37,7 @@ def paymob_callback(request):
 
 
 @require_http_methods(["GET", "POST"])
-def sandbox_page(request, payment_id):
+def sandbox_page(request: HttpRequest, payment_id: str) -> HttpResponse:
     """The local 'Test payment' page: Pay or Decline, then the Paymob-like return.
 
     It does not exist when the sandbox is off or cards go to Paymob, and only
@@ -50,12 +51,11 @@ def sandbox_page(request, payment_id):
     if not session_owns(request, payment.order):
         raise Http404
     if request.method == "POST" and payment.status == PaymentStatus.AWAITING:
-        provider = get_provider("sandbox")
-        body, signature = provider.transaction(payment=payment, success=request.POST.get("action") == "pay")
+        body, signature = SandboxProvider().transaction(payment=payment, success=request.POST.get("action") == "pay")
         try:
             callback_process(provider_name="sandbox", body=body, received_hmac=signature)
         except CallbackRejected as exc:
             logger.warning("sandbox callback rejected: %s", exc.reason)
     if request.method == "POST":
-        return redirect(f"{lurl('/payment/success')}?payment_id={payment.payment_id}")
+        return redirect(f"{reverse('orders:payment-success')}?payment_id={payment.payment_id}")
     return render(request, "orders/sandbox.html", {"payment": payment, "order": payment.order})

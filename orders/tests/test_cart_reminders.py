@@ -35,7 +35,7 @@ def test_guest_who_opted_in_gets_one_reminder_in_their_language(api, guest_cart,
     assert cart_reminders_task() == 1  # beat: one job per due cart (eager in tests)
     mail = OutboundEmail.objects.get()
     assert mail.to == "guest@example.com"
-    assert "2 × Pure Black" in mail.text and "/cart" in mail.text
+    assert "2 × \u2068Pure Black\u2069" in mail.text and "/cart" in mail.text
     unsubscribe = re.search(r"https?://\S+/cart/reminders/unsubscribe\?token=\S+", mail.text).group(0)
     assert cart_reminders_task() == 0 and OutboundEmail.objects.count() == 1  # at most one per cart
     assert api.get(unsubscribe.split("testserver", 1)[1]).status_code == 200

@@ -23,8 +23,10 @@ def test_it_reports_every_wrong_field_and_keeps_the_first_as_the_error(api, make
     assert response.status_code == 400
     assert (data["field"], data["message"], data["error"]) == ("phone", "Please fill in all required fields",
                                                                "Please fill in all required fields")
-    assert data["fields"] == {"phone": "Please fill in all required fields", "email": "Please enter a valid email address",
-                              "city": "Please fill in your billing address", "state": "Please fill in your billing address"}
+    assert data["fields"] == {"phone": "Please fill in all required fields",
+                              "email": "Please enter a valid email address",
+                              "city": "Please fill in your billing address",
+                              "state": "Please fill in your billing address"}
     assert Order.objects.count() == 0
 
 

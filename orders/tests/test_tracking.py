@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 def order(api, make_product, checkout_body):
     tea = make_product(price="300.00", title="Kericho Gold Breakfast 250 g")
     api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
-    assert api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    assert api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
+                    format="json").status_code == 201
     return Order.objects.get()
 
 
@@ -103,7 +104,7 @@ def test_staff_add_courier_tracking_number_and_a_note_at_shipped(order, api, own
     # and the shipping e-mail carries them with the link
     outbox_send_due()
     shipped = [m for m in mail.outbox if "on its way" in m.body][0]
-    assert "Courier: Bosta" in shipped.body and "Tracking number: BOSTA-99812" in shipped.body
+    assert "Courier: \u2068Bosta\u2069" in shipped.body and "Tracking number: \u2066BOSTA-99812\u2069" in shipped.body
     assert "Call before 5 pm" in shipped.body and "/track/" in shipped.body
     # a courier with another status is refused
     response = api.put(f"/api/admin/orders/{order.pk}/status", {"status": "delivered", "courier": "Aramex"},
@@ -117,3 +118,19 @@ def test_the_link_opens_in_the_order_language_in_emails(order):
     order_set_status(order=order, status="shipped")
     email = OutboundEmail.objects.filter(language="ar").last()
     assert "/ar/track/" in email.text
+
+
+def test_the_tracking_answer_keeps_its_wire_format(order, api):
+    # when the order is tracked through the API
+    body = api.post("/api/orders/track", {"orderNumber": order.number, "contact": "mona@example.com"},
+                    format="json").json()
+    # then every field the page's island and older clients read is there, camelCase, money as text
+    assert set(body) == {"number", "status", "statusLabel", "paymentStatus", "paymentLabel", "placedAt", "history",
+                         "items", "subtotal", "discount", "couponCode", "shipping", "codFee", "tax",
+                         "pricesIncludeTax", "total", "address", "delivery", "shipment", "invoiceUrl", "url"}
+    assert (body["subtotal"], body["discount"], body["shipping"], body["codFee"]) == ("600.00", "0.00", "50.00", "0.00")
+    # times are Python's isoformat (UTC offset written out), dates plain ISO days
+    assert body["placedAt"] == order.created_at.isoformat() and body["placedAt"].endswith("+00:00")
+    assert body["history"][0]["at"].endswith("+00:00") and set(body["history"][0]) == {"status", "label", "at", "day"}
+    assert body["delivery"]["earliest"] == order.delivery_min_date.isoformat()
+    assert body["shipment"] is None and body["invoiceUrl"].startswith("/orders/")

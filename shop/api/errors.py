@@ -11,7 +11,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from shop.errors import ShopError
+from shop.errors import ShopError, camel_case
 from shop.ratelimit import rate_limit_message
 
 
@@ -56,14 +56,6 @@ def _first_error(detail, prefix=""):
     if isinstance(detail, list) and detail:
         return _first_error(detail[0], prefix)
     return prefix or None, str(detail)
-
-
-def camel_case(name):
-    """`first_name` → `firstName`: a field name as the API spells it."""
-    if not name:
-        return name
-    parts = name.split("_")
-    return parts[0] + "".join(p.title() for p in parts[1:])
 
 
 def exception_handler(exc, context):

@@ -14,6 +14,7 @@ echoing one back breaks the UTF-8 answer.
 import json
 import math
 import re
+from typing import Any
 
 from django.conf import settings
 from djangorestframework_camel_case.parser import CamelCaseJSONParser
@@ -71,7 +72,7 @@ def _bounded_int(text):
     return number
 
 
-def json_loads(text):
+def json_loads(text: str) -> Any:
     """Parse JSON text, refusing non-finite and huge numbers and deep nesting (ValueError)."""
     if nesting_depth(text, stop_above=MAX_DEPTH) > MAX_DEPTH:
         raise ValueError(f"nested deeper than {MAX_DEPTH} levels")

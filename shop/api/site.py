@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -13,7 +14,7 @@ from shop.errors import ShopError
 from shop.money import quantize
 from shop.newsletter import newsletter_subscribe
 from shop.rates import convert, rate_get
-from shop.selectors import announcement_list_visible
+from shop.selectors import announcement_list_shown
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 
@@ -26,11 +27,20 @@ class ExternalProductsSettingsSerializer(serializers.Serializer):
     show_kes_conversion = serializers.BooleanField()
 
 
+class ShownSeoSerializer(serializers.Serializer):
+    meta_title = serializers.CharField()
+    meta_description = serializers.CharField()
+    keywords = serializers.ListField(child=serializers.CharField())
+
+
 class PublicSettingsSerializer(serializers.Serializer):
-    store_name = serializers.CharField()
+    """The public settings in the request's language (Arabic texts fall back to the English ones)."""
+
+    language = serializers.SerializerMethodField()
+    store_name = serializers.CharField(source="shown_name")
     store_email = serializers.EmailField()
     store_phone = serializers.CharField()
-    store_description = serializers.CharField()
+    store_description = serializers.CharField(source="shown_description")
     currency = serializers.CharField()
     timezone = serializers.CharField()
     shipping_rate = serializers.DecimalField(max_digits=12, decimal_places=2)
@@ -39,9 +49,18 @@ class PublicSettingsSerializer(serializers.Serializer):
     prices_include_tax = serializers.BooleanField()
     maintenance_mode = serializers.BooleanField()
     disable_discovery = serializers.BooleanField()
+    maintenance_message = serializers.CharField(source="shown_maintenance_message")
     social_media = serializers.JSONField()
-    seo = serializers.JSONField()
+    seo = serializers.SerializerMethodField()
     external_products = serializers.SerializerMethodField()
+
+    def get_language(self, obj) -> str:
+        return get_language()
+
+    @extend_schema_field(ShownSeoSerializer)
+    def get_seo(self, obj):
+        return {"metaTitle": obj.shown_meta_title, "metaDescription": obj.shown_meta_description,
+                "keywords": obj.shown_keywords}
 
     @extend_schema_field(ExternalProductsSettingsSerializer)
     def get_external_products(self, obj):
@@ -54,40 +73,55 @@ class PublicSettingsSerializer(serializers.Serializer):
         }
 
 
+def _in_request_language(response):
+    """A response whose words follow Accept-Language or the language cookie: caches must key on both."""
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response
+
+
 class SettingsApi(APIView):
-    """The public store settings (no secrets, no staff-only values)."""
+    """The public store settings (no secrets, no staff-only values), in the language the request asks
+    for (Accept-Language, or the language cookie)."""
 
     authentication_classes = []
 
     @extend_schema(responses=PublicSettingsSerializer)
     def get(self, request):
-        return Response(PublicSettingsSerializer(store_settings_get()).data)
+        return _in_request_language(Response(PublicSettingsSerializer(store_settings_get()).data))
 
 
 # --- announcements, newsletter, contact ---------------------------------------
 
 class AnnouncementOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    """An announcement as a page in the request's language shows it; `language` is its text's
+    language ("en" on an Arabic request when staff chose to show the English text: isolate it)."""
+
+    id = serializers.IntegerField(source="pk")
     title = serializers.CharField()
     content = serializers.CharField()
     link = serializers.CharField()
+    link_label = serializers.CharField()
+    language = serializers.CharField(source="lang")
     display_start_date = serializers.DateTimeField()
     display_end_date = serializers.DateTimeField()
     banner_color = serializers.CharField()
     background_color = serializers.CharField(source="banner_color")
     text_color = serializers.CharField()
-    is_active = serializers.BooleanField()
+    is_active = serializers.BooleanField(default=True)
     is_main = serializers.BooleanField()
 
 
 class AnnouncementListApi(APIView):
-    """Announcements active now, main first (the bar shows the main one, else a random one)."""
+    """Announcements active now, main first (the bar shows the main one, else a random one), in the
+    request's language: Arabic requests get the Arabic text, or the English one for announcements
+    staff chose to show in English, and none of those staff chose to hide on Arabic pages."""
 
     authentication_classes = []
 
     @extend_schema(responses=AnnouncementOutputSerializer(many=True))
     def get(self, request):
-        return Response(AnnouncementOutputSerializer(announcement_list_visible()[:50], many=True).data)
+        shown = announcement_list_shown(language=get_language())
+        return _in_request_language(Response(AnnouncementOutputSerializer(shown, many=True).data))
 
 
 def _body(request):

@@ -5,12 +5,16 @@ import re
 from django import template
 from django.templatetags.static import static
 from django.urls import translate_url
+from django.utils.html import format_html
 from django.utils.translation import get_language
 
+from orders.places import country_name, governorate_name
+from shop.mail import isolate as _isolate
+from shop.mail import isolate_ltr as _isolate_ltr
 from shop.money import format_egp, format_kes
-from shop.paths import localized_path
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
+from shop.whatsapp import chat_url
 
 register = template.Library()
 _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
@@ -24,7 +28,7 @@ def egp(amount):
 
 
 @register.filter
-def safe_url(value):
+def safe_url(value: object) -> str:
     """A stored URL fit for href/src (http(s) or a site path), else "".
 
     Every stored URL reaches a page through this filter, so a value that
@@ -66,12 +70,6 @@ def asset(path):
     return static(f"dist/{path}")
 
 
-@register.simple_tag
-def lurl(path):
-    """A site path in the current language: `/shop` or `/ar/shop`."""
-    return localized_path(path)
-
-
 _SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
 
 
@@ -99,45 +97,33 @@ def list_join(items):
 @register.filter
 def governorate(value):
     """A stored governorate in the page's language ("Giza" → "الجيزة" on Arabic pages)."""
-    from orders.checkout import governorate_name
-
     return governorate_name(value, get_language())
 
 
 @register.filter
 def country(code):
     """A stored country code as its name in the page's language (never "EGY")."""
-    from orders.checkout import country_name
-
     return country_name(code, get_language())
 
 
 @register.filter
 def isolate(text):
     """Plain-text isolation of typed text (e-mails): FSI … PDI."""
-    from shop.mail import isolate as _isolate
-
     return _isolate(str(text or ""))
 
 
 @register.filter
 def isolate_ltr(text):
     """Plain-text left-to-right isolation (order numbers, e-mails, phones): LRI … PDI."""
-    from shop.mail import isolate_ltr as _isolate_ltr
-
     return _isolate_ltr(str(text or ""))
 
 
 @register.filter
 def bdi(text):
     """Typed text isolated in its own direction on a page: <bdi>text</bdi> (escaped)."""
-    from django.utils.html import format_html
-
     return format_html("<bdi>{}</bdi>", text) if text not in (None, "") else ""
 @register.simple_tag(takes_context=True)
 def whatsapp_url(context, text=""):
     """The store's click-to-chat link (wa.me) with `text` prefilled, or "" without a store number."""
-    from shop.whatsapp import chat_url
-
     store = context.get("store")
     return chat_url(getattr(store, "whatsapp_number", ""), str(text))

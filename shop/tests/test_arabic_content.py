@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 def _announcement(**fields):
     now = timezone.now()
+    fields = {"title": "Eid sale", "content": "Every order ships free.", **fields}
     return Announcement.objects.create(
-        title="Eid sale", content="Every order ships free.", display_start_date=now - timedelta(hours=1),
-        display_end_date=now + timedelta(days=1), **fields)
+        display_start_date=now - timedelta(hours=1), display_end_date=now + timedelta(days=1), **fields)
 
 
 def test_arabic_pages_use_the_arabic_store_texts_and_english_pages_the_english_ones(client):
@@ -140,3 +140,46 @@ def test_the_product_api_edits_both_languages_and_names_what_is_missing_in_arabi
     assert response.status_code == 200, response.content
     saved = response.json()
     assert saved["flavorNotesAr"] == ["قوي"] and "title" not in saved["arabicMissing"]
+
+
+def test_the_public_settings_api_answers_an_arabic_request_with_the_arabic_texts(client):
+    store_settings_update(store_name_ar="شاي النيل", store_description_ar="", maintenance_message_ar="صيانة",
+                          seo_ar={"metaTitle": "شاي كيني", "metaDescription": "", "keywords": ["شاي"]})
+    arabic = client.get("/api/settings", HTTP_ACCEPT_LANGUAGE="ar").json()
+    english = client.get("/api/settings", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert arabic["language"] == "ar" and arabic["storeName"] == "شاي النيل"
+    assert arabic["maintenanceMessage"] == "صيانة" and arabic["seo"]["keywords"] == ["شاي"]
+    assert arabic["seo"]["metaTitle"] == "شاي كيني"
+    # an empty Arabic text falls back to the English one
+    assert arabic["storeDescription"] == english["storeDescription"] != ""
+    assert english["language"] == "en" and english["storeName"] == "Nile Highlands Tea"
+    vary = client.get("/api/settings").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
+
+
+def test_the_language_cookie_picks_the_settings_api_language_too(client, settings):
+    store_settings_update(store_name_ar="شاي النيل")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ar"
+    assert client.get("/api/settings").json()["storeName"] == "شاي النيل"
+
+
+def test_the_public_announcements_api_answers_in_the_requests_language(client):
+    _announcement(title_ar="تخفيضات العيد", content_ar="الشحن مجاني.", link_label="Shop", link_label_ar="تسوق",
+                  is_main=True)
+    _announcement(title="English only, shown", arabic_missing="english")
+    _announcement(title="English only, hidden", arabic_missing="hide")
+    arabic = client.get("/api/announcements", HTTP_ACCEPT_LANGUAGE="ar").json()
+    english = client.get("/api/announcements", HTTP_ACCEPT_LANGUAGE="en").json()
+    assert [(a["title"], a["language"]) for a in arabic] == [("تخفيضات العيد", "ar"), ("English only, shown", "en")]
+    assert arabic[0]["content"] == "الشحن مجاني." and arabic[0]["linkLabel"] == "تسوق"
+    assert arabic[0]["isMain"] and arabic[0]["isActive"]
+    assert {a["title"] for a in english} == {"Eid sale", "English only, shown", "English only, hidden"}
+    assert all(a["language"] == "en" for a in english)
+    assert next(a for a in english if a["isMain"])["linkLabel"] == "Shop"
+    assert "Cookie" in client.get("/api/announcements").headers["Vary"]
+
+
+def test_an_arabic_announcement_missing_its_arabic_title_keeps_the_english_one(client):
+    _announcement(content_ar="الشحن مجاني.")
+    [shown] = client.get("/api/announcements", HTTP_ACCEPT_LANGUAGE="ar").json()
+    assert shown["title"] == "Eid sale" and shown["content"] == "الشحن مجاني." and shown["language"] == "ar"

@@ -9,6 +9,7 @@ from catalog.models import Category
 from catalog.services import product_upsert
 from orders.stock import stock_reserve
 from shop.models import ExchangeRate
+from shop.page_cache import PageInputs, page_inputs
 from shop.store_settings import store_settings_update
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -128,3 +129,22 @@ class TestCachedPagesStaySecure:
         # then the product's structured data points at the address they used
         assert '"url": "http://shop.example/product/kenya-gold"' in body
         assert "https://shop.example" not in body
+
+
+def test_the_page_and_its_fragments_are_keyed_by_the_same_inputs(rf):
+    # given one request
+    request = rf.get("/ar/shop?sort=newest", HTTP_HOST="localhost", HTTP_X_FRAGMENT="results")
+    # when its inputs are read
+    inputs = page_inputs(request)
+    # then they are what the page shows: scheme, host, language (from the path), path with query, fragment
+    assert inputs == PageInputs("http", "localhost", "ar", "/ar/shop?sort=newest", "results")
+    # and every other host, language, query or catalogue version is another entry
+    others = [
+        page_inputs(rf.get("/ar/shop?sort=newest", HTTP_HOST="127.0.0.1", HTTP_X_FRAGMENT="results")),
+        page_inputs(rf.get("/ar/shop?sort=newest", HTTP_HOST="localhost")),
+        page_inputs(rf.get("/ar/shop?sort=price-asc", HTTP_HOST="localhost", HTTP_X_FRAGMENT="results")),
+        page_inputs(request, "en"),
+    ]
+    keys = {inputs.key("shop-body", 1), inputs.key("shop-body", 2), inputs.key("page"),
+            *(other.key("shop-body", 1) for other in others)}
+    assert len(keys) == 3 + len(others)

@@ -8,7 +8,8 @@ from kombu.exceptions import OperationalError
 from importer.models import ImporterRun, RunStatus
 from importer.services import dispatch, run_active
 from importer.tasks import crawl_run_task
-from shop.tasks import enqueue, heartbeat
+from shop.queue import enqueue
+from shop.tasks import heartbeat
 
 pytestmark = pytest.mark.django_db
 

@@ -69,8 +69,8 @@ def test_it_keeps_the_last_good_rate_when_every_provider_fails(services):
     assert result.refreshed is False
     assert result.rate.rate == Decimal("0.39") and result.rate.source == "earlier"
     status = rate_status()
-    assert status["isStale"] is True and "HTTP 502" in status["lastError"]
-    assert status["isFallback"] is False
+    assert status.is_stale is True and "HTTP 502" in status.last_error
+    assert status.is_fallback is False
 
 
 def test_it_falls_back_to_0_376_when_nothing_was_ever_stored(services):
@@ -79,7 +79,7 @@ def test_it_falls_back_to_0_376_when_nothing_was_ever_stored(services):
     # then
     assert result.rate.rate == Decimal("0.376") and result.rate.is_fallback is True
     assert ExchangeRate.objects.count() == 0
-    assert rate_status()["isFallback"] is True and "missing_access_key" in rate_status()["lastError"]
+    assert rate_status().is_fallback is True and "missing_access_key" in rate_status().last_error
 
 
 def test_it_does_not_ask_again_while_the_stored_rate_is_younger_than_6_hours(services):

@@ -30,7 +30,8 @@ def test_it_lists_announcements_active_now_main_first(client):
     assert body[0]["bannerColor"] == "#dc2626"
 
 
-def test_subscribing_is_idempotent_and_sends_one_welcome_with_unsubscribe_link(client, django_capture_on_commit_callbacks):
+def test_subscribing_is_idempotent_and_sends_one_welcome_with_unsubscribe_link(client,
+                                                                               django_capture_on_commit_callbacks):
     # when
     with django_capture_on_commit_callbacks(execute=True):
         first = client.post("/api/newsletter", {"email": "Sara@Example.com"}, format="json")

@@ -10,7 +10,7 @@ import ar from "../i18n/ar/addtocart.json";
 addStrings("addtocart", { en, ar });
 const tr = (key, opts) => t(key, { ns: "addtocart", ...opts });
 
-export default function AddToCart({ productId, stock = 0, lineTotals = [], title = "", price = "" }) {
+export default function AddToCart({ productId, stock = 0, lineTotals = [], title = "", price = "", urls = {} }) {
   const max = Math.max(0, Math.min(stock, lineTotals.length));
   const [quantity, setQuantity] = useState(1);
   const [busy, setBusy] = useState(false);
@@ -73,7 +73,7 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [], title
           {busy ? tr("adding") : tr("addToCart")}
         </button>
       </div>
-      {sheet && <sheet.MiniCart cart={sheet.cart} onClose={() => { setSheet(null); (opener.current || button.current)?.focus(); }} />}
+      {sheet && <sheet.MiniCart cart={sheet.cart} urls={urls} onClose={() => { setSheet(null); (opener.current || button.current)?.focus(); }} />}
     </div>
   );
 }

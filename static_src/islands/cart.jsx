@@ -6,13 +6,13 @@ import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { safeUrl } from "../lib/safe-url.js";
 import { keepUnits } from "../lib/units.js";
-import { OrderSummary, localPath } from "./order-summary.jsx";
+import { OrderSummary, productUrl } from "./order-summary.jsx";
 import en from "../i18n/en/cart.json";
 import ar from "../i18n/ar/cart.json";
 
 addStrings("cart", { en, ar });
 
-export default function Cart({ cart: initial, governorates = [], text = {} }) {
+export default function Cart({ cart: initial, governorates = [], text = {}, urls = {} }) {
   const [cart, setCart] = useState(initial);
   const [busy, setBusy] = useState(false);
   // the lines the last remove/clear took away, so one tap on Undo puts them back
@@ -68,7 +68,7 @@ export default function Cart({ cart: initial, governorates = [], text = {} }) {
       <div className="empty-state">
         {undoBar}
         <p>{t("cart:empty")}</p>
-        <a className="button" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+        <a className="button" href={urls.shop}>{t("cart:continueShopping")}</a>
       </div>
     );
   }
@@ -80,7 +80,7 @@ export default function Cart({ cart: initial, governorates = [], text = {} }) {
           <li className="cart-line" key={item.productId} data-testid="cart-line">
             {safeUrl(item.image) ? <img className="cart-line__image" src={safeUrl(item.image)} alt="" loading="lazy" /> : <span className="cart-line__image" />}
             <div className="cart-line__info">
-              <a href={localPath(`/product/${item.slug}`)} className="cart-line__title" dir="auto">{keepUnits(item.title)}</a>
+              <a href={productUrl(urls, item.slug)} className="cart-line__title" dir="auto">{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
             </div>
             <div className="qty" role="group" aria-label={t("cart:quantity")}>
@@ -111,8 +111,8 @@ export default function Cart({ cart: initial, governorates = [], text = {} }) {
           </select>
         </div>
         <OrderSummary cart={cart} />
-        <a className="button button--block" href={localPath("/checkout")}>{t("cart:proceed")}</a>
-        <a className="button button--ghost button--block" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+        <a className="button button--block" href={urls.checkout}>{t("cart:proceed")}</a>
+        <a className="button button--ghost button--block" href={urls.shop}>{t("cart:continueShopping")}</a>
       </aside>
     </div>
   );

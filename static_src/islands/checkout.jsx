@@ -5,7 +5,7 @@ import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { keepUnits } from "../lib/units.js";
-import { OrderSummary, localPath } from "./order-summary.jsx";
+import { OrderSummary } from "./order-summary.jsx";
 import cartEn from "../i18n/en/cart.json";
 import cartAr from "../i18n/ar/cart.json";
 
@@ -47,7 +47,7 @@ function failureMessage(err) {
   return t("checkout:failed");
 }
 
-export default function Checkout({ cart: initialCart, methods, countries, governorates, user, text, prefill }) {
+export default function Checkout({ cart: initialCart, methods, countries, governorates, user, text, prefill, urls = {} }) {
   const [cart, setCart] = useState(initialCart);
   const [form, setForm] = useState({
     paymentMethod: methods[0] || "", // the server lists only methods that work now
@@ -142,7 +142,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     return (
       <div className="empty-state">
         <p>{t("cart:empty")}</p>
-        <a className="button" href={localPath("/shop")}>{t("cart:continueShopping")}</a>
+        <a className="button" href={urls.shop}>{t("cart:continueShopping")}</a>
       </div>
     );
   }
@@ -175,7 +175,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   return (
     <form className="checkout-layout" onSubmit={submit} noValidate>
       <div className="checkout-main">
-        <a className="back-link" href={localPath("/cart")}>{t("checkout:backToCart")}</a>
+        <a className="back-link" href={urls.cart}>{t("checkout:backToCart")}</a>
         {banner && <p className="alert alert--error" role="alert">{banner}</p>}
         <p className="field__hint">{t("checkout:requiredNote")}</p>
         <fieldset className="form-card checkout-section">

@@ -1,5 +1,6 @@
 // The KES→EGP rate shared by the badge and the converter: first from the page, then the API every 30 minutes.
 import { api } from "../lib/api.js";
+import { formatNumber } from "../lib/digits.js";
 
 export const REFRESH_MS = 30 * 60 * 1000;
 
@@ -11,5 +12,5 @@ export async function fetchRate() {
 }
 
 export function formatRate(value, places = 4) {
-  return Number(value).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: places });
+  return formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: places });
 }

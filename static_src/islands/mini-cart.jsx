@@ -5,14 +5,13 @@ import { useEffect, useRef } from "react";
 import { addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { keepUnits } from "../lib/units.js";
-import { localPath } from "./order-summary.jsx";
 // its own strings, so the cart and checkout pages do not carry them
 import en from "../i18n/en/minicart.json";
 import ar from "../i18n/ar/minicart.json";
 
 addStrings("minicart", { en, ar });
 
-export default function MiniCart({ cart, onClose }) {
+export default function MiniCart({ cart, onClose, urls = {} }) {
   const dialog = useRef(null);
   const lang = currentLanguage();
   const money = (value) => formatEgp(value, lang);
@@ -42,8 +41,8 @@ export default function MiniCart({ cart, onClose }) {
       <p className={`mini-cart__nudge${free ? " mini-cart__nudge--done" : ""}`}>
         {free ? t("minicart:freeShippingReached") : t("minicart:freeShippingHint", { amount: money(cart.freeShippingRemaining) })}
       </p>
-      <a className="button button--gold button--block" href={localPath("/checkout")}>{t("minicart:checkout")}</a>
-      <a className="button button--ghost button--block" href={localPath("/cart")}>{t("minicart:viewCart")}</a>
+      <a className="button button--gold button--block" href={urls.checkout}>{t("minicart:checkout")}</a>
+      <a className="button button--ghost button--block" href={urls.cart}>{t("minicart:viewCart")}</a>
     </dialog>
   );
 }

@@ -2,7 +2,8 @@
 import { t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 
-export const localPath = (path) => (currentLanguage() === "ar" ? (path === "/" ? "/ar/" : `/ar${path}`) : path);
+// `urls.product` (shop.paths.island_urls) with the product's slug in place of the placeholder
+export const productUrl = (urls, slug) => (urls.product || "").replace("__slug__", encodeURIComponent(slug));
 
 export function OrderSummary({ cart, showHint = true }) {
   const lang = currentLanguage();

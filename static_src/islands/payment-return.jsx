@@ -4,7 +4,6 @@ import { api } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
-import { localPath } from "./order-summary.jsx";
 import en from "../i18n/en/payment.json";
 import ar from "../i18n/ar/payment.json";
 
@@ -14,7 +13,7 @@ const ATTEMPTS = 6; // the callback may arrive a few seconds after the customer
 const PAUSE_MS = 1500;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export default function PaymentReturn({ paymentId, params = {}, retry = false, codAvailable = false }) {
+export default function PaymentReturn({ paymentId, params = {}, retry = false, codAvailable = false, urls = {} }) {
   const [state, setState] = useState("verifying");
   const [order, setOrder] = useState(null);
   // why it failed decides what we may claim: only a payment the server marked failed was
@@ -71,12 +70,12 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
         <h1>{t("payment:failed")}</h1>
         <p>{t({ declined: "payment:failedText", pending: "payment:pendingText" }[reason] || "payment:unknownText")}</p>
         <div className="result-card__actions">
-          {retry && <a className="button button--gold" href={localPath("/checkout")}>{t("payment:tryAgain")}</a>}
+          {retry && <a className="button button--gold" href={urls.checkout}>{t("payment:tryAgain")}</a>}
           {retry && codAvailable && (
-            <a className="button" href={localPath("/checkout?pay=cod")}>{t("payment:payOnDelivery")}</a>
+            <a className="button" href={`${urls.checkout}?pay=cod`}>{t("payment:payOnDelivery")}</a>
           )}
-          <a className={`button${retry ? " button--ghost" : ""}`} href={localPath("/cart")}>{t("payment:returnToCart")}</a>
-          <a className="button button--ghost" href={localPath("/contact")}>{t("payment:contactSupport")}</a>
+          <a className={`button${retry ? " button--ghost" : ""}`} href={urls.cart}>{t("payment:returnToCart")}</a>
+          <a className="button button--ghost" href={urls.contact}>{t("payment:contactSupport")}</a>
         </div>
       </section>
     );
@@ -94,8 +93,8 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
         </dl>
       )}
       <div className="result-card__actions">
-        <a className="button" href={localPath("/shop")}>{t("payment:continueShopping")}</a>
-        <a className="button button--ghost" href={localPath("/")}>{t("payment:backHome")}</a>
+        <a className="button" href={urls.shop}>{t("payment:continueShopping")}</a>
+        <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
       </div>
     </section>
   );

@@ -13,6 +13,4 @@ export const isolate = (text) => (text ? `\u2068${text}\u2069` : "");
 export const forwardArrow = () => (currentLanguage() === "ar" ? "←" : "→");
 
 // The locale for dates and times: Arabic month names with Latin digits (the one digit rule).
-export function dateLocale(lang) {
-  return lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB";
-}
+export { dateLocale } from "./digits.js";

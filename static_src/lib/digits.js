@@ -17,3 +17,22 @@ export function initDigitInputs() {
     if (value !== t.value) Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(t, value);
   }, true);
 }
+
+// Numbers, dates and times are written with Latin digits in both languages: every island formats
+// them through these helpers, never with toLocale*String or Intl directly (tests/test_text_rules_js.py
+// fails on any other call). Arabic keeps its month and day names: "23 نوفمبر 2026، 10:05 ص".
+const LATIN = { numberingSystem: "latn" };
+
+export const dateLocale = (lang) => (lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB");
+
+export const formatNumber = (value, options = {}) =>
+  new Intl.NumberFormat("en-US", { ...options, ...LATIN }).format(Number(value));
+
+const asDate = (value) => (value instanceof Date ? value : new Date(value));
+
+export const formatDate = (value, lang, options = {}) =>
+  new Intl.DateTimeFormat(dateLocale(lang), { ...options, ...LATIN }).format(asDate(value));
+
+// A time alone; without options, hours, minutes and seconds like toLocaleTimeString.
+export const formatTime = (value, lang, options = { hour: "numeric", minute: "2-digit", second: "2-digit" }) =>
+  formatDate(value, lang, options);

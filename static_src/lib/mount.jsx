@@ -14,8 +14,10 @@ async function mount(registry, el) {
   const module = await registry[el.dataset.island]();
   await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
   const Island = module.default;
+  // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
+  // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
+  new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
   createRoot(el).render(<Island {...readProps(el)} />);
-  el.dataset.mounted = "true";
 }
 
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works

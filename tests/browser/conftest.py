@@ -1,10 +1,12 @@
 """Playwright for Python driving Debian's Chromium against pytest-django's live server."""
 
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from catalog.models import Category, Product
 from tests.live_requests import wait_until_idle
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls
@@ -97,3 +99,16 @@ def screenshot():
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
     return take
+
+
+# two teas on sale in the shop (the checkout tests' cart)
+@pytest.fixture
+def teas(db):
+    black = Category.objects.create(slug="black-tea", name="Black tea", name_ar="شاي أسود")
+    return [
+        Product.objects.create(slug="kericho-gold", title="Kericho Gold", title_ar="كريتشو جولد",
+                               price_amount=Decimal("300.00"), stock=10, category=black),
+        Product.objects.create(slug="green-leaf", title="Green Leaf", title_ar="ورقة خضراء",
+                               price_amount=Decimal("250.00"), sale_price_amount=Decimal("200.00"), stock=10,
+                               category=black),
+    ]

@@ -11,11 +11,13 @@ from django.test import Client
 from catalog.models import Product
 
 ADD_TO_CART = """(id) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
-    headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+    headers: {'Content-Type': 'application/json',
+      'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
     body: JSON.stringify({productId: id, quantity: 1})}).then((r) => r.ok)"""
 
 PLACE_COD_ORDER = """() => fetch('/api/payment/create-intention', {method: 'POST', credentials: 'same-origin',
-    headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+    headers: {'Content-Type': 'application/json',
+      'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
     body: JSON.stringify({paymentMethod: 'cod',
       customer: {firstName: 'Mona', lastName: 'Ali', email: 'alice@example.com', phone: '01012345678'},
       billingAddress: {street: '12 Nile St', city: 'Cairo', state: 'Cairo', country: 'EGY'}})}).then((r) => r.ok)"""
@@ -58,8 +60,8 @@ def settle(page):
     """Wait until the islands mounted and the fonts are in, so what is measured is what shows."""
     page.wait_for_load_state("networkidle")
     try:
-        page.wait_for_function("() => [...document.querySelectorAll('[data-island]:not([data-island-lazy])')].every((el) => el.dataset.mounted)",
-                               timeout=5_000)
+        page.wait_for_function("() => [...document.querySelectorAll('[data-island]:not([data-island-lazy])')]"
+                               ".every((el) => el.dataset.mounted)", timeout=5_000)
     except Exception:  # an island this page's registry does not know stays unmounted: measure anyway
         pass
     page.evaluate("() => document.fonts.ready.then(() => true)")

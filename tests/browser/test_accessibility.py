@@ -14,7 +14,8 @@ AXE = (Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.
 # every rule axe runs by default (WCAG 2.x A/AA and best practices), nothing switched off
 RUN_AXE = """() => axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: ' + n.failureSummary.split('\\n').slice(0, 3).join(' '))})))"""
+    nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' :: '
+      + n.failureSummary.split('\\n').slice(0, 3).join(' '))})))"""
 
 
 def axe_violations(page):

@@ -27,6 +27,7 @@ def tea(db):
 def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery"):
     """Add the tea on its page, then check out: the form comes prefilled and the names locked."""
     page.goto(f"{prefix}/product/kericho-gold")
+    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
     page.locator(".add-to-cart__button").click()
     page.wait_for_function("() => document.querySelector('.site-header .badge')?.textContent === '1'")
     page.goto(f"{prefix}/checkout")
@@ -96,7 +97,8 @@ def test_register_sign_in_check_out_and_see_the_order_in_english_on_desktop(new_
     # 'Creating Account...' while the form is on its way
     page.evaluate("""() => {
         window.hold = true;
-        document.querySelector('form[data-account-form]').addEventListener('submit', (e) => { if (window.hold) e.preventDefault(); });
+        document.querySelector('form[data-account-form]')
+            .addEventListener('submit', (e) => { if (window.hold) e.preventDefault(); });
     }""")
     page.click(".auth__submit")
     page.wait_for_function("() => document.querySelector('.auth__submit').textContent === 'Creating Account...'")

@@ -83,7 +83,8 @@ def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_s
     expect(activity).not_to_contain_text("cod_")
     # and in Arabic
     open_island(page, "/ar/admindash", "admin-overview")
-    expect(page.locator(".admin-activity li").first).to_contain_text("رسوم الدفع عند الاستلام: 0.00 ← 15.00")  # arrows point the reading way
+    # the arrow points the reading way
+    expect(page.locator(".admin-activity li").first).to_contain_text("رسوم الدفع عند الاستلام: 0.00 ← 15.00")
 
 
 def test_inventory_rows_stay_in_place_after_a_stock_change_until_the_list_is_refreshed(new_page, live_server, manager):

@@ -21,7 +21,8 @@ def product(db):
 
 def _put_in_cart(page, product):
     page.evaluate("""(id) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
-        headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+        headers: {'Content-Type': 'application/json',
+          'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
         body: JSON.stringify({productId: id, quantity: 1})})""", product.pk)
 
 
@@ -63,7 +64,8 @@ def _unreadable_buttons(page):
 
 @pytest.mark.parametrize("viewport, locale, prefix", [(PHONE, "en-US", ""), (PHONE, "ar-EG", "/ar"),
                                                       (DESKTOP, "en-US", ""), (DESKTOP, "ar-EG", "/ar")])
-def test_every_button_keeps_a_readable_label_on_hover_press_and_focus(new_page, screenshot, product, viewport, locale, prefix):
+def test_every_button_keeps_a_readable_label_on_hover_press_and_focus(new_page, screenshot, product, viewport, locale,
+                                                                      prefix):
     # given a shopper with a tea in the cart
     page = new_page(viewport=viewport, locale=locale)
     page.goto(f"{prefix}/")

@@ -19,7 +19,8 @@ def teas(db):
 
 def _add(page, product, quantity):
     page.evaluate("""([id, quantity]) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
-        headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+        headers: {'Content-Type': 'application/json',
+          'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
         body: JSON.stringify({productId: id, quantity})})""", [product.pk, quantity])
 
 
@@ -41,7 +42,8 @@ def test_minus_at_one_and_clear_cart_can_be_undone(new_page, screenshot, teas, v
     assert lines.count() == 2
     # when "−" is pressed on the line at quantity 1
     undo_name = "تراجع" if lang == "ar" else "Undo"
-    page.locator('[data-testid="cart-line"]', has=page.locator('a[href$="/product/tea-1"]')).locator(".qty__btn").first.click()
+    page.locator('[data-testid="cart-line"]',
+                 has=page.locator('a[href$="/product/tea-1"]')).locator(".qty__btn").first.click()
     # then the line goes, with an undo offer naming it
     undo = page.locator(".cart-undo")
     undo.wait_for()

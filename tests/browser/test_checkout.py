@@ -4,23 +4,10 @@ from decimal import Decimal
 
 import pytest
 
-from catalog.models import Category, Product
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def teas(db):
-    black = Category.objects.create(slug="black-tea", name="Black tea", name_ar="شاي أسود")
-    return [
-        Product.objects.create(slug="kericho-gold", title="Kericho Gold", title_ar="كريتشو جولد",
-                               price_amount=Decimal("300.00"), stock=10, category=black),
-        Product.objects.create(slug="green-leaf", title="Green Leaf", title_ar="ورقة خضراء",
-                               price_amount=Decimal("250.00"), sale_price_amount=Decimal("200.00"), stock=10,
-                               category=black),
-    ]
 
 
 def _add_to_cart(page, product, quantity=1):
@@ -187,7 +174,8 @@ def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_
     client = Client()
     client.force_login(alice)
     page = new_page(viewport=DESKTOP)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
                                "url": live_server.url}])
     page.goto("/cart")  # sets the CSRF cookie
     _add_to_cart(page, teas[0], 2)

@@ -5,7 +5,7 @@ import pytest
 
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot, teas  # noqa: F401 (fixture)
+from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -15,8 +15,8 @@ LANGUAGES = [("en-US", "", "en"), ("ar-EG", "/ar", "ar")]
 
 @pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
 @pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
-def test_a_default_install_offers_and_preselects_only_cash_on_delivery(new_page, screenshot, settings, teas, viewport, size,
-                                                                      locale, prefix, lang):
+def test_a_default_install_offers_and_preselects_only_cash_on_delivery(new_page, screenshot, settings, teas, viewport,
+                                                                       size, locale, prefix, lang):
     # given a default install: no Paymob keys, no test payment page
     settings.PAYMENT_PROVIDER, settings.PAYMENT_SANDBOX = "sandbox", False
     page = new_page(viewport=viewport, locale=locale)
@@ -39,8 +39,8 @@ def test_a_default_install_offers_and_preselects_only_cash_on_delivery(new_page,
 
 @pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
 @pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
-def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed(new_page, screenshot, teas, viewport, size,
-                                                                                 locale, prefix, lang):
+def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed(new_page, screenshot, teas, viewport,
+                                                                                 size, locale, prefix, lang):
     page = new_page(viewport=viewport, locale=locale)
     page.goto(f"{prefix}/")
     _add_to_cart(page, teas[0])

@@ -19,11 +19,13 @@ from tests.factories import make_order, make_product
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TEXT = {
-    "en": {"prefix": "", "aswan": "Aswan", "cairo": "Cairo", "arrives": "Arrives", "cairo_delivery": "Delivery to Cairo",
-           "place": "Place Order", "cod": "Cash on Delivery", "track": "Track your order", "not_found": "could not find",
+    "en": {"prefix": "", "aswan": "Aswan", "cairo": "Cairo", "arrives": "Arrives",
+           "cairo_delivery": "Delivery to Cairo", "place": "Place Order", "cod": "Cash on Delivery",
+           "track": "Track your order", "not_found": "could not find",
            "optin": "Send me order updates on WhatsApp", "money70": "E£70.00", "money50": "E£50.00",
            "shipped": "Shipped", "courier": "Courier"},
-    "ar": {"prefix": "/ar", "aswan": "أسوان", "cairo": "القاهرة", "arrives": "يصل", "cairo_delivery": "التوصيل إلى القاهرة",
+    "ar": {"prefix": "/ar", "aswan": "أسوان", "cairo": "القاهرة", "arrives": "يصل",
+           "cairo_delivery": "التوصيل إلى القاهرة",
            "place": "تأكيد الطلب", "cod": "الدفع عند الاستلام", "track": "تتبّع طلبك", "not_found": "لم نجد طلبًا",
            "optin": "أرسلوا لي تحديثات الطلب على واتساب", "money70": "70.00\u00a0ج.م", "money50": "50.00\u00a0ج.م",
            "shipped": "تم الشحن", "courier": "شركة الشحن"},

@@ -66,7 +66,8 @@ def _page_with_a_cart(new_page, live_server, tea, prefix=""):
     # a cart with a line, so the cart and checkout pages show their islands
     page.goto(f"{prefix}/")
     page.evaluate("""(id) => fetch('/api/cart/items', {method: 'POST', credentials: 'same-origin',
-        headers: {'Content-Type': 'application/json', 'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
+        headers: {'Content-Type': 'application/json',
+          'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
         body: JSON.stringify({productId: id, quantity: 1})})""", tea.pk)
     assert Cart.objects.exists()
     return page

@@ -23,7 +23,8 @@ def test_a_return_without_a_payment_id_fails_without_claiming_anything(new_page,
         card.wait_for()
         # then
         assert card.locator("h1").inner_text() == ("فشل الدفع" if lang == "ar" else "Payment Failed")
-        assert page.locator(".toast--error").inner_text() == ("فشل التحقق من الدفع" if lang == "ar" else "Payment verification failed")
+        failed = "فشل التحقق من الدفع" if lang == "ar" else "Payment verification failed"
+        assert page.locator(".toast--error").inner_text() == failed
         text = card.inner_text()
         assert not [claim for claim in CLAIMS if claim in text], text
         screenshot(page, f"payment-return-no-id-{lang}-{size}")

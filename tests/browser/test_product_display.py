@@ -41,18 +41,21 @@ SPLITS_JS = """([el, needle]) => {
 @pytest.fixture
 def teas(alice):
     category = Category.objects.create(slug="black-tea", name="Black Tea", name_ar="شاي أسود")
-    quiet = Product.objects.create(slug="kenya-black-250", title="Kenya Black Tea 250 g", title_ar="شاي كيني أسود 250 جم",
+    quiet = Product.objects.create(slug="kenya-black-250", title="Kenya Black Tea 250 g",
+                                   title_ar="شاي كيني أسود 250 جم",
                                    price_amount="95.00", category=category, stock=8, is_featured=True)
     loved = Product.objects.create(slug="kenya-gold-100", title="Kenya Gold, 100 bags", title_ar="كينيا جولد، 100 كيس",
                                    price_amount="185.00", category=category, stock=8, is_featured=True)
     make_delivered_order(user=alice, product=loved)
-    review_set_approved(review=review_create(user=alice, product=loved, rating=5, title="Lovely", comment="Brisk"), approved=True)
+    review_set_approved(review=review_create(user=alice, product=loved, rating=5, title="Lovely", comment="Brisk"),
+                        approved=True)
     return quiet, loved
 
 
 @pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
 @pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
-def test_a_product_nobody_reviewed_shows_no_empty_stars(new_page, screenshot, teas, viewport, size, locale, prefix, lang):
+def test_a_product_nobody_reviewed_shows_no_empty_stars(new_page, screenshot, teas, viewport, size, locale, prefix,
+                                                        lang):
     quiet, loved = teas
     page = new_page(viewport=viewport, locale=locale)
     # when
@@ -67,7 +70,8 @@ def test_a_product_nobody_reviewed_shows_no_empty_stars(new_page, screenshot, te
     page.goto(f"{prefix}/product/{quiet.slug}")
     info = page.locator(".product__info")
     assert info.locator(".stars").count() == 0
-    assert page.locator(".product__rating").inner_text() == ("لا توجد تقييمات بعد" if lang == "ar" else "No reviews yet")
+    no_reviews = "لا توجد تقييمات بعد" if lang == "ar" else "No reviews yet"
+    assert page.locator(".product__rating").inner_text() == no_reviews
     assert page.locator("#reviews .stars").count() == 0
     screenshot(page, f"display-product-unreviewed-{lang}-{size}")
 

@@ -38,7 +38,8 @@ def test_storefront_pages_work_under_the_policy_and_svg_pictures_still_show(new_
     first.scroll_into_view_if_needed()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=first.element_handle())
     # the swatch colours and the announcement colours apply without inline style attributes
-    assert page.locator("[data-swatch]").first.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(122, 59, 18)"
+    swatch = page.locator("[data-swatch]").first
+    assert swatch.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(122, 59, 18)"
     assert page.locator(".announcement").evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(18, 52, 86)"
     # the stored javascript: link was never rendered
     assert page.locator(".announcement a").count() == 0

@@ -71,7 +71,8 @@ def test_a_phone_visitor_browses_searches_filters_and_sorts(new_page, screenshot
 
 
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
-def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_page, screenshot, catalogue, locale, prefix):
+def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_page, screenshot, catalogue, locale,
+                                                                            prefix):
     lang = "ar" if prefix else "en"
     page = new_page(viewport=PHONE, locale=locale)
     page.goto(f"{prefix}/shop")
@@ -132,7 +133,8 @@ def test_a_phone_visitor_sends_a_contact_message_and_subscribes(new_page, screen
 def test_desktop_pages_in_both_languages(new_page, screenshot, catalogue):
     for prefix, lang in (("", "en"), ("/ar", "ar")):
         page = new_page(viewport=DESKTOP, locale="ar-EG" if lang == "ar" else "en-US")
-        for name, path in (("home", "/"), ("shop", "/shop?view=list&price=100-200"), ("product", f"/product/{catalogue.slug}"),
+        for name, path in (("home", "/"), ("shop", "/shop?view=list&price=100-200"),
+                           ("product", f"/product/{catalogue.slug}"),
                            ("about", "/about"), ("terms", "/terms"), ("explore", "/explore")):
             page.goto(prefix + path)
             screenshot(page, f"storefront-{name}-{lang}-desktop")
@@ -144,12 +146,14 @@ def _sign_in(page, live_server, user):
 
     client = Client()
     client.force_login(user)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                               "url": live_server.url}])
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
-def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice, locale, prefix,
+def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, screenshot, live_server, catalogue, alice,
+                                                                  locale, prefix,
                                                                    viewport):
     lang = "ar" if prefix else "en"
     size = "phone" if viewport is PHONE else "desktop"
@@ -170,7 +174,8 @@ def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, scre
     review = catalogue.reviews.get(title="Malty and bright")
     assert (review.rating, review.is_approved, review.comment) == (3, False, "<b>Great</b> with milk.")
     # the form gave way to the thank-you note: no blank form with five stars lit again
-    thanks = "تم إرسال التقييم بنجاح" if lang == "ar" else "Review submitted successfully! It will be visible after approval."
+    thanks = ("تم إرسال التقييم بنجاح" if lang == "ar"
+              else "Review submitted successfully! It will be visible after approval.")
     assert thanks in form.inner_text()
     assert page.locator("#review-title, #review-comment, .rating-input").count() == 0
     assert page.evaluate("document.activeElement.classList.contains('alert--success')")

@@ -55,7 +55,10 @@ SMALL_TARGETS_JS = """([selector, minimum, root]) => {
     if (seen.has(el) || !rendered(el)) continue;
     seen.add(el);
     const r = el.getBoundingClientRect();
-    const name = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''} "${(el.textContent || el.getAttribute('aria-label') || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 30)}"`;
+    const classes = el.className && typeof el.className === 'string'
+      ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+    const text = (el.textContent || el.getAttribute('aria-label') || el.value || '').trim().replace(/\\s+/g, ' ');
+    const name = `${el.tagName.toLowerCase()}${classes} "${text.slice(0, 30)}"`;
     if (r.width >= minimum - 0.5 && r.height >= minimum - 0.5) continue;
     if (inRunningText(el)) { exempt.push(name); continue; }
     small.push(`${name} ${Math.round(r.width)}x${Math.round(r.height)}`);
@@ -73,7 +76,9 @@ WEAK_RINGS_JS = """([selector, minimum]) => {
     el.focus();
     if (document.activeElement !== el || !el.matches(':focus-visible')) continue;
     const {ratio, ring} = check(el);
-    if (ratio < minimum) weak.push(`${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\\s+/).join('.')} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 24)}" ring ${ring}: ${ratio.toFixed(2)}`);
+    const label = `${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\\s+/).join('.')}`;
+    const text = (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 24);
+    if (ratio < minimum) weak.push(`${label} "${text}" ring ${ring}: ${ratio.toFixed(2)}`);
   }
   document.activeElement?.blur();
   return weak;

@@ -1,5 +1,8 @@
 """Load the demo catalogue (idempotent): `manage.py seed_demo [--if-empty]`."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -14,11 +17,11 @@ from catalog.services import product_upsert
 class Command(BaseCommand):
     help = "Load the demo catalogue of Kenyan teas (safe to run again)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--if-empty", action="store_true", help="Do nothing when products exist.")
 
     @transaction.atomic
-    def handle(self, *args, if_empty=False, **options):
+    def handle(self, *args: Any, if_empty: bool = False, **options: Any) -> None:
         if if_empty and Product.objects.exists():
             self.stdout.write("Catalogue not empty: demo data not loaded.")
             return
@@ -43,19 +46,17 @@ class Command(BaseCommand):
                 (art_dir / name).write_text(svg)
             product_upsert(
                 slug=slug,
-                **{
-                    "title_en": title_en, "title_ar": title_ar,
-                    "short_description_en": short_en, "short_description_ar": short_ar,
-                    "description_en": f"{title_en}. {short_en} Packed in Kenya and sealed for freshness.",
-                    "description_ar": f"{title_ar}. {short_ar} معبأ في كينيا ومحكم الإغلاق للحفاظ على النضارة.",
-                    "brewing_instructions_en": brew_en, "brewing_instructions_ar": brew_ar,
-                    "price_amount": price, "sale_price_amount": sale, "kes_price_amount": kes,
-                    "category": categories[category], "stock": stock, "caffeine_level": caffeine,
-                    "is_featured": featured, "is_new": new, "tags": tags, "flavor_notes": notes,
-                    "ingredients": ingredients, "tags_ar": arabic_words(tags),
-                    "flavor_notes_ar": arabic_words(notes), "ingredients_ar": arabic_words(ingredients),
-                    "images": [f"{settings.MEDIA_URL}demo/{name}" for name in pictures],
-                },
+                title_en=title_en, title_ar=title_ar,
+                short_description_en=short_en, short_description_ar=short_ar,
+                description_en=f"{title_en}. {short_en} Packed in Kenya and sealed for freshness.",
+                description_ar=f"{title_ar}. {short_ar} معبأ في كينيا ومحكم الإغلاق للحفاظ على النضارة.",
+                brewing_instructions_en=brew_en, brewing_instructions_ar=brew_ar,
+                price_amount=price, sale_price_amount=sale, kes_price_amount=kes,
+                category=categories[category], stock=stock, caffeine_level=caffeine,
+                is_featured=featured, is_new=new, tags=tags, flavor_notes=notes,
+                ingredients=ingredients, tags_ar=arabic_words(tags),
+                flavor_notes_ar=arabic_words(notes), ingredients_ar=arabic_words(ingredients),
+                images=[f"{settings.MEDIA_URL}demo/{name}" for name in pictures],
             )
         self.stdout.write(f"Demo catalogue: {len(CATEGORIES)} categories, {len(PRODUCTS)} products.")
 

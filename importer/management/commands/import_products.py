@@ -46,7 +46,8 @@ class Command(BaseCommand):
         self.stdout.write("")
         for error in result.errors:
             self.stderr.write(f"  skipped: {error}")
-        rows = [(p.name[:44], f"{p.price:,.2f}", f"{services.egp_price(p.price, config=config):,.0f}", p.category or "-")
+        rows = [(p.name[:44], f"{p.price:,.2f}", f"{services.egp_price(p.price, config=config):,.0f}",
+                 p.category or "-")
                 for p in result.products]
         self._table(("Product", "KES", "EGP", "Source category"), rows)
         self.stdout.write(f"{result.pages_fetched} pages in {result.seconds:.1f} s; "

@@ -21,4 +21,5 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING(f"All providers failed: using the fallback 1 KES = {rate.rate} EGP"))
         else:
             self.stdout.write(self.style.WARNING(
-                f"Kept the stored rate 1 KES = {rate.rate} EGP (from {rate.source}, {rate.last_updated:%Y-%m-%d %H:%M})"))
+                f"Kept the stored rate 1 KES = {rate.rate} EGP "
+                f"(from {rate.source}, {rate.last_updated:%Y-%m-%d %H:%M})"))

@@ -131,8 +131,10 @@ class FakePaymob:
                     return self._answer(404, {"detail": "Not found"})
                 body, _order_id = fake.intentions[secret]
                 html = f"""<!doctype html><html><body><h1>Fake Paymob</h1><p id=amount>{body['amount']}</p>
-                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=pay"><button>Pay</button></form>
-                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=decline"><button>Decline</button></form>
+                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=pay">
+                  <button>Pay</button></form>
+                <form method=post action="/unifiedcheckout/pay?clientSecret={secret}&result=decline">
+                  <button>Decline</button></form>
                 </body></html>""".encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -31,7 +31,8 @@ def test_it_reproduces_the_golden_digest():
 
 def test_the_emulator_vector_matches_our_algorithm():
     # given the farapi emulator's published string and secret
-    message = "100002026-08-14T12:00:00.000000EGPfalsefalse9000011001falsefalsefalsefalsetruefalse700001500001false0010Visacardtrue"
+    message = ("100002026-08-14T12:00:00.000000EGPfalsefalse9000011001falsefalsefalsefalsetruefalse700001500001false"
+               "0010Visacardtrue")
     # when
     digest = hmac.new(b"sim_hmac_secret", message.encode(), hashlib.sha512).hexdigest()
     # then

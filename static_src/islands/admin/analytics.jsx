@@ -4,7 +4,7 @@ import { useState } from "react";
 import { at, Section, sectionStrings, StatCard, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
-import { dateLocale } from "../../lib/bidi.js";
+import { formatDate, formatNumber } from "../../lib/digits.js";
 import en from "../../i18n/en/admin-analytics.json";
 import ar from "../../i18n/ar/admin-analytics.json";
 
@@ -14,15 +14,14 @@ const STATUSES = ["pending", "processing", "shipped", "delivered", "cancelled"];
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 // Latin digits in both languages, like the money format (DECISIONS: "1,234.50 ج.م").
-const locale = () => dateLocale(currentLanguage());
-const count = (n) => Number(n).toLocaleString("en-US");
+const count = (n) => formatNumber(n);
 
 function dayParts(isoDate) {
   // the server's local calendar day; noon keeps it on that day in any browser time zone
   const date = new Date(`${isoDate}T12:00:00`);
   return {
-    weekday: date.toLocaleDateString(locale(), { weekday: "short" }),
-    day: date.toLocaleDateString(locale(), { day: "numeric", month: "numeric" }),
+    weekday: formatDate(date, currentLanguage(), { weekday: "short" }),
+    day: formatDate(date, currentLanguage(), { day: "numeric", month: "numeric" }),
   };
 }
 

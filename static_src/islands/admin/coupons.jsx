@@ -19,6 +19,7 @@ import {
   useSubmit,
 } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
+import { formatNumber } from "../../lib/digits.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import en from "../../i18n/en/admin-coupons.json";
 import ar from "../../i18n/ar/admin-coupons.json";
@@ -27,7 +28,7 @@ const st = sectionStrings("admin-coupons", en, ar);
 const money = (amount) => formatEgp(amount, currentLanguage());
 
 function valueText(c) {
-  return c.type === "percentage" ? `${Number(c.value).toLocaleString("en-US")}%` : money(c.value);
+  return c.type === "percentage" ? `${formatNumber(c.value)}%` : money(c.value);
 }
 
 function stateOf(c) {
@@ -236,7 +237,7 @@ function UsageDialog({ coupon, onClose }) {
                     <td data-label={st("order")} dir="ltr">{o.number}</td>
                     <td data-label={st("date")}>{formatDateTime(o.createdAt)}</td>
                     <td data-label={st("customer")}>
-                      {o.customerName}
+                      <bdi>{o.customerName}</bdi>
                       <div className="admin-muted" dir="ltr">{o.email}</div>
                     </td>
                     <td data-label={st("orderStatus")}>{st(`orderStatuses.${o.status}`)}</td>

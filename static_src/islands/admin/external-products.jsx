@@ -7,7 +7,9 @@ import { api, userMessage } from "../../lib/api.js";
 import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
 import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
+import { formatDate } from "../../lib/digits.js";
 import { safeUrl } from "../../lib/safe-url.js";
+import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/importer.json";
 import ar from "../../i18n/ar/importer.json";
 
@@ -139,7 +141,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="new" title={tr("diff.new", { count: diff.new.length })} items={diff.new}
                  picked={pickedNew} setPicked={setPickedNew} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.name}</strong>{" "}
+                   <strong><bdi>{i.name}</bdi></strong>{" "}
                    <bdi>{formatEgp(i.priceEgp, lang)}</bdi>{" "}
                    <span className="importer-muted">({formatKes(i.kes, lang)})</span>
                    {!i.inStock && <> <span className="importer-tag importer-tag--warn">{tr("diff.outOfStock")}</span></>}
@@ -147,7 +149,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="changed" title={tr("diff.changed", { count: diff.changed.length })} items={diff.changed}
                  picked={pickedChanged} setPicked={setPickedChanged} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.title}</strong>{" "}
+                   <strong><bdi>{i.title}</bdi></strong>{" "}
                    {i.oldEgp !== i.newEgp ? (
                      <span className="importer-diff__price">
                        <s><bdi>{formatEgp(i.oldEgp, lang)}</bdi></s>
@@ -162,7 +164,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       <DiffGroup kind="gone" title={tr("diff.gone", { count: diff.gone.length })} items={diff.gone}
                  picked={pickedGone} setPicked={setPickedGone} disabled={!canRun}
                  render={(i) => (<>
-                   <strong>{i.title}</strong>{" "}
+                   <strong><bdi>{i.title}</bdi></strong>{" "}
                    <span className="importer-muted">{tr("diff.deactivate")}</span>
                  </>)} />
       {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
@@ -323,7 +325,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
           <div><dt>{tr("refreshInterval")}</dt><dd>{tr("hours", { count: config.refreshInterval })}</dd></div>
           <div><dt>{tr("autoImport")}</dt><dd>{config.autoImport ? tr("on") : tr("off")}</dd></div>
           <div><dt>{tr("lastFetch")}</dt>
-            <dd>{config.lastFetch ? new Date(config.lastFetch).toLocaleString(lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB") : tr("never")}</dd></div>
+            <dd>{config.lastFetch ? formatDate(config.lastFetch, lang, { dateStyle: "short", timeStyle: "medium" }) : tr("never")}</dd></div>
         </dl>
         {!config.enabled && <p className="alert alert--info">{tr("disabled")}</p>}
         {!canRun && <p className="alert alert--info">{tr("viewOnly")}</p>}
@@ -385,18 +387,18 @@ export default function ExternalProducts({ initial = null, permissions = null })
               <li key={p.id} className="importer-item" data-testid="preview-item">
                 {safeUrl(p.image, { allowRelative: false }) ? <img src={safeUrl(p.image, { allowRelative: false })} alt="" loading="lazy" referrerPolicy="no-referrer" /> : <span className="importer-noimg" />}
                 <div className="importer-item__body">
-                  <h3>{p.name}</h3>
-                  <p className="importer-muted">{cut(p.description)}</p>
+                  <h3 dir="auto">{p.name}</h3>
+                  <p className="importer-muted" dir="auto">{cut(p.description)}</p>
                   <p className="importer-item__meta">
                     <strong>{formatEgp(p.priceEgp, lang)}</strong>
                     {p.originalPriceEgp && <s className="importer-muted">{formatEgp(p.originalPriceEgp, lang)}</s>}
                     <span className="importer-muted">({formatKes(p.price, lang)})</span>
-                    <span className="importer-tag" title={tr("shopCategory")}>{p.shopCategory}</span>
+                    <span className="importer-tag" title={tr("shopCategory")}><bdi>{p.shopCategory}</bdi></span>
                   </p>
                 </div>
                 <button type="button" className="button button--small button--ghost"
                         onClick={() => importProducts([p.id])} disabled={!canRun || !!busy || running}
-                        aria-label={tr("importOneLabel", { name: p.name })}>
+                        aria-label={tr("importOneLabel", { name: isolate(p.name) })}>
                   {busy === `import-${p.id}` ? tr("importing") : tr("importOne")}</button>
               </li>
             ))}

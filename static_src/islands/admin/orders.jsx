@@ -241,7 +241,7 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
   );
 }
 
-export default function AdminOrders({ permissions }) {
+export default function AdminOrders({ permissions, urls = {} }) {
   const table = useServerList("/api/admin/orders", { status: "" });
   const mayChange = can(permissions, "orders", "status");
   const [selected, setSelected] = useState(() => new Set());
@@ -392,7 +392,7 @@ export default function AdminOrders({ permissions }) {
               {selected.size > 0 &&
                 ["packing-slip", "invoice"].map((kind) => (
                   <a key={kind} className="button button--small button--ghost" target="_blank" rel="noopener" data-print-kind={kind}
-                    href={`${currentLanguage() === "ar" ? "/ar" : ""}/admindash/orders/documents.pdf?kind=${kind}&ids=${[...selected].join(",")}`}>
+                    href={`${urls.documents}?kind=${kind}&ids=${[...selected].join(",")}`}>
                     {st(kind === "invoice" ? "printInvoices" : "printPackingSlips")}
                   </a>
                 ))}

@@ -27,10 +27,6 @@ function changeText(c) {
   return `${label}: ${changeValue(c.field, c.old)} ${forwardArrow()} ${changeValue(c.field, c.new)}`;
 }
 
-function link(path, language) {
-  return language === "ar" ? `/ar${path}` : path;
-}
-
 // Shown only to roles the server sends the list to (Owner and Manager).
 function FailedEmails({ emails, onRetried }) {
   const [busy, setBusy] = useState(null);
@@ -111,7 +107,7 @@ function DailySummarySwitch({ enabled, onChanged }) {
   );
 }
 
-export default function Overview({ language }) {
+export default function Overview({ language, urls = {} }) {
   const { data, loading, reload } = useAdminData("/api/admin/dashboard");
   if (!data) return <p className="admin-loading">{loading ? st("loading") : st("loadFailed")}</p>;
   const sys = data.systemStatus || {};
@@ -145,20 +141,20 @@ export default function Overview({ language }) {
           {data.attentionOrders > 0 && (
             <div className="alert alert--error" role="alert" data-alert="attention">
               <strong>{st("attentionAlert", { count: data.attentionOrders })}</strong>{" "}
-              <a href={link("/admindash/orders", language)}>{st("openOrders")}</a>
+              <a href={urls.orders}>{st("openOrders")}</a>
             </div>
           )}
           {data.lowStockList.length > 0 && (
             <div className="alert alert--error" role="alert" data-alert="low-stock">
               <strong>{st("lowStockAlert", { count: data.lowStockProducts + data.outOfStockProducts })}</strong>{" "}
               {data.lowStockList.map((p) => `${p.title} (${p.stock})`).join(", ")}{" "}
-              <a href={link("/admindash/inventory", language)}>{st("openInventory")}</a>
+              <a href={urls.inventory}>{st("openInventory")}</a>
             </div>
           )}
           {data.unreadMessages > 0 && (
             <div className="alert alert--info" role="status" data-alert="unread">
               <strong>{st("unreadAlert", { count: data.unreadMessages })}</strong>{" "}
-              <a href={link("/admindash/messages", language)}>{st("openMessages")}</a>
+              <a href={urls.messages}>{st("openMessages")}</a>
             </div>
           )}
           {data.failedEmails > 0 && (

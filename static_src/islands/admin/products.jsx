@@ -7,6 +7,7 @@ import {
   upload, useAdminData, useSubmit,
 } from "./components/index.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
+import { formatDate } from "../../lib/digits.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/admin-products.json";
@@ -80,8 +81,7 @@ function PriceHistory({ productId, language }) {
       .catch(() => live && setFailed(true));
     return () => { live = false; };
   }, [productId]);
-  const when = (iso) => new Date(iso).toLocaleString(language === "ar" ? "ar-EG-u-nu-latn" : "en-GB",
-    { dateStyle: "short", timeStyle: "short" });
+  const when = (iso) => formatDate(iso, language, { dateStyle: "short", timeStyle: "short" });
   return (
     <section className="field field--wide importer-history" aria-labelledby="price-history-title" data-testid="price-history">
       <h3 id="price-history-title">{st("priceHistory")}</h3>

@@ -1,7 +1,7 @@
 // The dashboard header without React: auto-refresh every 60 s, Refresh Now, and the
 // toast a sign-in leaves behind. Sections listen for REFRESH_EVENT and reload their data.
 import { toast } from "../../lib/events.js";
-import { dateLocale } from "../../lib/bidi.js";
+import { formatTime } from "../../lib/digits.js";
 
 export const REFRESH_EVENT = "admin:refresh";
 export const REFRESHED_EVENT = "admin:refreshed";
@@ -61,7 +61,7 @@ export function initShell() {
   const stamp = () => {
     const now = new Date();
     last.dateTime = now.toISOString();
-    last.textContent = now.toLocaleTimeString(dateLocale(document.documentElement.lang));
+    last.textContent = formatTime(now, document.documentElement.lang);
   };
   const refresh = () => {
     window.dispatchEvent(new CustomEvent(REFRESH_EVENT));

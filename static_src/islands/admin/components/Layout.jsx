@@ -1,7 +1,7 @@
 // Small layout pieces shared by sections: stat cards, panels, the no-permission note, dates.
 import { at } from "./strings.js";
 import { currentLanguage } from "../../../lib/i18n.js";
-import { dateLocale } from "../../../lib/bidi.js";
+import { formatDate } from "../../../lib/digits.js";
 
 export function StatCard({ label, value, hint, tone = "neutral" }) {
   return (
@@ -37,7 +37,7 @@ export function Forbidden({ message }) {
 
 export function formatDateTime(value) {
   if (!value) return "";
-  return new Date(value).toLocaleString(dateLocale(currentLanguage()), { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(value, currentLanguage(), { dateStyle: "medium", timeStyle: "short" });
 }
 
 // Spec 9: seconds under 60, minutes under an hour, else hours.

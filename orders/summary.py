@@ -1,0 +1,44 @@
+"""The cart's summary: its totals and when its parcel arrives (cart page, checkout, cart API).
+
+Apart from `orders.cart` because `orders.delivery` reads the governorates from
+`orders.checkout`, which uses the cart.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.translation import get_language
+
+from orders.calculations import Totals, TotalsLine, order_totals
+from orders.cart import cart_lines
+from orders.delivery import delivery_estimate
+from orders.models import Cart, Coupon
+from shop.store_settings import store_settings_get
+
+
+@dataclass(frozen=True)
+class CartSummary:
+    """The cart's totals, and when and how its parcel arrives (`orders.serializers.CartOutputSerializer`)."""
+
+    totals: Totals
+    # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
+    delivery: str
+    cod_available: bool
+
+    @property
+    def items(self) -> list[TotalsLine]:
+        return self.totals.lines
+
+
+def cart_summary(cart: Cart | None, *, payment_method: str | None = None, coupon: Coupon | None = None,
+                 governorate: str = "") -> CartSummary:
+    """The cart and its totals as the islands, the API and the pages see them.
+
+    With a governorate (the shopper's last one, or the one just chosen) the
+    shipping is that governorate's and `delivery` says when the parcel arrives.
+    """
+    store = store_settings_get()
+    totals = order_totals(lines=cart_lines(cart), coupon=coupon, payment_method=payment_method,
+                          governorate=governorate, store=store)
+    estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
+    return CartSummary(totals=totals, delivery=estimate["text"] if totals.governorate else "",
+                       cod_available=estimate["cod"])

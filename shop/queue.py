@@ -1,0 +1,35 @@
+"""Queue a Celery job without ever failing the request that asks for it.
+
+A leaf module: services import it to enqueue their own app's tasks by dotted
+path, so a tasks module may import its services without a cycle.
+"""
+
+import logging
+from importlib import import_module
+from typing import Any
+
+from kombu.exceptions import OperationalError
+
+log = logging.getLogger(__name__)
+
+
+def enqueue(task: Any, *args: Any, fail_fast: bool = True, **kwargs: Any) -> bool:
+    """Queue a Celery job; when the broker cannot be reached, log it and return False.
+
+    `task` is a task or its dotted path ("importer.tasks.crawl_run_task"): a
+    service names its own app's task by path, because that tasks module
+    imports the service. With `fail_fast` (the default, for requests) the
+    broker is tried once, so a page never hangs on a down queue; jobs running
+    in a worker may pass `fail_fast=False` to use the broker's retry policy.
+    Either way callers decide how the work is recovered (a periodic sweep, a
+    retry by staff): nothing is lost, only delayed.
+    """
+    if isinstance(task, str):
+        module, _dot, name = task.rpartition(".")
+        task = getattr(import_module(module), name)
+    try:
+        task.apply_async(args=args, kwargs=kwargs, retry=not fail_fast)
+    except (OperationalError, OSError) as exc:
+        log.error("Could not queue %s: %s", task.name, exc)
+        return False
+    return True
