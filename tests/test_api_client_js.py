@@ -4,14 +4,9 @@ shows the server's own message only when the server sent one.
 Runs static_src/lib/api.js in Node (bundled by the project's esbuild) against a stubbed fetch.
 """
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.node_harness import node_results
 
 CHECKS = r"""
 import { api, upload, userMessage, ApiError } from "./static_src/lib/api.js";
@@ -52,20 +47,7 @@ console.log(JSON.stringify(out));
 
 @pytest.fixture
 def client_results(tmp_path):
-    node = shutil.which("node")
-    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
-    if not node or not esbuild.exists():
-        pytest.skip("node and esbuild are needed")
-    entry = ROOT / f".api-client-check-{tmp_path.name}.mjs"
-    bundle = tmp_path / "check.mjs"
-    entry.write_text(CHECKS)
-    try:
-        subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--platform=node",
-                        f"--outfile={bundle}", "--log-level=error"], check=True, cwd=ROOT)
-    finally:
-        entry.unlink()
-    result = subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True)
-    return json.loads(result.stdout)
+    return node_results(CHECKS, tmp_path, "api-client-check")
 
 
 def test_every_failure_is_an_api_error_with_its_kind(client_results):

@@ -14,9 +14,9 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
 from shop.backup import BackupError, pg_tool
 from shop.models import Heartbeat
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,12 +30,12 @@ def a_shop_with_orders(alice):
     image.parent.mkdir(parents=True, exist_ok=True)
     image.write_bytes(PNG)
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category(),
-                       images=["/media/products/backup-test-kericho.png"])
-    green = make_product(title_en="Green Mist")
+                       images=["/media/products/backup-test-kericho.png"], price="100")
+    green = make_product(title_en="Green Mist", price="50")
     orders = [
-        make_order(lines=[(tea, 2, "100")], user=alice, email=alice.email),
-        make_order(lines=[(green, 1, "50")], email="guest@example.com", first_name="منى"),
-        make_order(lines=[(tea, 1, "100"), (green, 3, "50")], payment_status="cod", status="pending"),
+        make_order(lines=[(tea, 2)], user=alice, email=alice.email),
+        make_order(lines=[(green, 1)], email="guest@example.com", first_name="منى"),
+        make_order(lines=[(tea, 1), (green, 3)], payment_status="cod", status="pending"),
     ]
     yield {"orders": sorted(o.number for o in orders), "products": sorted([tea.slug, green.slug]),
            "customers": [alice.email], "image": "products/backup-test-kericho.png"}

@@ -32,9 +32,9 @@ from lxml import html
 from rest_framework import serializers
 
 from catalog.models import Review
-from catalog.tests.factories import make_delivered_order, make_product
 from orders.models import Coupon
 from shop.models import Announcement, ContactMessage
+from tests.factories import make_delivered_order, make_product
 
 pytestmark = pytest.mark.django_db
 

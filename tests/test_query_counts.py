@@ -11,8 +11,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from catalog.models import Product
-from catalog.tests.factories import make_category, make_delivered_order, make_product
 from shop.store_settings import store_settings_get
+from tests.factories import make_category, make_delivered_order, make_product
 
 STOREFRONT = ["/", "/shop", "/shop?category=black-tea&sort=price-asc", "/shop?q=tea&sort=rating",
               "/product/tea-first", "/ar/", "/ar/shop", "/ar/product/tea-first", "/sale", "/explore",

@@ -3,15 +3,11 @@ lists joined with the Arabic comma, arrows that point the reading way, isolates 
 
 Runs static_src/lib/digits.js and static_src/lib/bidi.js in Node (bundled by esbuild)."""
 
-import json
 import re
-import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.node_harness import ROOT, node_results
 
 CHECKS = r"""
 import { westernDigits, formatDate, formatNumber, formatTime } from "./static_src/lib/digits.js";
@@ -46,19 +42,7 @@ console.log(JSON.stringify({
 
 @pytest.fixture
 def results(tmp_path):
-    node = shutil.which("node")
-    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
-    if not node or not esbuild.exists():
-        pytest.skip("node and esbuild are needed")
-    entry = ROOT / f".text-rules-check-{tmp_path.name}.mjs"
-    bundle = tmp_path / "check.mjs"
-    entry.write_text(CHECKS)
-    try:
-        subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--platform=node",
-                        f"--outfile={bundle}", "--log-level=error"], check=True, cwd=ROOT)
-    finally:
-        entry.unlink()
-    return json.loads(subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True).stdout)
+    return node_results(CHECKS, tmp_path, "text-rules-check")
 
 
 def test_eastern_and_persian_digits_become_western(results):

@@ -1,13 +1,12 @@
 """/account: profile, password change and the customer's own order history."""
 
-from decimal import Decimal
 
 import pytest
 from django.test import Client
 
 from accounts.models import AuthToken
-from accounts.tests.factories import order_for
 from orders.models import OrderStatus, PaymentStatus
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db
 
@@ -29,16 +28,17 @@ def test_it_asks_strangers_to_sign_in_first(client):
 
 def test_it_lists_the_customers_orders_with_items_totals_and_statuses(alice_client, alice):
     # given
-    order_for(alice, number="NH-1001", items=(("Kericho Gold Black Tea", Decimal("150.00"), 2),
-                                             ("Purple Tea", Decimal("99.50"), 1)),
-              status=OrderStatus.SHIPPED, payment_status=PaymentStatus.PAID)
-    order_for(alice, number="NH-1002", status=OrderStatus.PENDING, payment_status=PaymentStatus.COD)
+    black = make_product(title="Kericho Gold Black Tea", price="150.00")
+    purple = make_product(title="Purple Tea", price="99.50")
+    older = make_order(user=alice, lines=[(black, 2), (purple, 1)], status=OrderStatus.SHIPPED,
+                       payment_status=PaymentStatus.PAID)
+    newer = make_order(user=alice, lines=[(black, 1)], status=OrderStatus.PENDING, payment_status=PaymentStatus.COD)
 
     # when
     page = alice_client.get("/account").content.decode()
 
     # then
-    assert page.index("NH-1002") < page.index("NH-1001")  # newest first
+    assert page.index(newer.number) < page.index(older.number)  # newest first
     assert "Kericho Gold Black Tea" in page and "Purple Tea" in page
     assert "E£399.50" in page  # subtotal
     assert "E£449.50" in page  # total
@@ -48,22 +48,22 @@ def test_it_lists_the_customers_orders_with_items_totals_and_statuses(alice_clie
 
 def test_bob_never_sees_alices_orders(client, alice, bob, password):
     # given
-    order_for(alice, number="NH-ALICE-1")
-    order_for(bob, number="NH-BOB-1")
+    alices = make_order(user=alice)
+    bobs = make_order(user=bob)
     client.post("/login", {"email": "bob@example.com", "password": password})
 
     # when
     page = client.get("/account").content.decode()
 
     # then
-    assert "NH-BOB-1" in page
-    assert "NH-ALICE-1" not in page
+    assert bobs.number in page
+    assert alices.number not in page
 
 
 def test_the_order_history_takes_a_constant_number_of_queries(alice_client, alice, django_assert_max_num_queries):
     # given
-    for n in range(6):
-        order_for(alice, number=f"NH-{n}")
+    for _ in range(6):
+        make_order(user=alice)
 
     # when / then
     with django_assert_max_num_queries(12):

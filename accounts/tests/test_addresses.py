@@ -8,9 +8,9 @@ from rest_framework.test import APIClient
 
 from accounts.addresses import AddressError, address_create
 from accounts.models import Address
-from backoffice.tests.builders_b import make_order
-from catalog.tests.factories import make_product
+from catalog.products import product_update
 from orders.models import CartLine
+from tests.factories import make_order, make_product
 
 HOME = {"label": "Home", "firstName": "Alice", "lastName": "Hassan", "phone": "01012345678",
         "street": "12 Nile St", "building": "4", "floor": "3", "city": "Zamalek", "state": "Cairo"}
@@ -130,10 +130,14 @@ def test_guest_checkout_has_no_saved_address(client, db):
 
 def test_reorder_puts_available_lines_back_and_names_the_rest(client, alice, bob):
     kept = make_product(title="Pure Black", stock=10)
-    short = make_product(title="Green Mint", stock=1)
-    gone = make_product(title="Old Blend", stock=5, is_active=False)
-    empty = make_product(title="Sold Out Chai", stock=0)
-    order = make_order(user=alice, lines=[(kept, 2, "150"), (short, 3, "150"), (gone, 1, "150"), (empty, 1, "150")])
+    short = make_product(title="Green Mint", stock=10)
+    gone = make_product(title="Old Blend", stock=5)
+    empty = make_product(title="Sold Out Chai", stock=5)
+    order = make_order(user=alice, lines=[(kept, 2), (short, 3), (gone, 1), (empty, 1)])
+    # since then: one left of the mint, the blend withdrawn, the chai sold out
+    product_update(product=short, stock=1)
+    product_update(product=gone, is_active=False)
+    product_update(product=empty, stock=0)
     api = APIClient()
     api.force_authenticate(alice)
     answer = api.post(f"/api/orders/{order.number}/reorder")
@@ -149,9 +153,10 @@ def test_reorder_puts_available_lines_back_and_names_the_rest(client, alice, bob
 
 
 def test_reorder_button_on_the_account_page_lands_on_the_cart_with_messages(client, alice):
-    gone = make_product(title="Old Blend", stock=5, is_active=False)
+    gone = make_product(title="Old Blend", stock=5)
     kept = make_product(title="Pure Black", stock=10)
-    order = make_order(user=alice, lines=[(kept, 1, "150"), (gone, 1, "150")])
+    order = make_order(user=alice, lines=[(kept, 1), (gone, 1)])
+    product_update(product=gone, is_active=False)  # withdrawn since
     client.force_login(alice)
     account = client.get("/ar/account").content.decode()
     assert f"/ar/orders/{order.number}/reorder" in account and f"/ar/orders/{order.number}/invoice.pdf" in account

@@ -9,10 +9,11 @@ from django.utils import timezone
 
 from backoffice.alerts import daily_summary_send, stock_levels_check
 from backoffice.products import stock_adjust
-from backoffice.tests.builders_b import make_message, make_order, make_product
 from orders.stock import stock_release, stock_reserve
 from shop.celery import app
 from shop.models import FailedJob, OutboundEmail
+from shop.store_settings import store_settings_update
+from tests.factories import make_message, make_order, make_product
 
 pytestmark = pytest.mark.django_db
 
@@ -114,12 +115,13 @@ def test_two_checks_of_one_crossing_report_it_once(owner):
 
 @pytest.fixture
 def a_busy_day():
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its one price
     now = timezone.now()
-    make_order(total="300", created_at=now - timedelta(hours=2))
-    make_order(total="150", payment_status="cod", status="processing", created_at=now - timedelta(hours=5))
-    make_order(total="99", payment_status="cod", status="shipped", created_at=now - timedelta(days=3))
-    make_order(total="500", status="cancelled", created_at=now - timedelta(hours=1))
-    make_order(total="70", created_at=now - timedelta(days=2))
+    make_order(price="300", created_at=now - timedelta(hours=2))
+    make_order(price="150", payment_status="cod", status="processing", created_at=now - timedelta(hours=5))
+    make_order(price="99", payment_status="cod", status="shipped", created_at=now - timedelta(days=3))
+    make_order(price="500", status="cancelled", created_at=now - timedelta(hours=1))
+    make_order(price="70", created_at=now - timedelta(days=2))
     make_message(status="new")
     make_message(status="read")
     make_message(status="replied")
@@ -216,10 +218,11 @@ def test_the_overview_shows_failed_jobs_to_managers(client, manager, support):
 
 def test_the_overview_shows_money_captured_on_cancelled_orders(client, support):
     # given
-    make_order(total="300", status="cancelled", payment_status="paid")
-    make_order(total="120", status="cancelled", payment_status="paid")
-    make_order(total="80", status="cancelled", payment_status="refunded")
-    make_order(total="999", status="cancelled", payment_status="failed")
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its one price
+    make_order(price="300", status="cancelled", payment_status="paid")
+    make_order(price="120", status="cancelled", payment_status="paid")
+    make_order(price="80", status="cancelled", payment_status="refunded")
+    make_order(price="999", status="cancelled", payment_status="failed")
     client.force_login(support)
     # when
     body = client.get("/api/admin/dashboard").json()

@@ -1,11 +1,13 @@
 """Analytics figures against orders whose numbers were worked out by hand."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
+from shop.store_settings import store_settings_update
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db
 
@@ -17,26 +19,26 @@ def shop_history():
     | order | payment  | status     | age      | lines              | total |
     | A     | paid     | processing | now      | P1×2@100, P2×1@50  | 300 (incl. 50 shipping) |
     | B     | cod      | delivered  | 2 days   | P1×1@100           | 150 (incl. 50 shipping) |
-    | C     | paid     | cancelled  | 1 day    | P2×5@50            | 250 (not revenue) |
-    | D     | awaiting | pending    | now      | P3×10@80           | 800 (not counted) |
-    | E     | failed   | cancelled  | now      | P1×4@100           | 400 (not counted) |
-    | F     | paid     | shipped    | 20 days  | P3×3@80            | 240 |
-    | G     | paid     | delivered  | 100 days | P2×10@50           | 500 |
+    | C     | paid     | cancelled  | 1 day    | P2×5@50            | 300 (not revenue) |
+    | D     | awaiting | pending    | now      | P3×10@80           | 850 (not counted) |
+    | E     | failed   | cancelled  | now      | P1×4@100           | 450 (not counted) |
+    | F     | paid     | shipped    | 20 days  | P3×3@80            | 290 (incl. 50 shipping) |
+    | G     | paid     | delivered  | 100 days | P2×10@50           | 550 (incl. 50 shipping) |
     """
     black = make_category("black-tea", "Black Tea", "شاي أسود", 1)
     green = make_category("green-tea", "Green Tea", "شاي أخضر", 2)
-    p1 = make_product(title="Kericho Gold", category=black)
-    p2 = make_product(title="Green Mist", category=green)
-    p3 = make_product(title="Highland Black", category=black)
+    p1 = make_product(title="Kericho Gold", category=black, price="100")
+    p2 = make_product(title="Green Mist", category=green, price="50")
+    p3 = make_product(title="Highland Black", category=black, price="80")
     now = timezone.now()
-    make_order(lines=[(p1, 2, "100"), (p2, 1, "50")], total="300", created_at=now)
-    make_order(lines=[(p1, 1, "100")], total="150", payment_status="cod", status="delivered",
+    make_order(lines=[(p1, 2), (p2, 1)], created_at=now)
+    make_order(lines=[(p1, 1)], payment_status="cod", status="delivered",
                created_at=now - timedelta(days=2))
-    make_order(lines=[(p2, 5, "50")], status="cancelled", created_at=now - timedelta(days=1))
-    make_order(lines=[(p3, 10, "80")], payment_status="awaiting", status="pending", created_at=now)
-    make_order(lines=[(p1, 4, "100")], payment_status="failed", status="cancelled", created_at=now)
-    make_order(lines=[(p3, 3, "80")], status="shipped", created_at=now - timedelta(days=20))
-    make_order(lines=[(p2, 10, "50")], status="delivered", created_at=now - timedelta(days=100))
+    make_order(lines=[(p2, 5)], status="cancelled", created_at=now - timedelta(days=1))
+    make_order(lines=[(p3, 10)], payment_status="awaiting", status="pending", created_at=now)
+    make_order(lines=[(p1, 4)], payment_status="failed", status="cancelled", created_at=now)
+    make_order(lines=[(p3, 3)], status="shipped", created_at=now - timedelta(days=20))
+    make_order(lines=[(p2, 10)], status="delivered", created_at=now - timedelta(days=100))
     return {"p1": p1, "p2": p2, "p3": p3}
 
 
@@ -71,13 +73,13 @@ def test_longer_periods_take_in_older_orders(client, owner, shop_history):
     month = _analytics(client, owner, "30d")
     year = _analytics(client, owner, "1y")
     # then
-    assert (month["orders"]["revenueThisMonth"], month["orders"]["ordersThisMonth"]) == ("690.00", 3)
-    assert month["orders"]["averageOrderValue"] == "230.00"
+    assert (month["orders"]["revenueThisMonth"], month["orders"]["ordersThisMonth"]) == ("740.00", 3)
+    assert month["orders"]["averageOrderValue"] == "246.67"
     assert [p["title"] for p in month["products"]["topSellingProducts"]] == [
         "Kericho Gold", "Highland Black", "Green Mist",  # 3 (E£300), 3 (E£240), 1
     ]
-    assert (year["orders"]["revenueThisMonth"], year["orders"]["ordersThisMonth"]) == ("1190.00", 4)
-    assert year["orders"]["averageOrderValue"] == "297.50"
+    assert (year["orders"]["revenueThisMonth"], year["orders"]["ordersThisMonth"]) == ("1290.00", 4)
+    assert year["orders"]["averageOrderValue"] == "322.50"
     assert year["products"]["topSellingProducts"][0]["title"] == "Green Mist"
     assert year["products"]["topSellingProducts"][0]["totalSold"] == 11
 
@@ -94,9 +96,9 @@ def test_the_daily_bars_cover_the_last_7_days_oldest_first(client, owner, shop_h
 
 def test_only_five_top_sellers_are_listed(client, owner):
     # given
-    products = [make_product() for _ in range(7)]
+    products = [make_product(price="10") for _ in range(7)]
     for quantity, product in enumerate(products, start=1):
-        make_order(lines=[(product, quantity, "10")])
+        make_order(lines=[(product, quantity)])
     # when
     top = _analytics(client, owner, "7d")["products"]["topSellingProducts"]
     # then
@@ -105,9 +107,9 @@ def test_only_five_top_sellers_are_listed(client, owner):
 
 def test_the_average_order_value_is_rounded_to_piasters(client, owner):
     # given
-    product = make_product()
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its one price
     for total in ("33.33", "33.33", "33.35"):  # E£100.01 over 3 orders
-        make_order(lines=[(product, 1, total)])
+        make_order(price=total)
     # when
     orders = _analytics(client, owner, "7d")["orders"]
     # then

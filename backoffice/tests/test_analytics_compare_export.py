@@ -3,23 +3,31 @@
 import csv
 import io
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
+from catalog.products import product_update
+from shop.store_settings import store_settings_update
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def two_weeks():
-    """This week: E£300 + E£150; the week before: E£200 + E£100; 15 days ago (neither): E£999."""
+    """This week: E£300 + E£150; the week before: E£200 + E£100; 15 days ago (neither): E£999.
+
+    One tea whose price changed between the orders; shipping is free, so each total is the price.
+    """
+    store_settings_update(free_shipping_threshold=Decimal("0"))
     black = make_category("black-tea", "Black Tea", "شاي أسود", 1)
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=black)
     now = timezone.now()
     for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10), ("999", 15)):
-        make_order(lines=[(tea, 1, total)], created_at=now - timedelta(days=days))
+        tea = product_update(product=tea, price_amount=Decimal(total))
+        make_order(lines=[(tea, 1)], created_at=now - timedelta(days=days))
     return tea
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from backoffice.marketing import CODE_ALPHABET
 from backoffice.models import AuditEntry
-from backoffice.tests.builders_b import make_order
 from orders.models import Coupon
+from tests.factories import make_order
 
 pytestmark = pytest.mark.django_db
 

@@ -3,29 +3,26 @@ from decimal import Decimal
 import pytest
 
 from backoffice.models import AuditEntry
-from backoffice.tests import factories
-from orders.models import Order
+from catalog.products import product_update
 from shop.models import ContactMessage
+from shop.store_settings import store_settings_update
+from tests.factories import make_order, make_product
 
 
-def _order(user, total, *, payment_status, status="processing", n=[0]):
-    n[0] += 1
-    return Order.objects.create(
-        number=f"NH-{n[0]}", user=user, email=user.email if user else "guest@example.com", first_name="A",
-        last_name="B", phone="1", street="s", city="c", state="s", payment_method="card", status=status,
-        payment_status=payment_status, subtotal_amount=total, shipping_amount=0, tax_amount=0, total_amount=total,
-    )
+@pytest.fixture
+def free_shipping(db):
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its goods
 
 
 @pytest.mark.django_db
 class TestCustomers:
-    def test_totals_count_only_paid_and_cash_on_delivery_orders(self, client, support, alice, bob):
+    def test_totals_count_only_paid_and_cash_on_delivery_orders(self, client, support, alice, bob, free_shipping):
         # given
-        _order(alice, Decimal("100.00"), payment_status="paid")
-        _order(alice, Decimal("50.50"), payment_status="cod", status="pending")
-        _order(alice, Decimal("999.00"), payment_status="awaiting", status="pending")
-        _order(alice, Decimal("70.00"), payment_status="paid", status="cancelled")
-        _order(alice, Decimal("20.00"), payment_status="failed")
+        make_order(user=alice, price="100.00", payment_status="paid")
+        make_order(user=alice, price="50.50", payment_status="cod", status="pending")
+        make_order(user=alice, price="999.00", payment_status="awaiting", status="pending")
+        make_order(user=alice, price="70.00", payment_status="paid", status="cancelled")
+        make_order(user=alice, price="20.00", payment_status="failed", status="cancelled")
         client.force_login(support)
         # when
         rows = {row["email"]: row for row in client.get("/api/admin/users").json()}
@@ -81,13 +78,15 @@ class TestCustomers:
 
 
 @pytest.mark.django_db
-def test_dashboard_stats_are_counts_over_real_data(client, support, alice):
+def test_dashboard_stats_are_counts_over_real_data(client, support, alice, free_shipping):
     # given
-    factories.product("A", stock=3)
-    factories.product("B", stock=30)
-    _order(alice, Decimal("100.00"), payment_status="paid")
-    _order(None, Decimal("40.00"), payment_status="cod", status="pending")
-    _order(alice, Decimal("500.00"), payment_status="awaiting", status="pending")
+    make_product(title="A", stock=3)
+    b = make_product(title="B", stock=30)
+    for total, user, payment_status in (("100.00", alice, "paid"), ("40.00", None, "cod"),
+                                        ("500.00", alice, "awaiting")):
+        b = product_update(product=b, price_amount=Decimal(total))  # its price changed between orders
+        make_order(lines=[(b, 1)], user=user, email="guest@example.com", payment_status=payment_status,
+                   status="processing" if payment_status == "paid" else "pending")
     ContactMessage.objects.create(name="N", email="n@example.com", subject="s", message="m")
     ContactMessage.objects.create(name="N", email="n@example.com", subject="s", message="m", status="read")
     client.force_login(support)

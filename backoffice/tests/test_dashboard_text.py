@@ -9,11 +9,11 @@ import pytest
 from accounts.models import User
 from backoffice.inbox import contact_message_reply
 from catalog.models import Product
-from catalog.tests.factories import make_product
 from orders.models import Coupon
 from shop.errors import ShopError
 from shop.models import Announcement, ContactMessage
 from shop.store_settings import store_settings_get
+from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 import pytest
 
 from backoffice.models import AuditEntry
-from backoffice.tests import factories
+from tests.factories import make_product
 
 
 @pytest.mark.django_db
@@ -10,7 +10,7 @@ class TestInventory:
                                                         ("set", 42, 42), ("set", 0, 0)])
     def test_it_changes_stock_and_never_goes_below_zero(self, client, manager, action, amount, expected):
         # given
-        product = factories.product(stock=8)
+        product = make_product(stock=8)
         client.force_login(manager)
         # when
         response = client.put(f"/api/admin/inventory/{product.pk}", {"action": action, "stock": amount},
@@ -27,7 +27,7 @@ class TestInventory:
     @pytest.mark.parametrize("body", [{"action": "add", "stock": "abc"}, {"action": "add", "stock": -1},
                                       {"action": "double", "stock": 1}, {"action": "add", "stock": 1.5}])
     def test_it_refuses_non_numeric_or_negative_input(self, client, manager, body):
-        product = factories.product(stock=8)
+        product = make_product(stock=8)
         client.force_login(manager)
         response = client.put(f"/api/admin/inventory/{product.pk}", body, content_type="application/json")
         assert response.status_code == 400
@@ -35,9 +35,9 @@ class TestInventory:
         assert product.stock == 8 and not AuditEntry.objects.exists()
 
     def test_the_summary_counts_low_and_out_of_stock(self, client, support):
-        factories.product("A", stock=0)
-        factories.product("B", stock=10)
-        factories.product("C", stock=11)
+        make_product(title="A", stock=0)
+        make_product(title="B", stock=10)
+        make_product(title="C", stock=11)
         client.force_login(support)
         body = client.get("/api/admin/inventory").json()
         assert body["summary"] == {"totalProducts": 3, "totalUnits": 21, "inStock": 1, "lowStock": 1, "outOfStock": 1}
@@ -47,7 +47,7 @@ class TestInventory:
 @pytest.mark.django_db
 def test_the_overview_shows_recent_activity_from_the_audit_log(client, owner, manager):
     # given
-    product = factories.product(stock=4)
+    product = make_product(stock=4)
     client.force_login(manager)
     client.put(f"/api/admin/inventory/{product.pk}", {"action": "add", "stock": 2}, content_type="application/json")
     client.put("/api/admin/settings", {"storeName": "Chai Corner"}, content_type="application/json")

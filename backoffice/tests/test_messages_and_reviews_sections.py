@@ -4,10 +4,10 @@ import pytest
 from django.core import mail
 
 from backoffice.models import AuditEntry
-from backoffice.tests.builders_b import make_message, make_product, make_review
 from catalog.models import Review
 from catalog.services import review_set_approved
 from shop.models import OutboundEmail
+from tests.factories import make_message, make_product, make_review
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,8 @@
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from backoffice.tests import factories
 from catalog.models import Product
+from tests.factories import make_category, make_product
 
 
 def _upload(text):
@@ -13,10 +13,10 @@ def _upload(text):
 class TestProductCsv:
     def test_an_export_reimported_changes_nothing(self, client, manager):
         # given: products with Arabic text, lists, a sale price and a formula-looking title
-        factories.category("green-tea", "Green Tea")
-        factories.product("Kenya Gold", title_ar="ذهب كينيا", tags=["strong", "morning"], sale_price_amount="99.50",
+        make_category("green-tea", "Green Tea")
+        make_product(title="Kenya Gold", title_ar="ذهب كينيا", tags=["strong", "morning"], sale_price_amount="99.50",
                           flavor_notes=["malt"], images=["/media/a.png"], is_featured=True)
-        factories.product("=HYPERLINK(\"x\")", slug="formula", category_slug="green-tea", stock=0,
+        make_product(title="=HYPERLINK(\"x\")", slug="formula", category_slug="green-tea", stock=0,
                           description_en="Line one\nline two, with comma")
         client.force_login(manager)
         before = list(Product.objects.order_by("pk").values())
@@ -30,7 +30,7 @@ class TestProductCsv:
         assert "'=HYPERLINK" in exported  # spreadsheets do not run it
 
     def test_an_import_creates_new_rows_and_updates_changed_ones(self, client, manager):
-        factories.product("Kenya Gold", stock=5)
+        make_product(title="Kenya Gold", stock=5)
         client.force_login(manager)
         csv = "slug,title,price,stock,tags\nkenya-gold,Kenya Gold,120.00,40,\n,Fresh Chai,80,7,spicy|warm\n"
         response = client.post("/api/admin/products/import", {"file": _upload(csv)})
@@ -39,7 +39,7 @@ class TestProductCsv:
         assert Product.objects.get(slug="fresh-chai").tags == ["spicy", "warm"]
 
     def test_it_reports_bad_rows_and_keeps_the_good_ones(self, client, manager):
-        factories.category()
+        make_category()
         client.force_login(manager)
         csv = "title,price\n,10\nGood tea,abc\nFine tea,5\n"
         report = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()

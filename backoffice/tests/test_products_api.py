@@ -4,8 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.models import AuditEntry
-from backoffice.tests import factories
 from catalog.models import Product
+from tests.factories import make_category, make_product
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def as_manager(client, manager):
 class TestProductsApi:
     def test_it_creates_a_product_in_the_default_category_and_audits_it(self, as_manager, manager):
         # given
-        factories.category("black-tea")
+        make_category("black-tea")
         # when
         response = as_manager.post("/api/admin/products", {
             "title": "Kenya Breakfast", "price": "150.50", "stock": 12, "tags": [" strong ", "", "morning"],
@@ -32,7 +32,7 @@ class TestProductsApi:
         assert entry.actor == manager and entry.details == "Kenya Breakfast"
 
     def test_it_refuses_an_unknown_category_slug_with_a_field_error(self, as_manager):
-        factories.category("black-tea")
+        make_category("black-tea")
         response = as_manager.post("/api/admin/products", {"title": "X", "price": "1", "category": "coffee"},
                                    content_type="application/json")
         assert response.status_code == 400
@@ -44,7 +44,7 @@ class TestProductsApi:
         assert response.json() == {"error": "Title is required", "message": "Title is required", "field": "title"}
 
     def test_an_update_changes_only_the_fields_sent(self, as_manager):
-        product = factories.product("Chai", stock=3)
+        product = make_product(title="Chai", stock=3)
         response = as_manager.put(f"/api/admin/products/{product.pk}", {"salePrice": "99.00"},
                                   content_type="application/json")
         assert response.status_code == 200
@@ -53,8 +53,8 @@ class TestProductsApi:
         assert response.json()["stockWarning"] is True and response.json()["stockStatus"] == "low"
 
     def test_delete_all_removes_every_product_for_the_owner_only(self, client, owner, manager):
-        factories.product("A")
-        factories.product("B")
+        make_product(title="A")
+        make_product(title="B")
         client.force_login(manager)
         assert client.delete("/api/admin/products").status_code == 403
         client.force_login(owner)
@@ -88,22 +88,22 @@ class TestGenerators:
         pytest.importorskip("importer.categorize")
 
     def test_ai_categorize_moves_a_product_to_the_rule_based_category(self, as_manager):
-        factories.category("green-tea", "Green Tea")
-        product = factories.product("Jasmine Green Tea Sencha")
+        make_category("green-tea", "Green Tea")
+        product = make_product(title="Jasmine Green Tea Sencha")
         response = as_manager.post(f"/api/admin/products/{product.pk}/categorize")
         assert response.status_code == 200
         assert response.json()["category"] == "green-tea"
         assert "auto-categorized" in response.json()["tags"]
 
     def test_ai_description_writes_both_languages(self, as_manager):
-        product = factories.product("Kenya Gold", price="400.00")
+        product = make_product(title="Kenya Gold", price="400.00")
         response = as_manager.post(f"/api/admin/products/{product.pk}/describe")
         assert response.status_code == 200
         product.refresh_from_db()
         assert "Kenya Gold" in product.description_en and product.description_ar
 
     def test_bulk_categorize_takes_at_most_five(self, as_manager):
-        ids = [factories.product(f"Tea {n}").pk for n in range(6)]
+        ids = [make_product(title=f"Tea {n}").pk for n in range(6)]
         response = as_manager.post("/api/admin/products/categorize", {"ids": ids}, content_type="application/json")
         assert response.status_code == 400
 

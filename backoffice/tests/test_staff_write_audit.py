@@ -5,10 +5,9 @@ import pytest
 from backoffice.models import AuditEntry
 from backoffice.orders import order_status_change
 from backoffice.store import store_settings_change
-from backoffice.tests.builders_b import make_order
 from catalog.models import Review
 from catalog.services import review_reject, review_set_approved
-from catalog.tests.factories import make_product
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -2,17 +2,17 @@
 
 import pytest
 
-from backoffice.tests import factories
+from tests.factories import make_product
 
 
 @pytest.mark.django_db
 def test_the_overview_card_and_the_inventory_summary_count_low_and_out_of_stock_alike(client, manager):
     # given: 8 products with 1..10 left, 2 with none, 1 with plenty
     for n, stock in enumerate([1, 2, 3, 4, 5, 6, 9, 10]):
-        factories.product(f"Low {n}", stock=stock)
-    factories.product("Gone A", stock=0)
-    factories.product("Gone B", stock=0)
-    factories.product("Plenty", stock=11)
+        make_product(title=f"Low {n}", stock=stock)
+    make_product(title="Gone A", stock=0)
+    make_product(title="Gone B", stock=0)
+    make_product(title="Plenty", stock=11)
     client.force_login(manager)
     # when
     overview = client.get("/api/admin/dashboard").json()

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from catalog.models import Review
 from catalog.services import review_create, review_set_approved
-from catalog.tests.factories import make_category, make_delivered_order, make_product
+from tests.factories import make_category, make_delivered_order, make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalog.services import review_create, review_set_approved
-from catalog.tests.factories import make_category, make_delivered_order, make_product
+from tests.factories import make_category, make_delivered_order, make_product
 
 pytestmark = pytest.mark.django_db
 

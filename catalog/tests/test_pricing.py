@@ -6,7 +6,7 @@ import pytest
 
 from catalog.models import Product
 from catalog.pricing import ON_SALE, Availability, unit_price
-from catalog.tests.factories import make_category, make_product
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ from decimal import Decimal
 import pytest
 
 from catalog.selectors import product_list, product_related
-from catalog.tests.factories import make_category, make_product
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db
 

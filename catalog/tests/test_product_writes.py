@@ -9,8 +9,8 @@ from backoffice.models import AuditEntry
 from catalog.media import IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_kind, image_save, image_stored
 from catalog.models import Category
 from catalog.products import category_resolve, product_create, product_slug_unique, product_update
-from catalog.tests.factories import make_category, make_product
 from shop.errors import ShopError
+from tests.factories import make_category, make_product
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 32

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from catalog.services import ReviewError, review_create, review_delete, review_respond, review_set_approved
-from catalog.tests.factories import make_delivered_order, make_product
 from shop.errors import ShopError
+from tests.factories import make_delivered_order, make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@ import pytest
 
 from catalog.search import normalize, search_terms
 from catalog.selectors import product_list
-from catalog.tests.factories import make_product
+from tests.factories import make_product
 
 
 def test_it_folds_arabic_letter_forms_and_drops_diacritics():

@@ -8,8 +8,8 @@ from rest_framework.test import APIClient
 from backoffice.products import stock_adjust
 from catalog.models import StockAlert
 from catalog.stock_alerts import stock_alert_request, stock_alerts_sweep
-from catalog.tests.factories import make_product
 from shop.models import OutboundEmail
+from tests.factories import make_product
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from rest_framework.test import APIClient
 
 from catalog.selectors import product_list
 from catalog.suggest import stem, suggest
-from catalog.tests.factories import make_category, make_product
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,8 @@ from decimal import Decimal
 import pytest
 from rest_framework.test import APIClient
 
-from catalog.models import Category, Product
+from catalog.models import Category
+from tests import factories
 
 
 @pytest.fixture
@@ -14,16 +15,11 @@ def category(db):
 
 @pytest.fixture
 def make_product(category):
-    counter = {"n": 0}
-
+    """tests.factories.make_product with this package's defaults (E£300.00, 10 in stock)."""
     def make(*, price="300.00", sale=None, stock=10, title=None, active=True):
-        counter["n"] += 1
-        n = counter["n"]
-        return Product.objects.create(
-            slug=f"tea-{n}", title=title or f"Tea {n}", price_amount=Decimal(price),
-            sale_price_amount=Decimal(sale) if sale else None, stock=stock, category=category,
-            is_active=active,
-        )
+        named = {"title": title} if title else {}
+        return factories.make_product(price=price, sale_price_amount=Decimal(sale) if sale else None, stock=stock,
+                                      category=category, is_active=active, **named)
 
     return make
 

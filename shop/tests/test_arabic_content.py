@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from catalog.tests.factories import make_product
 from shop.models import Announcement, StoreSettings
 from shop.store_settings import store_settings_update
+from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db
 

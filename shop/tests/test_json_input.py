@@ -55,7 +55,7 @@ def test_it_refuses_an_id_beyond_what_a_column_holds_with_a_field_error(client, 
 
 def test_it_refuses_stock_beyond_an_integer_column(client, owner):
     # given
-    from catalog.tests.factories import make_product
+    from tests.factories import make_product
 
     product = make_product()
     client.force_login(owner)

@@ -12,12 +12,12 @@ from django.db import DatabaseError, transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_message
 from shop.mail import mail_queue
 from shop.models import ContactMessage, OutboundEmail, OutboundEmailStatus
 from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due, retry_wait
 from shop.tasks import outbox_deliver_task
 from shop.tests.smtp_server import SilentSmtpServer, SmtpServer
+from tests.factories import make_message
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,9 @@
 import pytest
 from django.core import mail
 
-from catalog.tests.factories import make_product
 from shop.models import ContactMessage, NewsletterSubscriber
 from shop.store_settings import store_settings_update
+from tests.factories import make_product
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from catalog.tests.factories import make_category, make_delivered_order, make_product
 from shop.store_settings import store_settings_get, store_settings_update
+from tests.factories import make_category, make_delivered_order, make_product
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 NONCE = re.compile(r'nonce="([^"]+)"')

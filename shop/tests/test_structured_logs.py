@@ -10,9 +10,9 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from django.conf import settings
 
-from backoffice.tests.builders_b import make_order
 from shop import logs
 from shop.celery import app
+from tests.factories import make_order
 
 pytestmark = pytest.mark.django_db
 

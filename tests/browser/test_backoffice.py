@@ -3,26 +3,14 @@
 import re
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from backoffice.tests import factories
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.staff_pages import signed_in
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _signed_in(new_page, live_server, user, *, viewport=DESKTOP, locale="en-US"):
-    """A page whose browser already holds `user`'s staff session."""
-    client = Client()
-    client.force_login(user)
-    page = new_page(viewport=viewport, locale=locale)
-    page.context.add_cookies([{
-        "name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-        "url": live_server.url,
-    }])
-    return page
 
 
 def test_staff_sign_in_with_username_and_land_on_the_dashboard(new_page, live_server, owner, password, screenshot):
@@ -54,9 +42,9 @@ def test_staff_sign_in_with_username_and_land_on_the_dashboard(new_page, live_se
 
 def test_inventory_plus_and_minus_change_the_stock(new_page, live_server, manager, screenshot):
     # given
-    product = factories.product("Kenya Gold", stock=10)
-    factories.product("Chai Masala", stock=40)
-    page = _signed_in(new_page, live_server, manager)
+    product = make_product(title="Kenya Gold", stock=10)
+    make_product(title="Chai Masala", stock=40)
+    page = signed_in(new_page, live_server, manager)
     page.goto("/admindash/inventory")
     row = page.locator(f"tr[data-row-id='{product.pk}']")
     expect(row.locator("[data-stock]")).to_have_text("10")
@@ -76,8 +64,8 @@ def test_inventory_plus_and_minus_change_the_stock(new_page, live_server, manage
 
 
 def test_the_set_stock_prompt_accepts_numbers_only(new_page, live_server, manager):
-    product = factories.product("Kenya Gold", stock=10)
-    page = _signed_in(new_page, live_server, manager)
+    product = make_product(title="Kenya Gold", stock=10)
+    page = signed_in(new_page, live_server, manager)
     page.goto("/admindash/inventory")
     page.locator(f"tr[data-row-id='{product.pk}']").get_by_role("button", name="Set").click()
     field = page.get_by_label("New stock")
@@ -91,8 +79,8 @@ def test_the_set_stock_prompt_accepts_numbers_only(new_page, live_server, manage
 @pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_the_arabic_dashboard_is_right_to_left(new_page, live_server, owner, viewport, tag, screenshot):
     # given
-    factories.product("Kenya Gold", stock=3, title_ar="ذهب كينيا")
-    page = _signed_in(new_page, live_server, owner, viewport=viewport, locale="ar")
+    make_product(title="Kenya Gold", stock=3, title_ar="ذهب كينيا")
+    page = signed_in(new_page, live_server, owner, viewport=viewport, locale="ar")
     # when
     page.goto("/ar/admindash")
     # then
@@ -107,9 +95,9 @@ def test_the_arabic_dashboard_is_right_to_left(new_page, live_server, owner, vie
 
 @pytest.mark.parametrize("viewport,tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_the_english_sections_render(new_page, live_server, owner, viewport, tag, screenshot):
-    factories.product("Kenya Gold", stock=3)
-    factories.product("Chai Masala", stock=40, sale_price_amount="90.00")
-    page = _signed_in(new_page, live_server, owner, viewport=viewport)
+    make_product(title="Kenya Gold", stock=3)
+    make_product(title="Chai Masala", stock=40, sale_price_amount="90.00")
+    page = signed_in(new_page, live_server, owner, viewport=viewport)
     for section, text in [("", "System Status"), ("products", "Kenya Gold"), ("users", "Add Customer"),
                           ("settings", "Maintenance mode"), ("roles", "Permissions by role"),
                           ("storage", "Cache status"), ("database", "Initialize Database")]:
@@ -120,15 +108,15 @@ def test_the_english_sections_render(new_page, live_server, owner, viewport, tag
 
 
 def test_support_sees_the_owner_only_note_on_roles(new_page, live_server, support):
-    page = _signed_in(new_page, live_server, support)
+    page = signed_in(new_page, live_server, support)
     page.goto("/admindash/roles")
     expect(page.get_by_text("Only the Owner can manage user roles and permissions.")).to_be_visible()
     expect(page.get_by_role("link", name="Role Management")).to_have_count(0)
 
 
 def test_a_product_is_added_through_the_dialog(new_page, live_server, manager, screenshot):
-    factories.category("black-tea")
-    page = _signed_in(new_page, live_server, manager, viewport=PHONE)
+    make_category("black-tea")
+    page = signed_in(new_page, live_server, manager, viewport=PHONE)
     page.goto("/admindash/products")
     page.get_by_role("button", name="Add Product").click()
     dialog = page.get_by_role("dialog")
@@ -144,7 +132,7 @@ def test_a_product_is_added_through_the_dialog(new_page, live_server, manager, s
 
 
 def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screenshot):
-    page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
+    page = signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
     page.goto("/ar/admindash")
     sidebar = page.locator(".admin-sidebar")
     expect(sidebar).to_be_hidden()
@@ -158,12 +146,12 @@ def test_the_phone_menu_opens_and_closes(new_page, live_server, support, screens
 
 def test_refresh_now_reloads_the_section_and_auto_refresh_can_be_switched_on(new_page, live_server, support):
     # given
-    factories.product("Kenya Gold", stock=40)
-    page = _signed_in(new_page, live_server, support)
+    make_product(title="Kenya Gold", stock=40)
+    page = signed_in(new_page, live_server, support)
     page.goto("/admindash")
     card = page.locator(".admin-stat").filter(has_text="Total Products")
     expect(card).to_contain_text("1")
-    factories.product("Chai Masala", stock=40)
+    make_product(title="Chai Masala", stock=40)
     # when
     page.get_by_role("button", name="Refresh Now").click()
     # then
@@ -178,7 +166,7 @@ def test_the_owner_unlocks_a_locked_account_from_the_roles_screen(new_page, live
     client = Client()
     for _ in range(5):
         client.post("/login", {"email": alice.email, "password": "wrong-guess-1"}, REMOTE_ADDR="203.0.113.9")
-    page = _signed_in(new_page, live_server, owner)
+    page = signed_in(new_page, live_server, owner)
     page.goto("/admindash/roles")
     row = page.locator("tr", has_text=alice.email)
     expect(row).to_contain_text("203.0.113.9")
@@ -198,7 +186,7 @@ def test_the_owner_sees_a_failed_e_mail_and_sends_it_again(new_page, live_server
     email = OutboundEmail.objects.create(
         to="mona@example.com", subject="Your order NHT-1 has shipped", text="Hello",
         status=OutboundEmailStatus.FAILED, attempts=10, last_error="SMTPRecipientsRefused: 550 no such user")
-    page = _signed_in(new_page, live_server, owner)
+    page = signed_in(new_page, live_server, owner)
     page.goto("/admindash")
     listed = page.locator("[data-list='failed-emails'] li").filter(has_text="mona@example.com")
     # then
@@ -220,7 +208,7 @@ def test_support_does_not_see_failed_e_mails(new_page, live_server, support):
 
     OutboundEmail.objects.create(to="mona@example.com", subject="Shipped", text="Hello",
                                  status=OutboundEmailStatus.FAILED, attempts=10, last_error="550")
-    page = _signed_in(new_page, live_server, support)
+    page = signed_in(new_page, live_server, support)
     # when
     page.goto("/admindash")
     # then

@@ -1,40 +1,30 @@
 """Issue 17's analytics comparison and export, and the coupon generator and usage list, in a browser."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from backoffice.tests.builders_b import make_category, make_order, make_product
+from catalog.products import product_update
 from orders.models import Coupon
+from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.staff_pages import open_island, signed_in
+from tests.factories import make_category, make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _signed_in(new_page, live_server, user, **page_options):
-    client = Client()
-    client.force_login(user)
-    page = new_page(**page_options)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
-    return page
-
-
-def _open(page, path, island):
-    page.goto(path)
-    page.locator(f'[data-island="{island}"][data-mounted="true"]').wait_for()
-
-
 @pytest.fixture
 def two_weeks():
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its goods
     tea = make_product(title_en="Kericho Gold", title_ar="كيريتشو جولد", category=make_category())
     now = timezone.now()
-    for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10)):
-        make_order(lines=[(tea, 1, total)], created_at=now - timedelta(days=days))
+    for total, days in (("300", 0), ("150", 2), ("200", 8), ("100", 10)):  # its price changed between orders
+        tea = product_update(product=tea, price_amount=Decimal(total))
+        make_order(lines=[(tea, 1)], created_at=now - timedelta(days=days))
 
 
 @pytest.mark.parametrize("locale, prefix, viewport, hint, export", [
@@ -46,8 +36,8 @@ def two_weeks():
 def test_analytics_compare_with_the_previous_period_and_export_what_is_shown(
         new_page, live_server, owner, two_weeks, screenshot, locale, prefix, viewport, hint, export):
     # given
-    page = _signed_in(new_page, live_server, owner, viewport=viewport, locale=locale)
-    _open(page, f"{prefix}/admindash/analytics", "admin-analytics")
+    page = signed_in(new_page, live_server, owner, viewport=viewport, locale=locale)
+    open_island(page, f"{prefix}/admindash/analytics", "admin-analytics")
     page.get_by_role("combobox").select_option("7d")
     # then
     expect(page.locator(".admin-stat__hint").first).to_contain_text(hint)
@@ -73,8 +63,8 @@ def test_coupon_codes_are_generated_in_bulk_and_listed(new_page, live_server, ma
                                                        locale, prefix, viewport, names):
     # given
     open_label, prefix_label, count_label, submit = names
-    page = _signed_in(new_page, live_server, manager, viewport=viewport, locale=locale)
-    _open(page, f"{prefix}/admindash/coupons", "admin-coupons")
+    page = signed_in(new_page, live_server, manager, viewport=viewport, locale=locale)
+    open_island(page, f"{prefix}/admindash/coupons", "admin-coupons")
     # when
     page.get_by_role("button", name=open_label).click()
     dialog = page.get_by_role("dialog")
@@ -103,8 +93,8 @@ def test_a_coupons_usage_lists_the_orders_that_used_it(new_page, live_server, ma
     order = make_order(first_name="منى", last_name="علي")
     order.coupon, order.coupon_code, order.discount_amount = coupon, "NILE10", 12
     order.save()
-    page = _signed_in(new_page, live_server, manager, viewport=viewport, locale=locale)
-    _open(page, f"{prefix}/admindash/coupons", "admin-coupons")
+    page = signed_in(new_page, live_server, manager, viewport=viewport, locale=locale)
+    open_island(page, f"{prefix}/admindash/coupons", "admin-coupons")
     # when
     page.get_by_role("button", name=title).click()
     # then
@@ -127,9 +117,10 @@ def test_the_overview_shows_failed_jobs_money_on_cancelled_orders_and_the_summar
 
     failed_jobs, captured, switch = words
     FailedJob.objects.create(task="importer.tasks.crawl_task", error="ConnectionError: producer down")
-    make_order(total="420", status="cancelled", payment_status="paid")
-    page = _signed_in(new_page, live_server, owner, viewport=viewport, locale=locale)
-    _open(page, f"{prefix}/admindash", "admin-overview")
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its goods
+    make_order(price="420", status="cancelled", payment_status="paid")
+    page = signed_in(new_page, live_server, owner, viewport=viewport, locale=locale)
+    open_island(page, f"{prefix}/admindash", "admin-overview")
     # then
     expect(page.locator(".admin-stat", has_text=failed_jobs)).to_contain_text("1")
     expect(page.locator(".admin-stat", has_text=captured)).to_contain_text("420.00")

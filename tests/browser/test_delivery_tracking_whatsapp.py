@@ -5,7 +5,6 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -14,6 +13,8 @@ from orders.actions import order_set_status
 from orders.models import Order
 from shop.store_settings import store_settings_get, store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.staff_pages import signed_in
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -131,21 +132,10 @@ def test_the_track_form_answers_one_way_to_wrong_pairs(new_page, screenshot, tea
     assert "/track/" in page.url and (p == "" or page.url.split("://", 1)[1].split("/", 1)[1].startswith("ar/"))
 
 
-def _signed_in(new_page, live_server, user, **options):
-    client = Client()
-    client.force_login(user)
-    page = new_page(**options)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_server.url}])
-    return page
-
-
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_staff_edit_the_delivery_table_and_ship_with_a_courier(new_page, live_server, screenshot, owner, tea, lang):
-    from backoffice.tests.builders_b import make_order, make_product
-
     p = TEXT[lang]["prefix"]
-    page = _signed_in(new_page, live_server, owner, viewport=DESKTOP, locale="ar" if lang == "ar" else "en-US")
+    page = signed_in(new_page, live_server, owner, viewport=DESKTOP, locale="ar" if lang == "ar" else "en-US")
     page.goto(f"{p}/admindash/settings")
     page.locator('[data-island="admin-settings"][data-mounted="true"]').wait_for()
     table = page.get_by_test_id("delivery-table")
@@ -158,7 +148,7 @@ def test_staff_edit_the_delivery_table_and_ship_with_a_courier(new_page, live_se
     expect(page.locator("#toasts")).to_contain_text(re.compile("Settings saved|تم حفظ"))
     assert store_settings_get().shipping_zones["Giza"]["rate"] == "35.00"
     # the status dialog at shipped asks for the courier and a note to the customer
-    order = make_order(lines=[(make_product(), 1, "150")])
+    order = make_order(lines=[(make_product(price="150"), 1)])
     page.goto(f"{p}/admindash/orders")
     page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()
     page.locator(f'select[aria-label*="{order.number}"]').select_option("shipped")

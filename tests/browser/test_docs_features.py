@@ -3,32 +3,21 @@ English and Arabic, phone (360 px) and desktop (1280 px)."""
 
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from accounts.addresses import address_create
-from backoffice.tests.builders_b import make_order
 from catalog.models import StockAlert
+from catalog.products import product_update
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
-from catalog.tests.factories import make_product
 from orders.models import Cart
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.staff_pages import signed_in
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 VIEWS = [("en", "", PHONE, "phone"), ("en", "", DESKTOP, "desktop"), ("ar", "/ar", PHONE, "phone"),
          ("ar", "/ar", DESKTOP, "desktop")]
-
-
-def _signed_in(new_page, live_server, user, **options):
-    client = Client()
-    client.force_login(user)
-    page = new_page(**options)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                               "url": live_server.url}])
-    return page
 
 
 def _no_sideways_scroll(page):
@@ -39,8 +28,9 @@ def _no_sideways_scroll(page):
 def alice_with_history(alice):
     store_settings_update(tax_registration_number="123-456-789")
     black = make_product(title="Kericho Gold Pure Black 250 g", title_ar="شاي كريتشو الأسود 250 g", stock=8)
-    gone = make_product(title="Old Blend", stock=3, is_active=False)
-    order = make_order(user=alice, lines=[(black, 2, "150"), (gone, 1, "90")], status="delivered")
+    gone = make_product(title="Old Blend", stock=3, price="90")
+    order = make_order(user=alice, lines=[(black, 2), (gone, 1)], status="delivered")
+    product_update(product=gone, is_active=False)  # withdrawn since
     address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
                                        "phone": "01012345678", "street": "12 Nile St", "building": "4",
                                        "city": "Zamalek", "state": "Cairo"})
@@ -54,7 +44,7 @@ def alice_with_history(alice):
 def test_account_invoice_addresses_and_reorder(new_page, live_server, screenshot, alice, alice_with_history,
                                                 language, prefix, viewport, size):
     order = alice_with_history
-    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page = signed_in(new_page, live_server, alice, viewport=viewport)
     page.goto(f"{prefix}/account")
     cards = page.locator("[data-address]")
     assert cards.count() == 2
@@ -82,7 +72,7 @@ def test_account_invoice_addresses_and_reorder(new_page, live_server, screenshot
 def test_checkout_is_prefilled_from_the_default_address_and_can_switch(new_page, live_server, screenshot, alice,
                                                                         alice_with_history, language, prefix,
                                                                         viewport, size):
-    page = _signed_in(new_page, live_server, alice, viewport=viewport)
+    page = signed_in(new_page, live_server, alice, viewport=viewport)
     page.goto(f"{prefix}/account")
     page.locator(f'[data-order="{alice_with_history.number}"] [data-reorder]').click()
     page.goto(f"{prefix}/checkout")
@@ -144,12 +134,12 @@ def test_guest_opts_in_to_a_cart_reminder_at_checkout(new_page, screenshot, lang
 @pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
 def test_staff_print_documents_and_see_waiting_shoppers(new_page, live_server, screenshot, manager,
                                                         language, prefix, viewport, size):
-    black = make_product(title="Kericho Gold", stock=0)
-    orders = [make_order(lines=[(black, 1, "150")], first_name=name, payment_method="cod", payment_status="cod")
+    black = make_product(title="Kericho Gold", stock=2)
+    orders = [make_order(lines=[(black, 1)], first_name=name, payment_status="cod")  # the last two: sold out
               for name in ("Sara", "Omar")]
     for n in range(2):
         stock_alert_confirm(token=stock_alert_request(product_id=black.pk, email=f"w{n}@example.com").token)
-    page = _signed_in(new_page, live_server, manager, viewport=viewport)
+    page = signed_in(new_page, live_server, manager, viewport=viewport)
     # order detail: invoice, packing slip and print view
     page.goto(f"{prefix}/admindash/orders")
     page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()

@@ -3,29 +3,20 @@
 import pytest
 from playwright.sync_api import expect
 
-from backoffice.tests import factories
-from orders.models import Order
 from shop.store_settings import store_settings_get
-from tests.browser.test_backoffice import _signed_in
+from tests.browser.staff_pages import signed_in
+from tests.factories import make_order, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _order(number, **flags):
-    return Order.objects.create(
-        number=number, email="mona@example.com", first_name="Mona", last_name="Ali", phone="01012345678",
-        street="12 Nile St", city="Cairo", state="Cairo", subtotal_amount=100, shipping_amount=50,
-        tax_amount=0, total_amount=150, **{"payment_method": "card", **flags},
-    )
-
 
 def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page, live_server, owner, screenshot):
     # given one order paid after it was cancelled and one paid on the test page
-    factories.product("Kenya Gold", stock=40)
-    _order("NHT-ATTENTION", status="cancelled", payment_status="paid", needs_attention=True,
-           attention_reason="paid_after_decline")
-    _order("NHT-TEST", status="processing", payment_status="paid", payment_method="sandbox", is_test=True)
-    page = _signed_in(new_page, live_server, owner)
+    tea = make_product(title="Kenya Gold", stock=40)
+    make_order(lines=[(tea, 1)], payment_status=("failed", "paid"), status="cancelled")  # a second card, too late
+    make_order(lines=[(tea, 1)], payment_method="sandbox")
+    page = signed_in(new_page, live_server, owner)
     # when
     page.goto("/admindash")
     # then
@@ -42,7 +33,7 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
 
 def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):
     # given
-    page = _signed_in(new_page, live_server, owner)
+    page = signed_in(new_page, live_server, owner)
     page.goto("/admindash/settings")
     # when
     page.get_by_label("Most units of one product").fill("12")

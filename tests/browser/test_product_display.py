@@ -6,8 +6,8 @@ import pytest
 
 from catalog.models import Category, Product
 from catalog.services import review_create, review_set_approved
-from catalog.tests.factories import make_delivered_order
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.factories import make_delivered_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

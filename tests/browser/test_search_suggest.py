@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from catalog.tests.factories import make_category, make_product
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

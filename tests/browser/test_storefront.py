@@ -8,9 +8,9 @@ from django.core.management import call_command
 
 from catalog.models import Product
 from catalog.services import review_create, review_set_approved
-from catalog.tests.factories import make_delivered_order
 from shop.models import ContactMessage, NewsletterSubscriber
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.factories import make_delivered_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

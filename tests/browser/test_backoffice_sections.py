@@ -1,39 +1,22 @@
-"""Dashboard sections B in a real browser: bulk order status, review approval, message reply,
+"""Dashboard sections in a real browser: bulk order status, review approval, message reply,
 and the analytics, coupons and announcements screens in English and Arabic."""
 
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
-from django.conf import settings
 from django.core import mail
-from django.test import Client
 from django.utils import timezone
 
-from backoffice.tests.builders_b import make_message, make_order, make_product, make_review
 from catalog.models import Review
 from orders.models import Coupon, Order
 from shop.models import Announcement, ContactMessage
+from shop.store_settings import store_settings_update
 from tests.browser.conftest import PHONE
+from tests.browser.staff_pages import open_island, signed_in
+from tests.factories import make_message, make_order, make_product, make_review
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _signed_in(new_page, live_server, user, **page_options):
-    """A page whose browser carries `user`'s staff session (the sign-in form is part A's test)."""
-    client = Client()
-    client.force_login(user)
-    page = new_page(**page_options)
-    page.context.add_cookies([{
-        "name": settings.SESSION_COOKIE_NAME,
-        "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-        "url": live_server.url,
-    }])
-    return page
-
-
-def _open(page, path, island):
-    page.goto(path)
-    page.locator(f'[data-island="{island}"][data-mounted="true"]').wait_for()
 
 
 def _toast(page):
@@ -45,9 +28,9 @@ def _toast(page):
 def test_staff_change_the_status_of_several_orders_at_once(new_page, live_server, manager, screenshot):
     # given
     product = make_product(title="Kericho Gold")
-    orders = [make_order(lines=[(product, 1, "150")], first_name=name) for name in ("Sara", "Omar", "Laila")]
-    page = _signed_in(new_page, live_server, manager)
-    _open(page, "/admindash/orders", "admin-orders")
+    orders = [make_order(lines=[(product, 1)], first_name=name) for name in ("Sara", "Omar", "Laila")]
+    page = signed_in(new_page, live_server, manager)
+    open_island(page, "/admindash/orders", "admin-orders")
     page.get_by_role("row").filter(has_text="Sara").wait_for()
     # when: nothing selected yet
     page.get_by_role("button", name="Apply to selected").click()
@@ -72,10 +55,10 @@ def test_staff_change_the_status_of_several_orders_at_once(new_page, live_server
 
 def test_the_orders_screen_reads_right_to_left_in_arabic_on_a_phone(new_page, live_server, support, screenshot):
     # given
-    make_order(lines=[(make_product(), 2, "120")], first_name="سارة", last_name="نبيل")
-    page = _signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
+    make_order(lines=[(make_product(price="120"), 2)], first_name="سارة", last_name="نبيل")
+    page = signed_in(new_page, live_server, support, viewport=PHONE, locale="ar")
     # when
-    _open(page, "/ar/admindash/orders", "admin-orders")
+    open_island(page, "/ar/admindash/orders", "admin-orders")
     page.get_by_role("row").filter(has_text="سارة").wait_for()
     # then
     assert page.locator("html").get_attribute("dir") == "rtl"
@@ -86,8 +69,8 @@ def test_the_orders_screen_reads_right_to_left_in_arabic_on_a_phone(new_page, li
 def test_staff_approve_a_pending_review(new_page, live_server, head_support, screenshot):
     # given
     review = make_review(product=make_product(title="Green Mist"), title="Fresh and grassy")
-    page = _signed_in(new_page, live_server, head_support, locale="ar")
-    _open(page, "/ar/admindash/reviews", "admin-reviews")
+    page = signed_in(new_page, live_server, head_support, locale="ar")
+    open_island(page, "/ar/admindash/reviews", "admin-reviews")
     row = page.get_by_role("row").filter(has_text="Fresh and grassy")
     row.wait_for()
     screenshot(page, "backoffice-b-reviews-ar-desktop")
@@ -104,8 +87,8 @@ def test_staff_approve_a_pending_review(new_page, live_server, head_support, scr
 def test_support_approves_nothing_but_may_respond(new_page, live_server, support):
     # given
     make_review(title="Strong brew")
-    page = _signed_in(new_page, live_server, support)
-    _open(page, "/admindash/reviews", "admin-reviews")
+    page = signed_in(new_page, live_server, support)
+    open_island(page, "/admindash/reviews", "admin-reviews")
     row = page.get_by_role("row").filter(has_text="Strong brew")
     row.wait_for()
     # then
@@ -123,8 +106,8 @@ def test_support_approves_nothing_but_may_respond(new_page, live_server, support
 def test_staff_reply_to_a_contact_message(new_page, live_server, support, screenshot):
     # given
     make_message(subject="Is the tea organic?", email="sara@example.com")
-    page = _signed_in(new_page, live_server, support)
-    _open(page, "/admindash/messages", "admin-messages")
+    page = signed_in(new_page, live_server, support)
+    open_island(page, "/admindash/messages", "admin-messages")
     row = page.get_by_role("row").filter(has_text="Is the tea organic?")
     row.wait_for()
     # when: an empty reply
@@ -146,13 +129,14 @@ def test_staff_reply_to_a_contact_message(new_page, live_server, support, screen
 
 def test_the_analytics_screen_in_english_and_arabic(new_page, live_server, owner, screenshot):
     # given
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its goods
     product = make_product(title="Kericho Gold")
     now = timezone.now()
     for days, quantity in [(0, 3), (1, 1), (3, 2), (6, 4)]:
-        make_order(lines=[(product, quantity, "150")], created_at=now - timedelta(days=days))
+        make_order(lines=[(product, quantity)], created_at=now - timedelta(days=days))
     # when
-    page = _signed_in(new_page, live_server, owner)
-    _open(page, "/admindash/analytics", "admin-analytics")
+    page = signed_in(new_page, live_server, owner)
+    open_island(page, "/admindash/analytics", "admin-analytics")
     # then
     page.get_by_text("E£1,500.00").first.wait_for()  # 10 × E£150
     assert page.locator("svg.admin-b-bars rect").count() == 7
@@ -160,8 +144,8 @@ def test_the_analytics_screen_in_english_and_arabic(new_page, live_server, owner
     page.get_by_label("Period").select_option("7d")
     page.get_by_role("heading", name="The last 7 days", exact=True).wait_for()
 
-    page = _signed_in(new_page, live_server, owner, viewport=PHONE, locale="ar")
-    _open(page, "/ar/admindash/analytics", "admin-analytics")
+    page = signed_in(new_page, live_server, owner, viewport=PHONE, locale="ar")
+    open_island(page, "/ar/admindash/analytics", "admin-analytics")
     page.get_by_text("1,500.00\u00a0ج.م").first.wait_for()
     screenshot(page, "backoffice-b-analytics-ar-phone")
 
@@ -171,9 +155,9 @@ def test_coupons_and_announcements_screens(new_page, live_server, manager, scree
     Coupon.objects.create(code="EID10", type="percentage", value=10, usage_limit=100)
     Announcement.objects.create(title="Free delivery this week", content="On orders over E£1,000",
                                 display_end_date=timezone.now() + timedelta(days=7))
-    page = _signed_in(new_page, live_server, manager)
+    page = signed_in(new_page, live_server, manager)
     # when: a coupon with a lower-case code and no usage limit
-    _open(page, "/admindash/coupons", "admin-coupons")
+    open_island(page, "/admindash/coupons", "admin-coupons")
     page.get_by_role("button", name="Create coupon").click()
     dialog = page.get_by_role("dialog")
     dialog.get_by_label("Code").fill("ramadan")
@@ -185,8 +169,8 @@ def test_coupons_and_announcements_screens(new_page, live_server, manager, scree
     assert Coupon.objects.get(code="RAMADAN").usage_limit is None
     screenshot(page, "backoffice-b-coupons-en-desktop")
 
-    page = _signed_in(new_page, live_server, manager, locale="ar", viewport=PHONE)
-    _open(page, "/ar/admindash/announcements", "admin-announcements")
+    page = signed_in(new_page, live_server, manager, locale="ar", viewport=PHONE)
+    open_island(page, "/ar/admindash/announcements", "admin-announcements")
     page.get_by_text("Free delivery this week").wait_for()
     page.get_by_role("button", name="إضافة إعلان").click()
     screenshot(page, "backoffice-b-announcement-form-ar-phone")
@@ -199,9 +183,9 @@ def test_newsletter_and_messages_screens_in_arabic_on_a_phone(new_page, live_ser
     NewsletterSubscriber.objects.create(email="fan@example.com", language="ar")
     NewsletterSubscriber.objects.create(email="gone@example.com", is_active=False)
     make_message(subject="هل الشاي عضوي؟", name="سارة")
-    page = _signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
+    page = signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
     # when
-    _open(page, "/ar/admindash/newsletter", "admin-newsletter")
+    open_island(page, "/ar/admindash/newsletter", "admin-newsletter")
     page.get_by_text("fan@example.com").wait_for()
     # then
     with page.expect_download() as download:
@@ -209,6 +193,6 @@ def test_newsletter_and_messages_screens_in_arabic_on_a_phone(new_page, live_ser
     assert "fan@example.com" in open(download.value.path(), encoding="utf-8").read()
     screenshot(page, "backoffice-b-newsletter-ar-phone")
     # when
-    _open(page, "/ar/admindash/messages", "admin-messages")
+    open_island(page, "/ar/admindash/messages", "admin-messages")
     page.get_by_role("row").filter(has_text="هل الشاي عضوي؟").wait_for()
     screenshot(page, "backoffice-b-messages-ar-phone")

@@ -1,0 +1,32 @@
+"""Run a piece of the islands' JavaScript in Node: bundle it with the project's esbuild, print JSON.
+
+A test module writes an ES module that imports from ./static_src/… and ends with
+console.log(JSON.stringify(…)); `node_results` answers the parsed JSON. Skips when Node or
+esbuild are missing.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def node_results(source, tmp_path, name):
+    node = shutil.which("node")
+    esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
+    if not node or not esbuild.exists():
+        pytest.skip("node and esbuild are needed")
+    # the entry sits at the project root so that ./static_src/… resolves; one file per test run
+    entry = ROOT / f".{name}-{tmp_path.name}.mjs"
+    bundle = tmp_path / "check.mjs"
+    entry.write_text(source)
+    try:
+        subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--platform=node",
+                        f"--outfile={bundle}", "--log-level=error"], check=True, cwd=ROOT)
+    finally:
+        entry.unlink()
+    return json.loads(subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True).stdout)
