@@ -1,7 +1,18 @@
-"""Load-test the storefront: seed 500 products into a scratch SQLite shop, serve it
-with gunicorn and measure /shop, a filtered /shop and a product page with wrk.
+"""Load-test the storefront: seed 500 products into a scratch shop (SQLite, or PostgreSQL + Redis),
+serve it with gunicorn and measure its pages and cart API with wrk.
 
     .venv/bin/python bench/run.py [--connections 32] [--seconds 10]
+    # PostgreSQL + Redis, 2 web processes (that database is dropped and created, that Redis db emptied):
+    .venv/bin/python bench/run.py --workers 2 --database-url postgres://postgres@127.0.0.1:5432/wt_bench \
+        --redis-url redis://127.0.0.1:6379/12
+
+Rows: the storefront pages in EN and AR for a visitor without a session, a guest
+with a cart and a signed-in customer with a cart; for both carts GET /api/cart
+and the islands' writes (POST /api/cart/items, PATCH /api/cart/items/<id>, with
+the session cookie, a CSRF cookie and the X-CSRFToken header). The per-address
+rate limits are raised for the run (all requests come from one address), and the
+store's per-product and per-order caps, so that repeated adds stop at the stock
+on hand (a 200 with a notice) instead of being refused.
 
 Needs `wrk` (apt-get install -y wrk) and a built front end (npm run build).
 
@@ -15,6 +26,7 @@ Prints requests/s, p50 and p99 per URL; copy the table into bench/RESULTS.md.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -24,8 +36,12 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
+
+import psycopg
+import redis
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -61,6 +77,9 @@ print(Product.objects.count(), "products")
 # two visitors with a session: a guest with a cart, a signed-in customer with a cart
 from django.contrib.auth import get_user_model
 from django.test import Client
+from shop.store_settings import store_settings_update
+# repeated adds (the POST row) then stop at the stock on hand instead of being refused at the caps
+store_settings_update(max_quantity_per_line=999, max_quantity_per_order=9999)
 tea = Product.objects.get(slug="kericho-gold-pure-kenya-tea-100-bags")
 guest = Client(HTTP_HOST="127.0.0.1")
 guest.post("/api/cart/items", {{"productId": tea.pk, "quantity": 2}}, content_type="application/json")
@@ -69,13 +88,13 @@ customer = get_user_model().objects.create_user(
 member = Client(HTTP_HOST="127.0.0.1")
 member.force_login(customer)
 member.post("/api/cart/items", {{"productId": tea.pk, "quantity": 1}}, content_type="application/json")
-print("SESSIONS", guest.cookies["sessionid"].value, member.cookies["sessionid"].value)
+print("SESSIONS", guest.cookies["sessionid"].value, member.cookies["sessionid"].value, tea.pk)
 """
     out = subprocess.run([PYTHON, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
                          stdout=subprocess.PIPE, text=True).stdout
     print(out.strip().splitlines()[-2])
-    _label, guest, member = out.strip().splitlines()[-1].split()
-    return {"cart": guest, "signed in": member}
+    _label, guest, member, product_id = out.strip().splitlines()[-1].split()
+    return {"cart": guest, "signed in": member}, int(product_id)
 
 
 def _cpu_seconds(master_pid):
@@ -136,12 +155,24 @@ def _gunicorn(app, cwd, env, args):
     return server, base
 
 
-def _wrk(url, connections, seconds, headers=()):
+def _wrk(url, connections, seconds, headers=(), method="GET", body=None):
     extra = [arg for header in headers for arg in ("-H", header)]
-    out = subprocess.run(
-        ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", *extra, url],
-        capture_output=True, text=True, check=True,
-    ).stdout
+    script = None
+    if method != "GET":
+        # wrk sends another method and a body only from a Lua script
+        with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+            lua.write(f"wrk.method = {json.dumps(method)}\nwrk.body = {json.dumps(body or '')}\n"
+                      'wrk.headers["Content-Type"] = "application/json"\n')
+        script = lua.name
+        extra += ["-s", script]
+    try:
+        out = subprocess.run(
+            ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency", *extra, url],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    finally:
+        if script:
+            os.unlink(script)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
     def pct(label):
@@ -155,32 +186,55 @@ def _wrk(url, connections, seconds, headers=()):
     return rps, pct("50"), pct("99"), failed, total
 
 
-def _measure(base, url, args, headers=(), server=None):
+def _measure(base, url, args, headers=(), server=None, method="GET", body=None):
     for _ in range(20):
-        request = urllib.request.Request(base + url, headers=dict(h.split(": ", 1) for h in headers))
+        request = urllib.request.Request(base + url, headers={"Content-Type": "application/json", **dict(
+            h.split(": ", 1) for h in headers)}, method=method, data=body.encode() if body else None)
         urllib.request.urlopen(request, timeout=5).read()
     before = _cpu_seconds(server.pid)
-    rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers)
+    rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers, method, body)
     cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
     return {"rps": rps, "p50": p50, "p99": p99, "errors": errors, "cpu": cpu_ms}
 
 
-def _rows(args, slug, sessions):
-    """(label, URL, headers) for every row."""
+# the CSRF secret both carts send, as cookie and header (Django accepts the unmasked secret)
+CSRF_SECRET = "benchBENCHbench0123456789benchAB"
+
+
+def _rows(args, slug, sessions, product_id):
+    """(label, URL, headers, method, body) for every row."""
     pages = [("home", "/"), ("shop", "/shop"), ("filtered shop", "/shop?category=black-tea&sort=price-asc"),
              ("product", f"/product/{slug}")]
     rows = []
     for language, prefix in (("EN", ""), ("AR", "/ar")):
         for name, url in pages:
             path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
-            rows.append((f"{name} {language}, no session", path, []))
+            rows.append((f"{name} {language}, no session", path, [], "GET", None))
     for who, key in sessions.items():
         for language, prefix in (("EN", ""), ("AR", "/ar")):
             for name, url in pages:
                 path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
-                rows.append((f"{name} {language}, {who}", path, [f"Cookie: sessionid={key}"]))
-        rows.append((f"GET /api/cart, {who}", "/api/cart", [f"Cookie: sessionid={key}"]))
+                rows.append((f"{name} {language}, {who}", path, [f"Cookie: sessionid={key}"], "GET", None))
+        rows.append((f"GET /api/cart, {who}", "/api/cart", [f"Cookie: sessionid={key}"], "GET", None))
+        # cart writes, as the islands send them: session cookie, CSRF cookie and header, JSON
+        write = [f"Cookie: sessionid={key}; csrftoken={CSRF_SECRET}", f"X-CSRFToken: {CSRF_SECRET}"]
+        rows.append((f"POST /api/cart/items, {who}", "/api/cart/items", write, "POST",
+                     json.dumps({"productId": product_id, "quantity": 1})))
+        rows.append((f"PATCH /api/cart/items/…, {who}", f"/api/cart/items/{product_id}", write, "PATCH",
+                     json.dumps({"quantity": 2})))
     return rows
+
+
+def _recreate_postgres(url):
+    """Drop and create the database `url` names (connected to the server's `postgres` database)."""
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not re.fullmatch(r"\w+", name) or name in ("postgres", "test", "template0", "template1"):
+        sys.exit(f"refusing to recreate database {name!r}")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def main():
@@ -191,6 +245,10 @@ def main():
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--only", default="", help="run only the rows whose label contains this text")
+    parser.add_argument("--database-url", default="", help="a PostgreSQL URL instead of SQLite: its database is "
+                        "DROPPED and created again (e.g. postgres://postgres@127.0.0.1:5432/wt_bench)")
+    parser.add_argument("--redis-url", default="", help="Redis instead of the file cache: that Redis database is "
+                        "emptied (e.g. redis://127.0.0.1:6379/12)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install -y wrk")
@@ -199,9 +257,19 @@ def main():
     env = {**os.environ, "DATA_DIR": str(data), "DEBUG": "0", "LOG_LEVEL": "WARNING"}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
+    # one address sends every request here: the per-address limits of real shoppers do not apply
+    # (the counting itself still runs on every write)
+    env.update({"RATE_LIMIT_CART": "100000000/minute", "RATE_LIMIT_CHECKOUT": "100000000/minute"})
+    if args.database_url:
+        _recreate_postgres(args.database_url)
+        env["DATABASE_URL"] = args.database_url
+    if args.redis_url:
+        redis.Redis.from_url(args.redis_url).flushdb()
+        env["REDIS_URL"] = args.redis_url
+    stack = ("PostgreSQL" if args.database_url else "SQLite") + (" + Redis" if args.redis_url else "")
     subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    sessions = _seed(env, args.products)
+    sessions, product_id = _seed(env, args.products)
 
     server, base = _gunicorn("shop.wsgi", ROOT, env, args)
     slug = "kericho-gold-pure-kenya-tea-100-bags"
@@ -213,16 +281,19 @@ def main():
         floor, floor_base = _gunicorn("floor", floor_dir, floor_env, args)
         load = os.getloadavg()[0]
         print(f"{args.products} products, {args.connections} connections, {args.seconds}s per row, "
-              f"gunicorn {args.workers} workers x {args.threads} threads, SQLite; "
+              f"gunicorn {args.workers} workers x {args.threads} threads, {stack}; "
               f"floor page {len(page):,} bytes; load average at start {load:.1f}")
         floors = [_measure(floor_base, "/", args, server=floor)]
         results = []
-        for label, url, headers in _rows(args, slug, sessions):
+        for label, url, headers, method, body in _rows(args, slug, sessions, product_id):
             if args.only and args.only not in label:
                 continue
-            urllib.request.urlopen(base + url, timeout=10).read()  # stored by a visitor without a session
-            results.append((label, url, _measure(base, url, args, headers, server)))
+            if method == "GET":
+                urllib.request.urlopen(base + url, timeout=10).read()  # stored by a visitor without a session
+            results.append((label, f"{method} {url}" if method != "GET" else url,
+                            _measure(base, url, args, headers, server, method, body)))
         floors.append(_measure(floor_base, "/", args, server=floor))
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
         ref = {key: sum(f[key] for f in floors) / len(floors) for key in ("rps", "p50", "p99", "cpu")}
         print("| row | URL | req/s | p50 ms | p99 ms | errors | CPU ms/req "
               "| req/s ÷ floor | p99 ÷ floor | floor CPU ÷ CPU |")
@@ -235,10 +306,15 @@ def main():
                   f"| {r['cpu']:.2f} | {r['rps'] / ref['rps']:.0%} | {r['p99'] / ref['p99']:.1f}× "
                   f"| {ref['cpu'] / max(r['cpu'], 1e-9):.0%} |")
     finally:
-        for proc in (server, floor):
-            if proc is not None:
-                proc.terminate()
-                proc.wait(timeout=10)
+        running = [proc for proc in (server, floor) if proc is not None]
+        for proc in running:
+            proc.terminate()
+        for proc in running:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
+                proc.kill()
+                proc.wait()
         shutil.rmtree(data, ignore_errors=True)
         if floor_dir:
             shutil.rmtree(floor_dir, ignore_errors=True)

@@ -1,0 +1,124 @@
+"""Profile one storefront request path inside one process (cProfile around the WSGI handler).
+
+    .venv/bin/python bench/profile_request.py --who "signed in" --url /shop [--requests 2000]
+
+Builds the same scratch shop as bench/run.py (SQLite in a temporary data folder,
+DEBUG=0, 500 products, a guest with a cart and a signed-in customer with a cart),
+then calls Django's WSGI handler directly, as a gunicorn worker would, and prints
+the CPU time per request and the functions that take it. `--who`: "no session",
+"cart" or "signed in".
+"""
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.core.wsgi import get_wsgi_application  # sets Django up, in the child only
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import run  # noqa: E402  (bench/run.py: the same scratch shop)
+
+
+def _environ(url, cookie):
+    path, _, query = url.partition("?")
+    environ = {
+        "REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "wsgi.errors": sys.stderr,
+        "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
+    }
+    if cookie:
+        environ["HTTP_COOKIE"] = f"sessionid={cookie}"
+    return environ
+
+
+def child(args):
+    application = get_wsgi_application()
+    cookie = json.loads(os.environ["BENCH_SESSIONS"]).get(args.who)
+    statuses = []
+
+    def start_response(status, headers, exc_info=None):
+        statuses.append(status)
+
+    def one(with_cookie=True):
+        body = application(_environ(args.url, cookie if with_cookie else None), start_response)
+        b"".join(body)
+        body.close()
+
+    one(with_cookie=False)  # stores the page, as a visitor without a session would
+    for _ in range(50):
+        one()
+    profile = cProfile.Profile()
+    start = time.process_time()
+    profile.enable()
+    for _ in range(args.requests):
+        one()
+    profile.disable()
+    cpu = (time.process_time() - start) * 1000 / args.requests
+    print(f"{args.url} ({args.who}): status {statuses[-1]}, {cpu:.2f} ms CPU per request under cProfile")
+    start = time.process_time()
+    for _ in range(args.requests):
+        one()
+    print(f"without the profiler: {(time.process_time() - start) * 1000 / args.requests:.2f} ms CPU per request")
+    stats = pstats.Stats(profile)
+    stats.sort_stats(args.sort).print_stats(args.lines)
+    if args.callers:
+        stats.print_callers(args.callers)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--who", default="signed in", choices=("no session", "cart", "signed in"))
+    parser.add_argument("--url", default="/shop")
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--products", type=int, default=500)
+    parser.add_argument("--sort", default="cumulative")
+    parser.add_argument("--lines", type=int, default=60)
+    parser.add_argument("--callers", default="", help="also print who calls the functions matching this")
+    parser.add_argument("--database-url", default="", help="PostgreSQL instead of SQLite (dropped and created)")
+    parser.add_argument("--redis-url", default="", help="Redis instead of the file cache (that db is emptied)")
+    parser.add_argument("--data", help="reuse a scratch data folder (kept) instead of a new one")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return child(args)
+    data = Path(args.data) if args.data else Path(tempfile.mkdtemp(prefix="bench-profile-"))
+    env = {**os.environ, "DATA_DIR": str(data), "DEBUG": "0", "LOG_LEVEL": "WARNING",
+           "DJANGO_SETTINGS_MODULE": "shop.settings"}
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    sessions_file = data / "bench-sessions.json"
+    if args.database_url:
+        env["DATABASE_URL"] = args.database_url
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
+    try:
+        if not sessions_file.exists():
+            if args.database_url:
+                run._recreate_postgres(args.database_url)
+            if args.redis_url:
+                run.redis.Redis.from_url(args.redis_url).flushdb()
+            subprocess.run([run.PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+            subprocess.run([run.PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
+                           check=True)
+            sessions_file.write_text(json.dumps(run._seed(env, args.products)[0]))
+        env["BENCH_SESSIONS"] = sessions_file.read_text()
+        subprocess.run([run.PYTHON, __file__, "--child", *sys.argv[1:]], cwd=ROOT, env=env, check=True)
+    finally:
+        if not args.data:
+            shutil.rmtree(data, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
