@@ -31,11 +31,11 @@ def star_list(rating: float | int | None) -> list[bool]:
     return [i < whole for i in range(5)]
 
 
-def _rate_text(value, places):
+def _rate_text(value: object, places: int) -> str:
     """A rate as the islands' formatRate shows it (static_src/islands/currency-rate.js): en-US, 2 to `places`
     decimals, half away from zero, so the server-rendered badge has the mounted one's width (CLS 0, issue 14)."""
     try:
-        number = Decimal(value)
+        number = Decimal(str(value))
     except (ArithmeticError, TypeError, ValueError):
         return ""
     if not number.is_finite() or number <= 0:
@@ -46,12 +46,12 @@ def _rate_text(value, places):
 
 
 @register.filter
-def rate_text(rate):
+def rate_text(rate: object) -> str:
     """1 KES = rate_text EGP."""
     return _rate_text(rate, 4)
 
 
 @register.filter
-def inverse_rate_text(rate):
+def inverse_rate_text(rate: object) -> str:
     """1 EGP = inverse_rate_text KES."""
-    return _rate_text(1 / Decimal(rate), 2) if _rate_text(rate, 4) else ""
+    return _rate_text(1 / Decimal(str(rate)), 2) if _rate_text(rate, 4) else ""
