@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.roles import StaffAreaPermission
-from catalog.models import Product
+from catalog.models import Category, Product
 from importer import records, selectors, services, sync
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
@@ -43,8 +43,13 @@ class ExternalProductSerializer(serializers.Serializer):
         return str(services.egp_price(obj.original_price, config=self.context["config"]))
 
     def get_shop_category(self, obj) -> str:
-        """The category the import will give it (the rule-based categoriser)."""
-        return services.category_for(obj, config=self.context["config"])
+        """The name, in the request's language, of the category the import will give it (the
+        rule-based categoriser); its slug until the import creates it."""
+        names = self.context.setdefault("category_names", None)
+        if names is None:
+            names = self.context["category_names"] = {c.slug: c.name for c in Category.objects.all()}
+        slug = services.category_for(obj, config=self.context["config"])
+        return names.get(slug) or slug
 
 
 class ProgressSerializer(serializers.Serializer):

@@ -116,3 +116,19 @@ def test_a_failed_crawl_with_nothing_cached_says_so(shop_setup, owner, django_ca
     # then no sample products stand in for the real ones
     assert status["job"]["status"] == "failed" and status["count"] == 0 and status["products"] == []
     assert status["job"]["error"] == f"No products found on {shop_setup.url}."
+
+
+def test_the_scraped_list_names_the_shop_category_in_the_staff_members_language(shop_setup, manager, crawl):
+    # given a crawl, and Arabic names for the shop's categories
+    from catalog.models import Category
+
+    crawl(user=manager)
+    Category.objects.update(name_ar="قسم الشاي")
+    client = client_for(manager)
+    # when staff read the list in English and in Arabic
+    english = client.get("/api/admin/scrape/status").json()["products"]
+    arabic = client.get("/api/admin/scrape/status", HTTP_ACCEPT_LANGUAGE="ar").json()["products"]
+    # then each product's category is a name, never a slug, in the reader's language
+    slugs = set(Category.objects.values_list("slug", flat=True))
+    assert english and not {p["shopCategory"] for p in english} & slugs
+    assert {p["shopCategory"] for p in arabic} == {"قسم الشاي"}
