@@ -7,22 +7,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import addresses
+from orders.serializers import AddressInputSerializer
 
 
-class AddressSerializer(serializers.Serializer):
+class AddressSerializer(AddressInputSerializer):
     id = serializers.IntegerField(read_only=True)
     label = serializers.CharField(required=False, allow_blank=True, default="")
     first_name = serializers.CharField(required=False, allow_blank=True, default="")
     last_name = serializers.CharField(required=False, allow_blank=True, default="")
     phone = serializers.CharField(required=False, allow_blank=True, default="")
-    street = serializers.CharField(required=False, allow_blank=True, default="")
-    building = serializers.CharField(required=False, allow_blank=True, default="")
-    apartment = serializers.CharField(required=False, allow_blank=True, default="")
-    floor = serializers.CharField(required=False, allow_blank=True, default="")
-    city = serializers.CharField(required=False, allow_blank=True, default="")
-    state = serializers.CharField(required=False, allow_blank=True, default="")
-    postal_code = serializers.CharField(required=False, allow_blank=True, default="")
-    country = serializers.CharField(required=False, allow_blank=True, default="EGY")
     is_default = serializers.BooleanField(required=False, default=False)
 
 

@@ -31,7 +31,12 @@ from orders.places import governorate_stored
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
-from orders.serializers import CartOutputSerializer, OrderSummaryOutputSerializer, TrackingOutputSerializer
+from orders.serializers import (
+    AddressInputSerializer,
+    CartOutputSerializer,
+    OrderSummaryOutputSerializer,
+    TrackingOutputSerializer,
+)
 from orders.summary import cart_summary
 from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
 from shop.api.money import MoneyField
@@ -190,15 +195,8 @@ class CreateIntentionApi(APIView):
         phone = serializers.CharField(required=False, allow_blank=True, default="")
 
     @extend_schema_serializer(component_name="CreateIntentionAddress")
-    class AddressSerializer(serializers.Serializer[Any]):
-        street = serializers.CharField(required=False, allow_blank=True, default="")
-        building = serializers.CharField(required=False, allow_blank=True, default="")
-        apartment = serializers.CharField(required=False, allow_blank=True, default="")
-        floor = serializers.CharField(required=False, allow_blank=True, default="")
-        city = serializers.CharField(required=False, allow_blank=True, default="")
-        state = serializers.CharField(required=False, allow_blank=True, default="")
-        postal_code = serializers.CharField(required=False, allow_blank=True, default="")
-        country = serializers.CharField(required=False, allow_blank=True, default="EGY")
+    class AddressSerializer(AddressInputSerializer):
+        pass
 
     @extend_schema_serializer(component_name="CreateIntentionItem")
     class ItemSerializer(serializers.Serializer[Any]):

@@ -14,6 +14,19 @@ from shop.api.money import MoneyField
 from shop.validation import safe_url
 
 
+class AddressInputSerializer(serializers.Serializer[Any]):
+    """A delivery address as checkout and the saved-address API take it (validated again by their services)."""
+
+    street = serializers.CharField(required=False, allow_blank=True, default="")
+    building = serializers.CharField(required=False, allow_blank=True, default="")
+    apartment = serializers.CharField(required=False, allow_blank=True, default="")
+    floor = serializers.CharField(required=False, allow_blank=True, default="")
+    city = serializers.CharField(required=False, allow_blank=True, default="")
+    state = serializers.CharField(required=False, allow_blank=True, default="")
+    postal_code = serializers.CharField(required=False, allow_blank=True, default="")
+    country = serializers.CharField(required=False, allow_blank=True, default="EGY")
+
+
 class CartLineOutputSerializer(serializers.Serializer[Any]):
     """One `TotalsLine` of the cart."""
 
