@@ -41,6 +41,34 @@ const STATE_TONE = { active: "success", inactive: "neutral", expired: "warning",
 
 const BLANK = { code: "", type: "percentage", value: "", minimumOrder: "0", expiryDate: "", usageLimit: "0", isActive: true };
 
+// The terms one coupon and a generated batch share: type, value, minimum order, expiry, usage limit.
+function CouponTermsFields({ form, errors, input, usageLabel }) {
+  return (
+    <>
+      <Field label={st("type")} error={errors.type}>
+        {(id) => (
+          <select id={id} value={form.type} onChange={input("type")}>
+            <option value="percentage">{st("percentage")}</option>
+            <option value="fixed">{st("fixed")}</option>
+          </select>
+        )}
+      </Field>
+      <Field label={form.type === "percentage" ? st("valuePercent") : st("valueAmount")} error={errors.value}>
+        {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.value} onChange={input("value")} required />}
+      </Field>
+      <Field label={st("minimumOrder")} error={errors.minimumOrder}>
+        {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.minimumOrder} onChange={input("minimumOrder")} />}
+      </Field>
+      <Field label={st("expiry")} error={errors.expiryDate} hint={st("expiryHint")}>
+        {(id) => <input id={id} type="date" value={form.expiryDate} onChange={input("expiryDate")} />}
+      </Field>
+      <Field label={usageLabel} error={errors.usageLimit} hint={st("usageLimitHint")}>
+        {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.usageLimit} onChange={input("usageLimit")} />}
+      </Field>
+    </>
+  );
+}
+
 function CouponForm({ onClose, onSaved }) {
   const [form, setForm] = useState(BLANK);
   const [errors, setErrors] = useState({});
@@ -87,26 +115,7 @@ function CouponForm({ onClose, onSaved }) {
             <input id={id} value={form.code} dir="ltr" onChange={(e) => set("code")(e.target.value.toUpperCase())} maxLength={40} required />
           )}
         </Field>
-        <Field label={st("type")} error={errors.type}>
-          {(id) => (
-            <select id={id} value={form.type} onChange={input("type")}>
-              <option value="percentage">{st("percentage")}</option>
-              <option value="fixed">{st("fixed")}</option>
-            </select>
-          )}
-        </Field>
-        <Field label={form.type === "percentage" ? st("valuePercent") : st("valueAmount")} error={errors.value}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.value} onChange={input("value")} required />}
-        </Field>
-        <Field label={st("minimumOrder")} error={errors.minimumOrder}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.minimumOrder} onChange={input("minimumOrder")} />}
-        </Field>
-        <Field label={st("expiry")} error={errors.expiryDate} hint={st("expiryHint")}>
-          {(id) => <input id={id} type="date" value={form.expiryDate} onChange={input("expiryDate")} />}
-        </Field>
-        <Field label={st("usageLimit")} error={errors.usageLimit} hint={st("usageLimitHint")}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.usageLimit} onChange={input("usageLimit")} />}
-        </Field>
+        <CouponTermsFields form={form} errors={errors} input={input} usageLabel={st("usageLimit")} />
         <div className="field field--wide">
           <Toggle label={st("active")} checked={form.isActive} onChange={set("isActive")} />
         </div>
@@ -184,26 +193,7 @@ function GenerateForm({ onClose, onSaved }) {
         <Field label={st("count")} error={errors.count} hint={st("countHint")}>
           {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.count} onChange={input("count")} required />}
         </Field>
-        <Field label={st("type")} error={errors.type}>
-          {(id) => (
-            <select id={id} value={form.type} onChange={input("type")}>
-              <option value="percentage">{st("percentage")}</option>
-              <option value="fixed">{st("fixed")}</option>
-            </select>
-          )}
-        </Field>
-        <Field label={form.type === "percentage" ? st("valuePercent") : st("valueAmount")} error={errors.value}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.value} onChange={input("value")} required />}
-        </Field>
-        <Field label={st("minimumOrder")} error={errors.minimumOrder}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.minimumOrder} onChange={input("minimumOrder")} />}
-        </Field>
-        <Field label={st("expiry")} error={errors.expiryDate} hint={st("expiryHint")}>
-          {(id) => <input id={id} type="date" value={form.expiryDate} onChange={input("expiryDate")} />}
-        </Field>
-        <Field label={st("usesPerCode")} error={errors.usageLimit} hint={st("usageLimitHint")}>
-          {(id) => <input id={id} type="text" inputMode="decimal" dir="ltr" value={form.usageLimit} onChange={input("usageLimit")} />}
-        </Field>
+        <CouponTermsFields form={form} errors={errors} input={input} usageLabel={st("usesPerCode")} />
       </form>
     </Dialog>
   );
