@@ -6,6 +6,7 @@ release on cancel and the customer's e-mail.
 """
 
 from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
@@ -22,7 +23,7 @@ from backoffice.exports import orders_csv
 from backoffice.orders import order_status_change, order_status_change_bulk
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX
 from orders.documents import Kind, invoice_url
-from orders.models import Order, OrderStatus, Payment
+from orders.models import Order, OrderItem, OrderStatus, Payment
 from orders.places import country_name, governorate_name
 from shop.errors import ShopError
 
@@ -32,8 +33,10 @@ SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
 
 def order_list_queryset():
     latest_payment = Payment.objects.filter(order=OuterRef("pk")).order_by("-created_at", "-pk")
+    # counted per listed row, not by grouping every order: a page reads 20 orders, not 50,000
+    items = OrderItem.objects.filter(order=OuterRef("pk")).order_by().values("order").annotate(n=Count("pk"))
     return Order.objects.annotate(
-        item_count=Count("items", distinct=True),
+        item_count=Coalesce(Subquery(items.values("n")), 0),
         latest_payment_id=Subquery(latest_payment.values("payment_id")[:1]),
     ).order_by("-created_at", "-pk")
 
