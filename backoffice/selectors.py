@@ -93,8 +93,9 @@ def customers_by_email(*, search: str = "", kind: str = "") -> QuerySet[Order, d
     if text:
         orders = orders.filter(Q(key__icontains=text) | Q(first_name__icontains=text)
                                | Q(last_name__icontains=text) | Q(phone__icontains=text))
-    account = (User.objects.filter(is_staff=False).annotate(k=Lower("email")).filter(k=OuterRef("key"))
-               .order_by("pk").values("pk")[:1])
+    # not empty, as the unique index on the lower-cased e-mail says: so each buyer's lookup can use it
+    account = (User.objects.filter(is_staff=False).exclude(email="").annotate(k=Lower("email"))
+               .filter(k=OuterRef("key")).order_by("pk").values("pk")[:1])
     buyers = (
         orders.values("key").annotate(
             first=Max("first_name"), last=Max("last_name"), tel=Max("phone"), user_id=Subquery(account),
