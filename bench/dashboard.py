@@ -54,8 +54,9 @@ def _setup(args):
                        "DJANGO_SETTINGS_MODULE": "shop.settings"})
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("REDIS_URL", None)
-    if args.database_url and not args.data_dir:
-        _recreate_postgres(args.database_url)
+    if args.database_url:
+        if not args.data_dir:
+            _recreate_postgres(args.database_url)
         os.environ["DATABASE_URL"] = args.database_url
     sys.path.insert(0, str(ROOT))
     import django  # noqa: PLC0415 (the settings above must be in place first)
