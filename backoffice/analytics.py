@@ -91,15 +91,21 @@ def _items_sold(*, since):
     return OrderItem.objects.filter(order__in=sales_orders(since=since)).order_by()
 
 
-def top_sellers(*, since, limit=TOP_SELLERS):
-    """The products with the most units sold in the period."""
-    rows = list(
+def sales_per_product(*, since):
+    """Units and money sold per product in the period: one pass over the items, which
+    the top sellers and the categories both read (a year is some 80,000 items)."""
+    return list(
         _items_sold(since=since)
         .filter(product__isnull=False)
         .values("product_id")
         .annotate(total_sold=Sum("quantity"), revenue=Sum("line_total_amount"))
-        .order_by("-total_sold", "-revenue", "product_id")[:limit]
     )
+
+
+def top_sellers(*, since, limit=TOP_SELLERS, sold=None):
+    """The products with the most units sold in the period (`sold`: sales_per_product's rows)."""
+    sold = sales_per_product(since=since) if sold is None else sold
+    rows = sorted(sold, key=lambda row: (-row["total_sold"], -row["revenue"], row["product_id"]))[:limit]
     products = Product.objects.select_related("category").in_bulk([row["product_id"] for row in rows])
     return [
         {
@@ -115,21 +121,20 @@ def top_sellers(*, since, limit=TOP_SELLERS):
     ]
 
 
-def category_breakdown(*, since):
+def category_breakdown(*, since, sold=None):
     """Per category: active products, and units and revenue sold in the period."""
-    sold = {
-        row["product__category_id"]: row
-        for row in _items_sold(since=since)
-        .filter(product__isnull=False)
-        .values("product__category_id")
-        .annotate(units=Sum("quantity"), revenue=Sum("line_total_amount"))
-    }
+    category_of = dict(Product.objects.order_by().values_list("pk", "category_id"))
+    sold_by_category = {}
+    for row in sales_per_product(since=since) if sold is None else sold:
+        sums = sold_by_category.setdefault(category_of[row["product_id"]], {"units": 0, "revenue": Decimal("0")})
+        sums["units"] += row["total_sold"]
+        sums["revenue"] += row["revenue"]
     categories = Category.objects.annotate(
         product_count=Count("products", filter=Q(products__is_active=True))
     ).order_by("position", "slug")
     result = []
     for category in categories:
-        sales = sold.get(category.pk, {})
+        sales = sold_by_category.get(category.pk, {})
         if not category.product_count and not sales:
             continue
         result.append({
@@ -164,6 +169,7 @@ def analytics_get(*, period, now=None):
     since = period_start(period, now=now)
     figures = order_figures(since=since)
     previous = previous_period(period=period, now=now)
+    sold = sales_per_product(since=since)
     return {
         "period": period,
         "since": since,
@@ -182,7 +188,7 @@ def analytics_get(*, period, now=None):
         },
         "products": {
             "total_products": Product.objects.filter(is_active=True).count(),
-            "top_selling_products": top_sellers(since=since),
-            "category_breakdown": category_breakdown(since=since),
+            "top_selling_products": top_sellers(since=since, sold=sold),
+            "category_breakdown": category_breakdown(since=since, sold=sold),
         },
     }

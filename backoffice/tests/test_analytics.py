@@ -5,9 +5,10 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from backoffice.analytics import _items_sold, sales_orders
+from backoffice.analytics import _items_sold, analytics_get, sales_orders
 from shop.store_settings import store_settings_update
 from tests.factories import make_category, make_order, make_product
 
@@ -160,3 +161,12 @@ def test_a_years_sums_read_the_orders_and_their_items_from_the_sales_indexes():
     since = timezone.now() - timedelta(days=365)
     assert "order_sales_by_date" in _plan(sales_orders(since=since).values("total_amount"))
     assert "order_item_sales" in _plan(_items_sold(since=since).values("product_id", "quantity"))
+
+
+def test_a_period_reads_its_order_items_once_for_top_sellers_and_categories(shop_history):
+    # two passes over a year's items (one per product, one joining every item to its product
+    # for the categories) were most of the analytics request with 50,000 orders (bench/dashboard.py)
+    with CaptureQueriesContext(connection) as queries:
+        data = analytics_get(period="1y")
+    assert data["products"]["top_selling_products"] and data["products"]["category_breakdown"]
+    assert sum('"orders_orderitem"' in query["sql"] for query in queries.captured_queries) == 1
