@@ -4,24 +4,17 @@ import "./css/search.css"; // the header search (one stylesheet per page: the pa
 import { mountIslands } from "./lib/mount.jsx";
 import { initChrome } from "./lib/chrome.js";
 import { storefrontIslands } from "./islands/registry.js";
+import { onFirstReach } from "./lib/reach.js";
 
 initChrome();
 mountIslands(storefrontIslands);
 // the product gallery's thumbnails and lightbox load when the shopper reaches for the pictures
-// (pointer, touch or keyboard), not with the page; a click that comes first is replayed
+// (lib/reach.js), not with the page
 const gallery = document.querySelector("[data-gallery]");
 if (gallery) {
-  let loading = null;
   let loaded = false;
-  const load = () => (loading ??= import("./lib/gallery.js").then((m) => m.initGalleries()).then(() => { loaded = true; }));
-  for (const type of ["pointerover", "touchstart", "focusin"]) gallery.addEventListener(type, load, { once: true, passive: true });
-  gallery.addEventListener("click", (event) => {
-    const target = !loaded && event.target.closest("a, button");
-    if (!target) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    load().then(() => target.click());
-  }, true);
+  const load = () => import("./lib/gallery.js").then((m) => m.initGalleries()).then(() => { loaded = true; });
+  onFirstReach(gallery, load, () => loaded);
 }
 // the header search's suggestions load on its first focus, not with every page (none on checkout)
 const search = document.querySelector("[data-site-search]");

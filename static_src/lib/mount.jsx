@@ -1,6 +1,7 @@
 // Mount React islands into server-rendered pages.
 import { createRoot } from "react-dom/client";
 import { initI18n } from "./i18n.js";
+import { onFirstReach } from "./reach.js";
 
 function readProps(el) {
   if (el.dataset.propsId) {
@@ -36,32 +37,24 @@ function mountWhenNear(registry, nodes) {
 }
 
 // data-island-on-demand: an island whose server-rendered stand-in is only a button (the currency
-// converter) loads its code when the shopper first reaches for it (pointer, touch or keyboard);
-// a click that comes before the code is replayed on the same control of the mounted island.
-function mountOnDemand(registry, el) {
-  let mounting = null;
-  const start = () => (mounting ??= mount(registry, el).then(() => new Promise((resolve) => {
+// converter) loads its code when the shopper first reaches for it; a tap that comes first is replayed
+// on the same control of the mounted island.
+function mountOnDemand(registry, el, stringsReady) {
+  const mounted = () => new Promise((resolve) => {
     if (el.dataset.mounted) resolve();
     else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributes: true });
-  })));
-  for (const type of ["pointerover", "touchstart", "focusin"]) el.addEventListener(type, start, { once: true, passive: true });
-  el.addEventListener("click", (event) => {
-    if (el.dataset.mounted) return;
-    const controls = [...el.querySelectorAll("a, button")];
-    const index = controls.indexOf(event.target.closest("a, button"));
-    if (index < 0) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    start().then(() => el.querySelectorAll("a, button")[index]?.click());
-  }, true);
+  });
+  onFirstReach(el, () => stringsReady.then(() => mount(registry, el)).then(mounted), () => Boolean(el.dataset.mounted));
 }
 
 export async function mountIslands(registry, root = document) {
   const nodes = [...root.querySelectorAll("[data-island]")].filter((el) => registry[el.dataset.island]);
   if (!nodes.length) return;
-  await initI18n(document.documentElement.lang || "en");
+  const stringsReady = initI18n(document.documentElement.lang || "en");
+  // before the strings are ready (i18next resolves a task later): a tap in between must not be lost
+  nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el, stringsReady));
+  await stringsReady;
   const now = nodes.filter((el) => !("islandLazy" in el.dataset) && !("islandOnDemand" in el.dataset));
-  nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el));
   await Promise.all(now.map((el) => mount(registry, el)));
   // after the eager islands have painted (the product tabs hide the panels they do not show)
   requestAnimationFrame(() => setTimeout(() => mountWhenNear(registry, nodes.filter((el) => "islandLazy" in el.dataset))));
