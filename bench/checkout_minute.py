@@ -33,9 +33,8 @@ import threading
 import time
 from pathlib import Path
 
-import redis
 import requests
-from run import _gunicorn, _recreate_postgres
+from run import _gunicorn, scratch_stack
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
@@ -153,15 +152,7 @@ def main():
            "SESSION_COOKIE_SECURE": "0"}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    if args.database_url:
-        _recreate_postgres(args.database_url)
-        env["DATABASE_URL"] = args.database_url
-    if args.redis_url:
-        redis.Redis.from_url(args.redis_url).flushdb()
-        env["REDIS_URL"] = args.redis_url
-    stack = ("PostgreSQL" if args.database_url else "SQLite") + (" + Redis" if args.redis_url else "")
-    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    stack = scratch_stack(env, database_url=args.database_url, redis_url=args.redis_url)
     stock_before = {int(pk): stock for pk, stock in _seed(env, args.products).items()}
     ids = sorted(stock_before)
 

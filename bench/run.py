@@ -237,6 +237,20 @@ def _recreate_postgres(url):
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+
+def scratch_stack(env, *, database_url=None, redis_url=None):
+    """Point `env` at a fresh scratch database (and emptied Redis db), migrate, collect static files;
+    return the stack's name for the report."""
+    if database_url:
+        _recreate_postgres(database_url)
+        env["DATABASE_URL"] = database_url
+    if redis_url:
+        redis.Redis.from_url(redis_url).flushdb()
+        env["REDIS_URL"] = redis_url
+    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    return ("PostgreSQL" if database_url else "SQLite") + (" + Redis" if redis_url else "")
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--connections", type=int, default=32)
@@ -260,15 +274,7 @@ def main():
     # one address sends every request here: the per-address limits of real shoppers do not apply
     # (the counting itself still runs on every write)
     env.update({"RATE_LIMIT_CART": "100000000/minute", "RATE_LIMIT_CHECKOUT": "100000000/minute"})
-    if args.database_url:
-        _recreate_postgres(args.database_url)
-        env["DATABASE_URL"] = args.database_url
-    if args.redis_url:
-        redis.Redis.from_url(args.redis_url).flushdb()
-        env["REDIS_URL"] = args.redis_url
-    stack = ("PostgreSQL" if args.database_url else "SQLite") + (" + Redis" if args.redis_url else "")
-    subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    stack = scratch_stack(env, database_url=args.database_url, redis_url=args.redis_url)
     sessions, product_id = _seed(env, args.products)
 
     server, base = _gunicorn("shop.wsgi", ROOT, env, args)
