@@ -9,7 +9,6 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
@@ -34,6 +33,7 @@ from shop.ratelimit import rate_limit_posts
 from shop.rates import kes_egp_rate
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
+from shop.templatetags.shop_tags import asset
 from shop.units import keep_units
 from shop.validation import safe_url
 
@@ -270,7 +270,7 @@ def _product_context(request: HttpRequest, product: Product, store: StoreSetting
             # line totals come from the server, one per quantity the stepper allows
             "lineTotals": [format_egp(info.price * n, language) for n in range(1, top + 1)],
             "urls": island_urls(),  # the mini-cart's links
-            "sheetStyles": static("dist/mini-cart.css"),  # loaded when the sheet first opens
+            "sheetStyles": asset("mini-cart.css"),  # loaded when the sheet first opens
         },
         "rate_props": _rate_props(),
         "tab_props": {"tabs": [

@@ -45,9 +45,9 @@ class ExternalProductSerializer(serializers.Serializer):
     def get_shop_category(self, obj) -> str:
         """The name, in the request's language, of the category the import will give it (the
         rule-based categoriser); its slug until the import creates it."""
-        names = self.context.setdefault("category_names", None)
-        if names is None:
-            names = self.context["category_names"] = {c.slug: c.name for c in Category.objects.all()}
+        if "category_names" not in self.context:  # read once per list
+            self.context["category_names"] = {c.slug: c.name for c in Category.objects.all()}
+        names = self.context["category_names"]
         slug = services.category_for(obj, config=self.context["config"])
         return names.get(slug) or slug
 

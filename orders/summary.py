@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import get_language
 
-from orders.calculations import Totals, TotalsLine, order_totals
+from orders.calculations import Totals, order_totals
 from orders.cart import cart_lines
 from orders.delivery import delivery_estimate
 from orders.models import Cart, Coupon
@@ -23,10 +23,6 @@ class CartSummary:
     # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
     delivery: str
     cod_available: bool
-
-    @property
-    def items(self) -> list[TotalsLine]:
-        return self.totals.lines
 
 
 def cart_summary(cart: Cart | None, *, payment_method: str | None = None, coupon: Coupon | None = None,

@@ -65,7 +65,7 @@ def absolute_url_in_language(context, language):
 
 
 @register.simple_tag
-def asset(path):
+def asset(path: str) -> str:
     """The hashed URL of a built front-end file (static/dist/…)."""
     return static(f"dist/{path}")
 
