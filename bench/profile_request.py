@@ -1,12 +1,17 @@
 """Profile one storefront request path inside one process (cProfile around the WSGI handler).
 
     .venv/bin/python bench/profile_request.py --who "signed in" --url /shop [--requests 2000]
+    # a cart write, as the islands send it (session and CSRF cookies, X-CSRFToken, JSON):
+    .venv/bin/python bench/profile_request.py --who cart --method POST --url /api/cart/items \
+        --body '{"productId": PRODUCT, "quantity": 1}'
+    .venv/bin/python bench/profile_request.py --who cart --method PATCH --url /api/cart/items/PRODUCT \
+        --body '{"quantity": 2}'
 
 Builds the same scratch shop as bench/run.py (SQLite in a temporary data folder,
 DEBUG=0, 500 products, a guest with a cart and a signed-in customer with a cart),
 then calls Django's WSGI handler directly, as a gunicorn worker would, and prints
 the CPU time per request and the functions that take it. `--who`: "no session",
-"cart" or "signed in".
+"cart" or "signed in". PRODUCT in --url and --body is the id of the product in both carts.
 """
 
 import argparse
@@ -30,16 +35,21 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 import run  # noqa: E402  (bench/run.py: the same scratch shop)
 
 
-def _environ(url, cookie):
+def _environ(url, cookie, method="GET", body=b""):
     path, _, query = url.partition("?")
     environ = {
-        "REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+        "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
         "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
-        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "wsgi.errors": sys.stderr,
+        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
         "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
     }
     if cookie:
         environ["HTTP_COOKIE"] = f"sessionid={cookie}"
+    if method != "GET":
+        # as bench/run.py's write rows: the CSRF secret as cookie and header, a JSON body
+        environ["HTTP_COOKIE"] = f"{environ.get('HTTP_COOKIE', '')}; csrftoken={run.CSRF_SECRET}".lstrip("; ")
+        environ.update({"HTTP_X_CSRFTOKEN": run.CSRF_SECRET, "CONTENT_TYPE": "application/json",
+                        "CONTENT_LENGTH": str(len(body))})
     return environ
 
 
@@ -51,12 +61,17 @@ def child(args):
     def start_response(status, headers, exc_info=None):
         statuses.append(status)
 
+    product = os.environ["BENCH_PRODUCT"]
+    url = args.url.replace("PRODUCT", product)
+    payload = args.body.replace("PRODUCT", product).encode()
+
     def one(with_cookie=True):
-        body = application(_environ(args.url, cookie if with_cookie else None), start_response)
+        body = application(_environ(url, cookie if with_cookie else None, args.method, payload), start_response)
         b"".join(body)
         body.close()
 
-    one(with_cookie=False)  # stores the page, as a visitor without a session would
+    if args.method == "GET":
+        one(with_cookie=False)  # stores the page, as a visitor without a session would
     for _ in range(50):
         one()
     profile = cProfile.Profile()
@@ -66,7 +81,7 @@ def child(args):
         one()
     profile.disable()
     cpu = (time.process_time() - start) * 1000 / args.requests
-    print(f"{args.url} ({args.who}): status {statuses[-1]}, {cpu:.2f} ms CPU per request under cProfile")
+    print(f"{args.method} {url} ({args.who}): status {statuses[-1]}, {cpu:.2f} ms CPU per request under cProfile")
     start = time.process_time()
     for _ in range(args.requests):
         one()
@@ -81,6 +96,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--who", default="signed in", choices=("no session", "cart", "signed in"))
     parser.add_argument("--url", default="/shop")
+    parser.add_argument("--method", default="GET", choices=("GET", "POST", "PATCH", "DELETE"))
+    parser.add_argument("--body", default="", help="the JSON body of a write (PRODUCT: the carts' product id)")
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--products", type=int, default=500)
     parser.add_argument("--sort", default="cumulative")
@@ -112,8 +129,13 @@ def main():
             subprocess.run([run.PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
             subprocess.run([run.PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
                            check=True)
-            sessions_file.write_text(json.dumps(run._seed(env, args.products)[0]))
-        env["BENCH_SESSIONS"] = sessions_file.read_text()
+            sessions, product_id = run._seed(env, args.products)
+            sessions_file.write_text(json.dumps({"sessions": sessions, "product": product_id}))
+        seeded = json.loads(sessions_file.read_text())
+        env["BENCH_SESSIONS"] = json.dumps(seeded["sessions"])
+        env["BENCH_PRODUCT"] = str(seeded["product"])
+        # one address sends every write: the per-address limits do not apply (the counting still runs)
+        env["RATE_LIMIT_CART"] = "100000000/minute"
         subprocess.run([run.PYTHON, __file__, "--child", *sys.argv[1:]], cwd=ROOT, env=env, check=True)
     finally:
         if not args.data:

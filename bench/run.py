@@ -86,7 +86,8 @@ guest.post("/api/cart/items", {{"productId": tea.pk, "quantity": 2}}, content_ty
 customer = get_user_model().objects.create_user(
     username="bench@example.com", email="bench@example.com", password="bench-password-1", first_name="Bench")
 member = Client(HTTP_HOST="127.0.0.1")
-member.force_login(customer)
+# the backend a real sign-in records in the session (authenticate() names the one that said yes)
+member.force_login(customer, backend="accounts.backends.EmailOrUsernameBackend")
 member.post("/api/cart/items", {{"productId": tea.pk, "quantity": 1}}, content_type="application/json")
 print("SESSIONS", guest.cookies["sessionid"].value, member.cookies["sessionid"].value, tea.pk)
 """
