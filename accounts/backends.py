@@ -1,6 +1,8 @@
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
+from accounts.user_cache import user_get
+
 
 class EmailOrUsernameBackend(ModelBackend):
     """Sign customers in by e-mail (any case) and staff by username."""
@@ -21,3 +23,11 @@ class EmailOrUsernameBackend(ModelBackend):
         if user.check_password(password) and self.user_can_authenticate(user):
             return user
         return None
+
+    def get_user(self, user_id):
+        """The signed-in user of a session: this process's copy while it is current (accounts.user_cache).
+
+        auth.get_user still checks the session's password hash against it on every request.
+        """
+        user = user_get(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None

@@ -7,6 +7,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.user_cache import user_changed
+
 
 class Role(models.TextChoices):
     """Staff roles; customers have none."""
@@ -17,7 +19,24 @@ class Role(models.TextChoices):
     SUPPORT = "support", _("Support")
 
 
+class UserQuerySet(models.QuerySet):
+    """UPDATE and DELETE of users report whom they touched (accounts.user_cache): a deactivation,
+    a new role or a password written without save() holds from the next request too.
+    (Deletes send post_delete for every row, which accounts.apps hears.)"""
+
+    def update(self, **kwargs):
+        user_ids = list(self.values_list("pk", flat=True))
+        count = super().update(**kwargs)
+        user_changed(user_ids)
+        return count
+
+    update.alters_data = True
+
+
 class ShopUserManager(UserManager):
+    def get_queryset(self):
+        return UserQuerySet(self.model, using=self._db)
+
     def create_superuser(self, username, email=None, password=None, **extra_fields):
         # `createsuperuser --noinput` makes the shop's Owner.
         extra_fields.setdefault("role", Role.OWNER)

@@ -12,6 +12,7 @@ from django.db.models import Avg, Count, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.user_cache import user_memo
 from backoffice.audit import audit_record
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.models import Product, Review
@@ -77,6 +78,18 @@ def review_is_allowed(*, user: User | AnonymousUser | None, product: Product | i
     return OrderItem.objects.filter(
         order__user=user, order__status=OrderStatus.DELIVERED, product=product
     ).exists()
+
+
+def review_is_allowed_shown(*, user: User | AnonymousUser | None, product_id: int) -> bool:
+    """review_is_allowed for showing the review form: the products the customer bought and received
+    are read once and kept until their orders change (accounts.user_cache); posting a review asks
+    the database again."""
+    if user is None or not user.is_authenticated or not user.is_customer:
+        return False
+    delivered = user_memo(user, "reviewable-products", lambda: frozenset(
+        OrderItem.objects.filter(order__user=user, order__status=OrderStatus.DELIVERED, product__isnull=False)
+        .values_list("product_id", flat=True)))
+    return product_id in delivered
 
 
 def _rating(value: int | str | None) -> int:

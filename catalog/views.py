@@ -21,7 +21,7 @@ from catalog import selectors
 from catalog.cache import FRAGMENT_SECONDS, catalog_version
 from catalog.models import Product
 from catalog.pricing import ON_SALE, Availability, PriceInfo, price_info
-from catalog.services import review_is_allowed
+from catalog.services import review_is_allowed_shown
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
 from shop.errors import ShopError
@@ -220,7 +220,7 @@ def review_props(request: HttpRequest, *, product_id: int) -> dict[str, Any]:
     user = request.user
     if not user.is_authenticated:
         reason = "login"
-    elif not review_is_allowed(user=user, product=product_id):
+    elif not review_is_allowed_shown(user=user, product_id=product_id):
         reason = "not-buyer"
     else:
         reason = ""

@@ -1,6 +1,7 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_save
+from django.db.models.signals import post_delete, post_save
 
+from accounts.user_cache import user_changed
 from orders import checks  # noqa: F401  (registers the deploy checks)
 from shop.logs import log_order
 
@@ -15,3 +16,8 @@ class OrdersConfig(AppConfig):
         # the request's (or job's) log line names the order it wrote
         post_save.connect(lambda sender, instance, **kwargs: log_order(instance.number), sender=Order,
                           weak=False, dispatch_uid="orders-log-order")
+        # a customer's orders decide what the storefront keeps for them (accounts.user_cache): the
+        # products they may review, their last governorate. Items are written with their order.
+        for signal in (post_save, post_delete):
+            signal.connect(lambda sender, instance, **kwargs: user_changed([instance.user_id]), sender=Order,
+                           weak=False, dispatch_uid=f"orders-user-cache-{signal is post_save}")

@@ -19,6 +19,7 @@ from django.utils import dateformat, timezone, translation
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
+from accounts.user_cache import user_memo
 from orders.places import GOVERNORATES, governorate_stored
 from shop.errors import ShopError
 from shop.models import StoreSettings
@@ -221,8 +222,9 @@ def shopper_governorate(request: HttpRequest | Request) -> str:
     name = governorate_stored(session.get(SESSION_KEY, "")) if session is not None else ""
     user = getattr(request, "user", None)
     if not name and user is not None and user.is_authenticated:
-        last = user.orders.filter(country="EGY").order_by("-created_at").values_list("state", flat=True).first()
-        name = governorate_stored(last)
+        # read once and kept until the customer's orders change (accounts.user_cache)
+        name = user_memo(user, "last-governorate", lambda: governorate_stored(
+            user.orders.filter(country="EGY").order_by("-created_at").values_list("state", flat=True).first()))
     return name
 
 

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.user_cache import user_changed
 from catalog.models import Product
 
 
@@ -103,7 +104,18 @@ class PaymentMethod(models.TextChoices):
     SANDBOX = "sandbox", _("Test payment")
 
 
+class OrderQuerySet(models.QuerySet["Order"]):
+    def update(self, **kwargs: Any) -> int:
+        """An UPDATE of orders reports their customers: what the storefront keeps per customer
+        (accounts.user_cache: the products they may review, their last governorate) is read again."""
+        user_ids = list(self.exclude(user=None).values_list("user_id", flat=True).distinct())
+        count = super().update(**kwargs)
+        user_changed(user_ids)
+        return count
+
+
 class Order(models.Model):
+    objects = OrderQuerySet.as_manager()
     number = models.CharField(max_length=32, unique=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="orders"

@@ -31,6 +31,8 @@ from django.template.loader import get_template
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, get_language_bidi
 
+from accounts.user_cache import user_memo
+
 register = template.Library()
 
 # The comments around a part in a rendered page: "<template>#<part>#<argument>".
@@ -44,14 +46,17 @@ _nodelists = {}  # (template name, part name) -> the part's template nodes, regi
 # and CSRF token: the dotted path of a function (request, argument) -> dict, named
 # by path because the apps' views load this module through the page cache;
 # whether a visitor who is not signed in sees the stored text, which was
-# rendered for one, so that it need not be rendered again)
+# rendered for one, so that it need not be rendered again;
+# whether, for a signed-in visitor, it depends only on the user's row and the
+# language, so that it is rendered once per user and language and kept until
+# the user changes: accounts.user_cache.user_memo)
 PART_CONTEXT = {
-    "account": (None, True),
-    "account-menu": (None, True),
-    "cart-badge": ("orders.cart.cart_badge_part", False),
-    "review-form": ("catalog.views.review_form_part", True),
+    "account": (None, True, True),
+    "account-menu": (None, True, True),
+    "cart-badge": ("orders.cart.cart_badge_part", False, False),
+    "review-form": ("catalog.views.review_form_part", True, False),
     # the shopper's governorate lives in the session, even a guest's
-    "delivery-estimate": ("catalog.views.delivery_estimate_part", False),
+    "delivery-estimate": ("catalog.views.delivery_estimate_part", False, False),
 }
 
 
@@ -84,10 +89,19 @@ def visitor_part(parser, token):
 
 def render_part(request, label, stored, csrf_token):
     """One visitor part of a stored page rendered again for this visitor."""
+    _extra, same_for_anonymous, per_user = PART_CONTEXT[label.split("#", 2)[1]]
+    if not request.user.is_authenticated:
+        if same_for_anonymous:
+            return stored
+    elif per_user:
+        return user_memo(request.user, ("visitor-part", label, get_language(), csrf_token),
+                         lambda: _render_part(request, label, csrf_token))
+    return _render_part(request, label, csrf_token)
+
+
+def _render_part(request, label, csrf_token):
     template_name, name, arg = label.split("#", 2)
-    extra, same_for_anonymous = PART_CONTEXT[name]
-    if same_for_anonymous and not request.user.is_authenticated:
-        return stored
+    extra = PART_CONTEXT[name][0]
     if (template_name, name) not in _nodelists:
         get_template(template_name)  # parsing registers its parts
     nodelist = _nodelists[(template_name, name)]
