@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.services import customer_create, customer_sign_in, token_issue
+from catalog.models import Product
 from orders import cart as carts
 from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
@@ -33,9 +34,9 @@ from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
 from orders.serializers import (
     AddressInputSerializer,
-    CartOutputSerializer,
     OrderSummaryOutputSerializer,
     TrackingOutputSerializer,
+    cart_output,
 )
 from orders.summary import cart_summary
 from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
@@ -59,8 +60,10 @@ CartSchema = inline_serializer("Cart", {
 })
 
 
-def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200) -> Response:
-    data = CartOutputSerializer(cart_summary(cart, governorate=shopper_governorate(request))).data
+def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200,
+                   lines: list[tuple[Product, int]] | None = None) -> Response:
+    summary = cart_summary(cart, governorate=shopper_governorate(request), lines=lines)
+    data = cart_output(summary)
     if notice:
         data["notice"] = notice
     return Response(data, status=status)
@@ -77,7 +80,7 @@ class CartApi(APIView):
 
     @extend_schema(responses=CartSchema)
     def get(self, request: Request) -> Response:
-        return _cart_response(request, carts.cart_get_for_request(request))
+        return _cart_response(request, None, lines=carts.cart_lines_for_request(request))
 
     @extend_schema(responses={200: CartSchema})
     def delete(self, request: Request) -> Response:
@@ -98,9 +101,9 @@ class CartItemAddApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
-        capped = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
-                                 quantity=data.validated_data["quantity"])
-        return _cart_response(request, cart, notice=_capped_notice(capped))
+        change = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
+                                     quantity=data.validated_data["quantity"])
+        return _cart_response(request, cart, notice=_capped_notice(change.capped), lines=change.lines)
 
 
 class CartItemApi(APIView):
@@ -115,9 +118,9 @@ class CartItemApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cart = carts.cart_get_for_request(request, create=True)
-        capped = carts.cart_line_update(cart=cart, product_id=product_id,
-                                    quantity=data.validated_data["quantity"])
-        return _cart_response(request, cart, notice=_capped_notice(capped))
+        change = carts.cart_line_update(cart=cart, product_id=product_id,
+                                        quantity=data.validated_data["quantity"])
+        return _cart_response(request, cart, notice=_capped_notice(change.capped), lines=change.lines)
 
     @extend_schema(responses={200: CartSchema})
     def delete(self, request: Request, product_id: int) -> Response:
@@ -160,7 +163,7 @@ class CartSummaryApi(APIView):
             coupon = coupon_check(code=code, subtotal=subtotal)
         summary = cart_summary(cart, coupon=coupon, governorate=governorate,
                                payment_method=data.validated_data["payment_method"])
-        return Response(CartOutputSerializer(summary).data)
+        return Response(cart_output(summary))
 
 
 class PaymentTestApi(APIView):
@@ -347,7 +350,7 @@ class ReorderApi(APIView):
         cart = carts.cart_get_for_request(request)
         return Response({"added": result.added, "reduced": result.reduced, "unavailable": result.unavailable,
                          "messages": [text for _level, text in result.messages()],
-                         "cart": CartOutputSerializer(cart_summary(cart)).data})
+                         "cart": cart_output(cart_summary(cart))})
 
 
 class CartReminderApi(APIView):

@@ -1,9 +1,10 @@
 """The server-side cart: one per session for guests, one per customer."""
 
 from collections.abc import Sequence
-from typing import Literal, overload
+from typing import Literal, NamedTuple, overload
 
 from django.db import connection, transaction
+from django.db.models import Subquery
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
@@ -42,6 +43,19 @@ def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False
     if cart is None and create:
         cart = Cart.objects.create(session_key=session.session_key or "")
     return cart
+
+
+def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product, int]]:
+    """cart_lines(cart_get_for_request(request)) in one query: the lines of the cart it would pick."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        carts = Cart.objects.filter(user=user)
+    elif getattr(request, "session", None) is not None and request.session.session_key:
+        carts = Cart.objects.filter(user=None, session_key=request.session.session_key)
+    else:
+        return []
+    lines = CartLine.objects.filter(cart=Subquery(carts.order_by("pk").values("pk")[:1]))
+    return [(line.product, line.quantity) for line in lines.select_related("product").order_by("pk")]
 
 
 def cart_badge_part(request: HttpRequest, _arg: str) -> dict[str, int]:
@@ -104,8 +118,10 @@ class CartError(ShopError):
     field = "productId"
 
 
-def _purchasable(product_id: int | str) -> Product:
-    product = Product.objects.filter(pk=product_id).first()
+def _purchasable(product_id: int | str, product: Product | None = None) -> Product:
+    """The product to put in a cart (`product` when the caller has read it), or a CartError."""
+    if product is None:
+        product = Product.objects.filter(pk=product_id).first()
     problem = "missing" if product is None else Availability.purchase_problem(product)
     if product is None or problem in ("missing", "inactive"):
         raise CartError(_("Product not found"), status=404, code="not_found")
@@ -123,36 +139,61 @@ def quantity_limit_problem(*, quantities: Sequence[int], store: StoreSettings) -
     return None
 
 
-def _limits_check(cart: Cart, product: Product, quantity: int) -> None:
+class CartChange(NamedTuple):
+    """What a cart write did: whether the stock on hand capped it, and the cart's lines after it
+    [(product, quantity)], read in the write's own transaction (the answer needs no second read)."""
+
+    capped: bool
+    lines: list[tuple[Product, int]]
+
+
+def _locked_lines(cart: Cart) -> list[CartLine]:
+    """The cart's lines with their products, locked for this transaction (PostgreSQL: the lines'
+    rows only), in the order they were added: the caps are checked against the same rows."""
+    return list(cart.lines.select_for_update(of=("self",)).select_related("product").order_by("pk"))
+
+
+def _limits_check(lines: list[CartLine], product_id: int, quantity: int) -> None:
     """Refuse a line of `quantity` that would break the store's caps (nothing changes)."""
-    others = [q for pk, q in cart.lines.exclude(product=product).values_list("product_id", "quantity")]
+    others = [line.quantity for line in lines if line.product_id != product_id]
     problem = quantity_limit_problem(quantities=[*others, quantity], store=store_settings_get())
     if problem:
         raise CartError(problem, field="quantity", code="quantity_limit")
 
 
-def cart_line_add(*, cart: Cart, product_id: int | str, quantity: int = 1) -> bool:
+def _purchasable_line(lines: list[CartLine], product_id: int | str) -> tuple[Product, CartLine | None]:
+    """The product to put in the cart and its line, if the cart has one (its product read with it)."""
+    line = next((line for line in lines if str(line.product_id) == str(product_id)), None)
+    return _purchasable(product_id, line.product if line else None), line
+
+
+def _write(cart: Cart, lines: list[CartLine], product: Product, line: CartLine | None,
+           quantity: int) -> list[tuple[Product, int]]:
+    if line is not None:
+        line.quantity = quantity
+        line.save(update_fields=["quantity"])
+    else:
+        lines.append(cart.lines.create(product=product, quantity=quantity))
+    cart.save(update_fields=["updated_at"])
+    return [(each.product, each.quantity) for each in lines]
+
+
+def cart_line_add(*, cart: Cart, product_id: int | str, quantity: int = 1) -> CartChange:
     """Add `quantity` of a product; the line never exceeds the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
     """
-    product = _purchasable(product_id)
     quantity = max(int(quantity), 1)
     with transaction.atomic():
-        line = cart.lines.select_for_update().filter(product=product).first()
+        lines = _locked_lines(cart)
+        product, line = _purchasable_line(lines, product_id)
         wanted = quantity + (line.quantity if line else 0)
         capped = Availability.purchasable_quantity(product, wanted)
-        _limits_check(cart, product, capped)
-        if line:
-            line.quantity = capped
-            line.save(update_fields=["quantity"])
-        else:
-            cart.lines.create(product=product, quantity=capped)
-        cart.save(update_fields=["updated_at"])
-    return capped < wanted
+        _limits_check(lines, product.pk, capped)
+        return CartChange(capped < wanted, _write(cart, lines, product, line, capped))
 
 
-def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> bool:
+def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> CartChange:
     """Set a line's quantity; 0 or less removes it. Capped at the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
@@ -160,13 +201,13 @@ def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> boo
     quantity = int(quantity)
     if quantity <= 0:
         cart_line_remove(cart=cart, product_id=product_id)
-        return False
-    product = _purchasable(product_id)
-    capped = Availability.purchasable_quantity(product, quantity)
-    _limits_check(cart, product, capped)
-    CartLine.objects.update_or_create(cart=cart, product=product, defaults={"quantity": capped})
-    cart.save(update_fields=["updated_at"])
-    return capped < quantity
+        return CartChange(False, cart_lines(cart))
+    with transaction.atomic():
+        lines = _locked_lines(cart)
+        product, line = _purchasable_line(lines, product_id)
+        capped = Availability.purchasable_quantity(product, quantity)
+        _limits_check(lines, product.pk, capped)
+        return CartChange(capped < quantity, _write(cart, lines, product, line, capped))
 
 
 def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:

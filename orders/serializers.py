@@ -67,6 +67,17 @@ class CartOutputSerializer(serializers.Serializer[Any]):
     cod_available = serializers.BooleanField()
 
 
+# Bound once: DRF deep-copies every declared field (here 26, with the lines') for each new
+# serializer, which cost more than the cart answer itself. to_representation keeps no state.
+_CART_OUTPUT = CartOutputSerializer()
+
+
+def cart_output(summary: Any) -> dict[str, Any]:
+    """CartOutputSerializer(summary).data, without building the serializer again (a `CartSummary`)."""
+    data: dict[str, Any] = _CART_OUTPUT.to_representation(summary)
+    return data
+
+
 class OrderSummaryOutputSerializer(serializers.Serializer[Any]):
     """An order as the storefront islands read it after checkout and payment (`orders.selectors.OrderSummary`)."""
 

@@ -27,7 +27,7 @@ from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder
 from orders.selectors import session_owns
-from orders.serializers import CartOutputSerializer
+from orders.serializers import cart_output
 from orders.summary import cart_summary
 from orders.tracking import TrackingError, order_from_token, order_track_lookup, tracking_data, tracking_path
 from shop.api.money import island_props
@@ -40,10 +40,10 @@ from shop.store_settings import store_settings_get
 
 @ensure_csrf_cookie  # the islands send it back on every write
 def cart_page(request: HttpRequest) -> HttpResponse:
-    summary = cart_summary(carts.cart_get_for_request(request), governorate=shopper_governorate(request))
+    summary = cart_summary(None, lines=carts.cart_lines_for_request(request), governorate=shopper_governorate(request))
     # the select's words come with the page, so the islands' shared strings stay small
     text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
-    props = {"cart": island_props(CartOutputSerializer(summary).data), "text": text, "governorates": _governorates(),
+    props = {"cart": island_props(cart_output(summary)), "text": text, "governorates": _governorates(),
              "urls": island_urls()}
     return render(request, "orders/cart.html", {"totals": summary.totals, "props": props})
 
@@ -70,7 +70,7 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
     summary = cart_summary(cart, payment_method=method, coupon=_coupon(prefill.get("couponCode"), cart),
                            governorate=prefill["state"] if prefill["country"] == "EGY" else "")
     props = {
-        "cart": island_props(CartOutputSerializer(summary).data),
+        "cart": island_props(cart_output(summary)),
         "urls": island_urls(),
         # only what can be completed now; the island preselects the first
         "methods": methods,

@@ -44,10 +44,15 @@ def count_hit(key, seconds):
     """Add one to the counter `key` of the current window and return the count."""
     window = int(time.time() // seconds)
     key = f"{key}:{window}"
-    cache.add(key, 0, timeout=seconds)
     try:
-        return cache.incr(key)
-    except ValueError:  # the window expired between add and incr
+        return cache.incr(key)  # every hit but the window's first: one call
+    except ValueError:  # the window's first hit
+        pass
+    if cache.add(key, 1, timeout=seconds):
+        return 1
+    try:
+        return cache.incr(key)  # another request started the window first
+    except ValueError:  # and it expired in between
         cache.set(key, 1, timeout=seconds)
         return 1
 

@@ -102,3 +102,92 @@ def test_the_cart_page_renders_the_server_summary(client, make_product):
     assert response.status_code == 200
     assert "E£200.00" in response.content.decode()
     assert "more for free shipping" in response.content.decode()
+
+
+# issue 14: a cart write reads the cart's lines once, in its own transaction, and answers from them;
+# GET /api/cart reads the lines of the visitor's cart in one query
+
+
+def _line_reads(queries):
+    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and '"orders_cartline"' in q["sql"]]
+
+
+def _cart_reads(queries):
+    """Reads of the cart row on its own (not as the lines' subquery)."""
+    return [q["sql"] for q in queries if q["sql"].startswith("SELECT") and 'FROM "orders_cart"' in q["sql"]
+            and '"orders_cartline"' not in q["sql"]]
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_a_cart_write_reads_the_lines_once_and_answers_what_a_read_gives(api, make_product, method):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    a, b, c = make_product(price="300.00"), make_product(price="120.00", stock=3), make_product(price="80.00")
+    for product in (a, b):
+        api.post("/api/cart/items", {"productId": product.pk, "quantity": 1}, format="json")
+    for product, quantity in ((b, 5), (c, 2)):  # an existing line (capped at the stock), a new one
+        url = "/api/cart/items" if method == "post" else f"/api/cart/items/{product.pk}"
+        body = {"productId": product.pk, "quantity": quantity} if method == "post" else {"quantity": quantity}
+        with CaptureQueriesContext(connection) as queries:
+            written = getattr(api, method)(url, body, format="json")
+        assert written.status_code == 200
+        assert len(_line_reads(queries)) == 1
+        answer = written.json()
+        assert answer.pop("notice", None) == ("Only the quantity in stock was added" if product is b else None)
+        assert answer == api.get("/api/cart").json()
+    assert [(i["productId"], i["quantity"]) for i in answer["items"]] == [(a.pk, 1), (b.pk, 3), (c.pk, 2)]
+
+
+def test_a_refused_write_changes_nothing(api, make_product):
+    store_settings_update(max_quantity_per_order=3)
+    a, b = make_product(), make_product()
+    api.post("/api/cart/items", {"productId": a.pk, "quantity": 2}, format="json")
+    refused = api.post("/api/cart/items", {"productId": b.pk, "quantity": 2}, format="json")
+    assert refused.status_code == 400
+    assert api.patch(f"/api/cart/items/{a.pk}", {"quantity": 4}, format="json").status_code == 400
+    inactive = make_product(active=False)
+    assert api.post("/api/cart/items", {"productId": inactive.pk}, format="json").status_code == 404
+    a.is_active = False
+    a.save()
+    assert api.patch(f"/api/cart/items/{a.pk}", {"quantity": 1}, format="json").status_code == 404
+    a.is_active = True
+    a.save()
+    assert [(i["productId"], i["quantity"]) for i in api.get("/api/cart").json()["items"]] == [(a.pk, 2)]
+
+
+def test_get_cart_is_one_query_for_the_cart_and_its_lines(api, make_product):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tea = make_product()
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    with CaptureQueriesContext(connection) as queries:
+        body = api.get("/api/cart").json()
+    assert body["itemCount"] == 2
+    assert len(_line_reads(queries)) == 1 and _cart_reads(queries) == []
+
+
+def test_the_cart_answer_reuses_one_bound_serializer(api, make_product, monkeypatch):
+    from orders.cart import cart_lines_for_request
+    from orders.serializers import CartOutputSerializer, cart_output
+    from orders.summary import cart_summary
+
+    tea, gift = make_product(price="300.00", sale="250.00"), make_product(price="80.00")
+    for product in (tea, gift):
+        api.post("/api/cart/items", {"productId": product.pk, "quantity": 2}, format="json")
+    built = []
+    init = CartOutputSerializer.__init__
+    monkeypatch.setattr(CartOutputSerializer, "__init__",
+                        lambda self, *args, **kwargs: (built.append(1), init(self, *args, **kwargs))[1])
+    body = api.post("/api/cart/items", {"productId": gift.pk, "quantity": 1}, format="json").json()
+    assert api.get("/api/cart").json() == body and body["itemCount"] == 5
+    assert built == []  # DRF deep-copies every field of a new serializer: none was built
+    monkeypatch.undo()
+
+    class Visitor:  # the answer is the one a new serializer gives
+        user = None
+        session = api.session
+
+    summary = cart_summary(None, lines=cart_lines_for_request(Visitor), governorate="Giza")
+    assert cart_output(summary) == dict(CartOutputSerializer(summary).data)

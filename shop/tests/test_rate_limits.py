@@ -115,3 +115,20 @@ def test_the_default_limits_leave_a_shopper_alone(settings):
                 ((scope, parse_rate(rate)) for scope, rate in settings.RATE_LIMITS.items())}
     assert per_hour["checkout"] >= 10 and per_hour["cart"] >= 600
     assert min(per_hour.values()) >= 10
+
+
+def test_a_counted_hit_is_one_cache_call_once_the_window_has_started(monkeypatch):
+    # issue 14: every cart write counts twice (address and session); after the window's first hit,
+    # each count is a single increment (no add before it)
+    from django.core.cache import cache
+
+    from shop.ratelimit import count_hit
+
+    calls = []
+    for name in ("add", "incr"):
+        original = getattr(cache, name)
+        monkeypatch.setattr(cache, name, lambda *args, _name=name, _original=original, **kwargs: (
+            calls.append(_name), _original(*args, **kwargs))[1])
+    assert [count_hit("ratelimit:test", 60) for _ in range(3)] == [1, 2, 3]
+    first = calls.index("add")
+    assert calls[first + 1:] == ["incr", "incr"]
