@@ -47,16 +47,18 @@ _nodelists = {}  # (template name, part name) -> the part's template nodes, regi
 # by path because the apps' views load this module through the page cache;
 # whether a visitor who is not signed in sees the stored text, which was
 # rendered for one, so that it need not be rendered again;
-# whether, for a signed-in visitor, it depends only on the user's row and the
-# language, so that it is rendered once per user and language and kept until
-# the user changes: accounts.user_cache.user_memo)
+# for a signed-in visitor, whether it depends only on the user's row, their
+# orders and the language ("user"), or on those and the page's path ("path"), so
+# that it is rendered once per user, language (and path) and kept until the
+# user or their orders change (accounts.user_cache.user_memo); else None)
 PART_CONTEXT = {
-    "account": (None, True, True),
-    "account-menu": (None, True, True),
-    "cart-badge": ("orders.cart.cart_badge_part", False, False),
-    "review-form": ("catalog.views.review_form_part", True, False),
+    "account": (None, True, "user"),
+    "account-menu": (None, True, "user"),
+    "cart-badge": ("orders.cart.cart_badge_part", False, None),
+    # whether they may review: bought and received (their orders); the login link names the path
+    "review-form": ("catalog.views.review_form_part", True, "path"),
     # the shopper's governorate lives in the session, even a guest's
-    "delivery-estimate": ("catalog.views.delivery_estimate_part", False, False),
+    "delivery-estimate": ("catalog.views.delivery_estimate_part", False, None),
 }
 
 
@@ -94,8 +96,8 @@ def render_part(request, label, stored, csrf_token):
         if same_for_anonymous:
             return stored
     elif per_user:
-        return user_memo(request.user, ("visitor-part", label, get_language(), csrf_token),
-                         lambda: _render_part(request, label, csrf_token))
+        key = ("visitor-part", label, get_language(), csrf_token, request.path if per_user == "path" else "")
+        return user_memo(request.user, key, lambda: _render_part(request, label, csrf_token))
     return _render_part(request, label, csrf_token)
 
 

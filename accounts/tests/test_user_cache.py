@@ -181,6 +181,13 @@ def test_the_account_parts_are_rendered_once_per_user_and_language(tea, alice, m
         page = customer.get(url).content.decode()
         assert sorted(rendered) == parts, url
         assert page.count("<bdi>Alice</bdi>") == 2  # the header's greeting and the drawer's
+    _store("/product/kenya-gold")
+    # the account parts are kept from /shop; the review form once per product page
+    for parts in (badge + ["delivery-estimate", "review-form"], badge + ["delivery-estimate"]):
+        rendered.clear()
+        page = customer.get("/product/kenya-gold").content.decode()
+        assert sorted(rendered) == sorted(parts)  # the review form is the customer's own, kept with them
+        assert REVIEW.search(page).group(1) == "not-buyer"
 
 
 REVIEW = re.compile(r'"reason": "([^"]*)"')
