@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.services import customer_create, customer_sign_in, token_issue
+from catalog.cache import catalog_version
 from catalog.models import Product
 from orders import cart as carts
 from orders.calculations import order_totals
@@ -60,6 +61,9 @@ CartSchema = inline_serializer("Cart", {
 })
 
 
+CART_ANSWER_SECONDS = 60
+
+
 def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200,
                    lines: list[tuple[Product, int]] | None = None) -> Response:
     summary = cart_summary(cart, governorate=shopper_governorate(request), lines=lines)
@@ -80,7 +84,15 @@ class CartApi(APIView):
 
     @extend_schema(responses=CartSchema)
     def get(self, request: Request) -> Response:
-        return _cart_response(request, None, lines=carts.cart_lines_for_request(request))
+        governorate = shopper_governorate(request)
+
+        def answer() -> dict[str, Any]:
+            return cart_output(cart_summary(None, governorate=governorate, lines=carts.cart_lines_for_request(request)))
+
+        # kept until the cart changes, for this catalogue version, language and governorate; at most a
+        # minute, like a stored page (a data fix outside the services, the delivery dates after midnight)
+        name = ("answer", catalog_version(), get_language(), governorate)
+        return Response(dict(carts.cart_memo(request, name, answer, seconds=CART_ANSWER_SECONDS)))
 
     @extend_schema(responses={200: CartSchema})
     def delete(self, request: Request) -> Response:

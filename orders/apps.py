@@ -1,9 +1,23 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models.signals import post_delete, post_save
 
 from accounts.user_cache import user_changed
 from orders import checks  # noqa: F401  (registers the deploy checks)
 from shop.logs import log_order
+
+
+def _cart_line_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    from orders.cart import cart_changed  # noqa: PLC0415
+
+    try:
+        # a line written or read through cart.lines has its cart already; else it is read now
+        cart = instance.cart
+    except ObjectDoesNotExist:  # its cart went first
+        return
+    cart_changed(cart)
 
 
 class OrdersConfig(AppConfig):
@@ -21,3 +35,12 @@ class OrdersConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(lambda sender, instance, **kwargs: user_changed([instance.user_id]), sender=Order,
                            weak=False, dispatch_uid=f"orders-user-cache-{signal is post_save}")
+        # what each process keeps of a visitor's cart (orders.cart.cart_memo) goes with any change to it
+        from orders.cart import cart_changed  # noqa: PLC0415
+        from orders.models import Cart, CartLine  # noqa: PLC0415
+
+        for signal in (post_save, post_delete):
+            signal.connect(lambda sender, instance, **kwargs: cart_changed(instance), sender=Cart,
+                           weak=False, dispatch_uid=f"orders-cart-memo-{signal is post_save}")
+            signal.connect(_cart_line_changed, sender=CartLine, weak=False,
+                           dispatch_uid=f"orders-cart-line-memo-{signal is post_save}")

@@ -1,7 +1,7 @@
 """The server-side cart: one per session for guests, one per customer."""
 
-from collections.abc import Sequence
-from typing import Literal, NamedTuple, overload
+from collections.abc import Callable, Hashable, Sequence
+from typing import Literal, NamedTuple, TypeVar, overload
 
 from django.db import connection, transaction
 from django.db.models import Subquery
@@ -14,8 +14,11 @@ from catalog.models import Product
 from catalog.pricing import Availability
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
+from shop.generations import Generations
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
+
+T = TypeVar("T")
 
 
 @overload
@@ -58,15 +61,56 @@ def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product
     return [(line.product, line.quantity) for line in lines.select_related("product").order_by("pk")]
 
 
+# What a visitor's cart holds, kept in each web process under a token per owner (a
+# customer, a guest's session) that every change to their cart or its lines deletes
+# (shop.generations; the signals in orders.apps). Product and settings changes move
+# the catalogue version, which the kept answers name.
+_carts = Generations("cart:generation", size=5000)
+
+
+def _owner(request: HttpRequest | Request) -> str | None:
+    """Whose cart `request` reads: the customer's, else the session's; None without either."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        return f"session:{session.session_key}"
+    return None
+
+
+def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[[], T], *,
+              seconds: float | None = None) -> T:
+    """`compute()` for the visitor's cart, kept until their cart or its lines change (at most `seconds`).
+
+    `compute` may read the cart and the catalogue; name the catalogue version,
+    the language and whatever else it reads in `name`.
+    """
+    owner = _owner(request)
+    if owner is None:
+        return compute()
+    return _carts.memo(owner, name, compute, seconds=seconds)
+
+
+def cart_changed(cart: Cart) -> None:
+    """The cart or its lines changed: what is kept for its owner goes (orders.apps calls it)."""
+    _carts.changed([f"user:{cart.user_id}" if cart.user_id else f"session:{cart.session_key}"
+                    if cart.session_key else None])
+
+
 def cart_badge_part(request: HttpRequest, _arg: str) -> dict[str, int]:
     """The header's cart badge for this visitor (a visitor part of every page: shop.stitch)."""
     return {"cart_count": cart_item_count(request)}
 
 
 def cart_item_count(request: HttpRequest | Request) -> int:
-    """The sum of the cart's quantities (the header badge)."""
+    """The sum of the cart's quantities (the header badge), kept until the cart changes."""
     if not hasattr(request, "session"):
         return 0
+    return cart_memo(request, "item-count", lambda: _item_count(request))
+
+
+def _item_count(request: HttpRequest | Request) -> int:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         where, value = "user_id = %s", user.pk

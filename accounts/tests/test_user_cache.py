@@ -70,7 +70,7 @@ class TestTheUserRow:
         _store("/shop")
         customer = _signed_in(alice)
         customer.get("/shop")
-        with django_assert_num_queries(2):  # the session and the cart badge
+        with django_assert_num_queries(1):  # the session (the cart badge is kept: orders.cart.cart_memo)
             assert "Welcome, <bdi>Alice</bdi>" in customer.get("/shop").content.decode()
 
     @pytest.mark.parametrize("how", ["save", "update"])

@@ -1,0 +1,103 @@
+"""Values kept in a web process for as long as a token in the shared cache lives (issue 14).
+
+Some things every request of a visitor needs change far less often than they are
+read: a signed-in customer's user row (accounts.user_cache), what their cart
+holds (orders.cart). A `Generations` keeps such values in this process's memory,
+per *owner* (a user, a session), each under the owner's current *generation*: a
+random token in the shared cache, read (one small cache read) before anything it
+guards is read from the database. Every change deletes the owner's token, now
+and again once the transaction commits (`changed`); the next request finds none,
+makes a new one and reads the database again. A request that read the rows while
+a change was being committed kept them under a token the commit deleted, so they
+are never used again: a change holds from the very next request, in every
+process. While the shared cache is unreachable there is no token and nothing is
+kept: every request reads the database.
+"""
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.db import transaction
+
+T = TypeVar("T")
+
+# a token nobody asked for in a day goes; the next request makes a new one
+TOKEN_SECONDS = 24 * 60 * 60
+
+
+class Generations:
+    def __init__(self, prefix: str, size: int) -> None:
+        self.prefix, self.size = prefix, size
+        self._local: OrderedDict[Hashable, tuple[str, dict[Hashable, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def key(self, owner: object) -> str:
+        return f"{self.prefix}:{owner}"
+
+    def current(self, owner: object) -> str | None:
+        """The owner's token, made now when there is none (None while the shared cache is unreachable)."""
+        key = self.key(owner)
+        token = cache.get(key)
+        if token is None:
+            token = secrets.token_hex(8)
+            if not cache.add(key, token, TOKEN_SECONDS):
+                token = cache.get(key)  # another request made one first (or the cache is down: None)
+        return token
+
+    def values(self, owner: Hashable, token: str | None) -> dict[Hashable, Any] | None:
+        """What this process keeps for `owner` under `token` (a new, empty dict when the token is new),
+        or None without a token."""
+        if token is None:
+            return None
+        found = self._local.get(owner)
+        if found is not None and found[0] == token:
+            return found[1]
+        values: dict[Hashable, Any] = {}
+        with self._lock:
+            self._local[owner] = (token, values)
+            self._local.move_to_end(owner)
+            while len(self._local) > self.size:
+                self._local.popitem(last=False)
+        return values
+
+    def kept(self, owner: Hashable, token: str | None) -> dict[Hashable, Any] | None:
+        """What this process keeps for `owner`, if it was kept under `token`; None otherwise."""
+        found = self._local.get(owner) if token is not None else None
+        return found[1] if found is not None and found[0] == token else None
+
+    def memo(self, owner: Hashable, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None,
+             token: str | None = None) -> T:
+        """`compute()` for `owner`, kept until the owner changes (and at most `seconds`).
+
+        `token`: the owner's current token when the caller has read it already.
+        `compute` must depend only on the owner's rows and on `name`; what it
+        returns must not be changed by anyone.
+        """
+        values = self.values(owner, token if token is not None else self.current(owner))
+        if values is None:
+            return compute()
+        now = time.monotonic()
+        found = values.get(name)
+        if found is not None and (seconds is None or now - found[0] < seconds):
+            return found[1]  # type: ignore[no-any-return]
+        value = compute()
+        values[name] = (now, value)
+        return value
+
+    def changed(self, owners: Iterable[object]) -> None:
+        """The owners' rows changed: their kept values go, in every process (now and on commit)."""
+        keys = [self.key(owner) for owner in {owner for owner in owners if owner is not None}]
+        if not keys:
+            return
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
+
+    def clear(self) -> None:
+        """Forget this process's values (tests)."""
+        with self._lock:
+            self._local.clear()
