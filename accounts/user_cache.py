@@ -73,6 +73,11 @@ def user_memo(user: Any, name: Hashable, compute: Callable[[], T]) -> T:
     return _users.memo(user.pk, name, compute, token=token)
 
 
+def request_user_memo(request: Any, name: Hashable, compute: Callable[[], T]) -> T:
+    """user_memo for the request's user (a kept visitor part of a stitched page: shop.stitch)."""
+    return user_memo(request.user, name, compute)
+
+
 def user_changed(user_ids: Iterable[object]) -> None:
     """Call when users' rows or orders change: their copies and memos go, in every process.
 

@@ -23,6 +23,7 @@ Adding a part: wrap it in the template, and if it needs more than `user`,
 `request` and the language, add what it needs to PART_CONTEXT.
 """
 
+import functools
 import re
 
 from django import template
@@ -30,8 +31,6 @@ from django.template import Context
 from django.template.loader import get_template
 from django.utils.module_loading import import_string
 from django.utils.translation import get_language, get_language_bidi
-
-from accounts.user_cache import user_memo
 
 register = template.Library()
 
@@ -47,19 +46,24 @@ _nodelists = {}  # (template name, part name) -> the part's template nodes, regi
 # by path because the apps' views load this module through the page cache;
 # whether a visitor who is not signed in sees the stored text, which was
 # rendered for one, so that it need not be rendered again;
-# for a signed-in visitor, whether it depends only on the user's row, their
-# orders and the language ("user"), or on those and the page's path ("path"), so
-# that it is rendered once per user, language (and path) and kept until the
-# user or their orders change (accounts.user_cache.user_memo); else None)
+# and how it is kept, if it is: (the dotted path of a function (request, key,
+# render) -> text that keeps it per visitor, whether the page's path is part of
+# the key). accounts.user_cache.request_user_memo keeps a part that depends only on
+# the signed-in user's row, their orders and the language until the user or their
+# orders change; orders.cart.cart_memo one that depends only on the visitor's cart
+# and the language until the cart changes.)
+_USER = "accounts.user_cache.request_user_memo"
+_CART = "orders.cart.cart_memo"
 PART_CONTEXT = {
-    "account": (None, True, "user"),
-    "account-menu": (None, True, "user"),
-    "cart-badge": ("orders.cart.cart_badge_part", False, None),
+    "account": (None, True, (_USER, False)),
+    "account-menu": (None, True, (_USER, False)),
+    "cart-badge": ("orders.cart.cart_badge_part", False, (_CART, False)),
     # whether they may review: bought and received (their orders); the login link names the path
-    "review-form": ("catalog.views.review_form_part", True, "path"),
+    "review-form": ("catalog.views.review_form_part", True, (_USER, True)),
     # the shopper's governorate lives in the session, even a guest's
     "delivery-estimate": ("catalog.views.delivery_estimate_part", False, None),
 }
+_import = functools.cache(import_string)
 
 
 class VisitorPartNode(template.Node):
@@ -91,14 +95,14 @@ def visitor_part(parser, token):
 
 def render_part(request, label, stored, csrf_token):
     """One visitor part of a stored page rendered again for this visitor."""
-    _extra, same_for_anonymous, per_user = PART_CONTEXT[label.split("#", 2)[1]]
-    if not request.user.is_authenticated:
-        if same_for_anonymous:
-            return stored
-    elif per_user:
-        key = ("visitor-part", label, get_language(), csrf_token, request.path if per_user == "path" else "")
-        return user_memo(request.user, key, lambda: _render_part(request, label, csrf_token))
-    return _render_part(request, label, csrf_token)
+    _extra, same_for_anonymous, kept = PART_CONTEXT[label.split("#", 2)[1]]
+    if same_for_anonymous and not request.user.is_authenticated:
+        return stored
+    if kept is None:
+        return _render_part(request, label, csrf_token)
+    memo, with_path = kept
+    key = ("visitor-part", label, get_language(), csrf_token, request.path if with_path else "")
+    return _import(memo)(request, key, lambda: _render_part(request, label, csrf_token))
 
 
 def _render_part(request, label, csrf_token):
