@@ -1,3 +1,5 @@
+from collections.abc import Iterable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -8,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Product
+from orders.signals import sales_written
 
 
 class Cart(models.Model):
@@ -103,7 +106,46 @@ class PaymentMethod(models.TextChoices):
     SANDBOX = "sandbox", _("Test payment")
 
 
+class OrderQuerySet(models.QuerySet["Order"]):
+    """Every write reports the dates of the orders it touched (signals.sales_written): with the
+    model's save and delete, the one place the sales figures cache hears about changes."""
+
+    def update(self, **kwargs: Any) -> int:
+        # read first: the update may change which rows the filter matches
+        placed: list[datetime] | None = list(self.values_list("created_at", flat=True))
+        count = super().update(**kwargs)
+        if count:
+            if "created_at" in kwargs:  # moved: the new date counts too
+                moved = kwargs["created_at"]
+                placed = [*placed, moved] if isinstance(moved, datetime) and placed is not None else None
+            _sales_written(placed)
+        return count
+
+    def bulk_create(self, objs: Iterable["Order"], *args: Any, **kwargs: Any) -> list["Order"]:
+        created = super().bulk_create(objs, *args, **kwargs)
+        # an upsert may have rewritten rows whose dates the objects do not carry
+        _sales_written(None if kwargs.get("update_conflicts") else [order.created_at for order in created])
+        return created
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        placed = list(self.values_list("created_at", flat=True))
+        deleted = super().delete()
+        _sales_written(placed)
+        return deleted
+
+
+def _sales_written(placed: list[datetime] | None) -> None:
+    if placed != []:
+        sales_written.send(sender=Order, placed=placed)
+
+
+def _placed_of(order_ids: Iterable[int | None]) -> list[datetime]:
+    ids = {pk for pk in order_ids if pk is not None}
+    return list(Order.objects.filter(pk__in=ids).values_list("created_at", flat=True)) if ids else []
+
+
 class Order(models.Model):
+    objects = OrderQuerySet.as_manager()
     number = models.CharField(max_length=32, unique=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="orders"
@@ -170,13 +212,67 @@ class Order(models.Model):
     def __str__(self) -> str:
         return self.number
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        placed = [self.created_at]
+        update_fields = kwargs.get("update_fields")
+        if not self._state.adding and (update_fields is None or "created_at" in update_fields):
+            # the order may be moving to another day: the day it leaves counts too
+            placed += Order.objects.filter(pk=self.pk).values_list("created_at", flat=True)
+        super().save(*args, **kwargs)
+        _sales_written(placed)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        placed = [self.created_at]
+        deleted = super().delete(*args, **kwargs)
+        _sales_written(placed)
+        return deleted
+
     @property
     def customer_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
 
 
+class OrderItemQuerySet(models.QuerySet["OrderItem"]):
+    """Every write reports the dates of the items' orders (signals.sales_written), as Order's do."""
+
+    def update(self, **kwargs: Any) -> int:
+        placed: list[datetime] | None = _placed_of(self.values_list("order_id", flat=True))
+        count = super().update(**kwargs)
+        if count:
+            moved = kwargs.get("order", kwargs.get("order_id"))
+            if moved is not None:  # items moved to another order: its date counts too
+                moved_id = moved.pk if isinstance(moved, Order) else moved
+                placed = [*placed, *_placed_of([moved_id])] if isinstance(moved_id, int) and placed else None
+            _sales_written(placed)
+        return count
+
+    def bulk_create(self, objs: Iterable["OrderItem"], *args: Any, **kwargs: Any) -> list["OrderItem"]:
+        created = super().bulk_create(objs, *args, **kwargs)
+        _sales_written(None if kwargs.get("update_conflicts") else _placed_of_items(created))
+        return created
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        placed = _placed_of(self.values_list("order_id", flat=True))
+        deleted = super().delete()
+        _sales_written(placed)
+        return deleted
+
+
+def _placed_of_items(items: Iterable["OrderItem"]) -> list[datetime]:
+    """The dates of the items' orders: from the order the item holds, else read."""
+    placed, unread = [], []
+    for item in items:
+        if OrderItem.order.is_cached(item):
+            placed.append(item.order.created_at)
+        else:
+            unread.append(item.order_id)
+    return placed + _placed_of(unread)
+
+
 class OrderItem(models.Model):
     """A line as it was bought: title and price are snapshots, not links."""
+
+    objects = OrderItemQuerySet.as_manager()
 
     order = models.ForeignKey(Order, on_delete=models.CASCADE, related_name="items")
     product = models.ForeignKey(Product, on_delete=models.SET_NULL, null=True)
@@ -194,6 +290,21 @@ class OrderItem(models.Model):
             # analytics sums the items of a year's orders per product: read from the index alone
             models.Index(fields=["order", "product", "quantity", "line_total_amount"], name="order_item_sales"),
         ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        order_ids = [self.order_id]
+        update_fields = kwargs.get("update_fields")
+        if not self._state.adding and (update_fields is None or "order" in update_fields):
+            # the item may be moving to another order: the one it leaves counts too
+            order_ids += OrderItem.objects.filter(pk=self.pk).values_list("order_id", flat=True)
+        super().save(*args, **kwargs)
+        _sales_written(_placed_of_items([self]) + _placed_of(order_ids[1:]))
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        placed = _placed_of_items([self])
+        deleted = super().delete(*args, **kwargs)
+        _sales_written(placed)
+        return deleted
 
 
 class OrderStatusChange(models.Model):
