@@ -32,19 +32,22 @@ A cached month is only ever used while it is exact:
   a recount; a cache that cannot be reached (shop.cache) reads as empty.
 """
 
-from datetime import datetime, timedelta
+import heapq
+import itertools
+from collections import Counter
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 from uuid import uuid4
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import Case, Count, IntegerField, Q, Sum, Value, When
-from django.db.models.functions import TruncDate
+from django.db import connection, transaction
+from django.db.models import BigIntegerField, Case, Count, IntegerField, Q, QuerySet, Sum, Value, When
+from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from catalog.models import Category, Product
 from orders.models import Order, OrderItem, OrderStatus, PaymentStatus
-from shop.money import quantize, to_minor_units
+from shop.money import quantize
 
 PERIODS = {"7d": 7, "30d": 30, "90d": 90, "1y": 365}
 COUNTED_PAYMENTS = [PaymentStatus.PAID, PaymentStatus.COD]
@@ -53,7 +56,9 @@ DAILY_DAYS = 7
 # a month's sums are kept a day, its token a week (either expiring only costs a recount)
 MONTH_CACHE_SECONDS = 24 * 3600
 TOKEN_CACHE_SECONDS = 7 * 24 * 3600
-GENERATION_KEY = "analytics:sales:generation"
+# every key starts so; a new layout of the cached sums takes a new number
+PREFIX = "analytics:sales:2"
+GENERATION_KEY = f"{PREFIX}:generation"
 
 
 def counted_orders(*, since=None, until=None):
@@ -129,65 +134,102 @@ def _in_ranges(ranges, field):
     return bucket, window
 
 
+def _cents(field):
+    """SUM(field) in piasters, an integer from the database (no Decimal per row)."""
+    return Cast(Round(Sum(field) * 100), BigIntegerField())
+
+
 def order_rows(ranges):
-    """Counted orders and their money per range and status."""
-    bucket, window = _in_ranges(ranges, "created_at")
-    return (counted_orders().filter(window).annotate(bucket=bucket).order_by()
-            .values("bucket", "status").annotate(n=Count("*"), amount=Sum("total_amount")))
-
-
-def item_rows(ranges):
-    """Units and money sold per range and product, from the items of counted orders that were
-    not cancelled (products since deleted have none: their items' product is NULL). One query:
-    a UNION of one per range, each read through the orders' and the items' sales indexes
-    (a join grouped by range let SQLite walk every item by product instead)."""
+    """(range, status, orders, piasters) of the counted orders in each of `ranges`. One query:
+    a UNION of one per range, each a range of the orders' sales index (one query naming the
+    range of each row with a CASE spent longer on the CASE than on the rows)."""
     parts = [
-        OrderItem.objects.filter(order__in=sales_orders(since=lo, until=hi), product__isnull=False).order_by()
-        .annotate(bucket=Value(n, output_field=IntegerField())).values("bucket", "product_id")
-        .annotate(units=Sum("quantity"), amount=Sum("line_total_amount"))
+        counted_orders(since=lo, until=hi).order_by().annotate(bucket=Value(n, output_field=IntegerField()))
+        .values("bucket", "status").annotate(n=Count("*"), cents=_cents("total_amount"))
+        .values_list("bucket", "status", "n", "cents")
         for n, (lo, hi) in enumerate(ranges)
     ]
     return parts[0].union(*parts[1:], all=True)
 
 
-def _read_sums(ranges, rows, key, values):
+def item_rows(ranges):
+    """(range, product, units, piasters) sold from the items of counted orders that were not
+    cancelled (products since deleted have none: their items' product is NULL). One query:
+    a UNION of one per range, each read through the orders' and the items' sales indexes
+    (a join grouped by range let SQLite walk every item by product instead)."""
+    parts = [
+        OrderItem.objects.filter(order__in=sales_orders(since=lo, until=hi), product__isnull=False).order_by()
+        .annotate(bucket=Value(n, output_field=IntegerField())).values("bucket", "product_id")
+        .annotate(units=Sum("quantity"), cents=_cents("line_total_amount"))
+        .values_list("bucket", "product_id", "units", "cents")
+        for n, (lo, hi) in enumerate(ranges)
+    ]
+    return parts[0].union(*parts[1:], all=True)
+
+
+def _read_sums(ranges, rows):
+    """{range: {status or product: (count, piasters)}} for `ranges`, read with `rows`.
+
+    The rows (a year's are some 45,000: months × products) are fetched as the driver gives
+    them, integers and text: Django's converters (an int() per column and row) were a third
+    of the time of a request with nothing cached."""
     sums = {span: {} for span in ranges}
     if ranges:
-        for row in rows(ranges):
-            sums[ranges[row["bucket"]]][row[key]] = (row[values], to_minor_units(row["amount"]))
+        sql, params = rows(ranges).query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for bucket, key, count, cents in cursor.fetchall():
+                sums[ranges[int(bucket)]][key] = (int(count), int(cents))
     return sums
+
+
+def _merged(parts):
+    """{key: (count, piasters)} summed over `parts` (which are left as they are)."""
+    total = None
+    for part in parts:
+        if total is None:
+            total = dict(part)
+            continue
+        for key, (count, cents) in part.items():
+            have = total.get(key)
+            total[key] = (count, cents) if have is None else (have[0] + count, have[1] + cents)
+    return total or {}
 
 
 # --- the cache --------------------------------------------------------------------
 
 def _token_key(start):
-    return f"analytics:sales:{start:%Y-%m}:token"
+    return f"{PREFIX}:{start:%Y-%m}:token"
 
 
-def _month_key(start):
-    return f"analytics:sales:{start:%Y-%m}"
+def _month_key(start, stamp):
+    """A month's sums as of `stamp` (generation, token): each version under its own key, so
+    a span can take out the version it holds and put in the new one."""
+    return f"{PREFIX}:{start:%Y-%m}:{stamp[0]}:{stamp[1]}"
+
+
+def _span_key(months, with_products):
+    return f"{PREFIX}:{months[0]:%Y-%m}:{months[-1]:%Y-%m}:{'products' if with_products else 'orders'}"
 
 
 def _new_token():
     return uuid4().hex
 
 
-def _cached_months(months):
-    """The cached sums still valid for `months` (month start → sums), and the stamp
-    each month's fresh sums are to be stored with. Read before the database."""
-    found = cache.get_many([GENERATION_KEY, *map(_token_key, months), *map(_month_key, months)])
+def _cached_spans(wholes):
+    """Each period's cached span (the sums over its whole months, with the stamps of the
+    month versions it adds up), and every month's current stamp, which sums read now are
+    stored under. Read before the database."""
+    months = [start for whole, _p in wholes for start in whole]
+    found = cache.get_many([GENERATION_KEY, *map(_token_key, months),
+                            *(_span_key(whole, with_products) for whole, with_products in wholes if whole)])
     fresh = {}
     generation = found.get(GENERATION_KEY) or fresh.setdefault(GENERATION_KEY, _new_token())
-    stamps, valid = {}, {}
-    for start in months:
-        token = found.get(_token_key(start)) or fresh.setdefault(_token_key(start), _new_token())
-        stamps[start] = (generation, token)
-        sums = found.get(_month_key(start))
-        if sums and sums["stamp"] == stamps[start]:
-            valid[start] = sums
+    stamps = {start: (generation, found.get(_token_key(start)) or fresh.setdefault(_token_key(start), _new_token()))
+              for start in months}
     if fresh:
         cache.set_many(fresh, TOKEN_CACHE_SECONDS)
-    return valid, stamps
+    return stamps, [found.get(_span_key(whole, with_products)) if whole else None for whole, with_products in wholes]
 
 
 def sales_cache_expire(sender, placed, **kwargs):
@@ -207,146 +249,183 @@ def sales_cache_reset(**kwargs):
 
 
 def _period_sums(*, current, previous):
-    """Sums per status of the current and previous periods' segments, and per product of the
-    current one's: from the cache for months it holds valid, else from the database."""
-    months = [(start, kind == "current") for kind, segments in (("current", current), ("previous", previous))
-              for piece, start, _end in segments if piece == "month"]
+    """The current period's sums per status and per product, and the previous one's per
+    status, each as a list of parts to add up: its whole months and its live pieces.
+
+    A period's whole months are cached as one span. When some of them were written since,
+    the span takes out the versions of those months it holds and puts in their new ones
+    (adding a year of months up again is some 40,000 product rows); when it cannot (no span,
+    or the version it holds is gone), it adds every month up anew. A month's sums (per status
+    and per product, whichever period asks) come from the cache when there, else from the
+    database, read with the live pieces. Each version carries a random id and a span the ids
+    of the versions it adds up: two requests may both store a month under one stamp (one
+    having read the database before a write, the other after), so only the exact content
+    the span holds is ever taken out."""
     use_cache = not transaction.get_connection().in_atomic_block
-    cached, stamps = _cached_months([start for start, _c in months]) if use_cache and months else ({}, {})
-    live = [(lo, hi) for piece, lo, hi in current + previous if piece == "live"]
-    order_ranges = live + [(start, _next_month(start)) for start, _c in months if start not in cached]
-    item_ranges = [(lo, hi) for piece, lo, hi in current if piece == "live"] + [
-        (start, _next_month(start)) for start, in_current in months
-        if in_current and (start not in cached or cached[start]["products"] is None)]
-    statuses = _read_sums(order_ranges, order_rows, "status", "n")
-    products = _read_sums(item_ranges, item_rows, "product_id", "units")
+    periods = [(current, True), (previous, False)]
+    wholes = [[lo for piece, lo, _hi in segments if piece == "month"] for segments, _p in periods]
+    if use_cache and (wholes[0] or wholes[1]):
+        stamps, spans = _cached_spans(list(zip(wholes, (True, False), strict=True)))
+    else:
+        stamps, spans = {start: (None, None) for whole in wholes for start in whole}, [None, None]
+    # per period: None (no whole months, or its span is valid), else the months that changed
+    # since its span [(month, old stamp)] with the ids of the versions it holds, or None in
+    # `changed` to add every month up anew
+    plans = []
+    for whole, span in zip(wholes, spans, strict=True):
+        changed = [(start, old) for start, old in zip(whole, span["stamps"], strict=True)
+                   if old != stamps[start]] if span else None
+        if changed and len(changed) > len(whole) // 2:
+            changed = None  # (after a migrate, every month): adding up anew is quicker
+        held = dict(zip(whole, span["ids"], strict=True)) if span else {}
+        plans.append(None if not whole or changed == [] else {"span": span, "changed": changed, "held": held})
+
+    def versions_wanted(whole, plan):
+        new = [(start, stamps[start]) for start in whole if plan["changed"] is None or start in dict(plan["changed"])]
+        return new + (plan["changed"] or [])
+
+    wanted = {version for whole, plan in zip(wholes, plans, strict=True) if plan
+              for version in versions_wanted(whole, plan)}
+    found = cache.get_many([_month_key(*version) for version in wanted]) if use_cache and wanted else {}
+    for whole, plan in zip(wholes, plans, strict=True):
+        if plan and plan["changed"] and not all(found.get(_month_key(*old), {}).get("id") == plan["held"][old[0]]
+                                                for old in plan["changed"]):
+            plan["changed"] = None  # the version the span holds is gone: add every month up anew
+            more = set(versions_wanted(whole, plan)) - wanted
+            wanted |= more
+            found |= cache.get_many([_month_key(*version) for version in more]) if use_cache and more else {}
+    versions = {version: found[_month_key(*version)] for version in wanted if _month_key(*version) in found}
+    # from the database: the live pieces, and each month whose current version is not cached
+    needed = sorted(start for start, stamp in wanted if stamp == stamps[start] and (start, stamp) not in versions)
+    live = [[(lo, hi) for piece, lo, hi in segments if piece == "live"] for segments, _p in periods]
+    months = [(start, _next_month(start)) for start in needed]
+    statuses = _read_sums(live[0] + live[1] + months, order_rows)
+    products = _read_sums(live[0] + months, item_rows)
     fresh = {}
-    for start, in_current in months:
-        span = (start, _next_month(start))
-        sums = cached.get(start) or {"stamp": stamps.get(start), "statuses": statuses[span], "products": None}
-        if span in products:
-            sums = {**sums, "products": products[span]}
-        statuses[span] = sums["statuses"]
-        if in_current:
-            products[span] = sums["products"]
-        if use_cache and sums is not cached.get(start):
-            fresh[_month_key(start)] = sums
-    if fresh:
+    for start, span in zip(needed, months, strict=True):
+        version = (start, stamps[start])
+        versions[version] = fresh[_month_key(*version)] = {"id": _new_token(), "statuses": statuses[span],
+                                                           "products": products[span]}
+    for n, ((whole, plan), (_segments, with_products)) in enumerate(zip(zip(wholes, plans, strict=True), periods,
+                                                                        strict=True)):
+        if plan is None:
+            continue
+        kinds = ["statuses", "products"] if with_products else ["statuses"]
+        if plan["changed"] is None:
+            sums = {kind: _merged(versions[(start, stamps[start])][kind] for start in whole) for kind in kinds}
+        else:
+            old = [versions[version] for version in plan["changed"]]
+            new = [versions[(start, stamps[start])] for start, _old in plan["changed"]]
+            sums = {kind: _adjusted(plan["span"][kind], old, new, kind) for kind in kinds}
+        spans[n] = fresh[_span_key(whole, with_products)] = {
+            "stamps": [stamps[start] for start in whole],
+            "ids": [plan["held"][start] if plan["changed"] is not None and start not in dict(plan["changed"])
+                    else versions[(start, stamps[start])]["id"] for start in whole], **sums}
+    if use_cache and fresh:
         cache.set_many(fresh, MONTH_CACHE_SECONDS)
+    return ([*([spans[0]["statuses"]] if wholes[0] else []), *[statuses[span] for span in live[0]]],
+            [*([spans[0]["products"]] if wholes[0] else []), *[products[span] for span in live[0]]],
+            [*([spans[1]["statuses"]] if wholes[1] else []), *[statuses[span] for span in live[1]]])
 
-    def spans(segments):
-        return [(lo, _next_month(lo) if piece == "month" else hi) for piece, lo, hi in segments]
 
-    return ([statuses[span] for span in spans(current)], [products[span] for span in spans(current)],
-            [statuses[span] for span in spans(previous)])
+def _adjusted(total, old, new, kind):
+    """`total` with the `old` versions' sums of `kind` taken out and the `new` ones' put in."""
+    total = dict(total)
+    for version in old:
+        for key, (count, cents) in version[kind].items():
+            have = total[key]
+            left = (have[0] - count, have[1] - cents)
+            if left == (0, 0):
+                del total[key]  # as if never added: a fresh sum has no such entry
+            else:
+                total[key] = left
+    return _merged([total, *(version[kind] for version in new)])
 
 
 def _money(cents):
     return quantize(Decimal(cents) / 100)
 
 
-def _figures(parts):
+def _figures(statuses):
     """Revenue, order count and average order value from sums per status (cancelled left out)."""
     orders = cents = 0
-    for part in parts:
-        for status, (n, amount) in part.items():
-            if status != OrderStatus.CANCELLED:
-                orders += n
-                cents += amount
+    for status, (n, amount) in statuses.items():
+        if status != OrderStatus.CANCELLED:
+            orders += n
+            cents += amount
     revenue = _money(cents)
     average = quantize(revenue / orders) if orders else quantize(Decimal("0"))
     return {"revenue": revenue, "orders": orders, "average_order_value": average}
 
 
-def _status_breakdown(parts):
+def _status_breakdown(statuses):
     """How many counted orders are in each status (every status listed)."""
-    counts = dict.fromkeys(OrderStatus.values, 0)
-    for part in parts:
-        for status, (n, _amount) in part.items():
-            if status in counts:
-                counts[status] += n
-    return counts
+    return {status: statuses.get(status, (0, 0))[0] for status in OrderStatus.values}
 
 
-def _sold(parts, products):
-    """sales_per_product's rows summed over `parts`, for products that still exist."""
-    total = {}
-    for part in parts:
-        for product_id, (units, cents) in part.items():
-            have = total.get(product_id)
-            total[product_id] = (units, cents) if have is None else (have[0] + units, have[1] + cents)
-    return [{"product_id": product_id, "total_sold": units, "revenue": _money(cents)}
-            for product_id, (units, cents) in total.items() if product_id in products]
+def _products():
+    """product id → (category id, active) for every product, read as a plain QuerySet:
+    modeltranslation's rewrites each row (these columns have no language), 3× slower for 5,000."""
+    return {pk: (category_id, active)
+            for pk, category_id, active in QuerySet(model=Product).order_by().values_list("pk", "category_id",
+                                                                                        "is_active")}
 
 
 # --- the section ------------------------------------------------------------------
 
 def daily_sales(*, days=DAILY_DAYS, now=None):
-    """Revenue and orders per local calendar day for the last `days` days, oldest first."""
+    """Revenue and orders per local calendar day for the last `days` days, oldest first
+    (each day from its local midnight to the next: one range per day, summed by the database)."""
     tz = timezone.get_current_timezone()
     today = timezone.localdate(now or timezone.now(), tz)
-    first_day = today - timedelta(days=days - 1)
-    since = timezone.make_aware(timezone.datetime.combine(first_day, timezone.datetime.min.time()), tz)
-    rows = (
-        sales_orders(since=since)
-        .annotate(day=TruncDate("created_at", tzinfo=tz))
-        .order_by()
-        .values("day")
-        .annotate(revenue=Sum("total_amount"), orders=Count("pk"))
-    )
-    by_day = {row["day"]: row for row in rows}
-    result = []
-    for offset in range(days):
-        day = first_day + timedelta(days=offset)
-        row = by_day.get(day, {})
-        result.append({
-            "date": day.isoformat(),
-            "revenue": quantize(row.get("revenue") or Decimal("0")),
-            "orders": row.get("orders", 0),
-        })
-    return result
+    dates = [today - timedelta(days=days - 1 - offset) for offset in range(days + 1)]
+    midnights = [timezone.make_aware(datetime.combine(day, time.min), tz) for day in dates]
+    bucket, window = _in_ranges(list(itertools.pairwise(midnights)), "created_at")
+    rows = (sales_orders().filter(window).annotate(bucket=bucket).order_by().values("bucket")
+            .annotate(n=Count("*"), cents=_cents("total_amount")).values_list("bucket", "n", "cents"))
+    by_day = {bucket: (n, cents) for bucket, n, cents in rows}
+    return [{"date": day.isoformat(), "revenue": _money(by_day.get(n, (0, 0))[1]), "orders": by_day.get(n, (0, 0))[0]}
+            for n, day in enumerate(dates[:-1])]
 
 
 def top_sellers(*, sold, limit=TOP_SELLERS):
-    """The products with the most units sold in the period (`sold`: _sold's rows)."""
-    rows = sorted(sold, key=lambda row: (-row["total_sold"], -row["revenue"], row["product_id"]))[:limit]
-    products = Product.objects.select_related("category").in_bulk([row["product_id"] for row in rows])
+    """The products with the most units sold in the period (`sold`: product id → (units, piasters))."""
+    rows = heapq.nsmallest(limit, sold.items(), key=lambda row: (-row[1][0], -row[1][1], row[0]))
+    products = Product.objects.select_related("category").in_bulk([product_id for product_id, _s in rows])
     return [
         {
-            "id": row["product_id"],
-            "title": products[row["product_id"]].title,
-            "slug": products[row["product_id"]].slug,
-            "category": products[row["product_id"]].category.slug,
-            "category_name": products[row["product_id"]].category.name,
-            "total_sold": row["total_sold"],
-            "revenue": quantize(row["revenue"]),
+            "id": product_id,
+            "title": products[product_id].title,
+            "slug": products[product_id].slug,
+            "category": products[product_id].category.slug,
+            "category_name": products[product_id].category.name,
+            "total_sold": units,
+            "revenue": _money(cents),
         }
-        for row in rows
+        for product_id, (units, cents) in rows
     ]
 
 
-def category_breakdown(*, sold, category_of):
+def category_breakdown(*, sold, products):
     """Per category: active products, and units and revenue sold in the period
-    (`category_of`: product id → category id)."""
-    sold_by_category = {}
-    for row in sold:
-        sums = sold_by_category.setdefault(category_of[row["product_id"]], {"units": 0, "revenue": Decimal("0")})
-        sums["units"] += row["total_sold"]
-        sums["revenue"] += row["revenue"]
-    categories = Category.objects.annotate(
-        product_count=Count("products", filter=Q(products__is_active=True))
-    ).order_by("position", "slug")
+    (`sold`: product id → (units, piasters); `products`: _products())."""
+    active = Counter(category_id for category_id, is_active in products.values() if is_active)
+    sales = {}
+    for product_id, (units, cents) in sold.items():
+        category_id = products[product_id][0]
+        have = sales.get(category_id, (0, 0))
+        sales[category_id] = (have[0] + units, have[1] + cents)
     result = []
-    for category in categories:
-        sales = sold_by_category.get(category.pk, {})
-        if not category.product_count and not sales:
+    for category in Category.objects.order_by("position", "slug"):
+        if not active[category.pk] and category.pk not in sales:
             continue
+        units, cents = sales.get(category.pk, (0, 0))
         result.append({
             "slug": category.slug,
             "name": category.name,
-            "product_count": category.product_count,
-            "units_sold": sales.get("units") or 0,
-            "revenue": quantize(sales.get("revenue") or Decimal("0")),
+            "product_count": active[category.pk],
+            "units_sold": units,
+            "revenue": _money(cents),
         })
     return result
 
@@ -367,12 +446,14 @@ def analytics_get(*, period, now=None):
     now = now or timezone.now()
     since = period_start(period, now=now)
     previous_since = since - timedelta(days=PERIODS[period])
-    statuses, products, previous_statuses = _period_sums(current=_segments(since, None),
-                                                         previous=_segments(previous_since, since))
+    statuses, sold, previous_statuses = _period_sums(current=_segments(since, None),
+                                                     previous=_segments(previous_since, since))
+    statuses, previous_statuses = _merged(statuses), _merged(previous_statuses)
     figures = _figures(statuses)
     previous = {"since": previous_since, "until": since, **_figures(previous_statuses)}
-    category_of = dict(Product.objects.order_by().values_list("pk", "category_id"))
-    sold = _sold(products, category_of)
+    products = _products()
+    # products deleted since they sold: left out, as the database leaves their items out
+    sold = {product_id: sums for product_id, sums in _merged(sold).items() if product_id in products}
     return {
         "period": period,
         "since": since,
@@ -390,8 +471,8 @@ def analytics_get(*, period, now=None):
             "daily_orders": daily_sales(now=now),
         },
         "products": {
-            "total_products": Product.objects.filter(is_active=True).count(),
+            "total_products": sum(is_active for _category, is_active in products.values()),
             "top_selling_products": top_sellers(sold=sold),
-            "category_breakdown": category_breakdown(sold=sold, category_of=category_of),
+            "category_breakdown": category_breakdown(sold=sold, products=products),
         },
     }

@@ -48,7 +48,10 @@ def _agreed(period="1y"):
 
 
 def _cached_month(moment):
-    return cache.get(analytics._month_key(analytics._month_start(moment)))
+    """The sums cached for the month of `moment` as of now (None when there are none)."""
+    start = analytics._month_start(moment)
+    stamp = (cache.get(analytics.GENERATION_KEY), cache.get(analytics._token_key(start)))
+    return cache.get(analytics._month_key(start, stamp))
 
 
 def _revenue(data):
@@ -178,7 +181,7 @@ def history():
     make_order(lines=[(mist, 1)], created_at=now - timedelta(days=1))
     data = _agreed()
     assert _revenue(data) == (Decimal("240.00"), 2)
-    assert _cached_month(old.created_at)["stamp"]  # the old order's month is now cached
+    assert _cached_month(old.created_at)["statuses"]  # the old order's month is now cached
     return SimpleNamespace(old=old, gold=gold, mist=mist, now=now)
 
 
@@ -300,17 +303,30 @@ def test_a_deleted_product_leaves_the_top_sellers(history):
 def test_a_write_committed_while_a_month_is_being_read_is_not_lost(history, monkeypatch):
     # given: the cache is empty, and the order is cancelled just after a request read the orders
     cache.clear()
-    read = analytics.order_rows
+    read = analytics._read_sums
 
-    def read_then_cancel(ranges):
-        rows = list(read(ranges))
-        if not Order.objects.filter(pk=history.old.pk, status="cancelled").exists():
+    def read_then_cancel(ranges, rows):
+        sums = read(ranges, rows)
+        if rows is analytics.order_rows and not Order.objects.filter(pk=history.old.pk, status="cancelled").exists():
             order_cancel(order=history.old)
-        return rows
+        return sums
 
-    monkeypatch.setattr(analytics, "order_rows", read_then_cancel)
+    monkeypatch.setattr(analytics, "_read_sums", read_then_cancel)
     # when: that request answers (and caches) what it read
     assert _revenue(analytics_get(period="1y")) == (Decimal("240.00"), 2)
     monkeypatch.undo()
     # then: the next one does not take the month it cached
     assert _revenue(_agreed()) == (Decimal("40.00"), 1)
+
+
+def test_a_span_takes_out_only_the_month_version_it_holds(history):
+    # given: another request stored the old order's month under the same stamp with other
+    # sums (it read the database after a write whose new token was not yet set)
+    start = analytics._month_start(history.old.created_at)
+    stamp = (cache.get(analytics.GENERATION_KEY), cache.get(analytics._token_key(start)))
+    key = analytics._month_key(start, stamp)
+    cache.set(key, {**cache.get(key), "id": "another", "statuses": {}, "products": {}})
+    # when: an order of that month changes
+    order_set_status(order=history.old, status="shipped")
+    # then: the year is added up anew, not from the span less sums it never held
+    assert _revenue(_agreed()) == (Decimal("240.00"), 2)
