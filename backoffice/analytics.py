@@ -6,30 +6,39 @@ count anywhere. Cancelled orders count in the status breakdown only, never
 in revenue, order counts, sellers or categories.
 
 A period is summed from calendar months of the shop's time zone (Africa/Cairo).
-Each month that lies wholly inside the period and is over is kept in the shared
-cache as its sums: orders and money per order status, units and money per
-product. The rest (the part-months at both ends, the current month, any month
-not cached) is read from the database, in one query over the orders and one
-over the items for the whole request. With 50,000 orders a year's request reads
-a month or two of rows instead of a year's (bench/RESULTS.md, issue 14).
+The months that lie wholly inside the period and are over come from the shared
+cache: each month's sums (orders and money per order status, units and money
+per product), and the period's whole months added up as one span. The rest (the
+part-months at both ends, the current month, any month not cached) is read from
+the database, in one query over the orders and one over the items. With 50,000
+orders a year's request reads a month or two of rows instead of a year's and
+adds one cached span to them (bench/RESULTS.md, issue 14).
 
-A cached month is only ever used while it is exact:
+Cached sums are only ever used while they are exact:
 
 - Every write to an order or an item (orders.models: save, delete, queryset
-  update, bulk create) sends `orders.signals.sales_written` with the orders'
-  dates, and once its transaction commits each of those months gets a new
-  token. A month's sums are stored under the token read *before* the database
-  was, so sums read before a write committed carry a token the write has
-  since replaced, and are read again by the next request.
+  update and delete, bulk create) sends `orders.signals.sales_written` with the
+  orders' dates, and once its transaction commits each of those months gets a
+  new random token. A month's sums are stored under the (generation, token)
+  stamp read *before* the database was, so sums read before a write committed
+  carry a stamp the write has since replaced; a span records the stamp of each
+  month it adds up and is valid only while all of them are current.
+- A span with months written since is brought up to date by taking out the
+  version of each such month it holds (by the random id each version carries:
+  two requests may store one stamp with different sums, one having read before
+  a write and one after) and putting in the new one; without that version it
+  is added up anew.
 - Sums are stored only by a reader in autocommit mode, where each query sees
   what is committed; never inside a transaction (its own uncommitted writes, or
-  on SQLite a snapshot older than the token): there the cache is not used.
+  on SQLite a snapshot older than the stamp): there the cache is not used.
 - `migrate` (which a restore runs) and writes that cannot name their orders
-  replace the generation every month's sums are stamped with.
+  replace the generation, so every stamp changes.
 - A product deleted since a month was cached is left out on reading, as its
   items (product set to NULL) are left out of the database's sums.
-- Tokens are random and never reused, so an evicted or expired key only costs
-  a recount; a cache that cannot be reached (shop.cache) reads as empty.
+- Stamps are random and never reused, so an evicted or expired key only costs
+  a recount; a cache that cannot be reached (shop.cache) reads as empty. Sums
+  are kept a day, which also bounds what a write the ORM never saw (a hand-edited
+  database) can leave behind.
 """
 
 import heapq
@@ -41,7 +50,17 @@ from uuid import uuid4
 
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import BigIntegerField, Case, Count, IntegerField, Q, QuerySet, Sum, Value, When
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    IntegerField,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
