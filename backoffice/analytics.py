@@ -115,9 +115,26 @@ def _next_month(start):
     return timezone.make_aware(datetime(year, month, 1), timezone.get_default_timezone())
 
 
+def _midnight(moment):
+    """The first moment of the shop's calendar day that holds `moment`."""
+    return timezone.make_aware(datetime.combine(_date(moment), time.min), timezone.get_default_timezone())
+
+
+def _date(moment):
+    """The shop's calendar day that holds `moment`."""
+    return timezone.localtime(moment, timezone.get_default_timezone()).date()
+
+
+def _dates(lo, hi):
+    """The shop's calendar days from the one that holds `lo` to the one before `hi`'s."""
+    first, last = _date(lo), _date(hi)
+    return [first + timedelta(days=n) for n in range((last - first).days)]
+
+
 def _segments(since, until):
     """[since, until) as pieces: ("month", start, end) for each calendar month wholly inside
-    it that is over, ("live", lo, hi) for the rest; `until` None: open-ended."""
+    it that is over, ("days", start, today) for the days of the current month before today
+    when whole months come before them, ("live", lo, hi) for the rest; `until` None: open-ended."""
     over_by = timezone.now() if until is None else min(until, timezone.now())
     segments, lo = [], since
     start = _month_start(since)
@@ -127,6 +144,9 @@ def _segments(since, until):
             segments.append(("live", lo, start))
         segments.append(("month", start, end))
         lo = start = end
+    if until is None and lo == _month_start(lo) and lo < (today := _midnight(timezone.now())):
+        segments.append(("days", lo, today))
+        lo = today
     if until is None or lo < until:
         segments.append(("live", lo, until))
     return segments
@@ -221,6 +241,14 @@ def _token_key(start):
     return f"{PREFIX}:{start:%Y-%m}:token"
 
 
+def _day_token_key(day):
+    return f"{PREFIX}:{day:%Y-%m-%d}:token"
+
+
+def _days_key(lo, hi):
+    return f"{PREFIX}:days:{lo:%Y-%m-%d}:{hi:%Y-%m-%d}"
+
+
 def _month_key(start, stamp):
     """A month's sums as of `stamp` (generation, token): each version under its own key, so
     a span can take out the version it holds and put in the new one."""
@@ -235,29 +263,36 @@ def _new_token():
     return uuid4().hex
 
 
-def _cached_spans(wholes):
+def _cached_spans(wholes, runs):
     """Each period's cached span (the sums over its whole months, with the stamps of the
-    month versions it adds up), and every month's current stamp, which sums read now are
-    stored under. Read before the database."""
+    month versions it adds up) and the cached sums of each run of days, with the current
+    stamp of every month and day, which sums read now are stored under. Read before the
+    database."""
     months = [start for whole, _p in wholes for start in whole]
-    found = cache.get_many([GENERATION_KEY, *map(_token_key, months),
-                            *(_span_key(whole, with_products) for whole, with_products in wholes if whole)])
+    days = [day for run in runs for day in _dates(*run)]
+    found = cache.get_many([GENERATION_KEY, *map(_token_key, months), *map(_day_token_key, days),
+                            *(_span_key(whole, with_products) for whole, with_products in wholes if whole),
+                            *(_days_key(*run) for run in runs)])
     fresh = {}
     generation = found.get(GENERATION_KEY) or fresh.setdefault(GENERATION_KEY, _new_token())
     stamps = {start: (generation, found.get(_token_key(start)) or fresh.setdefault(_token_key(start), _new_token()))
               for start in months}
+    stamps |= {day: (generation, found.get(_day_token_key(day)) or fresh.setdefault(_day_token_key(day),
+                                                                                  _new_token()))
+               for day in days}
     if fresh:
         cache.set_many(fresh, TOKEN_CACHE_SECONDS)
-    return stamps, [found.get(_span_key(whole, with_products)) if whole else None for whole, with_products in wholes]
+    return (stamps, [found.get(_span_key(whole, with_products)) if whole else None for whole, with_products in wholes],
+            [found.get(_days_key(*run)) for run in runs])
 
 
 def sales_cache_expire(sender, placed, **kwargs):
-    """orders.signals.sales_written: once the write commits, give the months of the orders
-    it touched new tokens (or every month a new generation when it could not say)."""
+    """orders.signals.sales_written: once the write commits, give the months and days of the
+    orders it touched new tokens (or every month a new generation when it could not say)."""
     if placed is None or not all(isinstance(m, datetime) and timezone.is_aware(m) for m in placed):
         keys = {GENERATION_KEY}
     else:
-        keys = {_token_key(_month_start(moment)) for moment in placed}
+        keys = {key for moment in placed for key in (_token_key(_month_start(moment)), _day_token_key(_date(moment)))}
     transaction.on_commit(lambda: cache.set_many({key: _new_token() for key in keys}, TOKEN_CACHE_SECONDS),
                           robust=True)
 
@@ -269,7 +304,8 @@ def sales_cache_reset(**kwargs):
 
 def _period_sums(*, current, previous):
     """The current period's sums per status and per product, and the previous one's per
-    status, each as a list of parts to add up: its whole months and its live pieces.
+    status, each as a list of parts to add up: its whole months, its run of days of the
+    current month before today, and its live pieces.
 
     A period's whole months are cached as one span. When some of them were written since,
     the span takes out the versions of those months it holds and puts in their new ones
@@ -279,14 +315,22 @@ def _period_sums(*, current, previous):
     database, read with the live pieces. Each version carries a random id and a span the ids
     of the versions it adds up: two requests may both store a month under one stamp (one
     having read the database before a write, the other after), so only the exact content
-    the span holds is ever taken out."""
+    the span holds is ever taken out.
+
+    The days of the current month before today are cached as one run, valid while the
+    stamp of each of its days is current: new orders (today's) leave it as it is."""
     use_cache = not transaction.get_connection().in_atomic_block
     periods = [(current, True), (previous, False)]
     wholes = [[lo for piece, lo, _hi in segments if piece == "month"] for segments, _p in periods]
-    if use_cache and (wholes[0] or wholes[1]):
-        stamps, spans = _cached_spans(list(zip(wholes, (True, False), strict=True)))
+    runs = [(lo, hi) for piece, lo, hi in current if piece == "days"]
+    if use_cache and (wholes[0] or wholes[1] or runs):
+        stamps, spans, cached_runs = _cached_spans(list(zip(wholes, (True, False), strict=True)), runs)
     else:
-        stamps, spans = {start: (None, None) for whole in wholes for start in whole}, [None, None]
+        stamps = dict.fromkeys([*wholes[0], *wholes[1], *(day for run in runs for day in _dates(*run))], (None, None))
+        spans, cached_runs = [None, None], [None] * len(runs)
+    run_sums = {run: sums for run, sums in zip(runs, cached_runs, strict=True)
+                if sums and sums["stamps"] == [stamps[day] for day in _dates(*run)]}
+    missing_runs = [run for run in runs if run not in run_sums]
     # per period: None (no whole months, or its span is valid), else the months that changed
     # since its span [(month, old stamp)] with the ids of the versions it holds, or None in
     # `changed` to add every month up anew
@@ -318,9 +362,12 @@ def _period_sums(*, current, previous):
     needed = sorted(start for start, stamp in wanted if stamp == stamps[start] and (start, stamp) not in versions)
     live = [[(lo, hi) for piece, lo, hi in segments if piece == "live"] for segments, _p in periods]
     months = [(start, _next_month(start)) for start in needed]
-    statuses = _read_sums(live[0] + live[1] + months, order_rows)
-    products = _read_sums(live[0] + months, item_rows)
+    statuses = _read_sums(live[0] + missing_runs + live[1] + months, order_rows)
+    products = _read_sums(live[0] + missing_runs + months, item_rows)
     fresh = {}
+    for run in missing_runs:
+        run_sums[run] = fresh[_days_key(*run)] = {"stamps": [stamps[day] for day in _dates(*run)],
+                                                  "statuses": statuses[run], "products": products[run]}
     for start, span in zip(needed, months, strict=True):
         version = (start, stamps[start])
         versions[version] = fresh[_month_key(*version)] = {"id": _new_token(), "statuses": statuses[span],
@@ -342,8 +389,10 @@ def _period_sums(*, current, previous):
                     else versions[(start, stamps[start])]["id"] for start in whole], **sums}
     if use_cache and fresh:
         cache.set_many(fresh, MONTH_CACHE_SECONDS)
-    return ([*([spans[0]["statuses"]] if wholes[0] else []), *[statuses[span] for span in live[0]]],
-            [*([spans[0]["products"]] if wholes[0] else []), *[products[span] for span in live[0]]],
+    return ([*([spans[0]["statuses"]] if wholes[0] else []), *[run_sums[run]["statuses"] for run in runs],
+             *[statuses[span] for span in live[0]]],
+            [*([spans[0]["products"]] if wholes[0] else []), *[run_sums[run]["products"] for run in runs],
+             *[products[span] for span in live[0]]],
             [*([spans[1]["statuses"]] if wholes[1] else []), *[statuses[span] for span in live[1]]])
 
 

@@ -231,7 +231,7 @@ def main():
             _generate(args)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
-                cursor.execute("ANALYZE")  # what autovacuum would have done by the time staff look
+                cursor.execute("VACUUM ANALYZE")  # what autovacuum would have done by the time staff look
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(User.objects.get(username="owner"))
         stack = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"

@@ -178,11 +178,11 @@ def history():
     mist = make_product(title="Green Mist", price="40")
     now = timezone.now()
     old = make_order(lines=[(gold, 2)], status="delivered", created_at=now - timedelta(days=100))
-    make_order(lines=[(mist, 1)], created_at=now - timedelta(days=1))
+    recent = make_order(lines=[(mist, 1)], created_at=now - timedelta(days=1))
     data = _agreed()
     assert _revenue(data) == (Decimal("240.00"), 2)
     assert _cached_month(old.created_at)["statuses"]  # the old order's month is now cached
-    return SimpleNamespace(old=old, gold=gold, mist=mist, now=now)
+    return SimpleNamespace(old=old, recent=recent, gold=gold, mist=mist, now=now)
 
 
 def test_cached_months_are_not_read_from_the_database_again(history):
@@ -213,6 +213,13 @@ def test_nothing_is_cached_inside_a_transaction():
 def test_a_status_change_of_an_old_order_is_seen(history):
     order_set_status(order=history.old, status="shipped")
     assert _agreed()["orders"]["status_breakdown"]["shipped"] == 1
+
+
+def test_a_change_to_an_order_of_an_earlier_day_of_this_month_is_seen(history):
+    # (the days of this month before today are cached as one run; on the 1st, yesterday's
+    # order is in last month, a whole month)
+    order_cancel(order=history.recent)
+    assert _revenue(_agreed()) == (Decimal("200.00"), 1)
 
 
 def test_cancelling_an_old_order_takes_it_out_of_revenue(history):
