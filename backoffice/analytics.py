@@ -193,9 +193,19 @@ def order_rows(ranges):
 
 def item_rows(ranges):
     """(range, product, units, piasters) sold from the items of counted orders that were not
-    cancelled (products since deleted have none: their items' product is NULL). One query:
-    a UNION of one per range, each read through the orders' and the items' sales indexes
-    (a join grouped by range let SQLite walk every item by product instead)."""
+    cancelled (products since deleted have none: their items' product is NULL), in one query.
+
+    SQLite: a UNION of one SELECT per range, each reading a range of the orders' sales index
+    and their items through the items' (one join naming each row's range made it walk every
+    item by product instead). PostgreSQL: that join, since it hash-joins each range's orders
+    with every item (13 months: 13 passes over 90,000 items, 670 ms against 220 ms)."""
+    if connection.vendor == "postgresql":
+        bucket, window = _in_ranges(ranges, "order__created_at")
+        return (OrderItem.objects.filter(window, order__payment_status__in=COUNTED_PAYMENTS, order__is_test=False,
+                                         product__isnull=False)
+                .exclude(order__status=OrderStatus.CANCELLED).annotate(bucket=bucket).order_by()
+                .values("bucket", "product_id").annotate(units=Sum("quantity"), cents=_cents("line_total_amount"))
+                .values_list("bucket", "product_id", "units", "cents"))
     parts = [
         OrderItem.objects.filter(order__in=sales_orders(since=lo, until=hi), product__isnull=False).order_by()
         .annotate(bucket=Value(n, output_field=IntegerField())).values("bucket", "product_id")
