@@ -163,12 +163,15 @@ def test_a_years_sums_read_the_orders_and_their_items_from_the_sales_indexes():
     now = timezone.now()
     for ranges in ([(now - timedelta(days=365), None)],
                    [(now - timedelta(days=365), now - timedelta(days=360)), (now - timedelta(days=20), None)]):
-        assert "order_sales_by_date" in _plan(order_rows(ranges))
-        plan = _plan(item_rows(ranges))
+        orders, items = _plan(order_rows(ranges)), _plan(item_rows(ranges))
         if connection.vendor == "sqlite":
-            assert plan.count("order_item_sales") == len(ranges), plan
-        else:  # PostgreSQL picks among the indexes on the items' order by its statistics
-            assert "Seq Scan" not in plan, plan
+            assert "order_sales_by_date" in orders, orders
+            assert items.count("order_item_sales") == len(ranges), items
+        else:
+            # PostgreSQL picks between the indexes that start with the date (and on the items'
+            # order) by its statistics of these few rows, never reading a whole table; on the
+            # vacuumed benchmark shop it reads order_sales_by_date alone (bench/RESULTS.md)
+            assert "Seq Scan" not in orders + items, orders + items
 
 
 def test_a_period_reads_its_order_items_once_for_top_sellers_and_categories(shop_history):

@@ -133,6 +133,7 @@ def _by_hand(period, now):
     datetime(2026, 5, 1, 0, 0, 30, tzinfo=CAIRO),  # just into a month, in summer time
     datetime(2027, 1, 1, 0, 0, 0, 500, tzinfo=CAIRO),  # just into a year
     datetime(2026, 10, 29, 23, 30, tzinfo=CAIRO),  # the evening summer time ended
+    datetime(2026, 4, 25, 12, 0, tzinfo=CAIRO),  # the day after summer time began (at midnight)
 ])
 def test_the_cached_and_uncached_answers_are_identical_on_a_random_shop(moment):
     with time_machine.travel(moment, tick=False):
