@@ -33,8 +33,12 @@ TARGET_MS = 200
 # the URLs the dashboard's sections load first (static_src/islands/admin/*.jsx)
 ROWS = [
     ("orders, first page", "/api/admin/orders"),
-    ("products (the whole list: the section pages in the browser)", "/api/admin/products"),
+    ("products, first page", "/api/admin/products"),
+    ("products, Arabic missing, by price", "/api/admin/products?arabic=any&sort=-price"),
+    ("products, searched", "/api/admin/products?search=tea%2042"),
+    ("products, every id (Auto Categorize)", "/api/admin/products/ids"),
     ("customers, first page", "/api/admin/customers"),
+    ("customers, accounts only", "/api/admin/customers?kind=registered"),
     ("analytics, 1 year", "/api/admin/analytics?period=1y"),
 ]
 # (status, payment method, payment status, weight): what a COD-heavy Egyptian shop sees
