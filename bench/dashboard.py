@@ -38,8 +38,12 @@ TARGET_MS = 200
 # the URLs the dashboard's sections load first (static_src/islands/admin/*.jsx)
 ROWS = [
     ("orders, first page", "/api/admin/orders", None),
-    ("products (the whole list: the section pages in the browser)", "/api/admin/products", None),
+    ("products, first page", "/api/admin/products", None),
+    ("products, Arabic missing, by price", "/api/admin/products?arabic=any&sort=-price", None),
+    ("products, searched", "/api/admin/products?search=tea%2042", None),
+    ("products, every id (Auto Categorize)", "/api/admin/products/ids", None),
     ("customers, first page", "/api/admin/customers", None),
+    ("customers, accounts only", "/api/admin/customers?kind=registered", None),
     ("analytics, 1 year, every cached month made stale before each request (all from the database: the baseline)",
      "/api/admin/analytics?period=1y", "clear"),
     ("analytics, 1 year", "/api/admin/analytics?period=1y", None),
