@@ -12,7 +12,17 @@ from accounts.models import Address, AuthToken, User
 from backoffice.models import AuditEntry
 from catalog.models import Category, Product, Review, StockAlert
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceRecord
-from orders.models import Cart, CartLine, Coupon, Order, OrderItem, OrderStatusChange, Payment, PaymentEvent
+from orders.models import (
+    BuyerActivity,
+    Cart,
+    CartLine,
+    Coupon,
+    Order,
+    OrderItem,
+    OrderStatusChange,
+    Payment,
+    PaymentEvent,
+)
 from shop.models import (
     Announcement,
     ContactMessage,
@@ -147,6 +157,14 @@ class OrderAdmin(admin.ModelAdmin):
     readonly_fields = ("number", "user", "session_key", "subtotal_amount", "discount_amount", "shipping_amount",
                        "cod_fee_amount", "tax_amount", "total_amount", "coupon", "coupon_code", "stock_reserved",
                        "created_at", "updated_at", "paid_at")
+
+
+@admin.register(BuyerActivity)
+class BuyerActivityAdmin(ReadOnlyAdmin):
+    """The customer directory's buyers, rewritten from the orders (orders.models.buyers_rewrite): not edited."""
+
+    list_display = ("key", "last_order_at")
+    search_fields = ("key",)
 
 
 @admin.register(Payment)

@@ -17,12 +17,13 @@ BOM = "\ufeff"
 
 SUBSCRIBER_COLUMNS = ["email", "status", "language", "subscribed_at"]
 # a cell starting with one of these runs as a formula in spreadsheet programs
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _cell(value):
+def safe_cell(value):
+    """A cell a spreadsheet shows as text: a leading formula character gets an apostrophe."""
     text = str(value)
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
+    return f"'{text}" if text.startswith(FORMULA_START) else text
 
 
 def _csv_rows(header, rows):
@@ -47,7 +48,7 @@ def subscribers_csv(*, subscribers):
     """Yield the CSV text of `subscribers`, a header line first, row by row."""
     return _csv_rows(SUBSCRIBER_COLUMNS, (
         [
-            _cell(subscriber.email),
+            safe_cell(subscriber.email),
             "active" if subscriber.is_active else "unsubscribed",
             subscriber.language,
             timezone.localtime(subscriber.created_at).isoformat(timespec="seconds"),
@@ -66,7 +67,7 @@ def orders_csv(*, orders):
         [
             order.number,
             timezone.localtime(order.created_at).isoformat(timespec="seconds"),
-            _cell(order.customer_name), _cell(order.email), _cell(order.phone),
+            safe_cell(order.customer_name), safe_cell(order.email), safe_cell(order.phone),
             order.status, order.payment_status, order.payment_method, money_text(order.total_amount),
             "yes" if order.is_test else "no", "yes" if order.needs_attention else "no",
         ]
@@ -106,11 +107,11 @@ def analytics_csv(*, data):
             [row["date"], money_text(row["revenue"]), row["orders"]] for row in orders["daily_orders"]
         ]),
         ([_("Top sellers"), _("Category"), _("Units sold"), _("Revenue")], [
-            [_cell(row["title"]), _cell(row["category_name"]), row["total_sold"], money_text(row["revenue"])]
+            [safe_cell(row["title"]), safe_cell(row["category_name"]), row["total_sold"], money_text(row["revenue"])]
             for row in products["top_selling_products"]
         ]),
         ([_("Category"), _("Products"), _("Units sold"), _("Revenue")], [
-            [_cell(row["name"]), row["product_count"], row["units_sold"], money_text(row["revenue"])]
+            [safe_cell(row["name"]), row["product_count"], row["units_sold"], money_text(row["revenue"])]
             for row in products["category_breakdown"]
         ]),
     ]

@@ -10,6 +10,7 @@ import io
 
 from django.utils.translation import gettext as _
 
+from backoffice.exports import BOM, FORMULA_START, safe_cell
 from backoffice.product_input import ProductInputSerializer
 from backoffice.products import product_save
 from catalog.models import Product
@@ -24,16 +25,11 @@ LISTS = {"tags", "flavor_notes", "ingredients", "colors", "images"}
 BOOLEANS = {"is_active", "is_featured", "is_new"}
 MAX_BYTES = 5 * 1024 * 1024
 MAX_ROWS = 5000
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 _SEPARATOR = "|"
 
 
-def _guard(text):
-    return f"'{text}" if text.startswith(_FORMULA) else text
-
-
 def _unguard(text):
-    return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA) else text
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_START) else text
 
 
 def _row(product):
@@ -63,8 +59,8 @@ def products_export():
     writer = csv.DictWriter(out, fieldnames=COLUMNS)
     writer.writeheader()
     for product in Product.objects.select_related("category").order_by("pk"):
-        writer.writerow({k: _guard(v) for k, v in _row(product).items()})
-    return "\ufeff" + out.getvalue()
+        writer.writerow({k: safe_cell(v) for k, v in _row(product).items()})
+    return BOM + out.getvalue()
 
 
 def _parse(raw):

@@ -1,7 +1,8 @@
 // Run Lighthouse (mobile preset, the default) over several URLs in one Chromium, for bench/lighthouse.py
 // and tests/browser/test_lighthouse.py. Reads a job as JSON on stdin:
 //   {"chromeFlags": [...], "categories": [...], "fast": false, "audits": [{"url": "...", "cookie": "a=b"}]}
-// and prints one JSON line per audit: {url, scores: {category: 0-100}, cls, failed: [audit ids]}.
+// and prints one JSON line per audit: {url, scores: {category: 0-100}, cls, metrics: {audit id: ms},
+// failed: [audit ids]}.
 // "fast" drops the waits that only timing metrics need (the accessibility, best-practices and SEO
 // audits look at the loaded page, not at how fast it came) and the full-page screenshot.
 import * as chromeLauncher from "chrome-launcher";
@@ -38,7 +39,14 @@ try {
       }
     }
     const cls = lhr.audits["cumulative-layout-shift"]?.numericValue ?? null;
-    process.stdout.write(`${JSON.stringify({ url, scores, cls, failed, error: lhr.runtimeError?.message ?? null })}\n`);
+    // the timing metrics behind the performance score, in ms (null when not audited)
+    const metrics = {};
+    for (const id of ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "speed-index"]) {
+      const value = lhr.audits[id]?.numericValue;
+      metrics[id] = value === undefined ? null : Math.round(value);
+    }
+    const error = lhr.runtimeError?.message ?? null;
+    process.stdout.write(`${JSON.stringify({ url, scores, cls, metrics, failed, error })}\n`);
   }
 } finally {
   await chrome.kill();

@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,7 +122,7 @@ def _wait_until_up(base):
 
 def audit(urls, *, categories=CATEGORIES, cookie=None, fast=False):
     """Lighthouse (mobile preset) over `urls` in one Chromium, in order: one result per URL,
-    {"url", "scores": {category: 0-100}, "cls", "failed": ["audit-id: title"], "error"}.
+    {"url", "scores": {category: 0-100}, "cls", "metrics": {"audit-id": ms}, "failed": ["audit-id: title"], "error"}.
     `urls` holds URLs or (URL, needs the cart) pairs; those that need it are sent `cookie` ("sessionid=…")."""
     audits = []
     for item in urls:
@@ -163,17 +164,26 @@ def main():
 
 def table(rows, categories):
     """Markdown: per page the minimum score over the runs that completed, the largest CLS, every run's
-    performance ("err" for a run Lighthouse could not finish, e.g. NO_NAVSTART on a loaded machine)."""
-    lines = [f"| page | URL | {' | '.join(categories)} | CLS (max) | performance per run |",
-             "|---|---|" + "---|" * len(categories) + "---|---|"]
+    performance ("err" for a run Lighthouse could not finish, e.g. NO_NAVSTART on a loaded machine) and the
+    median of the timing metrics behind it."""
+    lines = [f"| page | URL | {' | '.join(categories)} | CLS (max) | performance per run | median FCP / LCP / TBT ms |",
+             "|---|---|" + "---|" * len(categories) + "---|---|---|"]
     for label, path, runs in rows:
         done = [r for r in runs if not r["error"]] or [{"scores": dict.fromkeys(categories, 0), "cls": None}]
         scores = " | ".join(str(min(r["scores"][name] for r in done)) for name in categories)
         cls = f"{max((r['cls'] or 0) for r in done):.3f}" if "performance" in categories else ""
         per_run = ", ".join("err" if r["error"] else str(r["scores"]["performance"]) for r in runs) \
             if "performance" in categories else ""
-        lines.append(f"| {label} | `{path}` | {scores} | {cls} | {per_run} |")
+        lines.append(f"| {label} | `{path}` | {scores} | {cls} | {per_run} | {_median_metrics(done)} |")
     return "\n".join(lines)
+
+
+def _median_metrics(runs):
+    medians = []
+    for name in ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time"):
+        values = [r["metrics"][name] for r in runs if r.get("metrics", {}).get(name) is not None]
+        medians.append(str(statistics.median(values)) if values else "–")
+    return " / ".join(medians)
 
 
 def _version():

@@ -1,11 +1,13 @@
-"""Admin API: products (list, create, update, delete, Delete All), CSV, generators, images."""
+"""Admin API: products (paged list, create, update, delete, Delete All), CSV, generators, images."""
 
+import re
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
+    OpenApiParameter,
     OpenApiTypes,
     extend_schema,
     extend_schema_view,
@@ -17,6 +19,7 @@ from rest_framework.response import Response
 
 from backoffice import product_csv
 from backoffice.api.base import StaffApi
+from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.product_input import ProductInputSerializer
 from backoffice.products import (
     category_suggest,
@@ -27,6 +30,7 @@ from backoffice.products import (
     product_describe,
     product_save,
 )
+from backoffice.selectors import ARABIC_MISSING, PRODUCT_SORTS, product_admin_counts, product_admin_list
 from catalog.models import Product
 from catalog.pricing import Availability
 from shop.errors import ShopError
@@ -95,6 +99,37 @@ def _products():
     return Product.objects.select_related("category").order_by("-created_at", "-pk")
 
 
+_SLUG = re.compile(r"[-\w]{1,60}")
+LIST_PARAMETERS = [
+    *PAGING_PARAMETERS,
+    OpenApiParameter("category", str, description="a category's slug"),
+    OpenApiParameter("arabic", str, enum=list(ARABIC_MISSING),
+                     description="only products missing Arabic text: the title, any field, an imported one's title"),
+    OpenApiParameter("sort", str, enum=[f"{sign}{key}" for key in PRODUCT_SORTS for sign in ("", "-")],
+                     description="a column, descending with a leading '-'; newest first without"),
+]
+
+
+def _listed(request):
+    """The products the table's search, filters and sort (query parameters) select."""
+    params = request.query_params
+    category = params.get("category", "")
+    products = product_admin_list(search=params.get("search", ""), category=category,
+                                  arabic=params.get("arabic", ""), sort=params.get("sort", ""))
+    return products if not category or _SLUG.fullmatch(category) else products.none()
+
+
+class AdminProductCounts(serializers.Serializer):
+    all = serializers.IntegerField()
+    arabic_title = serializers.IntegerField()
+    arabic_any = serializers.IntegerField()
+    arabic_imported = serializers.IntegerField()
+
+
+class AdminProductPageSerializer(page_serializer("AdminProductPageBase", AdminProductOutputSerializer)):
+    counts = AdminProductCounts(help_text="every product, and those missing Arabic text (whatever the filters)")
+
+
 class ProductListApi(StaffApi):
     area = "products"
 
@@ -104,9 +139,11 @@ class ProductListApi(StaffApi):
             self.area = "delete_all_products"
         return super().get_permissions()
 
-    @extend_schema(responses=AdminProductOutputSerializer(many=True), summary="All products, newest first")
+    @extend_schema(parameters=LIST_PARAMETERS, responses=AdminProductPageSerializer,
+                   summary="Products, paged: searched, filtered and sorted on the server")
     def get(self, request):
-        return Response(AdminProductOutputSerializer(_products(), many=True).data)
+        page = paginate(request, _listed(request), lambda rows: AdminProductOutputSerializer(rows, many=True).data)
+        return Response({**page, "counts": product_admin_counts()})
 
     @extend_schema(request=ProductInputSerializer, responses={201: AdminProductOutputSerializer},
                    summary="Create a product")
@@ -120,6 +157,19 @@ class ProductListApi(StaffApi):
                    summary="Delete every product (Owner only)")
     def delete(self, request):
         return Response({"deleted": product_delete_all(actor=request.user)})
+
+
+class ProductIdsApi(StaffApi):
+    """Every product's id (or those the filters select): what Auto Categorize walks in batches."""
+
+    area = "products"
+
+    @extend_schema(parameters=LIST_PARAMETERS[2:],
+                   responses=inline_serializer("AdminProductIds", {"ids": serializers.ListField(
+                       child=serializers.IntegerField())}),
+                   summary="The ids of the products the filters select, in the table's order")
+    def get(self, request):
+        return Response({"ids": list(_listed(request).values_list("pk", flat=True))})
 
 
 class ProductDetailApi(StaffApi):
@@ -257,6 +307,7 @@ class ProductImageUploadApi(StaffApi):
 
 urlpatterns = [
     path("admin/products", ProductListApi.as_view(), name="admin-products"),
+    path("admin/products/ids", ProductIdsApi.as_view(), name="admin-products-ids"),
     path("admin/products/export", ProductExportApi.as_view(), name="admin-products-export"),
     path("admin/products/import", ProductImportApi.as_view(), name="admin-products-import"),
     path("admin/products/categorize", ProductBulkCategorizeApi.as_view(), name="admin-products-categorize"),

@@ -1,3 +1,4 @@
+import re
 from decimal import Decimal
 
 import pytest
@@ -147,3 +148,17 @@ def test_a_product_change_shows_at_once_despite_the_fragment_cache(client):
     # then
     html = client.get("/shop").content.decode()
     assert "New name" in html and "Old name" not in html
+
+
+def test_the_shops_first_two_rows_of_pictures_load_at_once_and_the_rest_when_scrolled_to(client):
+    # the largest paint on a phone is a picture in the first rows: a lazy one waits for layout
+    # given
+    for n in range(7):
+        make_product(title=f"Tea {n}", images=[f"/media/demo/tea-{n}.svg"])
+    # when
+    html = client.get("/shop").content.decode()
+    # then
+    pictures = re.findall(r'<img src="/media/demo/tea-\d\.svg"[^>]*>', html)
+    assert len(pictures) == 7
+    assert all('loading="lazy"' not in tag and 'fetchpriority="high"' in tag for tag in pictures[:4])
+    assert all('loading="lazy"' in tag and "fetchpriority" not in tag for tag in pictures[4:])

@@ -102,7 +102,7 @@ def test_each_imported_product_keeps_its_price_history(recrawled, staff, owner):
         ("460.00", "0.4", "100", "368.00"), ("420.00", "0.4", "100", "336.00")]
     assert all(h["recordedAt"] for h in history)
     # and the dashboard's product answer says it is imported
-    product = staff.get("/api/admin/products").json()
+    product = staff.get("/api/admin/products").json()["results"]
     assert next(p for p in product if p["id"] == detox)["sourceUrl"].endswith("/product/detox-tea/")
 
 

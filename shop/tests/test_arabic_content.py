@@ -132,7 +132,7 @@ def test_the_product_api_edits_both_languages_and_names_what_is_missing_in_arabi
     make_product(slug="imported-tea", title="Imported Tea", source_url="https://producer.example/p/1",
                  flavor_notes=["bold"])
     client.force_login(owner)
-    [row] = client.get("/api/admin/products").json()
+    [row] = client.get("/api/admin/products").json()["results"]
     assert row["isImported"] is True and {"title", "flavorNotes"} <= set(row["arabicMissing"])
     body = {"title": "Imported Tea", "titleAr": "شاي مستورد", "price": "100.00",
             "flavorNotes": ["bold"], "flavorNotesAr": ["قوي"], "ingredientsAr": ["شاي كيني"]}

@@ -1,10 +1,11 @@
-// Products: search, category filter, table (stock below 10 in red), add/edit dialog with image
-// upload, CSV Export/Import, Auto Categorize in batches of 5, per-row AI description/categorize,
-// delete, and Delete All for the Owner.
+// Products: a server-paged table (search, category and Arabic filters, column sort go to the API;
+// stock below 10 in red), add/edit dialog with image upload, CSV Export/Import, Auto Categorize of
+// every product in batches of 5, per-row AI description/categorize, delete (one, the selected ones
+// across pages) and Delete All for the Owner.
 import { useEffect, useRef, useState } from "react";
 import {
   Badge, ConfirmDialog, DataTable, RowMenu, Dialog, DialogFooter, Field, Toggle, api, at, can, userMessage, sectionStrings, sleep, toast,
-  upload, useAdminData, useSubmit,
+  upload, useServerList, useSubmit,
 } from "./components/index.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
 import { formatDate } from "../../lib/digits.js";
@@ -260,7 +261,9 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
 
 export default function Products({ permissions, categories = [], language }) {
   const name = (p) => (language === "ar" && p.titleAr ? p.titleAr : p.title);
-  const { data, setData, loading, reload } = useAdminData("/api/admin/products", { fallback: [] });
+  const table = useServerList("/api/admin/products", { category: "", arabic: "" });
+  const counts = table.data.counts || { all: 0, arabicTitle: 0, arabicAny: 0, arabicImported: 0 };
+  const [selected, setSelected] = useState(() => new Set());
   const [editing, setEditing] = useState(null); // null | "new" | product
   const [confirm, setConfirm] = useState(null); // {kind, product}
   const [busy, setBusy] = useState("");
@@ -270,8 +273,13 @@ export default function Products({ permissions, categories = [], language }) {
   const canCreate = can(permissions, "products", "create");
   const canDelete = can(permissions, "products", "delete");
   const canDeleteAll = can(permissions, "delete_all_products", "delete");
-  const products = data || [];
-  const replace = (p) => setData((rows) => rows.map((r) => (r.id === p.id ? p : r)));
+  const replace = table.updateRow;
+  // the selection spans pages: a deleted product leaves it
+  const unselect = (id) => setSelected((prev) => {
+    const next = new Set(prev);
+    next.delete(id);
+    return next;
+  });
 
   const rowAction = async (product, kind) => {
     setBusy(`${kind}-${product.id}`);
@@ -285,15 +293,16 @@ export default function Products({ permissions, categories = [], language }) {
     }
   };
 
+  // every product, not only the page shown: the server names them all, then batches of 5, 500 ms apart
   const autoCategorizeAll = async () => {
-    if (!products.length) {
-      toast(st("noProducts"), "error");
-      return;
-    }
     setBusy("auto");
-    const ids = products.map((p) => p.id);
     let done = 0;
     try {
+      const { ids } = await api("/api/admin/products/ids");
+      if (!ids.length) {
+        toast(st("noProducts"), "error");
+        return;
+      }
       for (let i = 0; i < ids.length; i += BATCH) {
         const batch = ids.slice(i, i + BATCH);
         const updated = await api("/api/admin/products/categorize", { method: "POST", body: { ids: batch } });
@@ -319,17 +328,17 @@ export default function Products({ permissions, categories = [], language }) {
         // one audited DELETE per product; the ones done stay done if a later one fails
         for (const id of ids) {
           await api(`/api/admin/products/${id}`, { method: "DELETE" });
-          setData((rows) => rows.filter((r) => r.id !== id));
+          unselect(id);
         }
         clear();
         toast(st("deletedSelected", { count: ids.length }), "success");
       } else if (kind === "all") {
         await api("/api/admin/products", { method: "DELETE" });
-        setData([]);
+        setSelected(new Set());
         toast(st("deletedAll"), "success");
       } else {
         await api(`/api/admin/products/${product.id}`, { method: "DELETE" });
-        setData((rows) => rows.filter((r) => r.id !== product.id));
+        unselect(product.id);
         toast(st("deleted"), "success");
       }
     } catch (err) {
@@ -337,6 +346,7 @@ export default function Products({ permissions, categories = [], language }) {
     } finally {
       setBusy("");
       setConfirm(null);
+      table.reload(); // the page closes up; the ones done stay gone if a later one failed
     }
   };
 
@@ -350,7 +360,7 @@ export default function Products({ permissions, categories = [], language }) {
       const report = await upload("/api/admin/products/import", form);
       toast(st("imported", report), report.errors.length ? "error" : "success");
       if (report.errors.length) console.warn("CSV import errors", report.errors);
-      reload();
+      table.reload();
     } catch (err) {
       toast(userMessage(err, st("importFailed")), "error");
     } finally {
@@ -374,9 +384,9 @@ export default function Products({ permissions, categories = [], language }) {
         </span>
       ),
     },
-    { key: "categoryName", label: st("category"), sortable: true },
+    { key: "category", label: st("category"), sortable: true, render: (p) => <bdi>{p.categoryName}</bdi> },
     {
-      key: "price", label: st("price"), sortable: true, value: (p) => Number(p.price),
+      key: "price", label: st("price"), sortable: true,
       render: (p) => (
         <span>
           {formatEgp(p.salePrice ?? p.price, language)}
@@ -449,26 +459,28 @@ export default function Products({ permissions, categories = [], language }) {
   return (
     <div className="admin-panel">
       <DataTable
+        table={table}
         label={st("products")}
-        rows={products}
-        loading={loading}
         columns={columns}
-        searchText={(p) => `${p.title} ${p.titleAr || ""} ${p.slug} ${(p.tags || []).join(" ")}`}
         searchPlaceholder={st("search")}
         filters={[
-          { key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })), match: (p, v) => p.category === v },
-          // what staff still have to write in Arabic (imported products arrive with English titles)
+          { key: "category", label: st("allCategories"), options: categories.map((c) => ({ value: c.slug, label: c.name })) },
+          // what staff still have to write in Arabic (imported products arrive with English titles);
+          // the counts are over every product
           { key: "arabic", label: st("arabicAll"), options: [
-            { value: "title", label: st("arabicTitleMissing", { count: products.filter((p) => !p.titleAr).length }) },
-            { value: "any", label: st("arabicAnyMissing", { count: products.filter((p) => p.arabicMissing?.length).length }) },
-            { value: "imported", label: st("arabicImportedMissing", { count: products.filter((p) => p.isImported && !p.titleAr).length }) },
-          ], match: (p, v) => (v === "title" ? !p.titleAr : v === "imported" ? p.isImported && !p.titleAr : p.arabicMissing?.length > 0) },
+            { value: "title", label: st("arabicTitleMissing", { count: counts.arabicTitle }) },
+            { value: "any", label: st("arabicAnyMissing", { count: counts.arabicAny }) },
+            { value: "imported", label: st("arabicImportedMissing", { count: counts.arabicImported }) },
+          ] },
         ]}
         toolbar={toolbar}
         selectable={canDelete}
-        bulkActions={(ids, clear) => (
-          <button type="button" className="button button--small button--danger" onClick={() => setConfirm({ kind: "selected", ids, clear })}>
-            {st("deleteSelected", { count: ids.length })}
+        selected={selected}
+        onSelectedChange={setSelected}
+        bulkBar={selected.size > 0 && (
+          <button type="button" className="button button--small button--danger"
+            onClick={() => setConfirm({ kind: "selected", ids: [...selected], clear: () => setSelected(new Set()) })}>
+            {st("deleteSelected", { count: selected.size })}
           </button>
         )}
         emptyText={st("empty")}
@@ -479,7 +491,7 @@ export default function Products({ permissions, categories = [], language }) {
           categories={categories}
           onClose={() => setEditing(null)}
           onSaved={(p) => {
-            if (editing === "new") setData((rows) => [p, ...rows]);
+            if (editing === "new") table.reload();
             else replace(p);
             setEditing(null);
           }}
@@ -489,7 +501,7 @@ export default function Products({ permissions, categories = [], language }) {
         open={!!confirm}
         busy={busy === "delete"}
         message={{
-          all: () => st("confirmDeleteAll", { count: products.length }),
+          all: () => st("confirmDeleteAll", { count: counts.all }),
           selected: () => st("confirmDeleteSelected", { count: confirm.ids.length }),
           one: () => st("confirmDelete", { title: name(confirm.product) }),
         }[confirm?.kind]?.() || ""}

@@ -7,8 +7,9 @@
 //   bulkActions(selectedIds, clearSelection) -> buttons shown while rows are selected
 //
 // Server mode (`table`, from useServerList): search, filters and page go to the API; the page
-// shown is the server's answer. Selection is the caller's (`selected`, `onSelectedChange`), and
-// `bulkBar` (always shown when given) holds the bulk controls.
+// shown is the server's answer, sorted by the server (a `sortable` column's key is sent as `sort`).
+// Selection is the caller's (`selected`, `onSelectedChange`), and `bulkBar` (always shown when
+// given) holds the bulk controls.
 //   filters: [{ key, label, allLabel?, options: [{value, label}] }]
 import { useEffect, useMemo, useState } from "react";
 import { at } from "./strings.js";
@@ -158,6 +159,8 @@ function ServerPagedTable({ table, columns, filters = [], selectable = false, se
       filters={filters}
       filterValue={(f) => table.filters[f.key] || ""}
       setFilter={(f, value) => table.setFilter(f.key, value)}
+      sort={table.sort || null}
+      sortBy={table.sortBy}
       selectable={selectable}
       selected={selected}
       onSelectedChange={onSelectedChange}

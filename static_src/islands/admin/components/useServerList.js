@@ -2,6 +2,7 @@
 // the API as query parameters, so it scales past what fits in one answer. DataTable shows it:
 //   const table = useServerList("/api/admin/orders", { status: "" });
 //   <DataTable table={table} columns={…} filters={…} selectable bulkBar={…} />
+// Columns marked `sortable` sort on the server: `sort=key` (ascending) or `sort=-key`.
 import { useEffect, useMemo, useState } from "react";
 import { useAdminData } from "./api.js";
 
@@ -22,13 +23,15 @@ export function useServerList(endpoint, initialFilters = {}, { pageSize: initial
   const [filters, setFilters] = useState(initialFilters);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(initialSize);
+  const [sort, setSort] = useState(null); // {key, dir: 1|-1}
   const debouncedSearch = useDebounced(search);
   const path = useMemo(() => {
     const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
     if (debouncedSearch.trim()) params.set("search", debouncedSearch.trim());
     for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+    if (sort) params.set("sort", `${sort.dir === -1 ? "-" : ""}${sort.key}`);
     return `${endpoint}?${params}`;
-  }, [endpoint, page, pageSize, debouncedSearch, filters]);
+  }, [endpoint, page, pageSize, debouncedSearch, filters, sort]);
   const { data, setData, loading, error, reload } = useAdminData(path, { fallback: EMPTY_PAGE, onError });
   return {
     data: data || EMPTY_PAGE,
@@ -45,6 +48,12 @@ export function useServerList(endpoint, initialFilters = {}, { pageSize: initial
     filters,
     setFilter: (key, value) => {
       setFilters((prev) => ({ ...prev, [key]: value }));
+      setPage(1);
+    },
+    sort,
+    // a column's header: ascending, then descending, then the server's own order
+    sortBy: (key) => {
+      setSort((prev) => (prev && prev.key === key ? (prev.dir === 1 ? { key, dir: -1 } : null) : { key, dir: 1 }));
       setPage(1);
     },
     page,
