@@ -1,5 +1,4 @@
 // Mount React islands into server-rendered pages.
-import { startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { initI18n } from "./i18n.js";
 import { onFirstReach } from "./reach.js";
@@ -19,10 +18,7 @@ async function mount(registry, el) {
   // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
   // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
   new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
-  // as a transition, React renders in slices of a few milliseconds and yields to the browser between
-  // them, so mounting a page's islands never blocks a tap for long (Lighthouse's total blocking time)
-  const root = createRoot(el);
-  startTransition(() => root.render(<Island {...readProps(el)} />));
+  createRoot(el).render(<Island {...readProps(el)} />);
 }
 
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
