@@ -329,7 +329,7 @@ def _period_sums(*, current, previous):
 
     The days of the current month before today are cached as one run, valid while the
     stamp of each of its days is current: new orders (today's) leave it as it is."""
-    use_cache = not transaction.get_connection().in_atomic_block
+    use_cache = not connection.in_atomic_block
     periods = [(current, True), (previous, False)]
     wholes = [[lo for piece, lo, _hi in segments if piece == "month"] for segments, _p in periods]
     runs = [(lo, hi) for piece, lo, hi in current if piece == "days"]
