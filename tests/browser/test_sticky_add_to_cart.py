@@ -53,7 +53,7 @@ def test_the_sticky_bar_follows_the_main_button_on_a_phone(new_page, screenshot,
     page.keyboard.press("Escape")
     sheet.wait_for(state="detached")
     # and focus is back on the button that opened it
-    assert page.evaluate("document.activeElement.classList.contains('sticky-atc__button')")
+    page.wait_for_function("() => document.activeElement.classList.contains('sticky-atc__button')", timeout=5000)
     # when the main button comes back into view, the bar goes
     main.scroll_into_view_if_needed()
     bar.wait_for(state="hidden")
