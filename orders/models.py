@@ -163,7 +163,8 @@ class OrderQuerySet(models.QuerySet["Order"]):
         # their customers: what the storefront keeps for them (accounts.user_cache: the products
         # they may review, their last governorate) is read again, also by a customer they move to
         moved_to = kwargs.get("user_id", getattr(kwargs.get("user"), "pk", None))
-        user_changed([*(user_id for *_rest, user_id in rows), moved_to])
+        # an expression (bulk_update's Case) names no one: bulk_update reports its objects' customers
+        user_changed([*(user_id for *_rest, user_id in rows), moved_to if isinstance(moved_to, int) else None])
         if BUYER_FIELDS & kwargs.keys():
             before = {pk: key for pk, key, _placed, _user in rows}
             buyers_rewrite(before, before.values())
