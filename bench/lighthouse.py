@@ -128,6 +128,26 @@ def audit(urls, *, categories=CATEGORIES, cookie=None, fast=False):
     for item in urls:
         url, needs_cart = item if isinstance(item, tuple) else (item, False)
         audits.append({"url": url, "cookie": cookie if needs_cart else None})
+    results = _run_audits(audits, categories, fast)
+    for _retry in range(RETRIES):
+        again = [i for i, result in enumerate(results) if _trace_lost(result)]
+        if not again:
+            break
+        for i, result in zip(again, _run_audits([audits[i] for i in again], categories, fast), strict=True):
+            results[i] = {**result, "retries": results[i].get("retries", 0) + 1}
+    return results
+
+
+# Lighthouse 12 with Debian's Chromium loses the trace of about one page load in twenty (NO_NAVSTART, on an
+# idle machine too) and says to run it again: such a run measured nothing, so it is run again, up to twice
+RETRIES = 2
+
+
+def _trace_lost(result):
+    return bool(result["error"]) and "NO_NAVSTART" in result["error"]
+
+
+def _run_audits(audits, categories, fast):
     job = {"chromeFlags": CHROME_FLAGS.split(), "categories": list(categories), "fast": fast, "audits": audits}
     out = subprocess.run(["node", str(AUDIT_SCRIPT)], input=json.dumps(job), env={**os.environ, "CHROME_PATH": CHROME},
                          cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True, timeout=60 + 120 * len(audits)).stdout
@@ -164,16 +184,16 @@ def main():
 
 def table(rows, categories):
     """Markdown: per page the minimum score over the runs that completed, the largest CLS, every run's
-    performance ("err" for a run Lighthouse could not finish, e.g. NO_NAVSTART on a loaded machine) and the
-    median of the timing metrics behind it."""
+    performance ("err" for a run Lighthouse could not finish, a "*" for each time it was run again after losing
+    its trace) and the median of the timing metrics behind it."""
     lines = [f"| page | URL | {' | '.join(categories)} | CLS (max) | performance per run | median FCP / LCP / TBT ms |",
              "|---|---|" + "---|" * len(categories) + "---|---|---|"]
     for label, path, runs in rows:
         done = [r for r in runs if not r["error"]] or [{"scores": dict.fromkeys(categories, 0), "cls": None}]
         scores = " | ".join(str(min(r["scores"][name] for r in done)) for name in categories)
         cls = f"{max((r['cls'] or 0) for r in done):.3f}" if "performance" in categories else ""
-        per_run = ", ".join("err" if r["error"] else str(r["scores"]["performance"]) for r in runs) \
-            if "performance" in categories else ""
+        per_run = ", ".join(("err" if r["error"] else str(r["scores"]["performance"])) + "*" * r.get("retries", 0)
+                            for r in runs) if "performance" in categories else ""
         lines.append(f"| {label} | `{path}` | {scores} | {cls} | {per_run} | {_median_metrics(done)} |")
     return "\n".join(lines)
 

@@ -60,6 +60,8 @@ MIDDLEWARE = [
     # Eastern Arabic digits typed anywhere are read as 0-9 (one digit rule)
     "shop.middleware.WesternDigitsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # pages, API answers and uploaded SVGs go out gzipped to browsers that ask for it
+    "shop.middleware.TextGZipMiddleware",
     # stored pages are served from here: after everything that adds headers to
     # every response, before everything a stored page does not need
     "shop.page_cache.PageCacheMiddleware",

@@ -1,11 +1,16 @@
 """Template helpers every page may use (registered as builtins)."""
 
+import functools
+import posixpath
 import re
 
 from django import template
+from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import translate_url
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from orders.places import country_name, governorate_name
@@ -71,6 +76,38 @@ def asset(path: str) -> str:
 
 
 _SOCIAL_LABELS = {"facebook": "Facebook", "instagram": "Instagram", "twitter": "X (Twitter)"}
+
+
+@register.simple_tag(takes_context=True)
+def inline_styles(context, *names: str) -> str:
+    """The built stylesheets `names` (static/dist/…) in one <style> with this response's nonce.
+
+    A storefront page then paints without waiting for any other request: on a phone's slow
+    line each render-blocking stylesheet cost about a round trip (0.2–0.3 s) before the first
+    paint. Together they are about 7 KB gzipped, sent with every page instead of cached once.
+    """
+    nonce = getattr(context.get("request"), "csp_nonce", "")
+    text = _built_css(names) if not settings.DEBUG else _built_css.__wrapped__(names)
+    return format_html('<style nonce="{}">{}</style>', nonce, mark_safe(text))  # noqa: S308 (our own build)
+
+
+_CSS_URL = re.compile(r"""url\((["']?)\./([^"')]+)\1\)""")
+
+
+@functools.cache
+def _built_css(names: tuple[str, ...]) -> str:
+    """The files' text, their relative url()s (fonts) turned into the static URLs a <link> would load."""
+    texts = []
+    for name in names:
+        path = finders.find(f"dist/{name}")
+        if path is None:
+            raise FileNotFoundError(f"static/dist/{name} is not built (npm run build)")
+        with open(path, encoding="utf-8") as built:
+            text = built.read()
+        folder = posixpath.dirname(f"dist/{name}")
+        texts.append(_CSS_URL.sub(lambda m: f'url("{static(posixpath.join(folder, m.group(2)))}")', text))
+    # a stylesheet never holds "</style", but the HTML parser must not be able to end the element early
+    return "".join(texts).replace("</", "<\\/")
 
 
 @register.simple_tag
