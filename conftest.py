@@ -6,6 +6,7 @@ from django.utils import translation
 
 from accounts.models import Role, User
 from catalog.suggest import index_reset
+from catalog.views import delivery_estimates_forget
 
 PASSWORD = "correct horse 42"
 
@@ -25,9 +26,11 @@ def _clean_shared_cache():
     # index is keyed by the catalogue version kept there
     cache.clear()
     index_reset()
+    delivery_estimates_forget()
     yield
     cache.clear()
     index_reset()
+    delivery_estimates_forget()
 
 
 def _customer(username, first_name, **extra):

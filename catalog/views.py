@@ -1,6 +1,7 @@
 """Storefront catalogue pages: shop, sale, explore and product detail."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,7 +24,7 @@ from catalog.models import Product
 from catalog.pricing import ON_SALE, Availability, PriceInfo, price_info
 from catalog.services import review_is_allowed_shown
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
-from orders.delivery import CAIRO, delivery_estimate, shopper_governorate
+from orders.delivery import CAIRO, delivery_estimate, shopper_governorate, store_today
 from shop.errors import ShopError
 from shop.models import StoreSettings
 from shop.money import format_egp, money_text
@@ -243,6 +244,29 @@ def _delivery_estimate(request: HttpRequest, store: StoreSettings, language: str
 def delivery_estimate_part(request: HttpRequest, _arg: str) -> dict[str, Any]:
     """The delivery estimate for this visitor (a visitor part of the product page: shop.stitch)."""
     return delivery_estimate_context(request, store_settings_get(), get_language())
+
+
+# The rendered estimate depends on nothing of the shopper's but their governorate: a web process keeps it
+# per governorate, language, settings (saved at) and store day, for every shopper alike (shop.stitch).
+_estimates: dict[tuple[Any, ...], str] = {}
+_ESTIMATES_KEPT = 500
+
+
+def delivery_estimate_memo(request: HttpRequest, _key: object, render_part: Callable[[], str]) -> str:
+    """The delivery estimate part for this shopper's governorate, rendered once per process and day."""
+    store = store_settings_get()
+    key = (shopper_governorate(request) or CAIRO, get_language(), store.pk, store.updated_at, store_today(store))
+    text = _estimates.get(key)
+    if text is None:
+        if len(_estimates) >= _ESTIMATES_KEPT:
+            _estimates.clear()  # yesterday's and superseded settings' texts
+        text = _estimates[key] = render_part()
+    return text
+
+
+def delivery_estimates_forget() -> None:
+    """Drop the kept estimates (tests: settings rows of equal `updated_at` under a frozen clock)."""
+    _estimates.clear()
 
 
 def delivery_estimate_context(request: HttpRequest, store: StoreSettings, language: str) -> dict[str, Any]:

@@ -54,14 +54,16 @@ _nodelists = {}  # (template name, part name) -> the part's template nodes, regi
 # and the language until the cart changes.)
 _USER = "accounts.user_cache.request_user_memo"
 _CART = "orders.cart.cart_memo"
+_GOVERNORATE = "catalog.views.delivery_estimate_memo"
 PART_CONTEXT = {
     "account": (None, True, (_USER, False)),
     "account-menu": (None, True, (_USER, False)),
     "cart-badge": ("orders.cart.cart_badge_part", False, (_CART, False)),
     # whether they may review: bought and received (their orders); the login link names the path
     "review-form": ("catalog.views.review_form_part", True, (_USER, True)),
-    # the shopper's governorate lives in the session, even a guest's
-    "delivery-estimate": ("catalog.views.delivery_estimate_part", False, None),
+    # the shopper's governorate lives in the session, even a guest's; the text is the same for every
+    # shopper of a governorate, so it is kept per governorate (and language, settings and day)
+    "delivery-estimate": ("catalog.views.delivery_estimate_part", False, (_GOVERNORATE, False)),
 }
 _import = functools.cache(import_string)
 

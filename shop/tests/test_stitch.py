@@ -124,3 +124,32 @@ def test_the_delivery_estimate_is_the_shoppers_own(tea):
     assert _product_queries(queries) == []  # stitched, not rendered
     assert "Delivery to Aswan" in page and "Delivery to Cairo" not in page
     assert "Delivery to Cairo" in Client().get("/product/kenya-gold").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_delivery_estimate_is_rendered_once_per_governorate_and_follows_settings_and_days(tea, monkeypatch):
+    import datetime  # noqa: PLC0415
+
+    from catalog import views  # noqa: PLC0415
+
+    rendered = []
+    real = views.delivery_estimate_part
+    monkeypatch.setattr(views, "delivery_estimate_part", lambda *a: rendered.append(1) or real(*a))
+    _store("/product/kenya-gold")
+    shoppers = [Client() for _ in range(3)]
+    for shopper, governorate in zip(shoppers, ("Aswan", "Aswan", "Giza"), strict=True):
+        _add(shopper, tea, 1)
+        shopper.post("/api/cart/summary", {"governorate": governorate}, content_type="application/json")
+    pages = [shopper.get("/product/kenya-gold").content.decode() for shopper in shoppers]
+    # two shoppers of Aswan share one rendering; Giza gets its own
+    assert len(rendered) == 2
+    assert "Delivery to Aswan" in pages[0] and "Delivery to Aswan" in pages[1] and "Delivery to Giza" in pages[2]
+    # a new rate shows at once
+    store_settings_update(shipping_zones=[{"governorate": "Aswan", "rate": "99.00", "minDays": 2, "maxDays": 4}])
+    _store("/product/kenya-gold")
+    assert "E£99.00" in shoppers[0].get("/product/kenya-gold").content.decode() and len(rendered) == 3
+    # and a new day its own dates
+    before = len(rendered)
+    monkeypatch.setattr(views, "store_today", lambda store: datetime.date(2030, 1, 1))
+    shoppers[0].get("/product/kenya-gold")
+    assert len(rendered) == before + 1
