@@ -132,6 +132,16 @@ class TestTheCachedPath:
         store_settings_update(maintenance_mode=False)
         assert Client().get("/shop").status_code == 200
 
+    def test_maintenance_mode_holds_even_when_a_page_read_the_old_settings_before_the_commit(
+            self, tea, django_capture_on_commit_callbacks):
+        old = store_settings_get()
+        with django_capture_on_commit_callbacks(execute=True):
+            store_settings_update(maintenance_mode=True)
+            # a request of another process, before the switch commits, reads the old row and caches it
+            cache.set("store-settings:v1", old, 300)
+        assert store_settings_get().maintenance_mode is True
+        assert Client().get("/shop").status_code == 503
+
     def test_a_first_visit_in_arabic_is_still_redirected(self, tea):
         Client().get("/shop")  # the English page is stored
         response = Client().get("/shop", HTTP_ACCEPT_LANGUAGE="ar-EG,ar;q=0.9")
