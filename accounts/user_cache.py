@@ -4,10 +4,11 @@ Every request of a signed-in visitor needs their user row (Django's
 `auth.get_user`); building that ORM query cost a quarter of a stitched page.
 So each web process keeps the rows it has read, and for each user a few facts
 the storefront shows (their greeting rendered, the products they may review,
-their last order's governorate: `user_memo`), under the user's generation token
-in the shared cache (shop.generations: one small cache read per request). Every
-change to the user's row or to their orders deletes the token, now and again
-once the transaction commits (`user_changed`), so a deactivation, a new
+their last order's governorate, what their cart holds: `user_memo`), under the
+user's generation token in the shared cache (shop.generations: one small cache
+read per request). Every change to the user's row, their orders or their cart
+deletes the token, now and again once the transaction commits (`user_changed`;
+orders.cart.cart_changed for the cart), so a deactivation, a new
 password, a new role or a sign-out elsewhere holds from the very next request,
 in every process.
 
@@ -59,18 +60,18 @@ def user_get(user_id: object) -> Any:
     return user
 
 
-def user_memo(user: Any, name: Hashable, compute: Callable[[], T]) -> T:
-    """`compute()`, kept for `user` until their row or their orders change.
+def user_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None) -> T:
+    """`compute()`, kept for `user` until their row, their orders or their cart change (at most `seconds`).
 
-    `compute` must depend only on the user, their orders and `name` (put the
-    language or anything else it reads in `name`), and return a value nobody
-    changes. Without a current copy of the user (not read through `user_get`,
-    or changed since) it is simply called.
+    `compute` must depend only on the user, their orders, their cart and `name`
+    (put the language or anything else it reads in `name`), and return a value
+    nobody changes. Without a current copy of the user (not read through
+    `user_get`, or changed since) it is simply called.
     """
     token = getattr(user, GENERATION_ATTRIBUTE, None)
     if _users.kept(getattr(user, "pk", None), token) is None:
         return compute()
-    return _users.memo(user.pk, name, compute, token=token)
+    return _users.memo(user.pk, name, compute, token=token, seconds=seconds)
 
 
 def request_user_memo(request: Any, name: Hashable, compute: Callable[[], T]) -> T:
@@ -79,7 +80,7 @@ def request_user_memo(request: Any, name: Hashable, compute: Callable[[], T]) ->
 
 
 def user_changed(user_ids: Iterable[object]) -> None:
-    """Call when users' rows or orders change: their copies and memos go, in every process.
+    """Call when users' rows, orders or carts change: their copies and memos go, in every process.
 
     Deleted now and again on commit: a request that read the rows before the
     commit cannot leave them behind under a token that still counts.

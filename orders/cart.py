@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from accounts.models import User
+from accounts.user_cache import user_changed, user_memo
 from catalog.models import Product
 from catalog.pricing import Availability
 from orders.models import Cart, CartLine
@@ -61,22 +62,12 @@ def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product
     return [(line.product, line.quantity) for line in lines.select_related("product").order_by("pk")]
 
 
-# What a visitor's cart holds, kept in each web process under a token per owner (a
-# customer, a guest's session) that every change to their cart or its lines deletes
-# (shop.generations; the signals in orders.apps). Product and settings changes move
+# What a visitor's cart holds, kept in each web process under a token that every change
+# to their cart or its lines deletes (shop.generations; the signals in orders.apps): a
+# customer's is kept with their user row (accounts.user_cache: the token the request has
+# read already), a guest's under a token per session. Product and settings changes move
 # the catalogue version, which the kept answers name.
 _carts = Generations("cart:generation", size=5000)
-
-
-def _owner(request: HttpRequest | Request) -> str | None:
-    """Whose cart `request` reads: the customer's, else the session's; None without either."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
-    session = getattr(request, "session", None)
-    if session is not None and session.session_key:
-        return f"session:{session.session_key}"
-    return None
 
 
 def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[[], T], *,
@@ -86,16 +77,21 @@ def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[
     `compute` may read the cart and the catalogue; name the catalogue version,
     the language and whatever else it reads in `name`.
     """
-    owner = _owner(request)
-    if owner is None:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return user_memo(user, ("cart", name), compute, seconds=seconds)
+    session = getattr(request, "session", None)
+    if session is None or not session.session_key:
         return compute()
-    return _carts.memo(owner, name, compute, seconds=seconds)
+    return _carts.memo(f"session:{session.session_key}", name, compute, seconds=seconds)
 
 
 def cart_changed(cart: Cart) -> None:
     """The cart or its lines changed: what is kept for its owner goes (orders.apps calls it)."""
-    _carts.changed([f"user:{cart.user_id}" if cart.user_id else f"session:{cart.session_key}"
-                    if cart.session_key else None])
+    if cart.user_id:
+        user_changed([cart.user_id])
+    elif cart.session_key:
+        _carts.changed([f"session:{cart.session_key}"])
 
 
 def cart_badge_part(request: HttpRequest, _arg: str) -> dict[str, int]:

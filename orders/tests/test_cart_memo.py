@@ -124,3 +124,20 @@ def test_a_deleted_product_leaves_the_kept_cart(tea):
     assert _get(shopper)[0].json()["itemCount"] == 2
     other.delete()  # its cart lines go with it
     assert [item["productId"] for item in _get(shopper)[0].json()["items"]] == [tea.pk]
+
+
+def test_a_customers_cart_is_kept_with_their_row_one_token_read_a_page(tea, alice, monkeypatch):
+    assert Client().get("/shop").status_code == 200  # stored
+    customer = Client()
+    customer.force_login(alice)
+    _add(customer, tea, 2)
+    customer.get("/shop")
+    read = []
+    real_get = cache.get
+    monkeypatch.setattr(cache, "get", lambda key, *a, **k: (read.append(key), real_get(key, *a, **k))[1])
+    page, queries = _get(customer, "/shop")
+    # the user's token (read to check the session's user) serves the badge too; no cart query
+    assert [key for key in read if "generation" in key] == [f"user:generation:{alice.pk}"]
+    assert BADGE.search(page.content.decode()).group(1) == "2" and queries == []
+    _add(customer, tea, 1)  # a change drops that token: the next page shows it
+    assert BADGE.search(_get(customer, "/shop")[0].content.decode()).group(1) == "3"
