@@ -27,7 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from django.core.cache import caches
 from django.core.wsgi import get_wsgi_application  # sets Django up, in the child only
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
@@ -74,6 +76,8 @@ def child(args):
         one(with_cookie=False)  # stores the page, as a visitor without a session would
     for _ in range(50):
         one()
+    if args.trace:
+        return _trace(one)
     profile = cProfile.Profile()
     start = time.process_time()
     profile.enable()
@@ -92,6 +96,30 @@ def child(args):
         stats.print_callers(args.callers)
 
 
+def _trace(one):
+    """Print the SQL statements and the cache calls of one request, in order."""
+    calls = []
+
+    def sql(execute, statement, params, many, context):
+        calls.append(f"SQL   {statement[:160]}")
+        return execute(statement, params, many, context)
+
+    backend = caches["default"]
+    for name in ("get", "get_many", "set", "set_many", "add", "incr", "delete", "delete_many", "touch"):
+        method = getattr(backend, name)
+
+        def traced(*args, _method=method, _name=name, **kwargs):
+            calls.append(f"cache {_name} {str(args[0])[:100]}")
+            return _method(*args, **kwargs)
+
+        setattr(backend, name, traced)
+    with connection.execute_wrapper(sql):
+        one()
+    print("\n".join(calls))
+    statements = sum(call.startswith("SQL") for call in calls)
+    print(f"{statements} statements, {len(calls) - statements} cache calls")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--who", default="signed in", choices=("no session", "cart", "signed in"))
@@ -105,6 +133,7 @@ def main():
     parser.add_argument("--callers", default="", help="also print who calls the functions matching this")
     parser.add_argument("--database-url", default="", help="PostgreSQL instead of SQLite (dropped and created)")
     parser.add_argument("--redis-url", default="", help="Redis instead of the file cache (that db is emptied)")
+    parser.add_argument("--trace", action="store_true", help="print one request's SQL and cache calls instead")
     parser.add_argument("--data", help="reuse a scratch data folder (kept) instead of a new one")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

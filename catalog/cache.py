@@ -6,6 +6,8 @@ import secrets
 from django.core.cache import cache
 from django.db import transaction
 
+from shop.request_scope import shared_forget, shared_get, shared_put
+
 VERSION_KEY = "catalog:version"
 # A write that bypasses the services (a data fix in the Django admin) shows within this time.
 FRAGMENT_SECONDS = 120
@@ -18,15 +20,17 @@ def _first_version() -> int:
 
 
 def catalog_version() -> int:
-    version = cache.get(VERSION_KEY)
+    version = shared_get(VERSION_KEY)
     if version is None:
         cache.add(VERSION_KEY, _first_version(), None)
         version = cache.get(VERSION_KEY) or _first_version()
+        shared_put(VERSION_KEY, version)
     return int(version)
 
 
 def catalog_changed() -> None:
     """Call after any write that changes what a product card or page shows."""
+    shared_forget(VERSION_KEY)
     try:
         cache.incr(VERSION_KEY)
     except ValueError:  # not set yet (or evicted)

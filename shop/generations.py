@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 
 T = TypeVar("T")
 
@@ -91,13 +91,46 @@ class Generations:
 
     def changed(self, owners: Iterable[object]) -> None:
         """The owners' rows changed: their kept values go, in every process (now and on commit)."""
-        keys = [self.key(owner) for owner in {owner for owner in owners if owner is not None}]
-        if not keys:
-            return
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        delete_now_and_on_commit({self.key(owner) for owner in owners if owner is not None})
 
     def clear(self) -> None:
         """Forget this process's values (tests)."""
         with self._lock:
             self._local.clear()
+
+
+_pending = threading.local()  # the keys this thread's transaction deletes on commit
+
+
+def _pending_keys() -> set[str]:
+    keys: set[str] | None = getattr(_pending, "keys", None)
+    if keys is None:
+        keys = _pending.keys = set()
+    return keys
+
+
+def _pending_delete() -> None:
+    keys = _pending_keys()
+    if keys:
+        cache.delete_many(sorted(keys))
+        keys.clear()
+
+
+def delete_now_and_on_commit(keys: set[str]) -> None:
+    """Delete `keys` from the shared cache now and, inside a transaction, again once it commits.
+
+    The second deletion stops a request that read the old rows before the
+    commit from leaving them behind (a generation token, the store settings).
+    A write of several rows (a cart line and its cart) names the same owner
+    several times in one transaction: each time its token goes now (a read in
+    between may have made a new one), but on commit the first of the
+    transaction's callbacks deletes all its keys in one call and the others
+    find nothing left. Keys of a transaction that rolled back go with the
+    thread's next commit: one deletion too many, never one too few.
+    """
+    if not keys:
+        return
+    cache.delete_many(sorted(keys))
+    if connection.in_atomic_block:
+        _pending_keys().update(keys)
+        transaction.on_commit(_pending_delete)

@@ -2,14 +2,15 @@ import secrets
 from decimal import Decimal
 
 from django.conf import settings as django_settings
-from django.core.cache import cache
 from django.core.validators import MinValueValidator
-from django.db import models, transaction
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from catalog.cache import catalog_changed_now_and_on_commit
+from shop.generations import delete_now_and_on_commit
+from shop.request_scope import shared_forget
 
 STORE_SETTINGS_CACHE_KEY = "store-settings:v1"
 
@@ -114,8 +115,8 @@ class StoreSettings(models.Model):
         # Every process reads settings through the shared cache; drop it so
         # the change (maintenance mode!) is seen everywhere at once: now, and
         # again on commit, since a page read before the commit stores the old row
-        cache.delete(STORE_SETTINGS_CACHE_KEY)
-        transaction.on_commit(lambda: cache.delete(STORE_SETTINGS_CACHE_KEY))
+        delete_now_and_on_commit({STORE_SETTINGS_CACHE_KEY})
+        shared_forget(STORE_SETTINGS_CACHE_KEY)  # this request reads its own change
         if not created:  # the first read creates the row with the defaults pages already show
             # stored pages show the settings (and maintenance mode hides them all)
             catalog_changed_now_and_on_commit()

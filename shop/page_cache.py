@@ -183,7 +183,7 @@ def page_lookup(request, kind="page"):
         return None  # the stack answers 400
     if key in _local:
         # a copy in this process: the shared catalogue version alone says whether it still holds
-        version = cache.get(VERSION_KEY) or catalog_version()
+        version = catalog_version()  # the request's copy when the maintenance check read it already
         entry = _local_get(key, version)
         if entry is None:
             entry = _valid(cache.get(key), version)

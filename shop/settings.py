@@ -51,6 +51,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: the request id, and one log line per request whatever answers it
     "shop.logs.RequestLogMiddleware",
+    # the store settings and catalogue version, read from the shared cache once per request
+    "shop.request_scope.RequestScopeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # early, so every response (cached pages, static files, errors) gets the
     # policy and the nonce a template asked for

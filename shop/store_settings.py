@@ -5,8 +5,10 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from catalog.cache import VERSION_KEY
 from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
+from shop.request_scope import shared_get, shared_put
 from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_url
 from shop.whatsapp import whatsapp_number
 
@@ -23,11 +25,16 @@ CACHE_SECONDS = 300
 
 
 def store_settings_get() -> StoreSettings:
-    """Return the StoreSettings row, creating it with the defaults if missing."""
-    settings: StoreSettings | None = cache.get(STORE_SETTINGS_CACHE_KEY)
+    """Return the StoreSettings row, creating it with the defaults if missing.
+
+    Read once per request (shop.request_scope), with the catalogue version:
+    every page that reads one reads the other.
+    """
+    settings: StoreSettings | None = shared_get(STORE_SETTINGS_CACHE_KEY, with_keys=(VERSION_KEY,))
     if settings is None:
         settings, _created = StoreSettings.objects.get_or_create(pk=1)
         cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
+        shared_put(STORE_SETTINGS_CACHE_KEY, settings)
     return settings
 
 

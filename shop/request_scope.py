@@ -1,0 +1,67 @@
+"""Shared-cache values read once per request (issue 14).
+
+A request with a session reads the store settings (the maintenance check, then
+caps, totals, delivery dates) and the catalogue version (the page cache,
+fragment keys) up to four times; on Redis each read is a round trip. Inside a
+request the first read of a key goes to the shared cache, together with the
+keys usually read with it (`with_keys`), and the request keeps what it got.
+Whatever changes one of these values in the request drops its copy
+(`shared_forget`: StoreSettings.save, catalog_changed), so a request always sees
+its own changes; other processes' changes are seen from their next request on,
+as before. Outside a request (Celery tasks, commands, services called by tests)
+every read goes to the shared cache.
+"""
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+
+_state = threading.local()
+
+
+class RequestScopeMiddleware:
+    """Open the request's copy of shared values; drop it when the response leaves."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        _state.values = {}
+        try:
+            return self.get_response(request)
+        finally:
+            _state.values = None
+
+
+def _values() -> dict[str, Any] | None:
+    return getattr(_state, "values", None)
+
+
+def shared_get(key: str, *, with_keys: Sequence[str] = ()) -> Any:
+    """cache.get(key), once per request; the first read also fetches `with_keys` (one round trip)."""
+    values = _values()
+    if values is None:
+        return cache.get(key)
+    if key not in values:
+        wanted = [key, *(other for other in with_keys if other not in values)]
+        found = cache.get_many(wanted) if len(wanted) > 1 else {key: cache.get(key)}
+        for each in wanted:
+            values[each] = found.get(each)
+    return values[key]
+
+
+def shared_put(key: str, value: Any) -> None:
+    """The value the caller has just stored under `key` in the shared cache, for the rest of the request."""
+    values = _values()
+    if values is not None:
+        values[key] = value
+
+
+def shared_forget(key: str) -> None:
+    """`key`'s value changed: the request reads it again next time."""
+    values = _values()
+    if values is not None:
+        values.pop(key, None)

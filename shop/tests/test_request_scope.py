@@ -1,0 +1,148 @@
+"""Issue 14: a request reads the store settings and the catalogue version from the shared cache once,
+in one round trip, and still sees its own changes; a write deletes a generation token at each
+change and once on commit, however many of the owner's rows it writes."""
+
+from unittest import mock
+
+import pytest
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.http import HttpResponse
+from django.test import Client
+
+from accounts.models import User
+from catalog.cache import VERSION_KEY, catalog_changed, catalog_version
+from shop.generations import delete_now_and_on_commit
+from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
+from shop.request_scope import RequestScopeMiddleware
+from shop.store_settings import store_settings_get, store_settings_update
+from shop.tests.test_page_cache_fast_path import CacheReads
+from tests.factories import make_product
+
+pytestmark = pytest.mark.django_db
+
+PRODUCT = "/product/kenya-gold"
+
+
+@pytest.fixture
+def tea(db):
+    store_settings_get()
+    return make_product(slug="kenya-gold", stock=50, price="300.00")
+
+
+def _in_a_request(work):
+    """Run `work()` as a view would, inside the request scope; return what it returned."""
+    seen = []
+    RequestScopeMiddleware(lambda request: (seen.append(work()), HttpResponse())[1])(None)
+    return seen[0]
+
+
+@pytest.mark.parametrize("who", ["cart", "signed in"])
+def test_a_stitched_page_reads_settings_and_version_together_and_once(tea, alice, who):
+    shopper = Client()
+    if who == "signed in":
+        shopper.force_login(alice)
+    assert shopper.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json").status_code == 200
+    Client().get(PRODUCT)  # stored
+    shopper.get(PRODUCT)  # the visitor's parts kept
+    with CacheReads() as counted:
+        response = shopper.get(PRODUCT)
+    assert response.status_code == 200
+    # the maintenance check's read brings the version along; the delivery estimate and the
+    # page cache reuse both; the one other read is the visitor's own token (user or cart)
+    assert counted.reads[0] == ("get_many", ([STORE_SETTINGS_CACHE_KEY, VERSION_KEY],))
+    assert len(counted.reads) == 2, counted.reads
+    assert "generation" in counted.reads[1][1][0]
+
+
+def test_a_request_sees_its_own_settings_change():
+    def work():
+        before = store_settings_get().maintenance_mode
+        store_settings_update(maintenance_mode=True)
+        return before, store_settings_get().maintenance_mode
+
+    assert _in_a_request(work) == (False, True)
+
+
+def test_a_request_sees_its_own_catalogue_change():
+    def work():
+        before = catalog_version()
+        catalog_changed()
+        return before, catalog_version()
+
+    before, after = _in_a_request(work)
+    assert after == before + 1
+
+
+def test_each_request_reads_the_shared_cache_again():
+    _in_a_request(store_settings_get)
+    StoreSettings.objects.filter(pk=1).update(maintenance_mode=True)  # as another process's save:
+    cache.delete(STORE_SETTINGS_CACHE_KEY)  # the row and the dropped shared copy
+    assert _in_a_request(lambda: store_settings_get().maintenance_mode) is True
+
+
+def test_outside_a_request_every_read_goes_to_the_shared_cache():
+    store_settings_get()
+    with CacheReads() as counted:
+        store_settings_get()
+        store_settings_get()
+    assert [name for name, _args in counted.reads] == ["get", "get"]
+
+
+def test_the_copy_goes_with_the_response_even_after_an_error():
+    def failing(request):
+        store_settings_get()
+        raise RuntimeError
+
+    with pytest.raises(RuntimeError):
+        RequestScopeMiddleware(failing)(None)
+    with CacheReads() as counted:
+        store_settings_get()
+    assert counted.reads == [("get", (STORE_SETTINGS_CACHE_KEY,))]
+
+
+class TestTokensDeleted:
+    @pytest.fixture
+    def deleted(self):
+        calls = []
+        real = cache.delete_many
+        with mock.patch.object(cache, "delete_many", side_effect=lambda keys: (calls.append(list(keys)),
+                                                                                   real(keys))[1]):
+            yield calls
+
+    @pytest.mark.django_db(transaction=True)  # each request commits for real
+    @pytest.mark.parametrize("who", ["cart", "signed in"])
+    def test_a_cart_write_deletes_the_token_at_each_change_and_once_on_commit(self, who, deleted):
+        store_settings_get()
+        tea = make_product(slug="kenya-gold", stock=50, price="300.00")
+        shopper = Client()
+        if who == "signed in":
+            shopper.force_login(User.objects.create_user("ada", "ada@example.com", "x-long-password-1"))
+        shopper.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+        deleted.clear()
+        response = shopper.patch(f"/api/cart/items/{tea.pk}", {"quantity": 3}, content_type="application/json")
+        assert response.status_code == 200
+        # the line and the cart both changed: the owner's token goes at each, and once more on commit
+        tokens = [keys for keys in deleted if any("generation" in key for key in keys)]
+        assert len(tokens) == 3 and tokens[0] == tokens[1] == tokens[2], deleted
+
+    def test_outside_a_transaction_once(self, deleted):
+        with mock.patch.object(connection, "in_atomic_block", False):
+            delete_now_and_on_commit({"a:1"})
+        assert deleted == [["a:1"]]
+
+    def test_one_deletion_on_commit_and_none_lost_to_a_rollback(self, deleted, django_capture_on_commit_callbacks):
+        with django_capture_on_commit_callbacks() as callbacks:
+            with pytest.raises(ZeroDivisionError), transaction.atomic():
+                delete_now_and_on_commit({"a:1"})
+                1 / 0
+            with transaction.atomic():
+                delete_now_and_on_commit({"b:2"})
+                delete_now_and_on_commit({"b:2", "c:3"})
+        assert deleted == [["a:1"], ["b:2"], ["b:2", "c:3"]]
+        deleted.clear()
+        for callback in callbacks:
+            callback()
+        # the rolled-back transaction's token goes too: one deletion too many is harmless
+        # (with whatever earlier tests' rolled-back transactions left in this thread)
+        assert len(deleted) == 1 and {"a:1", "b:2", "c:3"} <= set(deleted[0])
