@@ -9,7 +9,7 @@ import pytest
 from tests.node_harness import node_results
 
 CHECKS = r"""
-import { api, upload, userMessage, ApiError } from "./static_src/lib/api.js";
+import { api, latestOnly, STALE, upload, userMessage, ApiError } from "./static_src/lib/api.js";
 globalThis.document = { cookie: "csrftoken=abc", documentElement: { lang: "ar" } };
 const answer = (status, text) => async () => ({ ok: status < 400, status, text: async () => text });
 const cases = {
@@ -41,6 +41,17 @@ out.upload = {
   answer: await upload("/api/admin/products/images", new FormData()),
   contentType: sent.headers["Content-Type"] ?? null, csrf: sent.headers["X-CSRFToken"],
 };
+// a slow first request, a quick second one, and a slow third that fails after a quicker fourth
+const latest = latestOnly();
+const later = (ms, value, fail) => () =>
+  new Promise((ok, no) => setTimeout(() => (fail ? no(new Error(value)) : ok(value)), ms));
+const settled = (p) => p.then((v) => (v === STALE ? "stale" : v), (e) => `error ${e.message}`);
+const first = settled(latest(later(40, "first")));
+const second = settled(latest(later(5, "second")));
+out.latest = [await first, await second];
+const third = settled(latest(later(40, "third", true)));
+const fourth = settled(latest(later(5, "fourth", true)));
+out.latestErrors = [await third, await fourth];
 console.log(JSON.stringify(out));
 """
 
@@ -66,3 +77,8 @@ def test_user_message_is_the_servers_text_only_when_it_sent_one(client_results):
 
 def test_uploads_go_through_the_same_client_without_a_json_content_type(client_results):
     assert client_results["upload"] == {"answer": {"url": "/media/x.png"}, "contentType": None, "csrf": "abc"}
+
+
+def test_only_the_newest_requests_answer_or_error_is_kept(client_results):
+    assert client_results["latest"] == ["stale", "second"]
+    assert client_results["latestErrors"] == ["stale", "error fourth"]

@@ -1,7 +1,7 @@
 // Checkout: contact, customer, billing address, payment method, account, coupon, summary.
 // The server validates again and computes every amount; this island shows what it answers.
 import { useState } from "react";
-import { api, userMessage } from "../lib/api.js";
+import { api, latestOnly, STALE, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { keepUnits } from "../lib/units.js";
@@ -58,10 +58,14 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   const [formError, setFormError] = useState("");
   const [appliedCoupon, setAppliedCoupon] = useState(initialCart.couponCode || "");
   const [processing, setProcessing] = useState(false);
+  const [latest] = useState(latestOnly); // only the newest summary is shown
 
   // the totals for a form (its payment method and governorate: rate, COD fee, delivery date) and a coupon
   async function refreshSummary({ paymentMethod, state: governorate, country } = form, couponCode = appliedCoupon) {
-    const data = await api("/api/cart/summary", { method: "POST", body: { paymentMethod, couponCode, governorate, country } });
+    const data = await latest(() => api("/api/cart/summary", {
+      method: "POST", body: { paymentMethod, couponCode, governorate, country },
+    }));
+    if (data === STALE) return data;
     setCart(data);
     // the governorate takes no cash on delivery: another method is chosen (the server refuses it anyway)
     const other = methods.find((m) => m !== "cod");
@@ -79,7 +83,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   async function applyCoupon() {
     const code = form.couponCode.trim();
     try {
-      await refreshSummary(form, code);
+      if ((await refreshSummary(form, code)) === STALE) return; // a newer choice's summary is showing
       setAppliedCoupon(code);
       setErrors((e) => ({ ...e, couponCode: "" }));
       if (code) toast(t("checkout:couponApplied"), "success");

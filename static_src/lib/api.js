@@ -74,3 +74,22 @@ export async function api(path, { method = "GET", body, timeout = 30000, headers
 export function upload(path, formData, options = {}) {
   return api(path, { method: "POST", body: formData, timeout: 120000, ...options });
 }
+
+// Answers can arrive out of order: a slow first request finishes after a quick second one, and
+// applying it would show totals for a choice the shopper has already changed. `latestOnly()`
+// gives a function that passes a request through and settles with STALE (result or error alike)
+// when a newer request went out through the same function meanwhile.
+export const STALE = Symbol("stale");
+export function latestOnly() {
+  let newest = 0;
+  return async (request) => {
+    const mine = ++newest;
+    try {
+      const result = await request();
+      return mine === newest ? result : STALE;
+    } catch (err) {
+      if (mine !== newest) return STALE;
+      throw err;
+    }
+  };
+}

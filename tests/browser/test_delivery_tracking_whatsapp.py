@@ -186,3 +186,27 @@ def test_cash_on_delivery_cannot_be_chosen_where_the_governorate_refuses_it(new_
     screenshot(page, f"issue16-cod-refused-{lang}-phone")
     page.select_option("#co-state", "Giza")
     expect(cod).to_be_enabled()
+
+
+def test_a_slow_summary_does_not_overwrite_the_newer_choice(new_page, tea):
+    # given: a checkout whose summary for Cairo is held back by the network
+    page = new_page(viewport=PHONE)
+    page.goto(f"/product/{tea.slug}")
+    page.locator("[data-island=add-to-cart][data-mounted]").wait_for()
+    page.locator(".add-to-cart__button").click()
+    expect(page.locator(".site-header .badge").first).to_have_text("1")
+    page.goto("/checkout")
+    page.locator("[data-island=checkout][data-mounted]").wait_for()
+    held = []
+    page.route("**/api/cart/summary", lambda route: route.continue_() if held else held.append(route))
+    cod = page.get_by_label(TEXT["en"]["cod"])
+    page.select_option("#co-state", "Cairo")
+    page.select_option("#co-state", "North Sinai")
+    expect(cod).to_be_disabled()
+    # when: Cairo's answer arrives after North Sinai's
+    with page.expect_response("**/api/cart/summary"):
+        held[0].continue_()
+    # then: the page still shows North Sinai's terms, where the store takes no cash on delivery
+    page.wait_for_timeout(200)  # a render the late answer would cause
+    expect(cod).to_be_disabled()
+    expect(page.locator(".checkout-summary")).not_to_contain_text("Cairo")
