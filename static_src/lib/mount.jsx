@@ -11,15 +11,22 @@ function readProps(el) {
   return el.dataset.props ? JSON.parse(el.dataset.props) : {};
 }
 
-async function mount(registry, el) {
+// the island's component, once its code and what it first fetches (e.g. its strings in this page's
+// language only) are here
+async function load(registry, el) {
   const module = await registry[el.dataset.island]();
-  await module.ready; // an island may first fetch what it needs, e.g. its strings in this page's language only
-  const Island = module.default;
+  await module.ready;
+  return module.default;
+}
+
+function render(el, Island) {
   // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
   // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
   new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
   createRoot(el).render(<Island {...readProps(el)} />);
 }
+
+const mount = async (registry, el) => render(el, await load(registry, el));
 
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
 // on its own (the footer's newsletter form, the review form) loads its code only when it comes
@@ -37,14 +44,15 @@ function mountWhenNear(registry, nodes) {
 }
 
 // data-island-on-demand: an island whose server-rendered stand-in is only a button (the currency
-// converter) loads its code when the shopper first reaches for it; a tap that comes first is replayed
-// on the same control of the mounted island.
+// converter) loads its code when the shopper first reaches for it, and replaces the stand-in on the
+// first tap, which is then replayed on the same control of the mounted island (lib/reach.js).
 function mountOnDemand(registry, el, stringsReady) {
   const mounted = () => new Promise((resolve) => {
     if (el.dataset.mounted) resolve();
     else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributes: true });
   });
-  onFirstReach(el, () => stringsReady.then(() => mount(registry, el)).then(mounted), () => Boolean(el.dataset.mounted));
+  const activate = (Island) => { render(el, Island); return mounted(); };
+  onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
 }
 
 export async function mountIslands(registry, root = document) {

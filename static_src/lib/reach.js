@@ -1,8 +1,14 @@
 // Load what a part needs the first time the shopper reaches for it (pointer over, touch or keyboard
 // focus) rather than with the page (page budget); a click that comes before it is ready is held and
-// replayed on the same control once `load()` has resolved. `isReady()` says when clicks may pass.
-export function onFirstReach(el, load, isReady) {
+// replayed on the same control once `load()` and then `activate(loaded)` have resolved. `isReady()` says
+// when clicks may pass.
+//
+// `activate` runs on that first click only, never on reach: a part that swaps its server-rendered
+// controls for new ones (a React island) must not do it between a press and its click, or the click
+// lands on neither control and is lost (a tap whose touchstart loaded the code from the cache).
+export function onFirstReach(el, load, isReady, activate = () => undefined) {
   let loading = null;
+  let activating = null;
   const start = () => (loading ??= load());
   for (const type of ["pointerover", "touchstart", "focusin"]) el.addEventListener(type, start, { once: true, passive: true });
   el.addEventListener("click", (event) => {
@@ -11,6 +17,6 @@ export function onFirstReach(el, load, isReady) {
     if (index < 0) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    start().then(() => el.querySelectorAll("a, button")[index]?.click());
+    (activating ??= start().then(activate)).then(() => el.querySelectorAll("a, button")[index]?.click());
   }, true);
 }

@@ -42,3 +42,23 @@ def test_the_converter_opens_within_the_viewport(new_page, screenshot, product, 
         # and it still closes with Escape
         page.keyboard.press("Escape")
         panel.wait_for(state="detached")
+
+
+def test_reaching_for_the_converter_loads_it_but_swaps_the_button_only_on_the_tap(new_page, product):
+    # given: a shopper whose pointer rests on the converter's button until its code has arrived
+    page = new_page(viewport=PHONE)
+    page.goto(f"/product/{product.slug}")
+    island = page.locator('[data-island="currency-converter"]')
+    page.evaluate("window.standIn = document.querySelector('.converter > button')")
+    with page.expect_response(lambda response: "/currency-converter-" in response.url):
+        page.locator(".converter > button").hover()
+    page.wait_for_timeout(300)  # time in which the old code mounted the island under the pointer
+    # then: the button under the pointer is still the page's own, so a press that starts now
+    # and ends after the island is ready cannot lose its click between two buttons
+    assert island.get_attribute("data-mounted") is None
+    assert page.evaluate("document.querySelector('.converter > button') === window.standIn")
+    # and the tap still opens the panel
+    page.mouse.down()
+    page.mouse.up()
+    page.locator(".converter__panel").wait_for()
+    assert island.get_attribute("data-mounted") == "true"
