@@ -123,6 +123,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # request cost more than the queries of a page served from the cache
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 else:
+    DATABASES["default"]["ENGINE"] = "shop.postgresql"  # the health check without a round trip
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 # write requests are atomic through shop.middleware.AtomicWritesMiddleware
