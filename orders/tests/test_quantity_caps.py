@@ -1,8 +1,10 @@
 """Per-product and per-order quantity caps (store settings): the cart refuses, placing checks again."""
 
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
-from orders.cart import cart_merge
+from orders.cart import CartError, cart_line_add, cart_merge
 from orders.checkout import CheckoutError, checkout_validate, order_place
 from orders.models import Cart, Order
 from shop.store_settings import store_settings_get, store_settings_update
@@ -105,3 +107,27 @@ def test_staff_change_the_caps_in_the_settings_api(client, owner):
     store = store_settings_get()
     assert (store.max_quantity_per_line, store.max_quantity_per_order, store.max_unpaid_orders) == (5, 12, 2)
     assert refused.status_code == 400 and refused.json()["field"] == "maxQuantityPerLine"
+
+
+def test_a_refused_change_leaves_the_enclosing_transaction_usable(make_product):
+    # given: a cart with 15 of a tea, changed inside a transaction that goes on afterwards (a reorder)
+    tea = make_product(stock=500)
+    cart = Cart.objects.create(session_key="caps-in-a-transaction")
+    with transaction.atomic():
+        cart_line_add(cart=cart, product_id=tea.pk, quantity=15)
+        # when: the next change breaks the per-product cap
+        with pytest.raises(CartError):
+            cart_line_add(cart=cart, product_id=tea.pk, quantity=6)
+        # then: the transaction can still query, and commit what came before the refusal
+        assert cart.lines.get().quantity == 15
+    assert cart.lines.get().quantity == 15
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cart_write_runs_in_the_requests_transaction_without_a_savepoint(api, make_product):
+    tea = make_product(stock=50)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    with CaptureQueriesContext(connection) as queries:
+        response = api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 2}, format="json")
+    assert response.status_code == 200 and response.json()["itemCount"] == 2
+    assert not [q["sql"] for q in queries.captured_queries if "SAVEPOINT" in q["sql"].upper()]
