@@ -32,17 +32,9 @@ _LAZY_ISLANDS_IN_VIEW_MOUNTED = """() => [...document.querySelectorAll('[data-is
 })"""
 
 
-def _mount_on_demand_islands(page):
-    """Islands that load on the first pointer over them (the currency converter) would swap their button
-    while it is measured: reach for each once, and wait until it has mounted."""
-    page.evaluate("""() => document.querySelectorAll('[data-island-on-demand]').forEach(
-        (el) => el.dispatchEvent(new PointerEvent('pointerover', {bubbles: true})))""")
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-island-on-demand]')].every((e) => e.dataset.mounted)")
-
-
 def _unreadable_buttons(page):
-    _mount_on_demand_islands(page)
+    # (an on-demand island, the currency converter, keeps its server-rendered button, the same markup,
+    # until it is clicked: lib/reach.js)
     failures = []
     # the phone's sticky add-to-cart bar hides as soon as the main button scrolls into view; it is
     # the same gold variant as that button, which is measured
