@@ -131,3 +131,24 @@ class FailOpenRedisCache(RedisCache):
         # a counter that cannot be read counts from zero: rate limits and
         # lockouts are degraded (never blocking) while Redis is down
         return self._call("incr", (key,), delta, key, delta, version)
+
+    def count_hits(self, keys, seconds):
+        """Add one to each counter in `keys`, one made with a life of `seconds` when missing; their counts.
+
+        One round trip for them all (a rate-limited write counts its address and its session; `incr`
+        alone is two round trips each, EXISTS then INCR). MULTI/EXEC, so a counter never outlives its
+        window without an expiry. While Redis is down every count is 0: nothing is limited.
+        """
+        if not self._available():
+            return [0] * len(keys)
+        try:
+            with self._cache.get_client(write=True).pipeline(transaction=True) as pipe:
+                for key in keys:
+                    made = self.make_and_validate_key(key)
+                    pipe.set(made, 0, ex=seconds, nx=True)
+                    pipe.incr(made)
+                replies = pipe.execute()
+        except UNREACHABLE as exc:
+            self._failed("count_hits", exc)
+            return [0] * len(keys)
+        return replies[1::2]

@@ -1,5 +1,10 @@
 """Anonymous writes are rate limited per client address and per session (shop/ratelimit.py)."""
 
+import os
+import time
+import types
+import uuid
+
 import pytest
 from django.test import Client
 from rest_framework.test import APIClient
@@ -117,18 +122,65 @@ def test_the_default_limits_leave_a_shopper_alone(settings):
     assert min(per_hour.values()) >= 10
 
 
-def test_a_counted_hit_is_one_cache_call_once_the_window_has_started(monkeypatch):
+@pytest.fixture
+def one_window(monkeypatch):
+    """The rate limits' clock stopped, so a test's counts fall in one window; counters of its own."""
+    from shop import ratelimit
+
+    now = time.time()
+    monkeypatch.setattr(ratelimit, "time", types.SimpleNamespace(time=lambda: now))
+    return int(now // 60), f"ratelimit:test:{uuid.uuid4().hex}"
+
+
+def test_counters_count_up_within_a_window(one_window):
+    from shop.ratelimit import count_hits
+
+    _window, key = one_window
+    assert [count_hits([f"{key}:a", f"{key}:b"], 60) for _ in range(3)] == [[1, 1], [2, 2], [3, 3]]
+
+
+@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="the file cache of the SQLite run")
+def test_a_counted_hit_is_one_cache_call_once_the_window_has_started(monkeypatch, one_window):
     # issue 14: every cart write counts twice (address and session); after the window's first hit,
     # each count is a single increment (no add before it)
     from django.core.cache import cache
 
-    from shop.ratelimit import count_hit
+    from shop.ratelimit import count_hits
 
     calls = []
     for name in ("add", "incr"):
         original = getattr(cache, name)
         monkeypatch.setattr(cache, name, lambda *args, _name=name, _original=original, **kwargs: (
             calls.append(_name), _original(*args, **kwargs))[1])
-    assert [count_hit("ratelimit:test", 60) for _ in range(3)] == [1, 2, 3]
+    assert [count_hits([one_window[1]], 60) for _ in range(3)] == [[1], [2], [3]]
     first = calls.index("add")
     assert calls[first + 1:] == ["incr", "incr"]
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs the Redis of the PostgreSQL + Redis run")
+def test_on_redis_a_writes_counters_take_one_round_trip_and_expire_with_their_window(monkeypatch, one_window):
+    # issue 14: Django's incr is two round trips (EXISTS, INCR); a write counts two identities
+    from django.core.cache import cache
+    from redis.connection import Connection
+
+    from shop.ratelimit import count_hits
+
+    sent = []
+    original = Connection.send_packed_command
+    monkeypatch.setattr(Connection, "send_packed_command",
+                        lambda self, *args, **kwargs: (sent.append(1), original(self, *args, **kwargs))[1])
+    window, key = one_window
+    keys = [f"{key}:address", f"{key}:session"]
+    assert count_hits(keys, 60) == [1, 1]
+    assert count_hits(keys, 60) == [2, 2]
+    assert len(sent) == 2
+    client = cache._cache.get_client(write=True)
+    ttls = [client.ttl(cache.make_and_validate_key(f"{key}:{window}")) for key in keys]
+    assert all(0 < ttl <= 60 for ttl in ttls), ttls
+
+
+def test_while_redis_is_down_every_count_is_zero_and_nothing_is_limited(redis_down, one_window):
+    from shop.ratelimit import count_hits
+
+    _window, key = one_window
+    assert count_hits([f"{key}:address", f"{key}:session"], 60) == [0, 0]
