@@ -42,6 +42,7 @@ class Generations:
     def current(self, owner: object) -> str | None:
         """The owner's token, made now when there is none (None while the shared cache is unreachable)."""
         key = self.key(owner)
+        _read_in_transaction(key)
         token = cache.get(key)
         if token is None:
             token = secrets.token_hex(8)
@@ -90,8 +91,15 @@ class Generations:
         return value
 
     def changed(self, owners: Iterable[object]) -> None:
-        """The owners' rows changed: their kept values go, in every process (now and on commit)."""
-        delete_now_and_on_commit({self.key(owner) for owner in owners if owner is not None})
+        """The owners' rows changed: their kept values go, in every process (now and on commit).
+
+        In a transaction a token goes now only once until this thread reads it again: a cart write
+        changes its line and then its cart, one owner twice, with no read of the token between.
+        """
+        keys = {self.key(owner) for owner in owners if owner is not None}
+        unread = _deleted_unread(make=True)
+        delete_now_and_on_commit(keys, now=keys - unread)
+        unread.update(keys)
 
     def clear(self) -> None:
         """Forget this process's values (tests)."""
@@ -116,21 +124,50 @@ def _pending_delete() -> None:
         keys.clear()
 
 
-def delete_now_and_on_commit(keys: set[str]) -> None:
-    """Delete `keys` from the shared cache now and, inside a transaction, again once it commits.
+class _DeletedUnread:
+    """The tokens a transaction has deleted and this thread has not read since. Kept as one of the
+    transaction's on-commit callbacks (doing nothing when called), so it lives exactly as long as the
+    transaction: Django drops it with a transaction, or savepoint, that rolls back."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+
+    def __call__(self) -> None:
+        pass
+
+
+def _deleted_unread(*, make: bool) -> set[str]:
+    if connection.in_atomic_block:
+        for _savepoints, callback, _robust in connection.run_on_commit:
+            if isinstance(callback, _DeletedUnread):
+                return callback.keys
+        if make:
+            unread = _DeletedUnread()
+            transaction.on_commit(unread)
+            return unread.keys
+    return set()
+
+
+def _read_in_transaction(key: str) -> None:
+    _deleted_unread(make=False).discard(key)  # a read may make a new token: the next change deletes it
+
+
+def delete_now_and_on_commit(keys: set[str], *, now: set[str] | None = None) -> None:
+    """Delete `keys` (or only `now` of them) from the shared cache now and, inside a transaction,
+    all of them again once it commits.
 
     The second deletion stops a request that read the old rows before the
     commit from leaving them behind (a generation token, the store settings).
-    A write of several rows (a cart line and its cart) names the same owner
-    several times in one transaction: each time its token goes now (a read in
-    between may have made a new one), but on commit the first of the
-    transaction's callbacks deletes all its keys in one call and the others
-    find nothing left. Keys of a transaction that rolled back go with the
-    thread's next commit: one deletion too many, never one too few.
+    On commit the first of the transaction's callbacks deletes all its keys in
+    one call and the others find nothing left. Keys of a transaction that
+    rolled back go with the thread's next commit: one deletion too many, never
+    one too few.
     """
     if not keys:
         return
-    cache.delete_many(sorted(keys))
+    now = keys if now is None else now
+    if now:
+        cache.delete_many(sorted(now))
     if connection.in_atomic_block:
         _pending_keys().update(keys)
         transaction.on_commit(_pending_delete)
