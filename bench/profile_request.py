@@ -105,7 +105,8 @@ def _trace(one):
         return execute(statement, params, many, context)
 
     backend = caches["default"]
-    for name in ("get", "get_many", "set", "set_many", "add", "incr", "delete", "delete_many", "touch"):
+    names = ("get", "get_many", "set", "set_many", "add", "incr", "delete", "delete_many", "touch", "count_hits")
+    for name in (name for name in names if hasattr(backend, name)):
         method = getattr(backend, name)
 
         def traced(*args, _method=method, _name=name, **kwargs):
