@@ -49,7 +49,7 @@ function mountWhenNear(registry, nodes) {
 function mountOnDemand(registry, el, stringsReady) {
   const mounted = () => new Promise((resolve) => {
     if (el.dataset.mounted) resolve();
-    else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributes: true });
+    else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributeFilter: ["data-mounted"] });
   });
   const activate = (Island) => { render(el, Island); return mounted(); };
   onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);

@@ -17,6 +17,8 @@ export function onFirstReach(el, load, isReady, activate = () => undefined) {
     if (index < 0) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    (activating ??= start().then(activate)).then(() => el.querySelectorAll("a, button")[index]?.click());
+    if (activating) return; // a second tap while the first waits: that one is replayed, once
+    activating = start().then(activate);
+    activating.then(() => el.querySelectorAll("a, button")[index]?.click());
   }, true);
 }

@@ -62,3 +62,25 @@ def test_reaching_for_the_converter_loads_it_but_swaps_the_button_only_on_the_ta
     page.mouse.up()
     page.locator(".converter__panel").wait_for()
     assert island.get_attribute("data-mounted") == "true"
+
+
+def test_a_double_tap_before_the_code_has_arrived_is_replayed_once(new_page, product):
+    # given: the converter's code held back by the network
+    page = new_page(viewport=PHONE)
+    held = []
+    page.route("**/currency-converter-*.js", lambda route: held.append(route))
+    page.goto(f"/product/{product.slug}")
+    page.evaluate("""() => { window.replayed = 0; document.addEventListener('click', (e) => {
+        if (!e.isTrusted && e.target.closest('.converter')) window.replayed += 1; }, true); }""")
+    # when: the shopper taps twice while it loads, then it arrives
+    page.locator(".converter > button").dblclick()
+    for _ in range(100):  # the request for the code went out on the first pointer over the button
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    # then: the panel opens, and only one tap was replayed on the island's button
+    page.locator(".converter__panel").wait_for()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.replayed") == 1
+    assert page.locator(".converter__panel").is_visible()
