@@ -269,14 +269,16 @@ _csrf = CsrfViewMiddleware(lambda request: None)
 _CHARS = CSRF_ALLOWED_CHARS
 _INDEX = {char: n for n, char in enumerate(_CHARS)}
 _LIMIT = 256 - 256 % len(_CHARS)  # bytes at or above it would bias the choice
+_BYTE_TO_CHAR = bytes(ord(_CHARS[b % len(_CHARS)]) for b in range(256))
+_BIASED = bytes(range(_LIMIT, 256))
 
 
 def _random_chars(count):
     """`count` random CSRF_ALLOWED_CHARS from one urandom call (Django draws one per character)."""
-    chars = ""
+    chars = b""
     while len(chars) < count:
-        chars += "".join(_CHARS[b % len(_CHARS)] for b in os.urandom(count * 2) if b < _LIMIT)
-    return chars[:count]
+        chars += os.urandom(count * 2).translate(_BYTE_TO_CHAR, _BIASED)  # drops the biased bytes, maps the rest
+    return chars[:count].decode()
 
 
 def csrf_token(request):

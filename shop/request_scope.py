@@ -10,6 +10,11 @@ Whatever changes one of these values in the request drops its copy
 its own changes; other processes' changes are seen from their next request on,
 as before. Outside a request (Celery tasks, commands, services called by tests)
 every read goes to the shared cache.
+
+A value the request will want later, whose key is known early, joins the next
+read (`shared_prefetch`): the session middleware names the visitor's session
+this way, so a visitor with a session is found in the round trip that reads
+the settings.
 """
 
 import threading
@@ -30,10 +35,12 @@ class RequestScopeMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         _state.values = {}
+        _state.prefetch = []
         try:
             return self.get_response(request)
         finally:
             _state.values = None
+            _state.prefetch = []
 
 
 def _values() -> dict[str, Any] | None:
@@ -46,11 +53,18 @@ def shared_get(key: str, *, with_keys: Sequence[str] = ()) -> Any:
     if values is None:
         return cache.get(key)
     if key not in values:
-        wanted = [key, *(other for other in with_keys if other not in values)]
+        wanted = list(dict.fromkeys(other for other in (key, *with_keys, *_state.prefetch) if other not in values))
+        _state.prefetch = []
         found = cache.get_many(wanted) if len(wanted) > 1 else {key: cache.get(key)}
         for each in wanted:
             values[each] = found.get(each)
     return values[key]
+
+
+def shared_prefetch(key: str) -> None:
+    """Read `key` with the request's next shared read (no round trip of its own); shared_get then has it."""
+    if _values() is not None:
+        _state.prefetch.append(key)
 
 
 def shared_put(key: str, value: Any) -> None:

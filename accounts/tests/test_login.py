@@ -83,9 +83,10 @@ def test_with_remember_me_the_session_lasts_30_days_in_the_cookie(client, alice,
     assert client.session.get_expiry_age() == 30 * DAY
 
 
-# The time-travel tests use the database session store on purpose: a Redis TTL
-# runs on Redis's clock, which time_machine cannot move.
-@override_settings(SESSION_ENGINE="shop.sessions")
+# The time-travel tests use Django's database sessions, which shop.sessions keeps every session
+# in: the copy shop.sessions also keeps in Redis expires on Redis's clock, which time_machine
+# cannot move (shop/tests/test_sessions.py checks that the copy lives as long as the session).
+@override_settings(SESSION_ENGINE="django.contrib.sessions.backends.db")
 def test_a_session_without_remember_me_ends_after_24_hours_on_the_server(client, alice, password):
     # given
     with time_machine.travel(timezone.now(), tick=False) as traveller:
@@ -100,7 +101,7 @@ def test_a_session_without_remember_me_ends_after_24_hours_on_the_server(client,
         assert response.url.startswith("/login?next=/account")
 
 
-@override_settings(SESSION_ENGINE="shop.sessions")
+@override_settings(SESSION_ENGINE="django.contrib.sessions.backends.db")
 def test_a_remembered_session_lasts_30_days_on_the_server(client, alice, password):
     # given
     with time_machine.travel(timezone.now(), tick=False) as traveller:

@@ -35,7 +35,7 @@ def test_with_redis_the_cache_fails_open_and_sessions_and_lockouts_stay_in_the_d
     assert configured["CACHES"]["default"]["BACKEND"] == "shop.cache.FailOpenRedisCache"
     options = configured["CACHES"]["default"]["OPTIONS"]
     assert options["socket_connect_timeout"] <= 1 and options["socket_timeout"] <= 2
-    assert configured["SESSION_ENGINE"] == "shop.sessions"  # Django's database sessions
+    assert configured["SESSION_ENGINE"] == "shop.sessions"  # every session in the database, a copy in Redis
     assert configured["AXES_HANDLER"] == "axes.handlers.database.AxesDatabaseHandler"
 
 

@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from accounts.models import User
-from catalog.cache import VERSION_KEY, catalog_changed, catalog_version
+from catalog.cache import catalog_changed, catalog_version
 from shop.generations import Generations, delete_now_and_on_commit
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
 from shop.request_scope import RequestScopeMiddleware
@@ -35,24 +35,6 @@ def _in_a_request(work):
     seen = []
     RequestScopeMiddleware(lambda request: (seen.append(work()), HttpResponse())[1])(None)
     return seen[0]
-
-
-@pytest.mark.parametrize("who", ["cart", "signed in"])
-def test_a_stitched_page_reads_settings_and_version_together_and_once(tea, alice, who):
-    shopper = Client()
-    if who == "signed in":
-        shopper.force_login(alice)
-    assert shopper.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json").status_code == 200
-    Client().get(PRODUCT)  # stored
-    shopper.get(PRODUCT)  # the visitor's parts kept
-    with CacheReads() as counted:
-        response = shopper.get(PRODUCT)
-    assert response.status_code == 200
-    # the maintenance check's read brings the version along; the delivery estimate and the
-    # page cache reuse both; the one other read is the visitor's own token (user or cart)
-    assert counted.reads[0] == ("get_many", ([STORE_SETTINGS_CACHE_KEY, VERSION_KEY],))
-    assert len(counted.reads) == 2, counted.reads
-    assert "generation" in counted.reads[1][1][0]
 
 
 def test_a_request_sees_its_own_settings_change():
