@@ -48,9 +48,10 @@ from functools import wraps
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, CsrfViewMiddleware
-from django.utils.translation import trans_real
+from django.utils.translation import activate, get_language, trans_real
 
 from catalog.cache import VERSION_KEY, catalog_version
 from shop.middleware import ShopLocaleMiddleware
@@ -99,14 +100,50 @@ def serve_stitched(request):
     if not can_stitch(request):
         return None
     found = page_lookup(request)
-    if found is None or found[2] is None:
+    if found is None:
         return None
-    _version, _stored_at, status, segments, headers = found[2]
+    entry = found[2] or _store_for_visitors(request, found[0])
+    if entry is None:
+        return None
+    _version, _stored_at, status, segments, headers = entry
     return page_response(
         request, status, segments, headers,
         visitor_part=lambda label, stored: render_part(request, label, stored, CSRF_PLACEHOLDER),
         in_stack=True,
     )
+
+
+# what makes a request a visitor's own: without them it is a visitor without a session
+_VISITOR_OWN = ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE")
+_handler = []  # the stack, loaded once per process when first needed
+_not_stored = {}  # key -> until when a page found not to be one to store is not tried again
+
+
+def _store_for_visitors(request, key):
+    """Render this page as a visitor without a session gets it, through the whole stack, which stores it.
+
+    Stored pages age out (SECONDS); without this, visitors with a session (a quiet shop's returning
+    customers) would each get the page rendered until a visitor without one came by. The request is
+    built anew from the same URL and headers without the cookies, so nothing of this visitor can
+    reach the stored body. Returns the stored entry, or None when the page is not one to store.
+    """
+    if time.monotonic() < _not_stored.get(key, 0):
+        return None  # tried lately: that page is not one to store (a redirect, a cookie), so render it once only
+    if not _handler:
+        _handler.append(WSGIHandler())
+    environ = {name: value for name, value in request.META.items() if name not in _VISITOR_OWN}
+    language = get_language()
+    try:
+        _handler[0].get_response(WSGIRequest({**environ, "REQUEST_METHOD": "GET"}))
+    finally:
+        activate(language)  # the locale middleware of the page's request activated the same; made sure
+    found = page_lookup(request)
+    if found is None or found[2] is None:
+        if len(_not_stored) >= LOCAL_PAGES:
+            _not_stored.clear()
+        _not_stored[key] = time.monotonic() + SECONDS
+        return None
+    return found[2]
 
 
 def is_fresh_visitor(request):

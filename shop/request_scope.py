@@ -34,13 +34,13 @@ class RequestScopeMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        _state.values = {}
-        _state.prefetch = []
+        # a request inside a request (shop.page_cache storing a page) gets its own scope, then hands it back
+        outer = _values(), getattr(_state, "prefetch", [])
+        _state.values, _state.prefetch = {}, []
         try:
             return self.get_response(request)
         finally:
-            _state.values = None
-            _state.prefetch = []
+            _state.values, _state.prefetch = outer
 
 
 def _values() -> dict[str, Any] | None:

@@ -3,10 +3,12 @@
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from catalog import views as catalog_views
 from shop.store_settings import store_settings_get, store_settings_update
 from tests.factories import make_category, make_delivered_order, make_product
 
@@ -153,3 +155,40 @@ def test_the_delivery_estimate_is_rendered_once_per_governorate_and_follows_sett
     monkeypatch.setattr(views, "store_today", lambda store: datetime.date(2030, 1, 1))
     shoppers[0].get("/product/kenya-gold")
     assert len(rendered) == before + 1
+
+
+@pytest.mark.django_db
+class TestNoStoredCopy:
+    """A page whose stored copy aged out is stored again by the first visitor with a session who asks."""
+
+    @pytest.mark.parametrize("url", ["/shop", "/ar/product/kenya-gold"])
+    def test_a_customer_stores_the_page_for_everyone_and_gets_their_own(self, tea, alice, url):
+        customer = Client()
+        customer.force_login(alice)
+        _add(customer, tea, 2)
+        cache.clear()
+        body = customer.get(url).content.decode()
+        assert "Alice" in body and BADGE.search(body).groups() == ("2", "2")
+        # stored: the next request of anyone, with or without a session, does not render it
+        with CaptureQueriesContext(connection) as queries:
+            again = customer.get(url).content.decode()
+            fresh = Client().get(url)
+        assert _product_queries(queries) == []
+        assert NONCE.sub("", TOKEN.sub("", again)) == NONCE.sub("", TOKEN.sub("", body))
+        # and what was stored holds nothing of hers: no name, no cart, no session
+        page = fresh.content.decode()
+        assert "Alice" not in page and "alice@" not in page and BADGE.search(page).groups() == ("0", "0")
+        assert "sessionid" not in fresh.cookies
+
+    def test_a_page_that_is_not_stored_is_rendered_once_a_request(self, tea, alice, monkeypatch):
+        customer = Client()
+        customer.force_login(alice)
+        cache.clear()
+        monkeypatch.setattr("shop.page_cache.is_storable", lambda response: False)
+        renders = []
+        real = catalog_views.render
+        monkeypatch.setattr(catalog_views, "render", lambda *args, **kwargs: renders.append(1) or real(*args, **kwargs))
+        for _ in range(2):
+            assert customer.get("/shop").status_code == 200
+        # the first request tried once for visitors without a session, then rendered hers; the second rendered hers
+        assert len(renders) == 3
