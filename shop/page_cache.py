@@ -113,8 +113,10 @@ def serve_stitched(request):
     )
 
 
-# what makes a request a visitor's own: without them it is a visitor without a session
-_VISITOR_OWN = ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE")
+# what makes a request a visitor's own: without them it is a visitor without a session. The browser's
+# language goes too: the page's language is in the key already (a cookie that chose English on an
+# Arabic browser asks for the page a visitor without a preference gets)
+_VISITOR_OWN = ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE", "HTTP_ACCEPT_LANGUAGE")
 _handler = []  # the stack, loaded once per process when first needed
 _not_stored = {}  # key -> until when a page found not to be one to store is not tried again
 

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -179,6 +180,16 @@ class TestNoStoredCopy:
         page = fresh.content.decode()
         assert "Alice" not in page and "alice@" not in page and BADGE.search(page).groups() == ("0", "0")
         assert "sessionid" not in fresh.cookies
+
+    def test_a_customer_who_chose_english_on_an_arabic_browser_stores_the_english_page(self, tea, alice):
+        customer = Client(HTTP_ACCEPT_LANGUAGE="ar-EG,ar;q=0.9")
+        customer.force_login(alice)
+        customer.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+        cache.clear()
+        assert "Welcome, <bdi>Alice</bdi>" in customer.get("/shop").content.decode()
+        with CaptureQueriesContext(connection) as queries:
+            fresh = Client().get("/shop")
+        assert _product_queries(queries) == [] and 'lang="en"' in fresh.content.decode()
 
     def test_a_page_that_is_not_stored_is_rendered_once_a_request(self, tea, alice, monkeypatch):
         customer = Client()
