@@ -43,7 +43,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.conf import settings
 from django.core.cache import cache
@@ -115,10 +115,17 @@ def serve_stitched(request):
 
 # what makes a request a visitor's own: without them it is a visitor without a session. The browser's
 # language goes too: the page's language is in the key already (a cookie that chose English on an
-# Arabic browser asks for the page a visitor without a preference gets)
-_VISITOR_OWN = ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE", "HTTP_ACCEPT_LANGUAGE")
-_handler = []  # the stack, loaded once per process when first needed
+# Arabic browser asks for the page a visitor without a preference gets). And its encodings: nobody
+# reads that answer, so it is not gzipped for nothing.
+_NOT_FOR_VISITORS = ("HTTP_COOKIE", "HTTP_AUTHORIZATION", "CSRF_COOKIE", "CSRF_COOKIE_NEEDS_UPDATE",
+                     "HTTP_ACCEPT_LANGUAGE", "HTTP_ACCEPT_ENCODING")
 _not_stored = {}  # key -> until when a page found not to be one to store is not tried again
+
+
+@lru_cache(maxsize=1)
+def _stack():
+    """The whole middleware stack and URLconf, loaded once per process when first needed."""
+    return WSGIHandler()
 
 
 def _store_for_visitors(request, key):
@@ -127,25 +134,23 @@ def _store_for_visitors(request, key):
     Stored pages age out (SECONDS); without this, visitors with a session (a quiet shop's returning
     customers) would each get the page rendered until a visitor without one came by. The request is
     built anew from the same URL and headers without the cookies, so nothing of this visitor can
-    reach the stored body. Returns the stored entry, or None when the page is not one to store.
+    reach the stored body. Returns the stored entry, or None when there is none to serve.
     """
     if time.monotonic() < _not_stored.get(key, 0):
         return None  # tried lately: that page is not one to store (a redirect, a cookie), so render it once only
-    if not _handler:
-        _handler.append(WSGIHandler())
-    environ = {name: value for name, value in request.META.items() if name not in _VISITOR_OWN}
+    environ = {name: value for name, value in request.META.items() if name not in _NOT_FOR_VISITORS}
     language = get_language()
     try:
-        _handler[0].get_response(WSGIRequest({**environ, "REQUEST_METHOD": "GET"}))
+        response = _stack().get_response(WSGIRequest({**environ, "REQUEST_METHOD": "GET"}))
     finally:
         activate(language)  # the locale middleware of the page's request activated the same; made sure
-    found = page_lookup(request)
-    if found is None or found[2] is None:
+    if not is_storable(response):
         if len(_not_stored) >= LOCAL_PAGES:
             _not_stored.clear()
         _not_stored[key] = time.monotonic() + SECONDS
         return None
-    return found[2]
+    found = page_lookup(request)  # None too if the catalogue changed meanwhile: rendered this once
+    return found[2] if found else None
 
 
 def is_fresh_visitor(request):
