@@ -131,3 +131,47 @@ def test_a_cart_write_runs_in_the_requests_transaction_without_a_savepoint(api, 
         response = api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 2}, format="json")
     assert response.status_code == 200 and response.json()["itemCount"] == 2
     assert not [q["sql"] for q in queries.captured_queries if "SAVEPOINT" in q["sql"].upper()]
+
+
+@pytest.mark.django_db(transaction=True)  # two connections, each committing for real
+def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_empty():
+    import threading
+
+    from django.db import connections
+
+    from tests.factories import make_product
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's IMMEDIATE transactions let one writer in at a time")
+    store_settings_update(max_quantity_per_order=10)
+    first, second = make_product(stock=50), make_product(stock=50)
+    cart = Cart.objects.create(session_key="s" * 32)
+    other = connection.copy()  # another request's write to the same, empty, cart
+    other.connect()
+    other.set_autocommit(False)
+    with other.cursor() as cursor:
+        cursor.execute("UPDATE orders_cart SET updated_at = now() WHERE id = %s", [cart.pk])
+    outcome = []
+
+    def add_five():
+        try:
+            cart_line_add(cart=cart, product_id=second.pk, quantity=5)
+            outcome.append("added")
+        except CartError as error:
+            outcome.append(error.code)
+        finally:
+            connections.close_all()
+
+    writer = threading.Thread(target=add_five)
+    writer.start()
+    writer.join(0.5)
+    assert writer.is_alive()  # it waits for the cart
+    with other.cursor() as cursor:
+        cursor.execute("INSERT INTO orders_cartline (cart_id, product_id, quantity) VALUES (%s, %s, 9)",
+                       [cart.pk, first.pk])
+    other.commit()
+    other.close()
+    writer.join(10)
+    # and then checks the caps against the line the other write made: 9 + 5 is over 10
+    assert outcome == ["quantity_limit"]
+    assert [(line.product_id, line.quantity) for line in cart.lines.all()] == [(first.pk, 9)]

@@ -1,0 +1,30 @@
+"""shop.rows: model instances from plain SQL, exactly as the ORM builds them (both databases)."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from catalog.models import Product
+from shop.rows import Columns
+from tests.factories import make_product
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_instance_has_every_field_the_orm_gives_it():
+    make_product(title="Kenya Gold", price="300.50", sale_price_amount=Decimal("250.25"), images=["/media/a.webp"],
+                 tags=["black", "strong"], kes_price_amount=Decimal("1234.00"), rating=Decimal("4.50"),
+                 created_at=timezone.now() - timedelta(days=2))
+    columns = Columns(Product, "p")
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns.sql} FROM {Product._meta.db_table} p")
+        (row,) = cursor.fetchall()
+    made, read = columns.instance(row), Product.objects.get()
+    for field in Product._meta.concrete_fields:
+        assert getattr(made, field.attname) == getattr(read, field.attname), field.name
+        assert type(getattr(made, field.attname)) is type(getattr(read, field.attname)), field.name
+    assert made.sale_price_amount == Decimal("250.25") and made.tags == ["black", "strong"]
+    assert not made._state.adding and made._state.db == "default"  # saved as an update, like a read row
