@@ -11,6 +11,7 @@ weekdays in `delivery_days_off` (Friday) and the dates in `delivery_holidays`.
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -193,6 +194,8 @@ def day_label(day: date | datetime, language: str) -> str:
         return dateformat.format(day, "l j F" if language == "ar" else "D j M")
 
 
+# every cart answer says it, for a handful of windows a day: worked out once per window and language
+@lru_cache(maxsize=256)
 def window_text(window: tuple[date, date], language: str) -> str:
     """"Arrives Sun 29 Nov – Tue 1 Dec" (one date when both ends are the same day)."""
     earliest, latest = window

@@ -10,7 +10,9 @@ from typing import Any
 from rest_framework import serializers
 
 from orders.calculations import TotalsLine
+from orders.summary import CartSummary
 from shop.api.money import MoneyField
+from shop.money import money_text
 from shop.validation import safe_url
 
 
@@ -27,55 +29,43 @@ class AddressInputSerializer(serializers.Serializer[Any]):
     country = serializers.CharField(required=False, allow_blank=True, default="EGY")
 
 
-class CartLineOutputSerializer(serializers.Serializer[Any]):
-    """One `TotalsLine` of the cart."""
-
-    id = serializers.IntegerField(source="product.pk")
-    product_id = serializers.IntegerField(source="product.pk")
-    slug = serializers.CharField(source="product.slug")
-    title = serializers.CharField(source="product.title")
-    image = serializers.SerializerMethodField()
-    price = MoneyField(source="product.price_amount")
-    sale_price = MoneyField(source="product.sale_price_amount", allow_null=True)
-    unit_price = MoneyField()
-    quantity = serializers.IntegerField()
-    line_total = MoneyField()
-    stock = serializers.IntegerField(source="product.stock")
-
-    def get_image(self, line: TotalsLine) -> str:
-        return safe_url((line.product.images or [""])[0])
+def _line_output(line: TotalsLine) -> dict[str, Any]:
+    product = line.product
+    sale = product.sale_price_amount
+    return {
+        "id": product.pk, "product_id": product.pk, "slug": product.slug, "title": product.title,
+        "image": safe_url((product.images or [""])[0]), "price": money_text(product.price_amount),
+        "sale_price": None if sale is None else money_text(sale), "unit_price": money_text(line.unit_price),
+        "quantity": line.quantity, "line_total": money_text(line.line_total), "stock": product.stock,
+    }
 
 
-class CartOutputSerializer(serializers.Serializer[Any]):
-    """A `CartSummary`: the cart, its totals and its delivery."""
+def cart_output(summary: CartSummary) -> dict[str, Any]:
+    """The cart as the API and the islands read it (`orders.api.CartSchema`): its lines, totals and delivery.
 
-    items = CartLineOutputSerializer(many=True, source="totals.lines")
-    item_count = serializers.IntegerField(source="totals.item_count")
-    subtotal = MoneyField(source="totals.subtotal")
-    discount = MoneyField(source="totals.discount")
-    coupon_code = serializers.CharField(source="totals.coupon_code")
-    shipping = MoneyField(source="totals.shipping")
-    cod_fee = MoneyField(source="totals.cod_fee")
-    tax = MoneyField(source="totals.tax")
-    tax_rate = serializers.CharField(source="totals.tax_rate")
-    prices_include_tax = serializers.BooleanField(source="totals.prices_include_tax")
-    total = MoneyField(source="totals.total")
-    free_shipping_threshold = MoneyField(source="totals.free_shipping_threshold")
-    free_shipping_remaining = MoneyField(source="totals.free_shipping_remaining")
-    governorate = serializers.CharField(source="totals.governorate")
-    delivery = serializers.CharField()
-    cod_available = serializers.BooleanField()
-
-
-# Bound once: DRF deep-copies every declared field (here 26, with the lines') for each new
-# serializer, which cost more than the cart answer itself. to_representation keeps no state.
-_CART_OUTPUT = CartOutputSerializer()
-
-
-def cart_output(summary: Any) -> dict[str, Any]:
-    """CartOutputSerializer(summary).data, without building the serializer again (a `CartSummary`)."""
-    data: dict[str, Any] = _CART_OUTPUT.to_representation(summary)
-    return data
+    A plain function rather than a serializer: every cart write answers with it, and DRF's fields
+    took longer than the totals themselves (issue 14). Money is text with two places, as MoneyField
+    writes it.
+    """
+    totals = summary.totals
+    return {
+        "items": [_line_output(line) for line in totals.lines],
+        "item_count": totals.item_count,
+        "subtotal": money_text(totals.subtotal),
+        "discount": money_text(totals.discount),
+        "coupon_code": totals.coupon_code,
+        "shipping": money_text(totals.shipping),
+        "cod_fee": money_text(totals.cod_fee),
+        "tax": money_text(totals.tax),
+        "tax_rate": str(totals.tax_rate),
+        "prices_include_tax": totals.prices_include_tax,
+        "total": money_text(totals.total),
+        "free_shipping_threshold": money_text(totals.free_shipping_threshold),
+        "free_shipping_remaining": money_text(totals.free_shipping_remaining),
+        "governorate": totals.governorate,
+        "delivery": summary.delivery,
+        "cod_available": summary.cod_available,
+    }
 
 
 class OrderSummaryOutputSerializer(serializers.Serializer[Any]):

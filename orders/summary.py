@@ -18,7 +18,7 @@ from shop.store_settings import store_settings_get
 
 @dataclass(frozen=True)
 class CartSummary:
-    """The cart's totals, and when and how its parcel arrives (`orders.serializers.CartOutputSerializer`)."""
+    """The cart's totals, and when and how its parcel arrives (`orders.serializers.cart_output`)."""
 
     totals: Totals
     # "Arrives Sun 29 Nov – Tue 1 Dec", once the governorate is known
