@@ -407,7 +407,7 @@ for _scope, _rate in RATE_LIMITS.items():
 
 # --- REST API ---------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_RENDERER_CLASSES": ["djangorestframework_camel_case.render.CamelCaseJSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["shop.api.money.CamelCaseJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "shop.api.parsers.StrictJSONParser",
         "djangorestframework_camel_case.parser.CamelCaseFormParser",
