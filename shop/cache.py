@@ -28,6 +28,16 @@ UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 LOG_EVERY_SECONDS = 60
 MAX_PENDING_DELETES = 10_000
 
+# FailOpenRedisCache.count_hits: each key made with a life of ARGV[1] seconds if missing, then counted
+COUNT_HITS_SCRIPT = """
+local counts = {}
+for i, key in ipairs(KEYS) do
+    redis.call('SET', key, 0, 'EX', ARGV[1], 'NX')
+    counts[i] = redis.call('INCR', key)
+end
+return counts
+"""
+
 
 class ReusedRedisClient(RedisCacheClient):
     """Django's Redis client with one `redis.Redis` per connection pool, made once.
@@ -56,6 +66,7 @@ class FailOpenRedisCache(RedisCache):
         self.retry_seconds = float(options.pop("RETRY_SECONDS", 2))
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedRedisClient
+        self._count_script = None
         self._down_until = 0.0
         self._logged_at = 0.0
         self._pending_deletes = set()
@@ -135,20 +146,19 @@ class FailOpenRedisCache(RedisCache):
     def count_hits(self, keys, seconds):
         """Add one to each counter in `keys`, one made with a life of `seconds` when missing; their counts.
 
-        One round trip for them all (a rate-limited write counts its address and its session; `incr`
-        alone is two round trips each, EXISTS then INCR). MULTI/EXEC, so a counter never outlives its
-        window without an expiry. While Redis is down every count is 0: nothing is limited.
+        One command for them all (a rate-limited write counts its address and its session; `incr`
+        alone is two round trips each, EXISTS then INCR): a script, which Redis runs whole, so a
+        counter never outlives its window without an expiry, and which costs this process one
+        command to write and read where a MULTI/EXEC pipeline of the same cost six. While Redis
+        is down every count is 0: nothing is limited.
         """
         if not self._available():
             return [0] * len(keys)
         try:
-            with self._cache.get_client(write=True).pipeline(transaction=True) as pipe:
-                for key in keys:
-                    made = self.make_and_validate_key(key)
-                    pipe.set(made, 0, ex=seconds, nx=True)
-                    pipe.incr(made)
-                replies = pipe.execute()
+            client = self._cache.get_client(write=True)
+            if self._count_script is None or self._count_script.registered_client is not client:
+                self._count_script = client.register_script(COUNT_HITS_SCRIPT)
+            return self._count_script(keys=[self.make_and_validate_key(key) for key in keys], args=[seconds])
         except UNREACHABLE as exc:
             self._failed("count_hits", exc)
             return [0] * len(keys)
-        return replies[1::2]
