@@ -5,12 +5,12 @@ read: a signed-in customer's user row (accounts.user_cache), what their cart
 holds (orders.cart). A `Generations` keeps such values in this process's memory,
 per *owner* (a user, a session), each under the owner's current *generation*: a
 random token in the shared cache, read (one small cache read) before anything it
-guards is read from the database. Every change deletes the owner's token, now
-and again once the transaction commits (`changed`); the next request finds none,
-makes a new one and reads the database again. A request that read the rows while
-a change was being committed kept them under a token the commit deleted, so they
-are never used again: a change holds from the very next request, in every
-process. While the shared cache is unreachable there is no token and nothing is
+guards is read from the database. Every change deletes the owner's token once
+its transaction commits, and before the transaction itself reads it again
+(`changed`); the next request finds none, makes a new one and reads the database
+again. A request that read the rows while a change was being committed kept them
+under a token the commit deleted, so they are never used again: a change holds
+from the very next request, in every process. While the shared cache is unreachable there is no token and nothing is
 kept: every request reads the database.
 """
 
@@ -42,7 +42,7 @@ class Generations:
     def current(self, owner: object) -> str | None:
         """The owner's token, made now when there is none (None while the shared cache is unreachable)."""
         key = self.key(owner)
-        _read_in_transaction(key)
+        _delete_if_changed(key)  # this transaction changed the owner: its own reads see the change
         token = cache.get(key)
         if token is None:
             token = secrets.token_hex(8)
@@ -91,15 +91,15 @@ class Generations:
         return value
 
     def changed(self, owners: Iterable[object]) -> None:
-        """The owners' rows changed: their kept values go, in every process (now and on commit).
+        """The owners' rows changed: their kept values go, in every process.
 
-        In a transaction a token goes now only once until this thread reads it again: a cart write
-        changes its line and then its cart, one owner twice, with no read of the token between.
+        Outside a transaction their tokens are deleted now. In one, once it commits (until then nobody
+        else can see the change) and before this thread reads one of them again, so the transaction
+        sees its own changes: a cart write, which answers from the rows it wrote, sends one deletion.
         """
         keys = {self.key(owner) for owner in owners if owner is not None}
-        unread = _deleted_unread(make=True)
-        delete_now_and_on_commit(keys, now=keys - unread)
-        unread.update(keys)
+        _changed_unread(make=True).update(keys)
+        delete_on_commit(keys)
 
     def clear(self) -> None:
         """Forget this process's values (tests)."""
@@ -124,8 +124,8 @@ def _pending_delete() -> None:
         keys.clear()
 
 
-class _DeletedUnread:
-    """The tokens a transaction has deleted and this thread has not read since. Kept as one of the
+class _ChangedUnread:
+    """The tokens a transaction has changed and this thread has not deleted since. Kept as one of the
     transaction's on-commit callbacks (doing nothing when called), so it lives exactly as long as the
     transaction: Django drops it with a transaction, or savepoint, that rolls back."""
 
@@ -136,28 +136,28 @@ class _DeletedUnread:
         pass
 
 
-def _deleted_unread(*, make: bool) -> set[str]:
+def _changed_unread(*, make: bool) -> set[str]:
     if connection.in_atomic_block:
         for _savepoints, callback, _robust in connection.run_on_commit:
-            if isinstance(callback, _DeletedUnread):
+            if isinstance(callback, _ChangedUnread):
                 return callback.keys
         if make:
-            unread = _DeletedUnread()
+            unread = _ChangedUnread()
             transaction.on_commit(unread)
             return unread.keys
     return set()
 
 
-def _read_in_transaction(key: str) -> None:
-    _deleted_unread(make=False).discard(key)  # a read may make a new token: the next change deletes it
+def _delete_if_changed(key: str) -> None:
+    changed = _changed_unread(make=False)
+    if key in changed:
+        changed.discard(key)
+        cache.delete_many([key])
 
 
-def delete_now_and_on_commit(keys: set[str], *, now: set[str] | None = None) -> None:
-    """Delete `keys` (or only `now` of them) from the shared cache now and, inside a transaction,
-    all of them again once it commits.
+def delete_on_commit(keys: set[str]) -> None:
+    """Delete `keys` from the shared cache once this transaction commits (now, outside one).
 
-    The second deletion stops a request that read the old rows before the
-    commit from leaving them behind (a generation token, the store settings).
     On commit the first of the transaction's callbacks deletes all its keys in
     one call and the others find nothing left. Keys of a transaction that
     rolled back go with the thread's next commit: one deletion too many, never
@@ -165,9 +165,20 @@ def delete_now_and_on_commit(keys: set[str], *, now: set[str] | None = None) -> 
     """
     if not keys:
         return
-    now = keys if now is None else now
-    if now:
-        cache.delete_many(sorted(now))
     if connection.in_atomic_block:
         _pending_keys().update(keys)
         transaction.on_commit(_pending_delete)
+    else:
+        cache.delete_many(sorted(keys))
+
+
+def delete_now_and_on_commit(keys: set[str]) -> None:
+    """Delete `keys` from the shared cache now and, inside a transaction, again once it commits.
+
+    The second deletion stops a request that read the old rows before the
+    commit from leaving them behind (the store settings).
+    """
+    if keys:
+        cache.delete_many(sorted(keys))
+        if connection.in_atomic_block:
+            delete_on_commit(keys)
