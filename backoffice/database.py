@@ -11,9 +11,15 @@ from catalog.models import Category
 from shop.store_settings import store_settings_get
 
 
+def _engine(db):
+    """"sqlite3" or "postgresql", from Django's backend or the shop's (shop.sqlite, shop.postgresql)."""
+    engine = db["ENGINE"].rsplit(".", 1)[-1]
+    return "sqlite3" if engine == "sqlite" else engine
+
+
 def _masked_url():
     db = settings.DATABASES["default"]
-    engine = db["ENGINE"].rsplit(".", 1)[-1]
+    engine = _engine(db)
     if engine == "sqlite3":
         return f"sqlite:///{db['NAME']}"
     host = db.get("HOST") or "localhost"
@@ -24,7 +30,7 @@ def _masked_url():
 def system_info():
     """Spec 3 'System info': database type and persistence, e-mail settings (no secrets)."""
     db = settings.DATABASES["default"]
-    engine = db["ENGINE"].rsplit(".", 1)[-1]
+    engine = _engine(db)
     in_memory = engine == "sqlite3" and str(db["NAME"]) in (":memory:", "") or "mode=memory" in str(db["NAME"])
     from_email = settings.DEFAULT_FROM_EMAIL
     from_name, _sep, address = from_email.rpartition("<")

@@ -27,7 +27,7 @@ CELERY_TASK_ALWAYS_EAGER = True
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 PAYMENT_SANDBOX = True
 IMPORTER_DELAY_SECONDS = float(os.environ.get("IMPORTER_DELAY_SECONDS", "0.3"))
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "shop.sqlite":  # noqa: F405
     # A test database in a file, not in memory: with an in-memory one the browser tests' live server
     # shares the test thread's very connection, and a request still answering when a test writes puts
     # both threads into one transaction ("on_commit() cannot be used in manual transaction

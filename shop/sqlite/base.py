@@ -1,0 +1,74 @@
+"""Django's SQLite backend with writers that queue in the kernel instead of sleeping.
+
+SQLite lets one transaction write at a time. Another writer's BEGIN IMMEDIATE finds the database
+locked and SQLite's busy handler sleeps and tries again, after 1, 2, 5, 10, 15, 20, 25, 25, 25, 50,
+50, then 100 ms a time: a write that held the lock for a millisecond kept the one behind it asleep
+for ten (issue 14: with three web processes, cart writes ran at half the rate their CPU allowed, with
+a p99 of 0.5 to 0.9 s). So a transaction first takes an exclusive `flock` on a file beside the
+database, which the kernel hands to the next waiter the moment it is released, and lets it go when
+the transaction ends. Writes outside a transaction (autocommit) still wait in SQLite's busy handler;
+they never wait for the file, so nothing waits in a circle.
+"""
+
+import fcntl
+import os
+import time
+
+from django.db import OperationalError
+from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteDatabaseWrapper
+
+# how long a waiting writer sleeps between tries at most: the file is polled (`flock` cannot time
+# out), and the wait is bounded by the database's busy timeout like SQLite's own
+POLL_SECONDS = 0.0005
+
+
+class DatabaseWrapper(SQLiteDatabaseWrapper):
+    _writer_file: int | None = None
+
+    def _start_transaction_under_autocommit(self):
+        self._writer_lock()
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._writer_unlock()
+            raise
+
+    def _commit(self):
+        try:
+            return super()._commit()
+        finally:
+            self._writer_unlock()
+
+    def _rollback(self):
+        try:
+            return super()._rollback()
+        finally:
+            self._writer_unlock()
+
+    def _close(self):
+        try:
+            return super()._close()
+        finally:
+            self._writer_unlock()
+            if self._writer_file is not None:
+                os.close(self._writer_file)
+                self._writer_file = None
+
+    def _writer_lock(self):
+        if self.is_in_memory_db():
+            return
+        if self._writer_file is None:
+            self._writer_file = os.open(f"{self.settings_dict['NAME']}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + float(self.settings_dict.get("OPTIONS", {}).get("timeout", 5))
+        while True:
+            try:
+                fcntl.flock(self._writer_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise OperationalError("database is locked") from None
+                time.sleep(POLL_SECONDS)
+
+    def _writer_unlock(self):
+        if self._writer_file is not None:
+            fcntl.flock(self._writer_file, fcntl.LOCK_UN)
