@@ -7,7 +7,7 @@ the storefront shows (their greeting rendered, the products they may review,
 their last order's governorate, what their cart holds: `user_memo`), under the
 user's generation token in the shared cache (shop.generations: one small cache
 read per request). Every change to the user's row, their orders or their cart
-deletes the token, now and again once the transaction commits (`user_changed`;
+deletes the token once its transaction commits (`user_changed`;
 orders.cart.cart_changed for the cart), so a deactivation, a new
 password, a new role or a sign-out elsewhere holds from the very next request,
 in every process.
@@ -15,17 +15,22 @@ in every process.
 Writes that reach the rows without a model's save() or delete() go through
 `UserQuerySet` (accounts.models) and `orders.models.OrderQuerySet`, which report
 the users they touched. When the shared cache is unreachable there is no token:
-every request reads the database, as it did before this cache.
+every request reads the database, as it did before this cache. The row is read
+with plain SQL (shop.rows): after every change of theirs, a customer's next
+request reads it again.
 """
 
 import copy
 from collections.abc import Callable, Hashable, Iterable
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 
 from shop.generations import Generations
+from shop.rows import Columns
 
 T = TypeVar("T")
 
@@ -50,7 +55,7 @@ def user_get(user_id: object) -> Any:
     token = _users.current(pk)
     values = _users.values(pk, token)
     if values is None or _ROW not in values:
-        user = User._default_manager.filter(pk=pk).first()
+        user = _row(User, pk)
         if user is None or values is None:
             return user
         values[_ROW] = user
@@ -58,6 +63,21 @@ def user_get(user_id: object) -> Any:
     user = copy.copy(values[_ROW])
     setattr(user, GENERATION_ATTRIBUTE, token)
     return user
+
+
+@lru_cache(maxsize=1)
+def _columns(model: Any) -> Columns[Any]:
+    return Columns(model, "u")
+
+
+def _row(model: Any, pk: object) -> Any:
+    """The user with primary key `pk`, or None: what `filter(pk=pk).first()` reads, without building it."""
+    columns = _columns(model)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns.sql} FROM {connection.ops.quote_name(model._meta.db_table)} u "
+                       f"WHERE u.{connection.ops.quote_name(model._meta.pk.column)} = %s", [pk])
+        row = cursor.fetchone()
+    return columns.instance(row) if row else None
 
 
 def user_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None) -> T:
