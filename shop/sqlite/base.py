@@ -7,7 +7,9 @@ for ten (issue 14: with three web processes, cart writes ran at half the rate th
 a p99 of 0.5 to 0.9 s). So a transaction first takes an exclusive `flock` on a file beside the
 database, which the kernel hands to the next waiter the moment it is released, and lets it go when
 the transaction ends. Writes outside a transaction (autocommit) still wait in SQLite's busy handler;
-they never wait for the file, so nothing waits in a circle.
+they never wait for the file, so nothing waits in a circle. The file only orders the writers:
+SQLite's own lock still guards the data, so a process that shares another's open file (a fork after
+connecting) is merely not ordered.
 """
 
 import fcntl
