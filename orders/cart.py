@@ -257,7 +257,7 @@ def _write(cart: Cart, lines: list[_Line], product: Product, line: _Line | None,
 
 def _line_change(cart: Cart, product_id: int | str, wanted_for: Callable[[_Line | None], int]) -> CartChange:
     """Set the product's line to `wanted_for(its line)`, capped at the stock on hand; past the store's
-    caps, refused with a CartError and nothing changed."""
+    caps, refused with a CartError and no line changed."""
     # No savepoint of its own (in a write request that is two statements less): a refusal is decided
     # before anything is written and raised once the block has closed, so an enclosing transaction
     # is not marked for rollback and its caller may go on (a reorder skips the line).

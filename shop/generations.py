@@ -10,8 +10,9 @@ its transaction commits, and before the transaction itself reads it again
 (`changed`); the next request finds none, makes a new one and reads the database
 again. A request that read the rows while a change was being committed kept them
 under a token the commit deleted, so they are never used again: a change holds
-from the very next request, in every process. While the shared cache is unreachable there is no token and nothing is
-kept: every request reads the database.
+from the very next request, in every process. While the shared cache is
+unreachable there is no token and nothing is kept: every request reads the
+database.
 """
 
 import secrets
