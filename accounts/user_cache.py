@@ -4,13 +4,15 @@ Every request of a signed-in visitor needs their user row (Django's
 `auth.get_user`); building that ORM query cost a quarter of a stitched page.
 So each web process keeps the rows it has read, and for each user a few facts
 the storefront shows (their greeting rendered, the products they may review,
-their last order's governorate, what their cart holds: `user_memo`), under the
-user's generation token in the shared cache (shop.generations: one small cache
-read per request). Every change to the user's row, their orders or their cart
-deletes the token once its transaction commits (`user_changed`;
-orders.cart.cart_changed for the cart), so a deactivation, a new
-password, a new role or a sign-out elsewhere holds from the very next request,
-in every process.
+their last order's governorate: `user_memo`), under the user's generation
+token in the shared cache (shop.generations: one small cache read per request).
+Every change to the user's row or their orders deletes the token once its
+transaction commits (`user_changed`), so a deactivation, a new password, a new
+role or a sign-out elsewhere holds from the very next request, in every
+process. What their cart holds (`user_cart_memo`: the badge, `GET /api/cart`)
+is kept under a second token, read with the first in the same round trip and
+deleted by every change to their cart (`user_cart_changed`), which so leaves
+their row and the rest kept.
 
 Writes that reach the rows without a model's save() or delete() go through
 `UserQuerySet` (accounts.models) and `orders.models.OrderQuerySet`, which report
@@ -29,7 +31,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from shop.generations import Generations
+from shop.generations import Generations, current_tokens
 from shop.rows import Columns
 
 T = TypeVar("T")
@@ -37,6 +39,10 @@ T = TypeVar("T")
 # users kept per process (a few hundred bytes each, plus their memos)
 _users = Generations("user:generation", size=2000)
 GENERATION_ATTRIBUTE = "_user_cache_generation"
+# what their carts hold (orders.cart.cart_memo), under a token of their own, read with the row's in
+# one round trip: a change to a customer's cart leaves their row and the rest kept
+_carts = Generations("user-cart:generation", size=2000)
+CART_GENERATION_ATTRIBUTE = "_user_cart_generation"
 _ROW = "row"
 
 
@@ -52,7 +58,7 @@ def user_get(user_id: object) -> Any:
         pk = User._meta.pk.to_python(user_id)
     except ValidationError:
         return None
-    token = _users.current(pk)
+    token, cart_token = current_tokens((_users, pk), (_carts, pk))
     values = _users.values(pk, token)
     if values is None or _ROW not in values:
         user = _row(User, pk)
@@ -62,6 +68,8 @@ def user_get(user_id: object) -> Any:
     # every request gets its own instance: views may change and save theirs
     user = copy.copy(values[_ROW])
     setattr(user, GENERATION_ATTRIBUTE, token)
+    if _carts.values(pk, cart_token) is not None:
+        setattr(user, CART_GENERATION_ATTRIBUTE, cart_token)
     return user
 
 
@@ -81,17 +89,28 @@ def _row(model: Any, pk: object) -> Any:
 
 
 def user_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None) -> T:
-    """`compute()`, kept for `user` until their row, their orders or their cart change (at most `seconds`).
+    """`compute()`, kept for `user` until their row or their orders change (at most `seconds`).
 
-    `compute` must depend only on the user, their orders, their cart and `name`
-    (put the language or anything else it reads in `name`), and return a value
-    nobody changes. Without a current copy of the user (not read through
-    `user_get`, or changed since) it is simply called.
+    `compute` must depend only on the user, their orders and `name` (put the
+    language or anything else it reads in `name`), and return a value nobody
+    changes. Without a current copy of the user (not read through `user_get`,
+    or changed since) it is simply called.
     """
-    token = getattr(user, GENERATION_ATTRIBUTE, None)
-    if _users.kept(getattr(user, "pk", None), token) is None:
+    return _memo(_users, GENERATION_ATTRIBUTE, user, name, compute, seconds)
+
+
+def user_cart_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None) -> T:
+    """`compute()`, kept for `user` until their cart or its lines change (at most `seconds`): as
+    `user_memo`, for what depends only on their cart, the catalogue and `name` (orders.cart)."""
+    return _memo(_carts, CART_GENERATION_ATTRIBUTE, user, name, compute, seconds)
+
+
+def _memo(generations: Generations, attribute: str, user: Any, name: Hashable, compute: Callable[[], T],
+          seconds: float | None) -> T:
+    token = getattr(user, attribute, None)
+    if generations.kept(getattr(user, "pk", None), token) is None:
         return compute()
-    return _users.memo(user.pk, name, compute, token=token, seconds=seconds)
+    return generations.memo(user.pk, name, compute, token=token, seconds=seconds)
 
 
 def request_user_memo(request: Any, name: Hashable, compute: Callable[[], T]) -> T:
@@ -100,14 +119,20 @@ def request_user_memo(request: Any, name: Hashable, compute: Callable[[], T]) ->
 
 
 def user_changed(user_ids: Iterable[object]) -> None:
-    """Call when users' rows, orders or carts change: their copies and memos go, in every process.
+    """Call when users' rows or orders change: their copies and memos go, in every process.
 
-    Deleted now and again on commit: a request that read the rows before the
-    commit cannot leave them behind under a token that still counts.
+    Deleted once the transaction commits: a request that read the rows before
+    the commit cannot leave them behind under a token that still counts.
     """
     _users.changed(user_ids)
+
+
+def user_cart_changed(user_ids: Iterable[object]) -> None:
+    """Call when customers' carts or their lines change: what `user_cart_memo` kept for them goes."""
+    _carts.changed(user_ids)
 
 
 def user_cache_clear() -> None:
     """Forget this process's copies (tests)."""
     _users.clear()
+    _carts.clear()

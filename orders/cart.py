@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from accounts.models import User
-from accounts.user_cache import user_changed, user_memo
+from accounts.user_cache import user_cart_changed, user_cart_memo
 from catalog.models import Product
 from catalog.pricing import Availability
 from orders.models import Cart, CartLine
@@ -101,8 +101,8 @@ def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product
 
 # What a visitor's cart holds, kept in each web process under a token that every change
 # to their cart or its lines deletes (shop.generations; the signals in orders.apps): a
-# customer's is kept with their user row (accounts.user_cache: the token the request has
-# read already), a guest's under a token per session. Product and settings changes move
+# customer's under their cart token (accounts.user_cache.user_cart_memo: read with their
+# user row's, no round trip of its own), a guest's under a token per session. Product and settings changes move
 # the catalogue version, which the kept answers name.
 _carts = Generations("cart:generation", size=5000)
 
@@ -116,7 +116,7 @@ def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[
     """
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return user_memo(user, ("cart", name), compute, seconds=seconds)
+        return user_cart_memo(user, name, compute, seconds=seconds)
     session = getattr(request, "session", None)
     if session is None or not session.session_key:
         return compute()
@@ -126,7 +126,7 @@ def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[
 def cart_changed(cart: Cart) -> None:
     """The cart or its lines changed: what is kept for its owner goes (orders.apps calls it)."""
     if cart.user_id:
-        user_changed([cart.user_id])
+        user_cart_changed([cart.user_id])
     elif cart.session_key:
         _carts.changed([f"session:{cart.session_key}"])
 

@@ -31,6 +31,22 @@ T = TypeVar("T")
 TOKEN_SECONDS = 24 * 60 * 60
 
 
+def _new_token(key: str) -> str | None:
+    token = secrets.token_hex(8)
+    if not cache.add(key, token, TOKEN_SECONDS):
+        token = cache.get(key)  # another request made one first (or the cache is down: None)
+    return token
+
+
+def current_tokens(*wanted: "tuple[Generations, object]") -> list[str | None]:
+    """`generations.current(owner)` for each (generations, owner), read in one round trip."""
+    keys = [generations.key(owner) for generations, owner in wanted]
+    for key in keys:
+        _delete_if_changed(key)
+    found = cache.get_many(keys)
+    return [found[key] if found.get(key) is not None else _new_token(key) for key in keys]
+
+
 class Generations:
     def __init__(self, prefix: str, size: int) -> None:
         self.prefix, self.size = prefix, size
@@ -45,11 +61,7 @@ class Generations:
         key = self.key(owner)
         _delete_if_changed(key)  # this transaction changed the owner: its own reads see the change
         token = cache.get(key)
-        if token is None:
-            token = secrets.token_hex(8)
-            if not cache.add(key, token, TOKEN_SECONDS):
-                token = cache.get(key)  # another request made one first (or the cache is down: None)
-        return token
+        return token if token is not None else _new_token(key)
 
     def values(self, owner: Hashable, token: str | None) -> dict[Hashable, Any] | None:
         """What this process keeps for `owner` under `token` (a new, empty dict when the token is new),

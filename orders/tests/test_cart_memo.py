@@ -126,18 +126,39 @@ def test_a_deleted_product_leaves_the_kept_cart(tea):
     assert [item["productId"] for item in _get(shopper)[0].json()["items"]] == [tea.pk]
 
 
-def test_a_customers_cart_is_kept_with_their_row_one_token_read_a_page(tea, alice, monkeypatch):
+def test_a_customers_cart_token_is_read_with_their_row_token_and_its_change_leaves_the_row_kept(
+        tea, alice, monkeypatch):
     assert Client().get("/shop").status_code == 200  # stored
     customer = Client()
     customer.force_login(alice)
     _add(customer, tea, 2)
     customer.get("/shop")
-    read = []
-    real_get = cache.get
-    monkeypatch.setattr(cache, "get", lambda key, *a, **k: (read.append(key), real_get(key, *a, **k))[1])
+    reads, inside = [], []
+    real_get, real_get_many = cache.get, cache.get_many
+
+    def get(key, *args, **kwargs):
+        if not inside:  # the file cache's get_many calls get for each key
+            reads.append([key])
+        return real_get(key, *args, **kwargs)
+
+    def get_many(keys, *args, **kwargs):
+        reads.append(list(keys))
+        inside.append(1)
+        try:
+            return real_get_many(keys, *args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(cache, "get", get)
+    monkeypatch.setattr(cache, "get_many", get_many)
     page, queries = _get(customer, "/shop")
-    # the user's token (read to check the session's user) serves the badge too; no cart query
-    assert [key for key in read if "generation" in key] == [f"user:generation:{alice.pk}"]
+    # the user's two tokens (their row's, their cart's) in one read; the badge needs no query
+    tokens = [keys for keys in reads if any("generation" in key for key in keys)]
+    assert tokens == [[f"user:generation:{alice.pk}", f"user-cart:generation:{alice.pk}"]]
     assert BADGE.search(page.content.decode()).group(1) == "2" and queries == []
-    _add(customer, tea, 1)  # a change drops that token: the next page shows it
-    assert BADGE.search(_get(customer, "/shop")[0].content.decode()).group(1) == "3"
+    _add(customer, tea, 1)  # a change to the cart drops its token: the next page shows it
+    with CaptureQueriesContext(connection) as after:
+        page = customer.get("/shop")
+    assert BADGE.search(page.content.decode()).group(1) == "3"
+    # and leaves the user's row kept: the next page reads the cart, not the user
+    assert not [q for q in after.captured_queries if "accounts_user" in q["sql"]], after.captured_queries
