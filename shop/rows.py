@@ -53,9 +53,6 @@ class Columns(Generic[M]):
                 found.append((index, column, converters))
         return found
 
-    def __len__(self) -> int:
-        return len(self._fields)
-
     def instance(self, values: Sequence[Any]) -> M:
         """The instance of one row's `sql` columns, as the ORM would build it."""
         values = list(values)

@@ -1,13 +1,14 @@
-"""Django's SQLite backend with writers that queue in the kernel instead of sleeping.
+"""Django's SQLite backend whose writers queue on a file lock instead of sleeping in SQLite's busy handler.
 
 SQLite lets one transaction write at a time. Another writer's BEGIN IMMEDIATE finds the database
 locked and SQLite's busy handler sleeps and tries again, after 1, 2, 5, 10, 15, 20, 25, 25, 25, 50,
 50, then 100 ms a time: a write that held the lock for a millisecond kept the one behind it asleep
 for ten (issue 14: with three web processes, cart writes ran at half the rate their CPU allowed, with
 a p99 of 0.5 to 0.9 s). So a transaction first takes an exclusive `flock` on a file beside the
-database, which the kernel hands to the next waiter the moment it is released, and lets it go when
-the transaction ends. Writes outside a transaction (autocommit) still wait in SQLite's busy handler;
-they never wait for the file, so nothing waits in a circle. The file only orders the writers:
+database, and lets it go when the transaction ends; a waiter tries the file again every half
+millisecond, so it goes in at most that long after the writer before it is done. Writes outside a
+transaction (autocommit) still wait in SQLite's busy handler; they never wait for the file, so
+nothing waits in a circle. The file only orders the writers:
 SQLite's own lock still guards the data, so a process that shares another's open file (a fork after
 connecting) is merely not ordered.
 """
