@@ -4,6 +4,7 @@ import logging
 from typing import Any, cast
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -77,10 +78,24 @@ def _capped_notice(capped: bool) -> str | None:
     return _("Only the quantity in stock was added") if capped else None
 
 
-class CartApi(APIView):
-    """The visitor's cart (session for guests, account for customers)."""
+class _CartWriteApi(APIView):
+    """A cart API whose writes hold the cart no longer than the write itself takes.
+
+    The cart services run each write in a transaction of their own, the cart's row written first
+    (orders.cart). In the request's transaction (shop.middleware.AtomicWritesMiddleware) the cart would
+    stay held while DRF counts the rate limit and reads the body and the answer is built, and the next
+    write to that cart (on SQLite, to any table: one writer at a time) would wait for all of it (issue 14).
+    """
 
     throttle_scope = "cart"
+
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return transaction.non_atomic_requests(super().as_view(**initkwargs))
+
+
+class CartApi(_CartWriteApi):
+    """The visitor's cart (session for guests, account for customers)."""
 
     @extend_schema(responses=CartSchema)
     def get(self, request: Request) -> Response:
@@ -100,9 +115,7 @@ class CartApi(APIView):
         return _cart_response(request, carts.cart_get_for_request(request))
 
 
-class CartItemAddApi(APIView):
-    throttle_scope = "cart"
-
+class CartItemAddApi(_CartWriteApi):
     @extend_schema_serializer(component_name="CartItemAddInput")
     class InputSerializer(serializers.Serializer[Any]):
         product_id = serializers.IntegerField()
@@ -118,9 +131,7 @@ class CartItemAddApi(APIView):
         return _cart_response(request, cart, notice=_capped_notice(change.capped), lines=change.lines)
 
 
-class CartItemApi(APIView):
-    throttle_scope = "cart"
-
+class CartItemApi(_CartWriteApi):
     @extend_schema_serializer(component_name="CartItemInput")
     class InputSerializer(serializers.Serializer[Any]):
         quantity = serializers.IntegerField(max_value=999)

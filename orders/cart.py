@@ -70,10 +70,10 @@ def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False
         cart = _CART.instance(row) if row else None
     if cart is None and create:
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            cart = Cart.objects.create(user=user)
-        else:
-            cart = Cart.objects.create(session_key=request.session.session_key or "")
+        owned = {"user": user} if user is not None and user.is_authenticated else {
+            "session_key": request.session.session_key or ""}
+        with transaction.atomic():  # on SQLite, a writer waits its turn in a transaction (shop.sqlite)
+            cart = Cart.objects.create(**owned)
     return cart
 
 
@@ -305,8 +305,9 @@ def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:
 def cart_clear(*, cart: Cart | None) -> None:
     """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
-        cart.lines.all().delete()
-        Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
+        with transaction.atomic():
+            cart.lines.all().delete()
+            Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 
 
 def cart_lines(cart: Cart | None) -> list[tuple[Product, int]]:

@@ -188,3 +188,31 @@ def test_the_cart_answer_names_every_line_and_total_as_the_islands_read_them(api
                for key in ("shipping", "codFee", "tax", "total", "freeShippingThreshold", "freeShippingRemaining"))
 
 
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cart_write_holds_its_transaction_only_while_it_writes(api, make_product, monkeypatch):
+    """Issue 14: the answer is built after the write's transaction has ended, so the next write to the
+    cart (on SQLite, any write) does not wait for it; the write itself is one transaction."""
+    from django.db import connection
+
+    from orders import api as cart_api
+    from orders import cart as carts
+
+    seen: dict[str, list[bool]] = {"write": [], "answer": []}
+
+    def spy(name, real):
+        def call(*args, **kwargs):
+            seen[name].append(connection.in_atomic_block)
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(carts, "_write", spy("write", carts._write))
+    monkeypatch.setattr(cart_api, "cart_output", spy("answer", cart_api.cart_output))
+    tea, gift = make_product(), make_product()
+    assert api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json").status_code == 200
+    assert api.post("/api/cart/items", {"productId": gift.pk, "quantity": 1}, format="json").status_code == 200
+    assert api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 3}, format="json").status_code == 200
+    assert api.delete(f"/api/cart/items/{gift.pk}").status_code == 200
+    assert api.delete("/api/cart").json()["itemCount"] == 0
+    assert seen == {"write": [True, True, True], "answer": [False] * 5}
