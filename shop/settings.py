@@ -159,8 +159,9 @@ else:
     # change (maintenance mode) must reach every web worker at once.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "shop.file_cache.FileCache",
             "LOCATION": str(DATA_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
         }
     }
     BROKER_DIR = DATA_DIR / "broker"

@@ -1,0 +1,35 @@
+"""The file cache (a shop without Redis) counts its folder now and then, and still stays bounded."""
+
+import pytest
+from django.core.cache import caches
+
+from shop.file_cache import FileCache
+
+
+@pytest.fixture
+def small_cache(tmp_path):
+    return FileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 30}})
+
+
+def test_a_write_does_not_list_the_folder_each_time(small_cache, monkeypatch):
+    listed = []
+    monkeypatch.setattr(small_cache, "_list_cache_files", lambda: listed.append(1) or [])
+    for n in range(FileCache.CULL_CHECK_EVERY * 2):
+        small_cache.set(f"key-{n}", n)
+    assert len(listed) == 2
+
+
+def test_past_its_entries_a_third_goes_at_the_next_count(small_cache, monkeypatch):
+    monkeypatch.setattr(FileCache, "CULL_CHECK_EVERY", 10)
+    counts = []
+    for n in range(200):
+        small_cache.set(f"key-{n}", n)
+        counts.append(len(small_cache._list_cache_files()))
+    assert max(counts) <= 30 + 10
+    assert max(counts) > 30  # it did fill up between counts, and was culled back
+
+
+def test_the_shop_without_redis_keeps_ten_thousand_entries(settings):
+    if "FileCache" not in settings.CACHES["default"]["BACKEND"]:
+        pytest.skip("Redis is the shared cache")
+    assert caches["default"]._max_entries == 10_000
