@@ -6,8 +6,11 @@ MAX_ENTRIES files, and past them deletes a third of them at random. The listing 
 rate-limit hits, two writes. Its default of 300 entries is also far too few for a shop, whose stored
 pages, sessions' copies, rate-limit counters and analytics months were culled again and again. So
 the folder is counted once every CULL_CHECK_EVERY writes of a process: it holds at most MAX_ENTRIES
-files (10,000 in the settings) plus what each process wrote since its last count.
+files (10,000 in the settings) plus what each process wrote since its last count. Rate-limit
+counters are appended to, not rewritten (count_hits).
 """
+
+import os
 
 from django.core.cache.backends.filebased import FileBasedCache
 
@@ -21,3 +24,24 @@ class FileCache(FileBasedCache):
         self._writes += 1
         if self._writes % self.CULL_CHECK_EVERY == 0:
             super()._cull()
+
+    def count_hits(self, keys, seconds):
+        """Add one to each counter in `keys`; their counts (shop.ratelimit: each key names its window).
+
+        A counter is a file that each hit appends a byte to, and its count is the file's length at the
+        end of that byte: appends are atomic between processes, where Django's incr (a read, then a
+        write) loses the hits of processes counting at once, and they cost no pickling and no rename.
+        A window's counter is never read after it; old ones go with the folder's culls, and clear().
+        """
+        self._createdir()
+        counts = []
+        for key in keys:
+            file = os.open(self._key_to_file(f"count:{key}"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(file, b"1")
+                counts.append(os.lseek(file, 0, os.SEEK_CUR))
+            finally:
+                os.close(file)
+            if counts[-1] == 1:  # a new file, counted towards MAX_ENTRIES like a write
+                self._cull()
+        return counts
