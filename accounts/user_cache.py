@@ -10,9 +10,9 @@ Every change to the user's row or their orders deletes the token once its
 transaction commits (`user_changed`), so a deactivation, a new password, a new
 role or a sign-out elsewhere holds from the very next request, in every
 process. What their cart holds (`user_cart_memo`: the badge, `GET /api/cart`)
-is kept under a second token, read with the first in the same round trip and
-deleted by every change to their cart (`user_cart_changed`), which so leaves
-their row and the rest kept.
+is kept under a second token, read with the first in the same round trip (and
+made only when one of those is asked for) and deleted by every change to their
+cart (`user_cart_changed`), which so leaves their row and the rest kept.
 
 Writes that reach the rows without a model's save() or delete() go through
 `UserQuerySet` (accounts.models) and `orders.models.OrderQuerySet`, which report
@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from shop.generations import Generations, current_tokens
+from shop.generations import Generations, found_tokens
 from shop.rows import Columns
 
 T = TypeVar("T")
@@ -58,7 +58,9 @@ def user_get(user_id: object) -> Any:
         pk = User._meta.pk.to_python(user_id)
     except ValidationError:
         return None
-    token, cart_token = current_tokens((_users, pk), (_carts, pk))
+    token, cart_token = found_tokens((_users, pk), (_carts, pk))
+    if token is None:
+        token = _users.new_token(pk)
     values = _users.values(pk, token)
     if values is None or _ROW not in values:
         user = _row(User, pk)
@@ -68,9 +70,13 @@ def user_get(user_id: object) -> Any:
     # every request gets its own instance: views may change and save theirs
     user = copy.copy(values[_ROW])
     setattr(user, GENERATION_ATTRIBUTE, token)
-    if _carts.values(pk, cart_token) is not None:
-        setattr(user, CART_GENERATION_ATTRIBUTE, cart_token)
+    _cart_token_keep(user, cart_token)
     return user
+
+
+def _cart_token_keep(user: Any, token: str | None) -> None:
+    if _carts.values(user.pk, token) is not None:
+        setattr(user, CART_GENERATION_ATTRIBUTE, token)
 
 
 @lru_cache(maxsize=1)
@@ -102,6 +108,10 @@ def user_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: f
 def user_cart_memo(user: Any, name: Hashable, compute: Callable[[], T], *, seconds: float | None = None) -> T:
     """`compute()`, kept for `user` until their cart or its lines change (at most `seconds`): as
     `user_memo`, for what depends only on their cart, the catalogue and `name` (orders.cart)."""
+    if getattr(user, GENERATION_ATTRIBUTE, None) is not None and getattr(user, CART_GENERATION_ATTRIBUTE, None) is None:
+        # a current copy (user_get) whose cart has no token: made here, where it is needed, and not
+        # in user_get, since a cart write deletes it and would have made it for nothing
+        _cart_token_keep(user, _carts.new_token(user.pk))
     return _memo(_carts, CART_GENERATION_ATTRIBUTE, user, name, compute, seconds)
 
 

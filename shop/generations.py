@@ -38,13 +38,14 @@ def _new_token(key: str) -> str | None:
     return token
 
 
-def current_tokens(*wanted: "tuple[Generations, object]") -> list[str | None]:
-    """`generations.current(owner)` for each (generations, owner), read in one round trip."""
+def found_tokens(*wanted: "tuple[Generations, object]") -> list[str | None]:
+    """The current token of each (generations, owner), read in one round trip; None where there is none
+    (none made: `Generations.new_token` makes one where the caller needs it)."""
     keys = [generations.key(owner) for generations, owner in wanted]
     for key in keys:
         _delete_if_changed(key)
     found = cache.get_many(keys)
-    return [found[key] if found.get(key) is not None else _new_token(key) for key in keys]
+    return [found.get(key) for key in keys]
 
 
 class Generations:
@@ -62,6 +63,12 @@ class Generations:
         _delete_if_changed(key)  # this transaction changed the owner: its own reads see the change
         token = cache.get(key)
         return token if token is not None else _new_token(key)
+
+    def new_token(self, owner: object) -> str | None:
+        """A token for an owner found without one (another request's, if it made one first)."""
+        key = self.key(owner)
+        _delete_if_changed(key)
+        return _new_token(key)
 
     def values(self, owner: Hashable, token: str | None) -> dict[Hashable, Any] | None:
         """What this process keeps for `owner` under `token` (a new, empty dict when the token is new),

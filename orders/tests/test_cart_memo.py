@@ -162,3 +162,26 @@ def test_a_customers_cart_token_is_read_with_their_row_token_and_its_change_leav
     assert BADGE.search(page.content.decode()).group(1) == "3"
     # and leaves the user's row kept: the next page reads the cart, not the user
     assert not [q for q in after.captured_queries if "accounts_user" in q["sql"]], after.captured_queries
+
+
+def test_a_customers_cart_write_makes_no_cart_token_and_the_next_read_makes_one(tea, alice, monkeypatch):
+    # issue 14: their cart's token is made where a kept answer needs it, not with their row's: a cart
+    # write deletes it, so making it for the write was a cache write for nothing
+    customer = Client()
+    customer.force_login(alice)
+    _add(customer, tea, 1)
+    _get(customer)  # the kept answer's token made, and the row kept
+    made, real_add = [], cache.add
+
+    def add(key, *args, **kwargs):
+        made.append(key)
+        return real_add(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "add", add)
+    _add(customer, tea, 1)
+    _add(customer, tea, 1)
+    assert made == []
+    body, queries = _get(customer)
+    assert body.json()["itemCount"] == 3 and queries  # the new cart read, once
+    assert made == [f"user-cart:generation:{alice.pk}"]
+    assert _get(customer)[1] == []  # then kept
