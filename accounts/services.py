@@ -8,7 +8,6 @@ from axes.utils import reset as axes_reset
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -23,6 +22,7 @@ from accounts.models import AuthToken, User
 from orders.cart import cart_merge
 from shop.errors import ShopError
 from shop.newsletter import newsletter_subscribe
+from shop.ratelimit import count_hits
 from shop.validation import (
     EMAIL_MAX,
     LINE_MAX,
@@ -307,15 +307,9 @@ RESET_MAILS_PER_HOUR = 3
 
 
 def _reset_mail_allowed(email: str) -> bool:
-    """At most RESET_MAILS_PER_HOUR reset e-mails per address (counted in the shared cache)."""
+    """At most RESET_MAILS_PER_HOUR reset e-mails per address in a clock hour (the rate limits' counters)."""
     key = "reset-mail:" + hashlib.sha256(email.lower().encode()).hexdigest()
-    cache.add(key, 0, timeout=60 * 60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=60 * 60)
-        count = 1
-    return count <= RESET_MAILS_PER_HOUR
+    return count_hits([key], 60 * 60)[0] <= RESET_MAILS_PER_HOUR
 
 
 def password_reset_request(*, email: object, base_url: str) -> None:

@@ -1,7 +1,7 @@
 """Forgot and reset password: no enumeration, single-use links valid one hour."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -231,10 +231,16 @@ def test_the_api_says_expired_after_an_hour(client, alice):
 
 def test_it_sends_at_most_three_reset_e_mails_an_hour_to_one_address(client, alice,
                                                                    django_capture_on_commit_callbacks):
-    # when
-    with django_capture_on_commit_callbacks(execute=True):
+    # when: within one clock hour, the counters' window
+    with time_machine.travel(datetime(2026, 11, 25, 10, 30, tzinfo=UTC)), \
+            django_capture_on_commit_callbacks(execute=True):
         responses = [client.post("/forgot-password", {"email": "alice@example.com"}) for _ in range(5)]
 
     # then
     assert [r.status_code for r in responses] == [200] * 5
     assert len(mail.outbox) == 3
+    # and the next hour, one more
+    with time_machine.travel(datetime(2026, 11, 25, 11, 0, 1, tzinfo=UTC)), \
+            django_capture_on_commit_callbacks(execute=True):
+        client.post("/forgot-password", {"email": "alice@example.com"})
+    assert len(mail.outbox) == 4
