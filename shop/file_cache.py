@@ -2,9 +2,9 @@
 
 Django's FileBasedCache lists its whole folder at every write to see whether it holds more than
 MAX_ENTRIES files, and past them deletes a third of them at random. The listing costs 0.65 ms at
-300 files and 5 ms at 3,000 on this machine, at every write: a cart write on SQLite counts two
-rate-limit hits, two writes. Its default of 300 entries is also far too few for a shop, whose stored
-pages, sessions' copies, rate-limit counters and analytics months were culled again and again. So
+300 files and 5 ms at 3,000 on this machine, at every write (issue 14). Its default of 300 entries
+is also far too few for a shop, whose stored pages, sessions' copies, rate-limit counters and
+analytics months were culled again and again. So
 the folder is counted once every CULL_CHECK_EVERY writes of a process: it holds at most MAX_ENTRIES
 files (10,000 in the settings) plus what each process wrote since its last count. Rate-limit
 counters are appended to, not rewritten (count_hits).

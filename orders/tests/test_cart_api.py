@@ -1,7 +1,11 @@
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from orders import api as cart_api
+from orders import cart as carts
 from shop.store_settings import store_settings_update
 
 pytestmark = pytest.mark.django_db
@@ -120,9 +124,6 @@ def _cart_reads(queries):
 
 @pytest.mark.parametrize("method", ["post", "patch"])
 def test_a_cart_write_reads_the_lines_once_and_answers_what_a_read_gives(api, make_product, method):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     a, b, c = make_product(price="300.00"), make_product(price="120.00", stock=3), make_product(price="80.00")
     for product in (a, b):
         api.post("/api/cart/items", {"productId": product.pk, "quantity": 1}, format="json")
@@ -157,9 +158,6 @@ def test_a_refused_write_changes_nothing(api, make_product):
 
 
 def test_get_cart_is_one_query_for_the_cart_and_its_lines(api, make_product):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     tea = make_product()
     api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
     with CaptureQueriesContext(connection) as queries:
@@ -188,17 +186,10 @@ def test_the_cart_answer_names_every_line_and_total_as_the_islands_read_them(api
                for key in ("shipping", "codFee", "tax", "total", "freeShippingThreshold", "freeShippingRemaining"))
 
 
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_cart_write_holds_its_transaction_only_while_it_writes(api, make_product, monkeypatch):
     """Issue 14: the answer is built after the write's transaction has ended, so the next write to the
     cart (on SQLite, any write) does not wait for it; the write itself is one transaction."""
-    from django.db import connection
-
-    from orders import api as cart_api
-    from orders import cart as carts
-
     seen: dict[str, list[bool]] = {"write": [], "answer": []}
 
     def spy(name, real):
