@@ -162,7 +162,7 @@ def main():
             subprocess.run([run.PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
             subprocess.run([run.PYTHON, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env,
                            check=True)
-            sessions, product_id = run._seed(env, args.products)
+            sessions, product_id, _guests = run._seed(env, args.products)
             sessions_file.write_text(json.dumps({"sessions": sessions, "product": product_id}))
         seeded = json.loads(sessions_file.read_text())
         env["BENCH_SESSIONS"] = json.dumps(seeded["sessions"])

@@ -9,7 +9,9 @@ serve it with gunicorn and measure its pages and cart API with wrk.
 Rows: the storefront pages in EN and AR for a visitor without a session, a guest
 with a cart and a signed-in customer with a cart; for both carts GET /api/cart
 and the islands' writes (POST /api/cart/items, PATCH /api/cart/items/<id>, with
-the session cookie, a CSRF cookie and the X-CSRFToken header). The per-address
+the session cookie, a CSRF cookie and the X-CSRFToken header), and the same
+PATCH from 32 guests in turn, each to a cart of their own (the other write rows
+all write to one cart, whose writes take turns by design). The per-address
 rate limits are raised for the run (all requests come from one address), and the
 store's per-product and per-order caps, so that repeated adds stop at the stock
 on hand (a 200 with a notice) instead of being refused.
@@ -53,6 +55,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
+# the guests of the row whose writes go to many carts, one cart each (the other write rows all write
+# to one cart, whose writes take turns by design)
+GUESTS = 32
+
+
 def _seed(env, count):
     script = f"""
 import random
@@ -89,13 +96,21 @@ member = Client(HTTP_HOST="127.0.0.1")
 # the backend a real sign-in records in the session (authenticate() names the one that said yes)
 member.force_login(customer, backend="accounts.backends.EmailOrUsernameBackend")
 member.post("/api/cart/items", {{"productId": tea.pk, "quantity": 1}}, content_type="application/json")
+# and GUESTS guests with a cart each, for the row whose writes go to many carts
+guests = []
+for _ in range({GUESTS}):
+    each = Client(HTTP_HOST="127.0.0.1")
+    each.post("/api/cart/items", {{"productId": tea.pk, "quantity": 1}}, content_type="application/json")
+    guests.append(each.cookies["sessionid"].value)
+print("GUESTS", *guests)
 print("SESSIONS", guest.cookies["sessionid"].value, member.cookies["sessionid"].value, tea.pk)
 """
     out = subprocess.run([PYTHON, "manage.py", "shell", "-c", script], cwd=ROOT, env=env, check=True,
                          stdout=subprocess.PIPE, text=True).stdout
-    print(out.strip().splitlines()[-2])
-    _label, guest, member, product_id = out.strip().splitlines()[-1].split()
-    return {"cart": guest, "signed in": member}, int(product_id)
+    lines = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.strip()}
+    print(next(line for line in out.splitlines() if line.endswith(" products")))
+    guest, member, product_id = lines["SESSIONS"]
+    return {"cart": guest, "signed in": member}, int(product_id), lines["GUESTS"]
 
 
 def _cpu_seconds(master_pid):
@@ -156,14 +171,19 @@ def _gunicorn(app, cwd, env, args):
     return server, base
 
 
-def _wrk(url, connections, seconds, headers=(), method="GET", body=None):
+def _wrk(url, connections, seconds, headers=(), method="GET", body=None, cookies=()):
+    """wrk's figures; `cookies`: a Cookie header for each request in turn (many visitors)."""
     extra = [arg for header in headers for arg in ("-H", header)]
     script = None
-    if method != "GET":
-        # wrk sends another method and a body only from a Lua script
+    if method != "GET" or cookies:
+        # wrk sends another method, a body and a header per request only from a Lua script
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
             lua.write(f"wrk.method = {json.dumps(method)}\nwrk.body = {json.dumps(body or '')}\n"
                       'wrk.headers["Content-Type"] = "application/json"\n')
+            if cookies:
+                lua.write(f"local cookies = {{{', '.join(json.dumps(c) for c in cookies)}}}\nlocal n = 0\n"
+                          "request = function()\n  n = n + 1\n"
+                          '  wrk.headers["Cookie"] = cookies[n % #cookies + 1]\n  return wrk.format()\nend\n')
         script = lua.name
         extra += ["-s", script]
     try:
@@ -187,13 +207,15 @@ def _wrk(url, connections, seconds, headers=(), method="GET", body=None):
     return rps, pct("50"), pct("99"), failed, total
 
 
-def _measure(base, url, args, headers=(), server=None, method="GET", body=None):
+def _measure(base, url, args, headers=(), server=None, method="GET", body=None, cookies=()):
+    warm = [*headers, f"Cookie: {cookies[0]}"] if cookies else headers
     for _ in range(20):
         request = urllib.request.Request(base + url, headers={"Content-Type": "application/json", **dict(
-            h.split(": ", 1) for h in headers)}, method=method, data=body.encode() if body else None)
+            h.split(": ", 1) for h in warm)}, method=method, data=body.encode() if body else None)
         urllib.request.urlopen(request, timeout=5).read()
     before = _cpu_seconds(server.pid)
-    rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers, method, body)
+    rps, p50, p99, errors, total = _wrk(base + url, args.connections, args.seconds, headers, method, body,
+                                        cookies)
     cpu_ms = (_cpu_seconds(server.pid) - before) * 1000 / max(total, 1)
     return {"rps": rps, "p50": p50, "p99": p99, "errors": errors, "cpu": cpu_ms}
 
@@ -202,27 +224,31 @@ def _measure(base, url, args, headers=(), server=None, method="GET", body=None):
 CSRF_SECRET = "benchBENCHbench0123456789benchAB"
 
 
-def _rows(args, slug, sessions, product_id):
-    """(label, URL, headers, method, body) for every row."""
+def _rows(args, slug, sessions, product_id, guests):
+    """(label, URL, headers, method, body, cookies) for every row (cookies: one per request in turn)."""
     pages = [("home", "/"), ("shop", "/shop"), ("filtered shop", "/shop?category=black-tea&sort=price-asc"),
              ("product", f"/product/{slug}")]
     rows = []
     for language, prefix in (("EN", ""), ("AR", "/ar")):
         for name, url in pages:
             path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
-            rows.append((f"{name} {language}, no session", path, [], "GET", None))
+            rows.append((f"{name} {language}, no session", path, [], "GET", None, ()))
     for who, key in sessions.items():
         for language, prefix in (("EN", ""), ("AR", "/ar")):
             for name, url in pages:
                 path = prefix + url if url != "/" else (prefix + "/" if prefix else "/")
-                rows.append((f"{name} {language}, {who}", path, [f"Cookie: sessionid={key}"], "GET", None))
-        rows.append((f"GET /api/cart, {who}", "/api/cart", [f"Cookie: sessionid={key}"], "GET", None))
+                rows.append((f"{name} {language}, {who}", path, [f"Cookie: sessionid={key}"], "GET", None, ()))
+        rows.append((f"GET /api/cart, {who}", "/api/cart", [f"Cookie: sessionid={key}"], "GET", None, ()))
         # cart writes, as the islands send them: session cookie, CSRF cookie and header, JSON
         write = [f"Cookie: sessionid={key}; csrftoken={CSRF_SECRET}", f"X-CSRFToken: {CSRF_SECRET}"]
         rows.append((f"POST /api/cart/items, {who}", "/api/cart/items", write, "POST",
-                     json.dumps({"productId": product_id, "quantity": 1})))
+                     json.dumps({"productId": product_id, "quantity": 1}), ()))
         rows.append((f"PATCH /api/cart/items/…, {who}", f"/api/cart/items/{product_id}", write, "PATCH",
-                     json.dumps({"quantity": 2})))
+                     json.dumps({"quantity": 2}), ()))
+    # the same PATCH from GUESTS guests in turn, each to their own cart: writes that need not take turns
+    rows.append((f"PATCH /api/cart/items/…, {len(guests)} guests", f"/api/cart/items/{product_id}",
+                 [f"X-CSRFToken: {CSRF_SECRET}"], "PATCH", json.dumps({"quantity": 2}),
+                 tuple(f"sessionid={key}; csrftoken={CSRF_SECRET}" for key in guests)))
     return rows
 
 
@@ -276,7 +302,7 @@ def main():
     # (the counting itself still runs on every write)
     env.update({"RATE_LIMIT_CART": "100000000/minute", "RATE_LIMIT_CHECKOUT": "100000000/minute"})
     stack = scratch_stack(env, database_url=args.database_url, redis_url=args.redis_url)
-    sessions, product_id = _seed(env, args.products)
+    sessions, product_id, guests = _seed(env, args.products)
 
     server, base = _gunicorn("shop.wsgi", ROOT, env, args)
     slug = "kericho-gold-pure-kenya-tea-100-bags"
@@ -292,13 +318,13 @@ def main():
               f"floor page {len(page):,} bytes; load average at start {load:.1f}")
         floors = [_measure(floor_base, "/", args, server=floor)]
         results = []
-        for label, url, headers, method, body in _rows(args, slug, sessions, product_id):
+        for label, url, headers, method, body, cookies in _rows(args, slug, sessions, product_id, guests):
             if args.only and args.only not in label:
                 continue
             if method == "GET":
                 urllib.request.urlopen(base + url, timeout=10).read()  # stored by a visitor without a session
             results.append((label, f"{method} {url}" if method != "GET" else url,
-                            _measure(base, url, args, headers, server, method, body)))
+                            _measure(base, url, args, headers, server, method, body, cookies)))
         floors.append(_measure(floor_base, "/", args, server=floor))
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         ref = {key: sum(f[key] for f in floors) / len(floors) for key in ("rps", "p50", "p99", "cpu")}
