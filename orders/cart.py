@@ -1,7 +1,7 @@
 """The server-side cart: one per session for guests, one per customer."""
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Literal, NamedTuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 from django.db import connection, transaction
 from django.http import HttpRequest
@@ -165,20 +165,22 @@ def cart_merge(*, session_key: str, user: User) -> None:
     guest = Cart.objects.filter(user=None, session_key=session_key).first()
     if guest is None:
         return
-    target, _ = Cart.objects.get_or_create(user=user)
-    per_line = store_settings_get().max_quantity_per_line
-    for line in guest.lines.select_related("product"):
-        existing = target.lines.filter(product=line.product).first()
-        quantity = line.quantity + (existing.quantity if existing else 0)
-        quantity = min(Availability.purchasable_quantity(line.product, quantity), per_line)
-        if quantity <= 0:
-            continue
-        if existing:
-            existing.quantity = quantity
-            existing.save(update_fields=["quantity"])
-        else:
-            target.lines.create(product=line.product, quantity=quantity)
-    guest.delete()
+    with transaction.atomic():  # the customer's cart is held from its bump until the merge commits
+        target, _ = Cart.objects.get_or_create(user=user)
+        _bump(target)
+        per_line = store_settings_get().max_quantity_per_line
+        for line in guest.lines.select_related("product"):
+            existing = target.lines.filter(product=line.product).first()
+            quantity = line.quantity + (existing.quantity if existing else 0)
+            quantity = min(Availability.purchasable_quantity(line.product, quantity), per_line)
+            if quantity <= 0:
+                continue
+            if existing:
+                existing.quantity = quantity
+                existing.save(update_fields=["quantity"])
+            else:
+                target.lines.create(product=line.product, quantity=quantity)
+        guest.delete()
 
 
 class CartError(ShopError):
@@ -216,16 +218,60 @@ class CartChange(NamedTuple):
     lines: list[tuple[Product, int]]
 
 
-def _locked_lines(cart: Cart) -> list[_Line]:
-    """The cart's lines with their products, in the order they were added, once this transaction holds
-    the cart: its row is written first (its `updated_at`), so two writes to one cart, even an empty
-    one, take turns, and the caps are checked against lines nobody else is changing."""
-    now = timezone.now()
+def _read(cart: Cart) -> tuple[int, list[_Line]]:
+    """The cart's version and its lines with their products, in the order they were added, in one query;
+    a CartError when the cart has gone (merged into the customer's at sign-in)."""
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {_CARTS} SET updated_at = %s WHERE id = %s",
-                       [connection.ops.adapt_datetimefield_value(now), cart.pk])
-    cart.updated_at = now
-    return _lines("%s", cart.pk)
+        cursor.execute(f"SELECT c.version, l.id, l.quantity, {_PRODUCT.sql} FROM {_CARTS} c "
+                       f"LEFT JOIN {_LINES} l ON l.cart_id = c.id LEFT JOIN {_PRODUCTS} p ON p.id = l.product_id "
+                       f"WHERE c.id = %s ORDER BY l.id", [cart.pk])
+        rows = cursor.fetchall()
+    if not rows:
+        raise _changed_meanwhile()
+    return rows[0][0], [_Line(row[1], _PRODUCT.instance(row[3:]), row[2]) for row in rows if row[1] is not None]
+
+
+def _changed_meanwhile() -> CartError:
+    return CartError(_("Your cart has changed. Please review it and try again."), status=409, code="cart_changed")
+
+
+_BUMP = f"UPDATE {_CARTS} SET version = version + 1, updated_at = %(now)s WHERE id = %(cart)s"
+
+
+def _bump(cart: Cart) -> None:
+    """Move the cart's version on before its lines are changed without reading them first (in the
+    caller's transaction, so that the cart is held until it commits)."""
+    cart.updated_at = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(_BUMP, {"now": connection.ops.adapt_datetimefield_value(cart.updated_at), "cart": cart.pk})
+
+
+def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict[str, Any]) -> bool:
+    """Run `statement`, a write to the cart's lines that reads the cart's id from the table `{bumped}`, and
+    move the cart's version on, as one step, if the version is still `version`; False, and nothing
+    written, when another write came first.
+
+    On PostgreSQL this is one statement, atomic on its own: no BEGIN or COMMIT round trip (issue 14).
+    A write that waited for the cart's row sees the other's version once that commits, and writes nothing.
+    """
+    now = timezone.now()
+    values: dict[str, Any] = {"now": connection.ops.adapt_datetimefield_value(now), "cart": cart.pk,
+                              "version": version, **params}
+    bump = f"{_BUMP} AND version = %(version)s"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH bumped AS ({bump} RETURNING id) {statement.format(bumped='bumped')}", values)
+            written: bool = cursor.rowcount == 1
+        else:  # SQLite's WITH takes only a SELECT: the version is moved on first, in one transaction
+            with transaction.atomic(savepoint=False):
+                cursor.execute(bump, values)
+                written = cursor.rowcount == 1
+                if written:
+                    cursor.execute(statement.format(bumped="(SELECT %(cart)s AS id) AS bumped"), values)
+                    written = cursor.rowcount == 1
+    if written:
+        cart.updated_at = now
+    return written
 
 
 def _limits_check(lines: list[_Line], product_id: int, quantity: int) -> None:
@@ -242,39 +288,48 @@ def _purchasable_line(lines: list[_Line], product_id: int | str) -> tuple[Produc
     return _purchasable(product_id, line.product if line else None), line
 
 
-def _write(cart: Cart, lines: list[_Line], product: Product, line: _Line | None,
-           quantity: int) -> list[tuple[Product, int]]:
-    """Set the product's line to `quantity` (plain SQL, so no signal: the caller says the cart changed)."""
-    with connection.cursor() as cursor:
-        if line is not None:
-            cursor.execute(f"UPDATE {_LINES} SET quantity = %s WHERE id = %s", [quantity, line.id])
-        else:
-            cursor.execute(f"INSERT INTO {_LINES} (cart_id, product_id, quantity) VALUES (%s, %s, %s)",
-                           [cart.pk, product.pk, quantity])
-    return [(each.product, quantity if each is line else each.quantity) for each in lines] + (
-        [(product, quantity)] if line is None else [])
+def _line_write(line: _Line | None, product: Product, quantity: int) -> tuple[str, dict[str, Any]]:
+    """The statement that sets the product's line to `quantity`, for _write_unless_changed."""
+    if line is not None:
+        return (f"UPDATE {_LINES} SET quantity = %(quantity)s "
+                "WHERE id = %(line)s AND cart_id IN (SELECT id FROM {bumped})", {"quantity": quantity, "line": line.id})
+    return (f"INSERT INTO {_LINES} (cart_id, product_id, quantity) SELECT id, %(product)s, %(quantity)s "
+            "FROM {bumped}", {"product": product.pk, "quantity": quantity})
 
 
 def _line_change(cart: Cart, product_id: int | str, wanted_for: Callable[[_Line | None], int]) -> CartChange:
     """Set the product's line to `wanted_for(its line)`, capped at the stock on hand; past the store's
-    caps, refused with a CartError and no line changed."""
-    # No savepoint of its own (in a write request that is two statements less): a refusal is decided
-    # before anything is written and raised once the block has closed, so an enclosing transaction
-    # is not marked for rollback and its caller may go on (a reorder skips the line).
-    with transaction.atomic(savepoint=False):
-        lines = _locked_lines(cart)
-        try:
-            product, line = _purchasable_line(lines, product_id)
-            wanted = wanted_for(line)
-            capped = Availability.purchasable_quantity(product, wanted)
-            _limits_check(lines, product.pk, capped)
-        except CartError as error:
-            refusal = error
-        else:
-            change = CartChange(capped < wanted, _write(cart, lines, product, line, capped))
-            cart_changed(cart)
-            return change
-    raise refusal
+    caps, refused with a CartError and no line changed.
+
+    Optimistic: the lines are read without holding the cart, and the write lands only if no other
+    write changed them since (the cart's version). One that did (two tabs at the same moment) is worked
+    out again from the new lines, this time holding the cart, so that it lands. Holding the cart every
+    time cost three more round trips to PostgreSQL (issue 14).
+    """
+    change = _try_line_change(cart, product_id, wanted_for)
+    if change is None:
+        with transaction.atomic():
+            _bump(cart)  # held until this try commits: no other write can come between
+            change = _try_line_change(cart, product_id, wanted_for)
+    if change is None:
+        raise _changed_meanwhile()
+    return change
+
+
+def _try_line_change(cart: Cart, product_id: int | str,
+                     wanted_for: Callable[[_Line | None], int]) -> CartChange | None:
+    """_line_change's work on the lines as they are now; None, and nothing written, if another write
+    changed them before this one could write."""
+    version, lines = _read(cart)
+    product, line = _purchasable_line(lines, product_id)
+    wanted = wanted_for(line)
+    capped = Availability.purchasable_quantity(product, wanted)
+    _limits_check(lines, product.pk, capped)
+    if not _write_unless_changed(cart, version, *_line_write(line, product, capped)):
+        return None
+    cart_changed(cart)
+    after = [(each.product, capped if each is line else each.quantity) for each in lines]
+    return CartChange(capped < wanted, after + ([(product, capped)] if line is None else []))
 
 
 def cart_line_add(*, cart: Cart, product_id: int | str, quantity: int = 1) -> CartChange:
@@ -299,13 +354,16 @@ def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> Car
 
 
 def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:
-    cart.lines.filter(product_id=product_id).delete()
+    with transaction.atomic():
+        _bump(cart)
+        cart.lines.filter(product_id=product_id).delete()
 
 
 def cart_clear(*, cart: Cart | None) -> None:
     """Empty the cart (after an order): the next cart it holds may get its own reminder."""
     if cart is not None:
         with transaction.atomic():
+            _bump(cart)
             cart.lines.all().delete()
             Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 

@@ -25,6 +25,9 @@ class Cart(models.Model):
     session_key = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    # moved on by every change to the cart's lines: a write computed from the lines it read lands only
+    # if the version is still the one it read (orders.cart)
+    version = models.PositiveIntegerField(default=0, editable=False)
     # abandoned-cart reminder (orders.reminders): a guest's opt-in at checkout, in the page's language;
     # signed-in customers opt in on their account (User.cart_reminders)
     reminder_email = models.EmailField(blank=True)

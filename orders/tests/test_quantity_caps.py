@@ -4,7 +4,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from orders.cart import CartError, cart_line_add, cart_merge
+from orders import cart as carts
+from orders.cart import CartError, cart_line_add, cart_line_update, cart_merge
 from orders.checkout import CheckoutError, checkout_validate, order_place
 from orders.models import Cart, Order
 from shop.store_settings import store_settings_get, store_settings_update
@@ -133,6 +134,37 @@ def test_a_cart_write_runs_in_the_requests_transaction_without_a_savepoint(api, 
     assert not [q["sql"] for q in queries.captured_queries if "SAVEPOINT" in q["sql"].upper()]
 
 
+@pytest.mark.django_db(transaction=True)  # each write its own transaction, as in a cart request
+def test_a_write_that_another_write_overtook_is_worked_out_again_holding_the_cart(make_product, monkeypatch):
+    # given a line of 2, and another tab that sets it to 9 after this write has read the lines
+    store_settings_update(max_quantity_per_order=10)
+    tea = make_product(stock=50)
+    cart = Cart.objects.create(session_key="s" * 32)
+    cart_line_add(cart=cart, product_id=tea.pk, quantity=2)
+    read = carts._read
+    reads = []
+
+    def read_then_overtaken(cart_read):
+        found = read(cart_read)
+        reads.append((found[1][0].quantity, connection.in_atomic_block))
+        if len(reads) == 1:
+            cart_line_update(cart=Cart.objects.get(pk=cart.pk), product_id=tea.pk, quantity=9)
+        return found
+
+    monkeypatch.setattr(carts, "_read", read_then_overtaken)
+    # when this one adds 2: on the lines it read first, 4; on the lines as they are, 11, over the cap
+    with pytest.raises(CartError) as refused:
+        cart_line_add(cart=cart, product_id=tea.pk, quantity=2)
+    # then it read them again in a transaction that holds the cart
+    assert refused.value.code == "quantity_limit"
+    assert reads == [(2, False), (2, False), (9, True)]  # this write's, the other's, this write's again
+    assert [line.quantity for line in cart.lines.all()] == [9]
+    # and a write that is not overtaken reads once, holding nothing
+    reads.append("next")
+    assert cart_line_update(cart=cart, product_id=tea.pk, quantity=3).lines == [(tea, 3)]
+    assert reads[-2:] == ["next", (9, False)]
+
+
 @pytest.mark.django_db(transaction=True)  # two connections, each committing for real
 def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_empty():
     import threading
@@ -150,7 +182,7 @@ def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_e
     other.connect()
     other.set_autocommit(False)
     with other.cursor() as cursor:
-        cursor.execute("UPDATE orders_cart SET updated_at = now() WHERE id = %s", [cart.pk])
+        cursor.execute("UPDATE orders_cart SET version = version + 1 WHERE id = %s", [cart.pk])
     outcome = []
 
     def add_five():
