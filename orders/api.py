@@ -27,7 +27,7 @@ from orders import cart as carts
 from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import shopper_governorate, shopper_governorate_remember
-from orders.models import Cart, Order, Payment, PaymentStatus
+from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify
 from orders.places import governorate_stored
@@ -65,13 +65,12 @@ CartSchema = inline_serializer("Cart", {
 CART_ANSWER_SECONDS = 60
 
 
-def _cart_response(request: Request, cart: Cart | None, *, notice: str | None = None, status: int = 200,
-                   lines: list[tuple[Product, int]] | None = None) -> Response:
-    summary = cart_summary(cart, governorate=shopper_governorate(request), lines=lines)
-    data = cart_output(summary)
+def _cart_response(request: Request, *, lines: list[tuple[Product, int]], notice: str | None = None) -> Response:
+    """The cart answer after a write, from the lines the write left."""
+    data = cart_output(cart_summary(None, governorate=shopper_governorate(request), lines=lines))
     if notice:
         data["notice"] = notice
-    return Response(data, status=status)
+    return Response(data)
 
 
 def _capped_notice(capped: bool) -> str | None:
@@ -112,7 +111,7 @@ class CartApi(_CartWriteApi):
     @extend_schema(responses={200: CartSchema})
     def delete(self, request: Request) -> Response:
         carts.cart_clear(cart=carts.cart_get_for_request(request))
-        return _cart_response(request, carts.cart_get_for_request(request))
+        return _cart_response(request, lines=[])
 
 
 class CartItemAddApi(_CartWriteApi):
@@ -125,10 +124,10 @@ class CartItemAddApi(_CartWriteApi):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        cart = carts.cart_get_for_request(request, create=True)
-        change = carts.cart_line_add(cart=cart, product_id=data.validated_data["product_id"],
+        change = carts.cart_line_add(owner=carts.cart_owner(request, create=True),
+                                     product_id=data.validated_data["product_id"],
                                      quantity=data.validated_data["quantity"])
-        return _cart_response(request, cart, notice=_capped_notice(change.capped), lines=change.lines)
+        return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
 
 class CartItemApi(_CartWriteApi):
@@ -140,17 +139,16 @@ class CartItemApi(_CartWriteApi):
     def patch(self, request: Request, product_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        cart = carts.cart_get_for_request(request, create=True)
-        change = carts.cart_line_update(cart=cart, product_id=product_id,
+        change = carts.cart_line_update(owner=carts.cart_owner(request, create=True), product_id=product_id,
                                         quantity=data.validated_data["quantity"])
-        return _cart_response(request, cart, notice=_capped_notice(change.capped), lines=change.lines)
+        return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
     @extend_schema(responses={200: CartSchema})
     def delete(self, request: Request, product_id: int) -> Response:
-        cart = carts.cart_get_for_request(request)
-        if cart is not None:
-            carts.cart_line_remove(cart=cart, product_id=product_id)
-        return _cart_response(request, cart)
+        owner = carts.cart_owner(request)
+        if owner is not None:
+            carts.cart_line_remove(owner=owner, product_id=product_id)
+        return _cart_response(request, lines=carts.cart_lines_for_request(request))
 
 
 class CartSummaryApi(APIView):

@@ -31,21 +31,49 @@ _PRODUCT = Columns(Product, "p")
 _CARTS, _LINES, _PRODUCTS = (connection.ops.quote_name(model._meta.db_table) for model in (Cart, CartLine, Product))
 
 
-def _owner(request: HttpRequest | Request) -> tuple[str, int | str] | None:
-    """The SQL condition on the cart table (alias c) that picks the visitor's carts, and its value;
-    None for a visitor without a session. A customer's cart, else their session's."""
+class CartOwner(NamedTuple):
+    """Whose cart: a customer's (`user_id`), else a session's (a guest's)."""
+
+    user_id: int | None
+    session_key: str
+
+    @classmethod
+    def of(cls, cart: Cart) -> "CartOwner":
+        return cls(cart.user_id, "" if cart.user_id else cart.session_key)
+
+    def condition(self) -> tuple[str, int | str]:
+        """The SQL condition on the cart table (alias c) that picks the owner's carts, and its value."""
+        if self.user_id is not None:
+            return "c.user_id = %s", self.user_id
+        return "c.user_id IS NULL AND c.session_key = %s", self.session_key
+
+
+@overload
+def cart_owner(request: HttpRequest | Request, *, create: Literal[True]) -> CartOwner: ...
+
+
+@overload
+def cart_owner(request: HttpRequest | Request, *, create: bool = False) -> CartOwner | None: ...
+
+
+def cart_owner(request: HttpRequest | Request, *, create: bool = False) -> CartOwner | None:
+    """The visitor's: the customer's, else their session's; None for a visitor without a session,
+    unless `create` (their session is saved now, to own the cart a write is about to make)."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return "c.user_id = %s", user.pk
+        return CartOwner(user.pk, "")
     session = getattr(request, "session", None)
+    if session is not None and not session.session_key and create:
+        session.save()
     if session is not None and session.session_key:
-        return "c.user_id IS NULL AND c.session_key = %s", session.session_key
+        return CartOwner(None, session.session_key)
     return None
 
 
-def _first_cart(where: str) -> str:
-    """A subquery: the id of the visitor's cart (the first one, should there be two)."""
-    return f"(SELECT c.id FROM {_CARTS} c WHERE {where} ORDER BY c.id LIMIT 1)"
+def _first_cart(owner: CartOwner) -> tuple[str, int | str]:
+    """A subquery: the id of the owner's cart (the first one, should there be two), and its value."""
+    where, value = owner.condition()
+    return f"(SELECT c.id FROM {_CARTS} c WHERE {where} ORDER BY c.id LIMIT 1)", value
 
 
 @overload
@@ -58,23 +86,24 @@ def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False
 
 def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False) -> Cart | None:
     """Return the visitor's cart (the customer's, else the session's), or None."""
-    owner = _owner(request)
-    if owner is None and create:
-        request.session.save()
-        owner = _owner(request)
-    cart = None
-    if owner is not None:
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {_CART.sql} FROM {_CARTS} c WHERE {owner[0]} ORDER BY c.id LIMIT 1", [owner[1]])
-            row = cursor.fetchone()
-        cart = _CART.instance(row) if row else None
-    if cart is None and create:
-        user = getattr(request, "user", None)
-        owned = {"user": user} if user is not None and user.is_authenticated else {
-            "session_key": request.session.session_key or ""}
-        with transaction.atomic():  # on SQLite, a writer waits its turn in a transaction (shop.sqlite)
-            cart = Cart.objects.create(**owned)
-    return cart
+    owner = cart_owner(request, create=create)
+    if owner is None:
+        return None
+    cart = _cart(owner)
+    return _cart_create(owner) if cart is None and create else cart
+
+
+def _cart(owner: CartOwner) -> Cart | None:
+    where, value = owner.condition()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_CART.sql} FROM {_CARTS} c WHERE {where} ORDER BY c.id LIMIT 1", [value])
+        row = cursor.fetchone()
+    return _CART.instance(row) if row else None
+
+
+def _cart_create(owner: CartOwner) -> Cart:
+    with transaction.atomic():  # on SQLite, a writer waits its turn in a transaction (shop.sqlite)
+        return Cart.objects.create(user_id=owner.user_id, session_key=owner.session_key)
 
 
 class _Line(NamedTuple):
@@ -93,10 +122,10 @@ def _lines(where: str, value: int | str) -> list[_Line]:
 
 def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product, int]]:
     """cart_lines(cart_get_for_request(request)) in one query: the lines of the cart it would pick."""
-    owner = _owner(request)
+    owner = cart_owner(request)
     if owner is None:
         return []
-    return [(line.product, line.quantity) for line in _lines(_first_cart(owner[0]), owner[1])]
+    return [(line.product, line.quantity) for line in _lines(*_first_cart(owner))]
 
 
 # What a visitor's cart holds, kept in each web process under a token that every change
@@ -144,12 +173,12 @@ def cart_item_count(request: HttpRequest | Request) -> int:
 
 
 def _item_count(request: HttpRequest | Request) -> int:
-    owner = _owner(request)
+    owner = cart_owner(request)
     if owner is None:
         return 0
+    cart_id, value = _first_cart(owner)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT COALESCE(SUM(quantity), 0) FROM {_LINES} WHERE cart_id = {_first_cart(owner[0])}",
-                       [owner[1]])
+        cursor.execute(f"SELECT COALESCE(SUM(quantity), 0) FROM {_LINES} WHERE cart_id = {cart_id}", [value])
         return int(cursor.fetchone()[0])
 
 
@@ -218,21 +247,20 @@ class CartChange(NamedTuple):
     lines: list[tuple[Product, int]]
 
 
-def _read(cart: Cart) -> tuple[int, list[_Line]]:
-    """The cart's version and its lines with their products, in the order they were added, in one query;
-    a CartError when the cart has gone (merged into the customer's at sign-in)."""
+def _read(owner: CartOwner) -> tuple[Cart, list[_Line]] | None:
+    """The owner's cart (with its version) and its lines with their products, in the order they were
+    added, in one query; None when they have no cart."""
+    cart_id, value = _first_cart(owner)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT c.version, l.id, l.quantity, {_PRODUCT.sql} FROM {_CARTS} c "
+        cursor.execute(f"SELECT {_CART.sql}, l.id, l.quantity, {_PRODUCT.sql} FROM {_CARTS} c "
                        f"LEFT JOIN {_LINES} l ON l.cart_id = c.id LEFT JOIN {_PRODUCTS} p ON p.id = l.product_id "
-                       f"WHERE c.id = %s ORDER BY l.id", [cart.pk])
+                       f"WHERE c.id = {cart_id} ORDER BY l.id", [value])
         rows = cursor.fetchall()
     if not rows:
-        raise _changed_meanwhile()
-    return rows[0][0], [_Line(row[1], _PRODUCT.instance(row[3:]), row[2]) for row in rows if row[1] is not None]
-
-
-def _changed_meanwhile() -> CartError:
-    return CartError(_("Your cart has changed. Please review it and try again."), status=409, code="cart_changed")
+        return None
+    width = _CART.width
+    return _CART.instance(rows[0][:width]), [_Line(row[width], _PRODUCT.instance(row[width + 2:]), row[width + 1])
+                                             for row in rows if row[width] is not None]
 
 
 _BUMP = f"UPDATE {_CARTS} SET version = version + 1, updated_at = %(now)s WHERE id = %(cart)s"
@@ -297,66 +325,70 @@ def _line_write(line: _Line | None, product: Product, quantity: int) -> tuple[st
             "FROM {bumped}", {"product": product.pk, "quantity": quantity})
 
 
-def _line_change(cart: Cart, product_id: int | str, wanted_for: Callable[[_Line | None], int]) -> CartChange:
-    """Set the product's line to `wanted_for(its line)`, capped at the stock on hand; past the store's
-    caps, refused with a CartError and no line changed.
+def _line_change(owner: CartOwner, product_id: int | str,
+                 wanted_for: Callable[[_Line | None], int]) -> CartChange:
+    """Set the product's line in the owner's cart (made now if they have none) to `wanted_for(its line)`,
+    capped at the stock on hand; past the store's caps, refused with a CartError and no line changed.
 
     Optimistic: the lines are read without holding the cart, and the write lands only if no other
     write changed them since (the cart's version). One that did (two tabs at the same moment) is worked
     out again from the new lines, this time holding the cart, so that it lands. Holding the cart every
     time cost three more round trips to PostgreSQL (issue 14).
     """
-    change = _try_line_change(cart, product_id, wanted_for)
+    cart, change = _try_line_change(owner, product_id, wanted_for)
     if change is None:
         with transaction.atomic():
             _bump(cart)  # held until this try commits: no other write can come between
-            change = _try_line_change(cart, product_id, wanted_for)
-    if change is None:
-        raise _changed_meanwhile()
+            cart, change = _try_line_change(owner, product_id, wanted_for)
+    if change is None:  # the owner's cart went meanwhile (merged into the customer's at sign-in)
+        raise CartError(_("Your cart has changed. Please review it and try again."), status=409,
+                        code="cart_changed")
     return change
 
 
-def _try_line_change(cart: Cart, product_id: int | str,
-                     wanted_for: Callable[[_Line | None], int]) -> CartChange | None:
-    """_line_change's work on the lines as they are now; None, and nothing written, if another write
-    changed them before this one could write."""
-    version, lines = _read(cart)
+def _try_line_change(owner: CartOwner, product_id: int | str,
+                     wanted_for: Callable[[_Line | None], int]) -> tuple[Cart, CartChange | None]:
+    """_line_change's work on the lines as they are now: the cart, and the change; None, and nothing
+    written, if another write changed them before this one could write."""
+    cart, lines = _read(owner) or (_cart_create(owner), [])
     product, line = _purchasable_line(lines, product_id)
     wanted = wanted_for(line)
     capped = Availability.purchasable_quantity(product, wanted)
     _limits_check(lines, product.pk, capped)
-    if not _write_unless_changed(cart, version, *_line_write(line, product, capped)):
-        return None
+    if not _write_unless_changed(cart, cart.version, *_line_write(line, product, capped)):
+        return cart, None
     cart_changed(cart)
     after = [(each.product, capped if each is line else each.quantity) for each in lines]
-    return CartChange(capped < wanted, after + ([(product, capped)] if line is None else []))
+    return cart, CartChange(capped < wanted, after + ([(product, capped)] if line is None else []))
 
 
-def cart_line_add(*, cart: Cart, product_id: int | str, quantity: int = 1) -> CartChange:
-    """Add `quantity` of a product; the line never exceeds the stock on hand.
+def cart_line_add(*, owner: CartOwner, product_id: int | str, quantity: int = 1) -> CartChange:
+    """Add `quantity` of a product to the owner's cart; the line never exceeds the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
     """
     quantity = max(int(quantity), 1)
-    return _line_change(cart, product_id, lambda line: quantity + (line.quantity if line else 0))
+    return _line_change(owner, product_id, lambda line: quantity + (line.quantity if line else 0))
 
 
-def cart_line_update(*, cart: Cart, product_id: int | str, quantity: int) -> CartChange:
-    """Set a line's quantity; 0 or less removes it. Capped at the stock on hand.
+def cart_line_update(*, owner: CartOwner, product_id: int | str, quantity: int) -> CartChange:
+    """Set a line's quantity in the owner's cart; 0 or less removes it. Capped at the stock on hand.
 
     Past the store's per-product or per-order cap the change is refused.
     """
     quantity = int(quantity)
     if quantity <= 0:
-        cart_line_remove(cart=cart, product_id=product_id)
-        return CartChange(False, cart_lines(cart))
-    return _line_change(cart, product_id, lambda line: quantity)
+        cart_line_remove(owner=owner, product_id=product_id)
+        return CartChange(False, [(line.product, line.quantity) for line in _lines(*_first_cart(owner))])
+    return _line_change(owner, product_id, lambda line: quantity)
 
 
-def cart_line_remove(*, cart: Cart, product_id: int | str) -> None:
-    with transaction.atomic():
-        _bump(cart)
-        cart.lines.filter(product_id=product_id).delete()
+def cart_line_remove(*, owner: CartOwner, product_id: int | str) -> None:
+    cart = _cart(owner)
+    if cart is not None:
+        with transaction.atomic():
+            _bump(cart)
+            cart.lines.filter(product_id=product_id).delete()
 
 
 def cart_clear(*, cart: Cart | None) -> None:

@@ -33,7 +33,8 @@ class ReorderResult:
 
 def order_reorder(*, request: HttpRequest | Request, order: Order) -> ReorderResult:
     """Add each still-available line of `order` to the visitor's cart, at most what stock and caps allow."""
-    cart = carts.cart_get_for_request(request, create=True)
+    owner = carts.cart_owner(request, create=True)
+    quantities = {product.pk: quantity for product, quantity in carts.cart_lines_for_request(request)}
     result = ReorderResult()
     for item in order.items.select_related("product").order_by("pk"):
         product = item.product
@@ -41,12 +42,12 @@ def order_reorder(*, request: HttpRequest | Request, order: Order) -> ReorderRes
         if product is None or not product.is_active:
             result.unavailable.append(title)
             continue
-        before = cart.lines.filter(product=product).values_list("quantity", flat=True).first() or 0
+        before = quantities.get(product.pk, 0)
         try:
-            carts.cart_line_add(cart=cart, product_id=product.pk, quantity=item.quantity)
+            change = carts.cart_line_add(owner=owner, product_id=product.pk, quantity=item.quantity)
         except CartError:
             result.unavailable.append(title)
             continue
-        after = cart.lines.filter(product=product).values_list("quantity", flat=True).first() or 0
-        (result.added if after - before >= item.quantity else result.reduced).append(title)
+        quantities = {each.pk: quantity for each, quantity in change.lines}
+        (result.added if quantities[product.pk] - before >= item.quantity else result.reduced).append(title)
     return result

@@ -38,6 +38,11 @@ class Columns(Generic[M]):
         return ", ".join(f"{self.alias}.{quote(field.column)}" for field in self._fields)
 
     @cached_property
+    def width(self) -> int:
+        """How many columns `sql` names."""
+        return len(self._fields)
+
+    @cached_property
     def _names(self) -> list[str]:
         return [field.attname for field in self._fields]
 

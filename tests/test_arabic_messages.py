@@ -16,7 +16,7 @@ from backoffice.alerts import daily_summary_send, stock_levels_check
 from catalog.models import Product, StockAlert
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request, stock_alerts_send
 from importer.sync import ScheduleSummary, summary_send
-from orders.cart import cart_line_add
+from orders.cart import CartOwner, cart_line_add
 from orders.documents import Kind, document_html
 from orders.emails import order_confirmation_send, order_status_send
 from orders.models import Cart, OrderStatusChange
@@ -102,7 +102,7 @@ def test_the_back_in_stock_and_cart_reminder_emails_read_as_arabic(shop, bob):
     bob.language, bob.cart_reminders = "ar", True
     bob.save()
     cart = Cart.objects.create(user=bob)
-    cart_line_add(cart=cart, product_id=product.pk, quantity=2)
+    cart_line_add(owner=CartOwner.of(cart), product_id=product.pk, quantity=2)
     Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now() - timedelta(days=1))
     assert cart_reminder_send(cart_id=cart.pk)
     problems += _mail_problems(_last_mail(bob.email), [product.title_ar], "cart reminder")

@@ -140,6 +140,19 @@ def test_a_cart_write_reads_the_lines_once_and_answers_what_a_read_gives(api, ma
     assert [(i["productId"], i["quantity"]) for i in answer["items"]] == [(a.pk, 1), (b.pk, 3), (c.pk, 2)]
 
 
+@pytest.mark.django_db(transaction=True)  # autocommit between statements, as in a cart request
+def test_a_write_to_a_line_reads_the_cart_once_and_writes_once(api, make_product):
+    """Issue 14: the cart, its version and its lines in one read; the line and the version in one write
+    (on SQLite a short transaction of two)."""
+    tea = make_product(stock=50)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    with CaptureQueriesContext(connection) as queries:
+        assert api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 2}, format="json").json()["itemCount"] == 2
+    statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
+    assert statements == (["SELECT", "WITH"] if connection.vendor == "postgresql"
+                          else ["SELECT", "BEGIN", "UPDATE", "UPDATE", "COMMIT"])
+
+
 def test_a_refused_write_changes_nothing(api, make_product):
     store_settings_update(max_quantity_per_order=3)
     a, b = make_product(), make_product()

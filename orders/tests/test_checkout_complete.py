@@ -31,7 +31,7 @@ def test_checkout_complete_places_a_cash_on_delivery_order_from_the_cart_as_a_se
     SessionMiddleware(lambda r: None).process_request(request)
     request.user = AnonymousUser()
     tea = make_product(price="300.00", stock=5)
-    carts.cart_line_add(cart=carts.cart_get_for_request(request, create=True), product_id=tea.pk, quantity=2)
+    carts.cart_line_add(owner=carts.cart_owner(request, create=True), product_id=tea.pk, quantity=2)
     # when
     result = checkout_complete(request=request, fields=FIELDS, payment_method="cod")
     # then

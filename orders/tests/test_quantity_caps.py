@@ -5,7 +5,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from orders import cart as carts
-from orders.cart import CartError, cart_line_add, cart_line_update, cart_merge
+from orders.cart import CartError, CartOwner, cart_line_add, cart_line_update, cart_merge
 from orders.checkout import CheckoutError, checkout_validate, order_place
 from orders.models import Cart, Order
 from shop.store_settings import store_settings_get, store_settings_update
@@ -115,10 +115,10 @@ def test_a_refused_change_leaves_the_enclosing_transaction_usable(make_product):
     tea = make_product(stock=500)
     cart = Cart.objects.create(session_key="caps-in-a-transaction")
     with transaction.atomic():
-        cart_line_add(cart=cart, product_id=tea.pk, quantity=15)
+        cart_line_add(owner=CartOwner.of(cart), product_id=tea.pk, quantity=15)
         # when: the next change breaks the per-product cap
         with pytest.raises(CartError):
-            cart_line_add(cart=cart, product_id=tea.pk, quantity=6)
+            cart_line_add(owner=CartOwner.of(cart), product_id=tea.pk, quantity=6)
         # then: the transaction can still query, and commit what came before the refusal
         assert cart.lines.get().quantity == 15
     assert cart.lines.get().quantity == 15
@@ -140,7 +140,7 @@ def test_a_write_that_another_write_overtook_is_worked_out_again_holding_the_car
     store_settings_update(max_quantity_per_order=10)
     tea = make_product(stock=50)
     cart = Cart.objects.create(session_key="s" * 32)
-    cart_line_add(cart=cart, product_id=tea.pk, quantity=2)
+    cart_line_add(owner=CartOwner.of(cart), product_id=tea.pk, quantity=2)
     read = carts._read
     reads = []
 
@@ -148,20 +148,20 @@ def test_a_write_that_another_write_overtook_is_worked_out_again_holding_the_car
         found = read(cart_read)
         reads.append((found[1][0].quantity, connection.in_atomic_block))
         if len(reads) == 1:
-            cart_line_update(cart=Cart.objects.get(pk=cart.pk), product_id=tea.pk, quantity=9)
+            cart_line_update(owner=CartOwner.of(cart), product_id=tea.pk, quantity=9)
         return found
 
     monkeypatch.setattr(carts, "_read", read_then_overtaken)
     # when this one adds 2: on the lines it read first, 4; on the lines as they are, 11, over the cap
     with pytest.raises(CartError) as refused:
-        cart_line_add(cart=cart, product_id=tea.pk, quantity=2)
+        cart_line_add(owner=CartOwner.of(cart), product_id=tea.pk, quantity=2)
     # then it read them again in a transaction that holds the cart
     assert refused.value.code == "quantity_limit"
     assert reads == [(2, False), (2, False), (9, True)]  # this write's, the other's, this write's again
     assert [line.quantity for line in cart.lines.all()] == [9]
     # and a write that is not overtaken reads once, holding nothing
     reads.append("next")
-    assert cart_line_update(cart=cart, product_id=tea.pk, quantity=3).lines == [(tea, 3)]
+    assert cart_line_update(owner=CartOwner.of(cart), product_id=tea.pk, quantity=3).lines == [(tea, 3)]
     assert reads[-2:] == ["next", (9, False)]
 
 
@@ -187,7 +187,7 @@ def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_e
 
     def add_five():
         try:
-            cart_line_add(cart=cart, product_id=second.pk, quantity=5)
+            cart_line_add(owner=CartOwner.of(cart), product_id=second.pk, quantity=5)
             outcome.append("added")
         except CartError as error:
             outcome.append(error.code)
