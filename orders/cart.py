@@ -3,7 +3,7 @@
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal, NamedTuple, TypeVar, overload
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -71,9 +71,9 @@ def cart_owner(request: HttpRequest | Request, *, create: bool = False) -> CartO
 
 
 def _first_cart(owner: CartOwner) -> tuple[str, int | str]:
-    """A subquery: the id of the owner's cart (the first one, should there be two), and its value."""
+    """A subquery: the id of the owner's cart (they have one at most), and its value."""
     where, value = owner.condition()
-    return f"(SELECT c.id FROM {_CARTS} c WHERE {where} ORDER BY c.id LIMIT 1)", value
+    return f"(SELECT c.id FROM {_CARTS} c WHERE {where})", value
 
 
 @overload
@@ -96,14 +96,25 @@ def cart_get_for_request(request: HttpRequest | Request, *, create: bool = False
 def _cart(owner: CartOwner) -> Cart | None:
     where, value = owner.condition()
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {_CART.sql} FROM {_CARTS} c WHERE {where} ORDER BY c.id LIMIT 1", [value])
+        cursor.execute(f"SELECT {_CART.sql} FROM {_CARTS} c WHERE {where}", [value])
         row = cursor.fetchone()
     return _CART.instance(row) if row else None
 
 
 def _cart_create(owner: CartOwner) -> Cart:
-    with transaction.atomic():  # on SQLite, a writer waits its turn in a transaction (shop.sqlite)
-        return Cart.objects.create(user_id=owner.user_id, session_key=owner.session_key)
+    """Make the owner's cart; if another request of theirs made it meanwhile (two tabs' first adds at
+    once), that one: an owner has one cart at most (a customer's is one-to-one, a guest's session key
+    unique among guests' carts)."""
+    try:
+        # on SQLite, a writer waits its turn in a transaction (shop.sqlite); in a caller's transaction,
+        # a savepoint that the refused insert rolls back to
+        with transaction.atomic():
+            return Cart.objects.create(user_id=owner.user_id, session_key=owner.session_key)
+    except IntegrityError:
+        cart = _cart(owner)
+        if cart is None:  # refused for another reason
+            raise
+        return cart
 
 
 class _Line(NamedTuple):
@@ -341,16 +352,31 @@ def _line_change(owner: CartOwner, product_id: int | str,
             _bump(cart)  # held until this try commits: no other write can come between
             cart, change = _try_line_change(owner, product_id, wanted_for)
     if change is None:  # the owner's cart went meanwhile (merged into the customer's at sign-in)
-        raise CartError(_("Your cart has changed. Please review it and try again."), status=409,
-                        code="cart_changed")
+        raise _cart_gone()
     return change
+
+
+def _cart_gone() -> CartError:
+    return CartError(_("Your cart has changed. Please review it and try again."), status=409, code="cart_changed")
+
+
+def _read_or_create(owner: CartOwner) -> tuple[Cart, list[_Line]]:
+    """_read; on the owner's first write their cart is made first (or found, if another write of
+    theirs made it meanwhile)."""
+    found = _read(owner)
+    if found is None:
+        _cart_create(owner)
+        found = _read(owner)
+    if found is None:  # made, and merged away at once by a sign-in in another tab
+        raise _cart_gone()
+    return found
 
 
 def _try_line_change(owner: CartOwner, product_id: int | str,
                      wanted_for: Callable[[_Line | None], int]) -> tuple[Cart, CartChange | None]:
     """_line_change's work on the lines as they are now: the cart, and the change; None, and nothing
     written, if another write changed them before this one could write."""
-    cart, lines = _read(owner) or (_cart_create(owner), [])
+    cart, lines = _read_or_create(owner)
     product, line = _purchasable_line(lines, product_id)
     wanted = wanted_for(line)
     capped = Availability.purchasable_quantity(product, wanted)

@@ -37,6 +37,13 @@ class Cart(models.Model):
     # the one reminder this cart got; cleared when an order empties the cart (a new cart begins)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        constraints = [
+            # a guest's one cart: two first writes at once (two tabs) land in the same cart (orders.cart)
+            models.UniqueConstraint(fields=["session_key"], condition=models.Q(user__isnull=True),
+                                    name="cart_one_per_guest_session"),
+        ]
+
     def __str__(self) -> str:
         return f"Cart {self.pk}"
 

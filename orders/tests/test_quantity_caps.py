@@ -207,3 +207,32 @@ def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_e
     # and then checks the caps against the line the other write made: 9 + 5 is over 10
     assert outcome == ["quantity_limit"]
     assert [(line.product_id, line.quantity) for line in cart.lines.all()] == [(first.pk, 9)]
+
+
+@pytest.mark.django_db(transaction=True)  # each write its own transaction, as in a cart request
+@pytest.mark.parametrize("who", ["guest", "customer"])
+def test_two_first_writes_to_a_cart_at_once_land_in_one_cart(who, make_product, monkeypatch, django_user_model):
+    # given a visitor without a cart whose first add reads "no cart", and another tab's first add
+    # that makes the cart and writes its line before this one writes
+    tea, gift = make_product(stock=5), make_product(stock=5)
+    owner = (CartOwner(django_user_model.objects.create_user("two-tabs").pk, "") if who == "customer"
+             else CartOwner(None, "t" * 32))
+    read = carts._read
+    overtaken = []
+
+    def read_then_overtaken(cart_owner):
+        found = read(cart_owner)
+        if not overtaken:
+            overtaken.append(found)
+            cart_line_add(owner=owner, product_id=gift.pk)
+        return found
+
+    monkeypatch.setattr(carts, "_read", read_then_overtaken)
+    # when
+    change = cart_line_add(owner=owner, product_id=tea.pk)
+    # then both lines are in the visitor's one cart, and the answer names both
+    assert overtaken == [None]
+    assert Cart.objects.filter(user_id=owner.user_id, session_key=owner.session_key).count() == 1
+    assert sorted(product.pk for product, _quantity in change.lines) == sorted([tea.pk, gift.pk])
+    assert sorted(line.product_id for line in Cart.objects.get(user_id=owner.user_id).lines.all()) == sorted(
+        [tea.pk, gift.pk])
