@@ -14,7 +14,9 @@ PATCH from 32 guests in turn, each to a cart of their own (the other write rows
 all write to one cart, whose writes take turns by design). The per-address
 rate limits are raised for the run (all requests come from one address), and the
 store's per-product and per-order caps, so that repeated adds stop at the stock
-on hand (a 200 with a notice) instead of being refused.
+on hand (a 200 with a notice) instead of being refused. Last, the bound for cart
+writes: the 32 guests' PATCH doing only the write's own work, served as a bare WSGI
+callable by the same gunicorn (BOUND_APP): no cart write row can go faster.
 
 Needs `wrk` (apt-get install -y wrk) and a built front end (npm run build).
 
@@ -54,6 +56,8 @@ def _free_port():
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+
+BOUND_LABEL = "bound: the 32 guests' PATCH, the write's own work as bare WSGI (cart)"
 
 # the guests of the row whose writes go to many carts, one cart each (the other write rows all write
 # to one cart, whose writes take turns by design)
@@ -142,11 +146,57 @@ application = get_wsgi_application()
 """
 
 
+# The bound for cart writes: the guests' PATCH (each to a cart of their own) doing only the write's
+# own work (the session read, the rate-limit count, the write, the answer and its JSON), as a bare WSGI
+# callable in the shop's settings: no Django request handling, middleware, URL resolving or DRF. No
+# cart write the shop serves can cost less, so its ratio to the floor is the most any cart write row
+# could reach on this stack.
+BOUND_APP = """
+import json, os, sys
+sys.path.insert(0, os.environ["SHOP_ROOT"])
+import django
+django.setup()
+from http.cookies import SimpleCookie
+from importlib import import_module
+from django.conf import settings
+from django.utils import translation
+from orders.cart import CartOwner, cart_line_update
+from orders.serializers import cart_output
+from orders.summary import cart_summary
+from shop.api.money import CamelCaseJSONRenderer
+from shop.ratelimit import count_hits
+from shop.request_scope import RequestScopeMiddleware
+from shop.store_settings import store_settings_get
+Session = import_module(settings.SESSION_ENGINE).SessionStore
+renderer = CamelCaseJSONRenderer()
+translation.activate("en")
+def write(environ):
+    key = SimpleCookie(environ["HTTP_COOKIE"])["sessionid"].value
+    session = Session(key)  # named for the request's first shared read, as the shop's middleware does,
+    store_settings_get()  # and that read, which finds the settings, catalogue version and session at once
+    session.load()
+    count_hits([f"ratelimit:cart:address:{environ['REMOTE_ADDR']}", f"ratelimit:cart:session:{key}"], 60)
+    quantity = json.loads(environ["wsgi.input"].read(int(environ["CONTENT_LENGTH"])))["quantity"]
+    change = cart_line_update(owner=CartOwner(None, key), product_id=environ["PATH_INFO"].rsplit("/", 1)[1],
+                              quantity=quantity)
+    return renderer.render(cart_output(cart_summary(None, governorate="", lines=change.lines)))
+scoped = RequestScopeMiddleware(write)  # the request's one read of the shared settings, as in the shop
+def application(environ, start_response):
+    if "HTTP_COOKIE" not in environ:  # run.py's check that the server is up
+        start_response("404 Not Found", [("Content-Length", "0")])
+        return [b""]
+    body = scoped(environ)
+    start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+"""
+
+
 def _floor_project(page_bytes):
     """A minimal Django project in a temporary folder: one view, the page from memory."""
     folder = Path(tempfile.mkdtemp(prefix="bench-floor-"))
     (folder / "floor.py").write_text(FLOOR_APP)
     (folder / "page.html").write_bytes(page_bytes)
+    (folder / "bound.py").write_text(BOUND_APP)
     return folder
 
 
@@ -325,6 +375,16 @@ def main():
                 urllib.request.urlopen(base + url, timeout=10).read()  # stored by a visitor without a session
             results.append((label, f"{method} {url}" if method != "GET" else url,
                             _measure(base, url, args, headers, server, method, body, cookies)))
+        if not args.only or args.only in BOUND_LABEL:
+            bound, bound_base = _gunicorn("bound", floor_dir, {**env, "SHOP_ROOT": str(ROOT),
+                                                               "DJANGO_SETTINGS_MODULE": "shop.settings"}, args)
+            try:
+                results.append((BOUND_LABEL, f"PATCH /api/cart/items/{product_id}", _measure(
+                    bound_base, f"/api/cart/items/{product_id}", args, [], bound, "PATCH",
+                    json.dumps({"quantity": 2}), tuple(f"sessionid={key}" for key in guests))))
+            finally:
+                bound.terminate()
+                bound.wait(timeout=30)
         floors.append(_measure(floor_base, "/", args, server=floor))
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         ref = {key: sum(f[key] for f in floors) / len(floors) for key in ("rps", "p50", "p99", "cpu")}
