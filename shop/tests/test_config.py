@@ -1,9 +1,14 @@
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from shop.celery import app
+from shop.queue import enqueue
+from shop.tasks import heartbeat
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,3 +52,21 @@ def test_the_embedded_broker_keeps_every_folder_under_the_data_folder(settings):
     assert {"data_folder_in", "data_folder_out", "processed_folder", "control_folder"} <= set(folders)
     for folder in folders.values():
         assert Path(folder).is_relative_to(settings.DATA_DIR)
+
+
+@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="the embedded broker is used only without Redis")
+def test_a_job_queued_on_the_embedded_broker_lands_in_its_folder_and_logs_no_warning(settings, caplog):
+    # kombu warned "No hostname was supplied" for every job (each order's e-mail) on a URL without a host
+    folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_out"])
+    before = set(folder.iterdir())
+    app.conf.task_always_eager = False
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert enqueue(heartbeat)
+    finally:
+        app.conf.task_always_eager = True
+    queued = set(folder.iterdir()) - before
+    for message in queued:
+        message.unlink()
+    assert len(queued) == 1
+    assert [record.getMessage() for record in caplog.records] == []
