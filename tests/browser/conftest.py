@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from catalog.models import Category, Product
+from tests.browser.settle import track_writes
 from tests.live_requests import wait_until_idle
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls
@@ -72,7 +73,7 @@ def new_page(browser, live_server, csp_violations):
     def make(*, viewport=DESKTOP, locale="en-US"):
         context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url)
         context.set_default_timeout(10_000)
-        context.on("page", lambda page: _watch_csp(page, csp_violations))
+        context.on("page", lambda page: _watch_csp(track_writes(page), csp_violations))
         contexts.append(context)
         return context.new_page()
 

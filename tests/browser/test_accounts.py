@@ -11,6 +11,7 @@ from accounts.models import User
 from catalog.models import Category, Product
 from orders.models import Order, OrderStatus, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.settle import place_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,7 +43,7 @@ def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery")
     page.fill("#co-city", "Cairo")
     page.select_option("#co-state", "Giza")
     page.get_by_label(cod_label).check()
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.wait_for_url("**/thankyou")
     order = Order.objects.get(user=user)
     assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.COD)

@@ -6,6 +6,7 @@ import pytest
 
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.settle import place_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,7 +55,7 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     _fill_checkout(page)
     page.get_by_label("Test payment").check()
     _shot(screenshot, page, "checkout-form-en-desktop")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.get_by_role("button", name="Pay").wait_for()
     assert page.get_by_text("Test payment").first.is_visible()
     assert page.get_by_test_id("sandbox-amount").text_content() == "E£850.00"
@@ -84,7 +85,7 @@ def test_a_declined_test_payment_shows_failed_and_puts_stock_back(new_page, scre
     page.locator("#co-email").wait_for()
     _fill_checkout(page)
     page.get_by_label("Test payment").check()
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # when
     page.get_by_role("button", name="Decline").click()
     # then
@@ -106,11 +107,11 @@ def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas)
     page.locator("#co-email").wait_for()
     # when the form is sent empty first, then filled
     page.get_by_label("Cash on Delivery").check()
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     assert page.get_by_role("alert").text_content() == "Please fill in all required fields"
     _fill_checkout(page)
     _shot(screenshot, page, "checkout-form-en-phone")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # then
     page.wait_for_url("**/thankyou")
     order = Order.objects.get()
@@ -136,7 +137,7 @@ def test_the_purchase_works_in_arabic(new_page, screenshot, teas):
     _fill_checkout(page, arabic=True)
     page.get_by_label("دفع تجريبي").check()
     _shot(screenshot, page, "checkout-form-ar-phone")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.get_by_role("button", name="Pay").or_(page.get_by_role("button", name="ادفع")).first.wait_for()
     _shot(screenshot, page, "checkout-sandbox-ar-phone")
     page.locator("button[value=pay]").click()
@@ -195,7 +196,7 @@ def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_
     assert page.get_by_test_id("summary-total").text_content() == "E£600.00"  # 600 − 50 + 50 shipping
     page.get_by_label("Cash on Delivery").check()
     _shot(screenshot, page, "checkout-signed-in-coupon-en-desktop")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # then
     page.wait_for_url("**/thankyou")
     order = Order.objects.get()
@@ -231,7 +232,7 @@ def test_a_guest_pays_by_card_on_the_fake_paymob_page(new_page, screenshot, teas
     _fill_checkout(page)
     page.locator("input[value=card]").check()
     # when
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.get_by_role("heading", name="Fake Paymob").wait_for()
     assert page.locator("#amount").text_content() == "120000"  # piasters, free shipping from E£1,000
     page.get_by_role("button", name=button).click()

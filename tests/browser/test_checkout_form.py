@@ -5,6 +5,7 @@ import pytest
 
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.settle import place_order
 from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +33,7 @@ def test_a_default_install_offers_and_preselects_only_cash_on_delivery(new_page,
     # and the order goes through on the first try
     _fill_checkout(page, arabic=lang == "ar")
     _shot(screenshot, page, f"checkout-methods-default-{lang}-{size}")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.wait_for_url("**/thankyou")
     assert Order.objects.get().payment_status == PaymentStatus.COD
 
@@ -50,7 +51,7 @@ def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed
     assert page.locator("#co-email").get_attribute("aria-required") == "true"
     assert page.locator('label[for="co-building"] .field__optional').count() == 1
     # when the empty form is sent
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # then every missing field is marked at once, and focus is on the first
     marked = {page.locator(".field--error").nth(i).locator("input, select").get_attribute("id")
               for i in range(page.locator(".field--error").count())}
@@ -64,7 +65,7 @@ def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed
     assert banner.count() == 0
     page.fill("#co-phone", "12")
     page.fill("#co-postalCode", "!!")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # then the server's answer marks both fields, not only the first, and focuses the first
     page.locator("#co-postalCode-error").wait_for()
     assert page.locator("#co-phone-error").is_visible()

@@ -13,6 +13,7 @@ from orders.actions import order_set_status
 from orders.models import Order
 from shop.store_settings import store_settings_get, store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.settle import place_order
 from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
 
@@ -87,7 +88,7 @@ def test_a_guest_sees_the_date_orders_and_tracks_the_order(new_page, screenshot,
     page.get_by_label(t["optin"]).check()
     page.get_by_label(t["cod"]).check()
     _shots(page, screenshot, f"issue16-checkout-{lang}")
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     # the thank-you page gives the date, the tracking link and WhatsApp
     page.get_by_test_id("thankyou").wait_for()
     order = Order.objects.get()

@@ -9,7 +9,7 @@ import pytest
 from catalog.models import Category, Product
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.settle import settle, track_writes
+from tests.browser.settle import settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +41,7 @@ def type_into(page, selector, text):
 @pytest.mark.parametrize("viewport, size", [(DESKTOP, "desktop"), (PHONE, "phone")], ids=["desktop", "phone"])
 @pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
 def test_a_keyboard_only_purchase_with_cash_on_delivery(new_page, tea, locale, prefix, lang, viewport, size):
-    page = track_writes(new_page(viewport=viewport, locale=locale))
+    page = new_page(viewport=viewport, locale=locale)
     # home: Tab to the featured tea and open it
     page.goto(f"{prefix}/")
     tab_to(page, ".product-card__title a")

@@ -10,7 +10,7 @@ from catalog.models import Category, Product
 from orders.models import Order, PaymentStatus
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.settle import settle, track_writes
+from tests.browser.settle import place_order, settle, track_writes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,7 +51,7 @@ def decline_a_card_payment(page, prefix):
     page.select_option("#co-state", "Giza")
     page.locator("input[name=paymentMethod][value=sandbox]").check()
     settle(page)  # the summary follows the governorate and the method
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.locator("button[value=decline]").click()
     page.locator("[data-state=failed]").wait_for()
 
@@ -99,7 +99,7 @@ def test_pay_on_delivery_instead_places_the_order_with_cash(new_page, tea, local
     assert_prefilled(page)
     assert page.locator("input[name=paymentMethod][value=cod]").is_checked()
     settle(page)
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.wait_for_url("**/thankyou")
     placed = Order.objects.filter(payment_status=PaymentStatus.COD).get()
     assert (placed.email, placed.building, placed.floor, placed.state) == ("mona@example.com", "7", "3", "Giza")

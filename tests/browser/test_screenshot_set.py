@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from catalog.models import Product
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
-from tests.browser.settle import settle, track_writes
+from tests.browser.settle import place_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,7 +39,7 @@ def _shot(page, name, lang, size, *, whole=True):
 @pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
 @pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
 def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport, size):
-    page = track_writes(new_page(viewport=viewport, locale=locale))
+    page = new_page(viewport=viewport, locale=locale)
     taken = []
 
     # home
@@ -71,7 +71,7 @@ def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport,
     # checkout sent empty: every field's error at once
     page.goto(f"{prefix}/checkout")
     page.locator("#co-email").wait_for()
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.locator(".field--error").first.wait_for()
     assert page.locator(".field--error").count() >= 6
     taken.append(_shot(page, "checkout-errors", lang, size))
@@ -84,8 +84,7 @@ def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport,
     page.fill("#co-city", "Cairo")
     page.select_option("#co-state", "Giza")
     page.locator("input[name=paymentMethod][value=sandbox]").check()
-    settle(page)  # the summary follows the governorate and the method
-    page.get_by_test_id("place-order").click()
+    place_order(page)  # once the summary has followed the governorate and the method
     page.locator("button[value=decline]").click()
     failed = page.locator("[data-state=failed]")
     failed.wait_for()
@@ -95,8 +94,7 @@ def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport,
     failed.locator(f'a[href="{prefix}/checkout?pay=cod"]').click()
     page.locator("#co-email").wait_for()
     assert page.locator("input[name=paymentMethod][value=cod]").is_checked()
-    settle(page)
-    page.get_by_test_id("place-order").click()
+    place_order(page)
     page.wait_for_url(f"**{prefix}/thankyou")
     page.get_by_test_id("thankyou").wait_for()
     taken.append(_shot(page, "thankyou", lang, size))
