@@ -221,6 +221,19 @@ def _gunicorn(app, cwd, env, args):
     return server, base
 
 
+def _stop(*servers):
+    """Stop these gunicorns (None: never started), killing one that a loaded machine keeps alive."""
+    running = [proc for proc in servers if proc is not None]
+    for proc in running:
+        proc.terminate()
+    for proc in running:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
+            proc.kill()
+            proc.wait()
+
+
 def _wrk(url, connections, seconds, headers=(), method="GET", body=None, cookies=()):
     """wrk's figures; `cookies`: a Cookie header for each request in turn (many visitors)."""
     extra = [arg for header in headers for arg in ("-H", header)]
@@ -383,8 +396,7 @@ def main():
                     bound_base, f"/api/cart/items/{product_id}", args, [], bound, "PATCH",
                     json.dumps({"quantity": 2}), tuple(f"sessionid={key}" for key in guests))))
             finally:
-                bound.terminate()
-                bound.wait(timeout=30)
+                _stop(bound)
         floors.append(_measure(floor_base, "/", args, server=floor))
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         ref = {key: sum(f[key] for f in floors) / len(floors) for key in ("rps", "p50", "p99", "cpu")}
@@ -399,15 +411,7 @@ def main():
                   f"| {r['cpu']:.2f} | {r['rps'] / ref['rps']:.0%} | {r['p99'] / ref['p99']:.1f}× "
                   f"| {ref['cpu'] / max(r['cpu'], 1e-9):.0%} |")
     finally:
-        running = [proc for proc in (server, floor) if proc is not None]
-        for proc in running:
-            proc.terminate()
-        for proc in running:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:  # a loaded machine: do not leave it behind
-                proc.kill()
-                proc.wait()
+        _stop(server, floor)
         shutil.rmtree(data, ignore_errors=True)
         if floor_dir:
             shutil.rmtree(floor_dir, ignore_errors=True)
