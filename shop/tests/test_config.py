@@ -59,12 +59,12 @@ def test_a_job_queued_on_the_embedded_broker_lands_in_its_folder_and_logs_no_war
     # kombu warned "No hostname was supplied" for every job (each order's e-mail) on a URL without a host
     folder = Path(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_out"])
     before = set(folder.iterdir())
-    app.conf.task_always_eager = False
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
     try:
         with caplog.at_level(logging.WARNING):
             assert enqueue(heartbeat)
     finally:
-        app.conf.task_always_eager = True
+        app.conf.task_always_eager = eager
     queued = set(folder.iterdir()) - before
     for message in queued:
         message.unlink()
