@@ -56,7 +56,8 @@ class TestPageCacheForVisitors:
         Client().get("/product/kenya-gold")
         client.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
         body = client.get("/product/kenya-gold").content.decode()
-        assert '"count": 2' in body
+        assert '"itemCount": 2' in body
+        assert '<span class="visually-hidden">2 items in cart</span>' in body
 
     def test_a_stock_change_shows_at_once(self, tea):
         assert "In Stock" in Client().get("/product/kenya-gold").content.decode()

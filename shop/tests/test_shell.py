@@ -1,10 +1,14 @@
+import json
+import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
 from shop.models import Announcement
 from shop.store_settings import store_settings_get, store_settings_update
+from tests.factories import make_product
 
 
 @pytest.mark.django_db
@@ -112,3 +116,31 @@ class TestMaintenanceMode:
         assert client.get("/").status_code == 503
         store_settings_update(maintenance_mode=False)
         assert client.get("/").status_code == 200
+
+
+CART_SENTENCE = re.compile(r'data-island="cart-badge".*?<span class="visually-hidden">([^<]+)</span>', re.S)
+ISLAND_STRINGS = Path(__file__).resolve().parents[2] / "static_src" / "i18n"
+
+
+def _cldr_category(lang, n):
+    """The CLDR plural category that i18next picks for n (Intl.PluralRules)."""
+    if lang == "en":
+        return "one" if n == 1 else "other"
+    if n in (0, 1, 2):
+        return ("zero", "one", "two")[n]
+    return "few" if 3 <= n % 100 <= 10 else "many" if 11 <= n % 100 <= 99 else "other"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang, prefix", [("en", ""), ("ar", "/ar")])
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 11, 100])
+def test_the_cart_badge_says_what_its_island_would(client, lang, prefix, count):
+    """The header's cart count waits for the first cart change to mount (data-island-on-event): until then
+    the server's sentence stands, so it is the island's, in every plural form."""
+    store_settings_update(max_quantity_per_line=count or 1, max_quantity_per_order=count or 1)
+    if count:
+        product = make_product(slug="kenya-gold", stock=count)
+        client.post("/api/cart/items", {"productId": product.pk, "quantity": count}, content_type="application/json")
+    sentence = CART_SENTENCE.search(client.get(f"{prefix}/").content.decode()).group(1)
+    island = json.loads((ISLAND_STRINGS / lang / "common.json").read_text())[f"cartItems_{_cldr_category(lang, count)}"]
+    assert sentence == island.replace("{{count}}", str(count))

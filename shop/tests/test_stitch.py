@@ -15,7 +15,7 @@ from tests.factories import make_category, make_delivered_order, make_product
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 NONCE = re.compile(r'nonce="([^"]+)"')
-BADGE = re.compile(r'data-props=\'\{"count": (\d+)\}\'>.*?<span class="badge"[^>]*>(\d+)</span>')
+BADGE = re.compile(r'data-props=\'\{"itemCount": (\d+)\}\'>.*?<span class="badge"[^>]*>(\d+)</span>')
 
 
 @pytest.fixture

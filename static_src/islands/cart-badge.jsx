@@ -1,15 +1,8 @@
-// The header's cart count; follows every cart change announced on the page.
-import { useEffect, useState } from "react";
-import { CART_UPDATED } from "../lib/events.js";
+// The header's cart count. It mounts at the first cart change announced on the page and is rendered
+// again with each one (data-island-on-event, lib/mount.jsx); until then the server's count stands.
 import { t } from "../lib/i18n.js";
 
-export default function CartBadge({ count = 0 }) {
-  const [itemCount, setItemCount] = useState(count);
-  useEffect(() => {
-    const onUpdate = (event) => setItemCount(event.detail?.itemCount ?? 0);
-    window.addEventListener(CART_UPDATED, onUpdate);
-    return () => window.removeEventListener(CART_UPDATED, onUpdate);
-  }, []);
+export default function CartBadge({ itemCount = 0 }) {
   return (
     <>
       {/* the link's name is the sentence ("2 items in cart"); the bare number is for the eye */}

@@ -1,7 +1,13 @@
 // Mount React islands into server-rendered pages.
-import { createRoot } from "react-dom/client";
+import { startTransition } from "react";
 import { initI18n } from "./i18n.js";
 import { onFirstReach } from "./reach.js";
+
+// react-dom (about 200 KB, some 40 ms of a phone's main thread to start) is fetched and run when the
+// page first renders an island, not with every page: a page whose islands all wait (the home page's cart
+// count, its footer form) never pays for it (Lighthouse's Total Blocking Time, issue 14)
+let reactDom;
+const loadReactDom = () => (reactDom ??= import("./react-root.js"));
 
 function readProps(el) {
   if (el.dataset.propsId) {
@@ -14,16 +20,25 @@ function readProps(el) {
 // the island's component, once its code and what it first fetches (e.g. its strings in this page's
 // language only) are here
 async function load(registry, el) {
-  const module = await registry[el.dataset.island]();
+  const [module] = await Promise.all([registry[el.dataset.island](), loadReactDom()]);
   await module.ready;
   return module.default;
 }
 
-function render(el, Island) {
+async function rootFor(el) {
+  const { createRoot } = await loadReactDom();
   // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
   // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
   new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
-  createRoot(el).render(<Island {...readProps(el)} />);
+  return createRoot(el);
+}
+
+// as a transition, React renders in slices and gives the main thread back between them: a phone stays
+// responsive while the islands come in (Total Blocking Time again)
+const show = (root, Island, props) => startTransition(() => root.render(<Island {...props} />));
+
+async function render(el, Island) {
+  show(await rootFor(el), Island, readProps(el));
 }
 
 const mount = async (registry, el) => render(el, await load(registry, el));
@@ -51,8 +66,27 @@ function mountOnDemand(registry, el, stringsReady) {
     if (el.dataset.mounted) resolve();
     else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributeFilter: ["data-mounted"] });
   });
-  const activate = (Island) => { render(el, Island); return mounted(); };
+  const activate = (Island) => render(el, Island).then(mounted);
   onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
+}
+
+// data-island-on-event="<window event>": an island whose server-rendered HTML stays right until that
+// event (the header's cart count, until the cart changes on this page) mounts at its first one, and is
+// rendered again at every one with the event's detail over its props.
+function mountOnEvent(registry, el, stringsReady) {
+  let latest;
+  let loading = false;
+  let showLatest = null;
+  window.addEventListener(el.dataset.islandOnEvent, async (event) => {
+    latest = { ...readProps(el), ...event.detail };
+    if (showLatest) return showLatest();
+    if (loading) return; // it shows the newest detail once it is here
+    loading = true;
+    await stringsReady;
+    const [Island, root] = await Promise.all([load(registry, el), rootFor(el)]);
+    showLatest = () => show(root, Island, latest);
+    return showLatest();
+  });
 }
 
 export async function mountIslands(registry, root = document) {
@@ -61,8 +95,10 @@ export async function mountIslands(registry, root = document) {
   const stringsReady = initI18n(document.documentElement.lang || "en");
   // before the strings are ready (i18next resolves a task later): a tap in between must not be lost
   nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el, stringsReady));
+  nodes.filter((el) => "islandOnEvent" in el.dataset).forEach((el) => mountOnEvent(registry, el, stringsReady));
   await stringsReady;
-  const now = nodes.filter((el) => !("islandLazy" in el.dataset) && !("islandOnDemand" in el.dataset));
+  const waits = ["islandLazy", "islandOnDemand", "islandOnEvent"];
+  const now = nodes.filter((el) => !waits.some((mode) => mode in el.dataset));
   await Promise.all(now.map((el) => mount(registry, el)));
   // after the eager islands have painted (the product tabs hide the panels they do not show)
   requestAnimationFrame(() => setTimeout(() => mountWhenNear(registry, nodes.filter((el) => "islandLazy" in el.dataset))));

@@ -2,6 +2,7 @@
 once): the line goes, a "Removed … Undo" line appears, and Undo restores it through the cart API."""
 
 import pytest
+from playwright.sync_api import expect
 
 from catalog.models import Category, Product
 from orders.models import Cart
@@ -64,4 +65,4 @@ def test_minus_at_one_and_clear_cart_can_be_undone(new_page, screenshot, teas, v
     page.get_by_role("button", name=undo_name).click()
     page.locator('[data-testid="cart-line"] >> nth=1').wait_for()
     assert _quantities() == {"tea-1": 1, "tea-2": 3}
-    assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "4"
+    expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("4")

@@ -1,6 +1,7 @@
 """The page shell in a real browser: languages, the cart badge island, maintenance."""
 
 import pytest
+from playwright.sync_api import expect
 
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
@@ -37,12 +38,22 @@ def test_the_language_toggle_switches_and_is_remembered(new_page):
     assert page.locator("html").get_attribute("dir") == "ltr"
 
 
-def test_the_cart_badge_island_mounts(new_page):
+def test_the_cart_badge_follows_the_cart_without_react_before_it_changes(new_page):
     page = new_page()
+    scripts = []
+    page.on("response", lambda response: scripts.append(response) if response.url.endswith(".js") else None)
     page.goto("/")
-    badge = page.locator('[data-island="cart-badge"][data-mounted="true"] .badge')
-    badge.wait_for()
-    assert badge.inner_text() == "0"
+    page.wait_for_load_state("networkidle")
+    # the home page's only eager island was the cart count: now nothing on it needs react-dom yet
+    assert not any(b"hydrateRoot" in response.body() for response in scripts), [r.url for r in scripts]
+    # a cart change announced on the page (as the cart's islands do) mounts it with the new count
+    page.evaluate("""window.dispatchEvent(new CustomEvent("shop:cart-updated", {detail: {itemCount: 2}}))""")
+    page.locator('[data-island="cart-badge"][data-mounted="true"]').wait_for(state="attached")
+    expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("2")
+    expect(page.locator('[data-island="cart-badge"] .visually-hidden')).to_have_text("2 items in cart")
+    # and every later one renders it again
+    page.evaluate("""window.dispatchEvent(new CustomEvent("shop:cart-updated", {detail: {itemCount: 5}}))""")
+    expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("5")
 
 
 def test_the_mobile_drawer_opens_with_sign_in_and_register(new_page, screenshot):

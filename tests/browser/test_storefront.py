@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from catalog.models import Product
 from catalog.services import review_create, review_set_approved
@@ -187,11 +188,11 @@ def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
     page = new_page(viewport=PHONE, locale="ar-EG")
     page.goto(f"/ar/product/{catalogue.slug}")
     _islands_ready(page, "add-to-cart")
-    _islands_ready(page, "cart-badge")
     # when
     page.get_by_role("button", name="زيادة الكمية").click()
     page.get_by_role("button", name="زيادة الكمية").click()
     page.locator(".add-to-cart__button").click()
     # then
     page.locator(".mini-cart[open]").wait_for()
-    assert page.locator('[data-island="cart-badge"] .badge').first.text_content() == "3"
+    expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("3")
+    expect(page.locator('[data-island="cart-badge"] .visually-hidden')).to_have_text("3 منتجات في السلة")
