@@ -93,7 +93,8 @@ export async function mountIslands(registry, root = document) {
   const nodes = [...root.querySelectorAll("[data-island]")].filter((el) => registry[el.dataset.island]);
   if (!nodes.length) return;
   const stringsReady = initI18n(document.documentElement.lang || "en");
-  // before the strings are ready (i18next resolves a task later): a tap in between must not be lost
+  // before the strings are ready (i18next resolves a task later): a tap or a cart change in between must
+  // not be lost
   nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el, stringsReady));
   nodes.filter((el) => "islandOnEvent" in el.dataset).forEach((el) => mountOnEvent(registry, el, stringsReady));
   await stringsReady;
