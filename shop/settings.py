@@ -24,6 +24,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 # The public address of the shop, used in e-mails and payment return URLs.
 SITE_URL = env("SITE_URL", default="").rstrip("/")
 
+# the shop's apps besides `shop` itself, each with its own Arabic catalogue (LOCALE_PATHS below)
+SHOP_APPS = ["accounts", "catalog", "orders", "backoffice", "importer"]
+
 INSTALLED_APPS = [
     # modeltranslation must come before django.contrib.admin
     "modeltranslation",
@@ -41,11 +44,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "shop",
-    "accounts",
-    "catalog",
-    "orders",
-    "backoffice",
-    "importer",
+    *SHOP_APPS,
 ]
 
 MIDDLEWARE = [
@@ -288,7 +287,10 @@ LANGUAGES = [("en", _("English")), ("ar", _("Arabic"))]
 LANGUAGE_COOKIE_NAME = "shop_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
 LANGUAGE_COOKIE_SAMESITE = "Lax"
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The shop's own words win: a catalogue in LOCALE_PATHS comes before every app's, and Django, DRF and the
+# admin translate some of our msgids their own way ("Search", "Filters", "Delete"…), which used to win
+# over the apps' catalogues listed after them. The project's first, then the apps' in INSTALLED_APPS order.
+LOCALE_PATHS = [BASE_DIR / "locale", *(BASE_DIR / app / "locale" for app in SHOP_APPS)]
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 TIME_ZONE = "Africa/Cairo"
