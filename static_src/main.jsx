@@ -1,13 +1,16 @@
 // Storefront entry: site-wide behaviour plus the islands a page asks for.
 import "./css/main.css";
 import "./css/search.css"; // the header search (one stylesheet per page: the page budget)
-import { mountIslands } from "./lib/mount.jsx";
+import { mountIslands, readProps } from "./lib/mount.jsx";
 import { initChrome } from "./lib/chrome.js";
 import { storefrontIslands } from "./islands/registry.js";
 import { onFirstReach } from "./lib/reach.js";
 
 initChrome();
 mountIslands(storefrontIslands);
+// the rate widgets' clock runs without React; the rate badge mounts at its first new rate
+const rateBadge = document.querySelector('[data-island="rate-badge"]');
+if (rateBadge) import("./islands/currency-rate.js").then((m) => m.startRateClock(readProps(rateBadge).rate));
 // the product gallery's thumbnails and lightbox load when the shopper reaches for the pictures
 // (lib/reach.js), not with the page
 const gallery = document.querySelector("[data-gallery]");

@@ -2,7 +2,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { addStrings, currentLanguage, t } from "../lib/i18n.js";
 import { formatEgp, formatKes } from "../lib/money.js";
-import { fetchRate, formatRate, REFRESH_MS } from "./currency-rate.js";
+import { RATE_UPDATED } from "../lib/events.js";
+import { formatRate, refreshRate } from "./currency-rate.js";
 import en from "../i18n/en/currency.json";
 import ar from "../i18n/ar/currency.json";
 
@@ -18,19 +19,16 @@ export default function CurrencyConverter({ rate: initial }) {
   const lang = currentLanguage();
   const panel = useRef(null);
 
+  // the page's rate clock, and this panel's own Refresh, announce each new rate to every rate widget
   const refresh = async () => {
     setBusy(true);
-    try {
-      setRate(await fetchRate());
-    } catch {
-      setRate(null);
-    } finally {
-      setBusy(false);
-    }
+    await refreshRate();
+    setBusy(false);
   };
   useEffect(() => {
-    const timer = setInterval(refresh, REFRESH_MS);
-    return () => clearInterval(timer);
+    const onRate = (event) => setRate(event.detail.rate);
+    window.addEventListener(RATE_UPDATED, onRate);
+    return () => window.removeEventListener(RATE_UPDATED, onRate);
   }, []);
   useEffect(() => {
     if (!open) return undefined;

@@ -1,6 +1,6 @@
-// Details / Care Guide / Reviews as tabs. Without JavaScript the three sections simply
-// follow each other and the bar jumps to them; with it, one panel shows at a time.
-import { useEffect, useState } from "react";
+// Details / Care Guide / Reviews as tabs. Until it mounts (at the first interaction: lib/mount.jsx), and
+// without JavaScript, the links show the panel they name (product.css, :target).
+import { useEffect, useLayoutEffect, useState } from "react";
 
 function panelFromHash(tabs) {
   const id = decodeURIComponent(location.hash.slice(1));
@@ -10,7 +10,8 @@ function panelFromHash(tabs) {
 export default function ProductTabs({ tabs = [] }) {
   const [active, setActive] = useState(() => panelFromHash(tabs));
 
-  useEffect(() => {
+  // before the first paint: the stylesheet's choice stops when the island is in (data-mounted)
+  useLayoutEffect(() => {
     for (const panel of document.querySelectorAll("[data-tab-panel]")) {
       panel.hidden = panel.dataset.tabPanel !== active;
       if (panel.id) panel.setAttribute("role", "tabpanel");

@@ -33,9 +33,17 @@ const PHONE = window.matchMedia("(max-width: 800px)");
 // how many products match, as the server's results say (the fragment carries it)
 const readTotal = () => Number(document.querySelector("#shop-results [data-total]")?.dataset.total || 0);
 
-export default function ShopFilters({ filters: initial, categories = [], prices = [], sorts = [], basePath = "/shop" }) {
-  const [filters, setFilters] = useState({ ...initial, page: "" });
-  const [search, setSearch] = useState(initial.search || "");
+// the choices the shopper made in the server's form before the island mounted (lib/mount.jsx: `entered`),
+// over the page's; the search box's text is kept but, like any unsent text, not applied
+const CHOICES = ["category", "price", "sort"];
+const chosenBefore = (initial, entered) => CHOICES.filter((key) => key in entered && entered[key] !== (initial[key] || ""));
+
+export default function ShopFilters({ filters: initial, entered = {}, categories = [], prices = [], sorts = [], basePath = "/shop" }) {
+  const [filters, setFilters] = useState(() => {
+    const chosen = Object.fromEntries(chosenBefore(initial, entered).map((key) => [key, entered[key]]));
+    return { ...initial, ...chosen, page: "" };
+  });
+  const [search, setSearch] = useState(entered.search ?? initial.search ?? "");
   // phone: the filters live in a sheet (issue 12: in the page flow they pushed the results
   // ~900 px down and applied out of sight); desktop: the sidebar as before
   const [phone, setPhone] = useState(() => PHONE.matches);
@@ -78,6 +86,10 @@ export default function ShopFilters({ filters: initial, categories = [], prices 
       if (id === request.current) results?.removeAttribute("aria-busy");
     }
   }, [basePath]);
+
+  useEffect(() => {
+    if (chosenBefore(initial, entered).length) load(filters);
+  }, []); // once, at mount
 
   const change = (patch) => {
     const next = { ...filters, page: "", ...patch };

@@ -1,8 +1,14 @@
-// Islands talk through window events: the cart announces its new state.
+// Islands talk through window events: the cart announces its new state, the rate clock each new rate.
 export const CART_UPDATED = "shop:cart-updated";
+export const RATE_UPDATED = "shop:rate-updated";
 
 export function announceCart(cart) {
   window.dispatchEvent(new CustomEvent(CART_UPDATED, { detail: cart }));
+}
+
+// `rate`: KES→EGP, or null when the rate service could not say
+export function announceRate(rate) {
+  window.dispatchEvent(new CustomEvent(RATE_UPDATED, { detail: { rate } }));
 }
 
 export function toast(message, kind = "info") {

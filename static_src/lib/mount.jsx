@@ -9,7 +9,7 @@ import { onFirstReach } from "./reach.js";
 let reactDom;
 const loadReactDom = () => (reactDom ??= import("./react-root.js"));
 
-function readProps(el) {
+export function readProps(el) {
   if (el.dataset.propsId) {
     const script = document.getElementById(el.dataset.propsId);
     return script ? JSON.parse(script.textContent) : {};
@@ -37,8 +37,8 @@ async function rootFor(el) {
 // responsive while the islands come in (Total Blocking Time again)
 const show = (root, Island, props) => startTransition(() => root.render(<Island {...props} />));
 
-async function render(el, Island) {
-  show(await rootFor(el), Island, readProps(el));
+async function render(el, Island, more = {}) {
+  show(await rootFor(el), Island, { ...readProps(el), ...more });
 }
 
 const mount = async (registry, el) => render(el, await load(registry, el));
@@ -61,13 +61,66 @@ function mountWhenNear(registry, nodes) {
 // data-island-on-demand: an island whose server-rendered stand-in is only a button (the currency
 // converter) loads its code when the shopper first reaches for it, and replaces the stand-in on the
 // first tap, which is then replayed on the same control of the mounted island (lib/reach.js).
+// Returns lib/reach.js's functions that load it and mount it at once.
 function mountOnDemand(registry, el, stringsReady) {
   const mounted = () => new Promise((resolve) => {
     if (el.dataset.mounted) resolve();
     else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributeFilter: ["data-mounted"] });
   });
-  const activate = (Island) => render(el, Island).then(mounted);
-  onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
+  const activate = async (Island) => {
+    // the keyboard's place is kept: the island's controls come in the stand-in's order
+    const focused = controlsIn(el).indexOf(document.activeElement);
+    await render(el, Island, { entered: enteredIn(el) });
+    await mounted();
+    if (focused >= 0) controlsIn(el)[focused]?.focus();
+  };
+  return onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
+}
+
+const controlsIn = (el) => [...el.querySelectorAll("a, button, input:not([type=hidden]), select, textarea")];
+
+// what the shopper has entered in a stand-in's form before the island mounted ({name: value}: the
+// shop's search box, a filter), for the island's `entered` prop
+function enteredIn(el) {
+  const form = el.querySelector("form");
+  return form ? Object.fromEntries(new FormData(form)) : {};
+}
+
+const FIELD = "input:not([type=radio], [type=checkbox]), select, textarea";
+const INTERACTIONS = ["pointerdown", "pointermove", "touchstart", "keydown", "wheel", "scroll"];
+
+// data-island-on-interaction: an island whose server-rendered stand-in shows what the island first
+// shows (Add to cart, the shop's filters, the product tabs) mounts at the shopper's first interaction
+// with the page (a touch, a press, a key, a scroll, the pointer moving) instead of with the page: a
+// phone's main thread stays free while the page loads (Lighthouse's Total Blocking Time, issue 14), and
+// react-dom is usually running before the shopper reaches the island. A tap on the stand-in that comes
+// first is replayed on the mounted island (mountOnDemand). Otherwise the swap waits, once the code is
+// here, while a press on the stand-in is under way or one of its text fields or lists is in use: it would
+// lose the click, close the list or the phone's keyboard.
+function mountOnInteraction(registry, el, stringsReady) {
+  const island = mountOnDemand(registry, el, stringsReady);
+  let pressing = false;
+  // on the window, before `first`'s listener: a press on the stand-in is seen before it is tried
+  window.addEventListener("pointerdown", (event) => { pressing = el.contains(event.target); }, true);
+  for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, () => { pressing = false; }, true);
+  const inUse = () => pressing || (el.contains(document.activeElement) && document.activeElement.matches(FIELD));
+  const free = () => new Promise((resolve) => {
+    const check = () => {
+      if (inUse()) return;
+      el.removeEventListener("focusout", later, true);
+      window.removeEventListener("pointerup", later, true);
+      resolve();
+    };
+    const later = () => setTimeout(check);
+    el.addEventListener("focusout", later, true);
+    window.addEventListener("pointerup", later, true);
+    check();
+  });
+  const first = () => {
+    for (const type of INTERACTIONS) window.removeEventListener(type, first, true);
+    island.load().then(free).then(island.activate);
+  };
+  for (const type of INTERACTIONS) window.addEventListener(type, first, { capture: true, passive: true });
 }
 
 // data-island-on-event="<window event>": an island whose server-rendered HTML stays right until that
@@ -93,14 +146,15 @@ export async function mountIslands(registry, root = document) {
   const nodes = [...root.querySelectorAll("[data-island]")].filter((el) => registry[el.dataset.island]);
   if (!nodes.length) return;
   const stringsReady = initI18n(document.documentElement.lang || "en");
-  // before the strings are ready (i18next resolves a task later): a tap or a cart change in between must
-  // not be lost
+  // before the strings are ready (i18next resolves a task later): a tap, a cart change or the first
+  // interaction in between must not be lost
   nodes.filter((el) => "islandOnDemand" in el.dataset).forEach((el) => mountOnDemand(registry, el, stringsReady));
   nodes.filter((el) => "islandOnEvent" in el.dataset).forEach((el) => mountOnEvent(registry, el, stringsReady));
+  nodes.filter((el) => "islandOnInteraction" in el.dataset).forEach((el) => mountOnInteraction(registry, el, stringsReady));
   await stringsReady;
-  const waits = ["islandLazy", "islandOnDemand", "islandOnEvent"];
+  const waits = ["islandLazy", "islandOnDemand", "islandOnEvent", "islandOnInteraction"];
   const now = nodes.filter((el) => !waits.some((mode) => mode in el.dataset));
   await Promise.all(now.map((el) => mount(registry, el)));
-  // after the eager islands have painted (the product tabs hide the panels they do not show)
+  // after the eager islands have painted
   requestAnimationFrame(() => setTimeout(() => mountWhenNear(registry, nodes.filter((el) => "islandLazy" in el.dataset))));
 }

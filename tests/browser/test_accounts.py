@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from catalog.models import Category, Product
 from orders.models import Order, OrderStatus, PaymentStatus
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.browser.settle import place_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ def tea(db):
 def _buy_with_cash_on_delivery(page, *, prefix="", cod_label="Cash on Delivery"):
     """Add the tea on its page, then check out: the form comes prefilled and the names locked."""
     page.goto(f"{prefix}/product/kericho-gold")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     page.locator(".add-to-cart__button").click()
     page.wait_for_function("() => document.querySelector('.site-header .badge')?.textContent === '1'")
     page.goto(f"{prefix}/checkout")

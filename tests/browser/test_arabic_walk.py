@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from backoffice.sections import SECTIONS
 from tests.arabic_seed import TYPED, seed_arabic_shop
 from tests.arabic_text import arabic_page_problems
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.browser.test_importer_preview import recrawled  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,7 +57,7 @@ def test_a_shopper_reads_arabic_from_home_to_checkout(new_page, live_server, sho
         problems += _read(page, path, screenshot, name)
     problems += _read(page, f"/ar/product/{slug}", screenshot, "product",
                       typed=[TYPED["review_title_en"], TYPED["review_comment_en"]])
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     page.locator(".converter button").first.click()  # the converter's code loads on this first tap
     page.locator(".converter__panel").wait_for()
     problems += _read(page, None, screenshot, "product-converter")

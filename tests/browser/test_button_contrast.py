@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from catalog.models import Product
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.browser.contrast import WORST_CONTRAST_JS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +34,7 @@ _LAZY_ISLANDS_IN_VIEW_MOUNTED = """() => [...document.querySelectorAll('[data-is
 
 def _unreadable_buttons(page):
     # (an on-demand island, the currency converter, keeps its server-rendered button, the same markup,
-    # until it is clicked: lib/reach.js)
+    # until it is clicked: lib/mount.jsx)
     failures = []
     # the phone's sticky add-to-cart bar hides as soon as the main button scrolls into view; it is
     # the same gold variant as that button, which is measured
@@ -78,6 +78,7 @@ def test_every_button_keeps_a_readable_label_on_hover_press_and_focus(new_page, 
     for name, path in (("home", "/"), ("shop", "/shop"), ("product", f"/product/{product.slug}"), ("cart", "/cart")):
         page.goto(prefix + path)
         page.wait_for_load_state("networkidle")
+        islands_ready(page)  # the islands that mount at the first interaction swap their buttons then
         # when every button is hovered, pressed and focused in turn
         failures += _unreadable_buttons(page)
         if name == "home":

@@ -12,7 +12,7 @@ from catalog.models import Category, Product
 from orders.actions import order_set_status
 from orders.models import Order
 from shop.store_settings import store_settings_get, store_settings_update
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.browser.settle import place_order
 from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
@@ -61,7 +61,7 @@ def test_a_guest_sees_the_date_orders_and_tracks_the_order(new_page, screenshot,
     expect(estimate).to_contain_text(re.compile(t["arrives"] + r".*\d"))
     assert not re.search("[٠-٩]", estimate.text_content())  # Latin digits
     assert page.get_by_test_id("whatsapp-link").get_attribute("href").startswith("https://wa.me/201001234567?text=")
-    page.locator("[data-island=add-to-cart][data-mounted]").wait_for()
+    islands_ready(page, "add-to-cart")
     _shots(page, screenshot, f"issue16-product-{lang}")
     page.locator(".add-to-cart__button").click()
     expect(page.locator(".site-header .badge").first).to_have_text("1")
@@ -171,7 +171,7 @@ def test_cash_on_delivery_cannot_be_chosen_where_the_governorate_refuses_it(new_
     t, p = TEXT[lang], TEXT[lang]["prefix"]
     page = new_page(viewport=PHONE, locale="ar" if lang == "ar" else "en-US")
     page.goto(f"{p}/product/{tea.slug}")
-    page.locator("[data-island=add-to-cart][data-mounted]").wait_for()
+    islands_ready(page, "add-to-cart")
     page.locator(".add-to-cart__button").click()
     expect(page.locator(".site-header .badge").first).to_have_text("1")
     page.goto(f"{p}/checkout")
@@ -193,7 +193,7 @@ def test_a_slow_summary_does_not_overwrite_the_newer_choice(new_page, tea):
     # given: a checkout whose summary for Cairo is held back by the network
     page = new_page(viewport=PHONE)
     page.goto(f"/product/{tea.slug}")
-    page.locator("[data-island=add-to-cart][data-mounted]").wait_for()
+    islands_ready(page, "add-to-cart")
     page.locator(".add-to-cart__button").click()
     expect(page.locator(".site-header .badge").first).to_have_text("1")
     page.goto("/checkout")

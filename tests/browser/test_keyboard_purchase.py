@@ -8,7 +8,7 @@ import pytest
 
 from catalog.models import Category, Product
 from orders.models import Order, PaymentStatus
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.browser.settle import settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_a_keyboard_only_purchase_with_cash_on_delivery(new_page, tea, locale, p
     tab_to(page, ".product-card__title a")
     page.keyboard.press("Enter")
     page.wait_for_url(f"**{prefix}/product/{tea.slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     # product: one more with the stepper's +, then Add to cart with Space
     tab_to(page, ".stepper button:last-child")
     page.keyboard.press("Enter")

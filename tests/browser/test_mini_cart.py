@@ -5,7 +5,7 @@ back to the button when it closes."""
 import pytest
 
 from catalog.models import Category, Product
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +25,7 @@ def test_add_to_cart_opens_the_mini_cart_and_gives_focus_back(new_page, screensh
     # given
     page = new_page(viewport=viewport, locale=locale)
     page.goto(f"{prefix}/product/{tea.slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     page.get_by_role("button", name="زيادة الكمية" if lang == "ar" else "Increase quantity").click()
     # when
     page.locator(".add-to-cart__button").click()

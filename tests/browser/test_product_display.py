@@ -6,7 +6,7 @@ import pytest
 
 from catalog.models import Category, Product
 from catalog.services import review_create, review_set_approved
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.factories import make_delivered_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,7 +91,7 @@ def test_a_title_never_breaks_between_a_number_and_its_unit(new_page, screenshot
         assert split_at == 0, f"product title: '{needle}' splits at {split_at} px"
         screenshot(page, f"display-product-title-{lang}-{size}")
         # the cart island's line title too
-        page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+        islands_ready(page, "add-to-cart")
         page.locator(".add-to-cart__button").click()
         page.locator(".mini-cart[open]").wait_for()
         page.goto(f"{prefix}/cart")

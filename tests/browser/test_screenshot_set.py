@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from catalog.models import Product
-from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE, islands_ready
 from tests.browser.settle import place_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport,
     taken.append(_shot(page, "home", lang, size))
     # shop with the filters open: the sheet on a phone, the sidebar on a desktop
     page.goto(f"{prefix}/shop")
-    page.locator('[data-island="shop-filters"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "shop-filters")
     if size == "phone":
         page.locator(".shop-filters__toggle").click()
         page.get_by_role("dialog").wait_for()
@@ -57,7 +57,7 @@ def test_the_screenshot_set(new_page, catalogue, locale, prefix, lang, viewport,
         taken.append(_shot(page, "shop-filters", lang, size))
     # product, then Add to cart opens the mini-cart
     page.goto(f"{prefix}/product/{catalogue.slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     # a phone's first screen: the sticky Add to cart bar while the main button is below the fold
     taken.append(_shot(page, "product", lang, size, whole=size == "desktop"))
     page.locator(".add-to-cart__button").click()

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from catalog.models import Product
 from shop.models import Announcement
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, islands_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +32,7 @@ def catalogue():
 def test_storefront_pages_work_under_the_policy_and_svg_pictures_still_show(new_page, catalogue):
     page = new_page(viewport=PHONE)
     page.goto("/shop")
-    page.locator('[data-island="shop-filters"][data-mounted="true"]').first.wait_for(state="attached")
+    islands_ready(page, "shop-filters")
     # the demo pictures (SVG, served as attachments) draw as images
     first = page.locator(".product-card img").first
     first.scroll_into_view_if_needed()
@@ -45,7 +45,7 @@ def test_storefront_pages_work_under_the_policy_and_svg_pictures_still_show(new_
     assert page.locator(".announcement a").count() == 0
     # a product page mounts its islands and adds to the cart
     page.goto(f"/product/{Product.objects.order_by('pk').first().slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     image = page.locator(".gallery__main img").first
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=image.element_handle())
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Category, Product
-from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE, islands_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +29,7 @@ def teas(db):
 
 
 def _ready(page):
-    page.locator('[data-island="shop-filters"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "shop-filters")
 
 
 @pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from catalog.models import Category, Product
-from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE, islands_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +27,7 @@ def test_the_sticky_bar_follows_the_main_button_on_a_phone(new_page, screenshot,
     # given the product page on a phone
     page = new_page(viewport=PHONE, locale=locale)
     page.goto(f"{prefix}/product/{tea.slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     bar = page.get_by_test_id("sticky-atc")
     main = page.locator(".add-to-cart__button")
     # when the main button is in view, the bar is away
@@ -63,7 +63,7 @@ def test_the_sticky_bar_follows_the_main_button_on_a_phone(new_page, screenshot,
 def test_desktop_has_no_sticky_bar(new_page, screenshot, tea, locale, prefix, lang):
     page = new_page(viewport=DESKTOP, locale=locale)
     page.goto(f"{prefix}/product/{tea.slug}")
-    page.locator('[data-island="add-to-cart"][data-mounted="true"]').wait_for(state="attached")
+    islands_ready(page, "add-to-cart")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(300)
     assert not page.get_by_test_id("sticky-atc").is_visible()

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from catalog.models import Product
 from catalog.services import review_create, review_set_approved
 from shop.models import ContactMessage, NewsletterSubscriber
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, islands_ready
 from tests.factories import make_delivered_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,10 +27,6 @@ def catalogue(alice):
     return product
 
 
-def _islands_ready(page, name):
-    page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for(state="attached")
-
-
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
 def test_a_phone_visitor_browses_searches_filters_and_sorts(new_page, screenshot, catalogue, locale, prefix):
     lang = "ar" if prefix else "en"
@@ -38,7 +34,7 @@ def test_a_phone_visitor_browses_searches_filters_and_sorts(new_page, screenshot
     page.goto(f"{prefix}/")
     screenshot(page, f"storefront-home-{lang}-phone")
     page.goto(f"{prefix}/shop")
-    _islands_ready(page, "shop-filters")
+    islands_ready(page, "shop-filters")
     screenshot(page, f"storefront-shop-{lang}-phone")
     total = int(page.locator(".shop-results").get_attribute("data-total"))
     assert total > 3
@@ -80,7 +76,7 @@ def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_
     page.locator(".product-card__title a").first.click()
     page.wait_for_url(re.compile(r"/product/"))
     page.goto(f"{prefix}/product/{catalogue.slug}")
-    _islands_ready(page, "add-to-cart")
+    islands_ready(page, "add-to-cart")
     # reviews: the visitor's text is shown, inert
     assert "<script>window.pwned=1</script>Lovely" in page.locator(".review__title").first.inner_text()
     assert page.evaluate("window.pwned") is None
@@ -92,7 +88,6 @@ def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_
     stepper.fill("100000")
     assert int(stepper.input_value()) == min(catalogue.stock, 99)
     # rate badge and converter
-    _islands_ready(page, "rate-badge")
     assert "0.376" in page.locator(".rate-badge").first.inner_text()
     page.locator(".converter > button").first.click()
     page.locator(".converter__quick .chip").nth(2).click()  # KSh 1,000
@@ -101,7 +96,7 @@ def test_a_phone_visitor_opens_a_product_reads_reviews_and_converts_a_price(new_
     page.locator(".converter__actions button").first.click()  # swap: 1000 EGP → KES
     assert "2,660" in page.locator(".converter__result output").inner_text()
     # the tabs: Details first, then the reviews with the form explaining who may write
-    _islands_ready(page, "product-tabs")
+    islands_ready(page, "product-tabs")
     assert page.locator("#details").is_visible() and not page.locator("#reviews").is_visible()
     page.get_by_role("tab", name=re.compile("Reviews|التقييمات")).click()
     assert page.locator(".review__title").first.is_visible()
@@ -124,7 +119,7 @@ def test_a_phone_visitor_sends_a_contact_message_and_subscribes(new_page, screen
     assert ContactMessage.objects.filter(email=f"sara-{lang}@example.com").exists()
     # the footer newsletter island (its code loads as the footer comes into view)
     page.locator(".site-footer").scroll_into_view_if_needed()
-    _islands_ready(page, "newsletter-form")
+    islands_ready(page, "newsletter-form")
     page.locator("#newsletter-email").fill(f"news-{lang}@example.com")
     page.locator(".newsletter-form button").click()
     page.locator(".newsletter-form .alert--success").wait_for()
@@ -161,7 +156,7 @@ def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, scre
     page = new_page(viewport=viewport, locale=locale)
     _sign_in(page, live_server, alice)
     page.goto(f"{prefix}/product/{catalogue.slug}#reviews")
-    _islands_ready(page, "review-form")
+    islands_ready(page, "review-form")
     form = page.locator(".review-form")
     # empty fields are refused before any request
     form.locator("button[type=submit]").click()
@@ -187,7 +182,7 @@ def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
     # given
     page = new_page(viewport=PHONE, locale="ar-EG")
     page.goto(f"/ar/product/{catalogue.slug}")
-    _islands_ready(page, "add-to-cart")
+    islands_ready(page, "add-to-cart")
     # when
     page.get_by_role("button", name="زيادة الكمية").click()
     page.get_by_role("button", name="زيادة الكمية").click()

@@ -1,0 +1,198 @@
+"""The shop's and the product page's islands wait for the shopper's first interaction (issue 14: on a slow
+phone react-dom's start-up was most of these pages' Total Blocking Time). Until then the server's stand-ins
+show what the islands will show; the first interaction mounts them; a tap that comes before they are ready
+is replayed, and what the shopper entered first is kept. The rate badge follows the page's rate clock."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from catalog.models import Category, Product
+from tests.browser.conftest import DESKTOP, PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WAITING = {"shop": ["shop-filters"], "product": ["add-to-cart", "product-tabs"]}
+
+
+@pytest.fixture
+def teas(db):
+    black = Category.objects.create(slug="black-tea", name="Black Tea", name_ar="شاي أسود")
+    green = Category.objects.create(slug="green-tea", name="Green Tea", name_ar="شاي أخضر")
+    for n in range(3):
+        Product.objects.create(slug=f"black-{n}", title=f"Black Tea {n}", title_ar=f"شاي أسود {n}",
+                               price_amount=Decimal("200.00") + n, stock=5, category=black,
+                               brewing_instructions="Steep for three minutes.")
+    Product.objects.create(slug="green-0", title="Green Tea 0", title_ar="شاي أخضر 0",
+                           price_amount=Decimal("150.00"), stock=5, category=green)
+    return Product.objects.get(slug="black-0")
+
+
+def _held(page, pattern):
+    """Hold back the scripts matching `pattern` until the test lets them through (the list's items)."""
+    held = []
+    page.route(pattern, lambda route: held.append(route))
+    return held
+
+
+def _release(page, held):
+    for _ in range(100):  # the request goes out once the interaction has started the island's load
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the island's code was never asked for"
+    for route in held:
+        route.continue_()
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+@pytest.mark.parametrize("name", ["shop", "product"])
+def test_no_react_runs_until_the_first_interaction_mounts_the_islands(new_page, teas, name, prefix):
+    # given: the page loaded on a phone, with nobody touching it
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    scripts = []
+    page.on("response", lambda response: scripts.append(response) if response.url.endswith(".js") else None)
+    page.goto(f"{prefix}/shop" if name == "shop" else f"{prefix}/product/{teas.slug}")
+    page.wait_for_load_state("networkidle")
+    # then: no island has mounted, and no script that holds react-dom was loaded
+    assert page.locator("[data-island][data-mounted]").count() == 0
+    assert not any(b"hydrateRoot" in response.body() for response in scripts), [r.url for r in scripts]
+    # when: the shopper first touches the page
+    page.mouse.move(20, 300)
+    # then: the islands that waited for it mount
+    for island in WAITING[name]:
+        page.locator(f'[data-island="{island}"][data-mounted="true"]').wait_for(state="attached")
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_taps_on_the_stepper_and_add_to_cart_before_the_island_is_ready_are_replayed(new_page, teas, prefix):
+    # given: the product page, with Add to cart's code held back by the network
+    page = new_page(viewport=DESKTOP, locale="ar-EG" if prefix else "en-US")
+    held = _held(page, "**/add-to-cart-*.js")
+    page.goto(f"{prefix}/product/{teas.slug}")
+    island = page.locator('[data-island="add-to-cart"]')
+    # when: the shopper taps + on the server's stepper, which is the page's first interaction
+    page.get_by_role("button", name=re.compile("Increase quantity|زيادة الكمية")).click()
+    assert island.get_attribute("data-mounted") is None
+    _release(page, held)
+    # then: the tap is replayed on the island's own +
+    expect(page.locator(".stepper input")).to_have_value("2")
+    assert island.get_attribute("data-mounted") == "true"
+    # and Add to cart adds the two
+    page.locator(".add-to-cart__button").click()
+    expect(page.locator(".site-header .badge").first).to_have_text("2")
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_the_tabs_show_their_panel_before_and_after_they_mount(new_page, teas, prefix):
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    # given: the product page, nobody touching it: Details only
+    page.goto(f"{prefix}/product/{teas.slug}")
+    assert page.locator("#details").is_visible()
+    assert not page.locator("#care").is_visible() and not page.locator("#reviews").is_visible()
+    # and the address naming the reviews (the "N reviews" link): the reviews only, with the form's section
+    page.goto(f"{prefix}/product/{teas.slug}#reviews")
+    assert page.locator("#reviews").is_visible() and page.locator(".review-write").count() == 1
+    assert not page.locator("#details").is_visible() and not page.locator("#care").is_visible()
+    # when: the shopper taps Care Guide on the server's tab bar, before the island's code is there
+    held = _held(page, "**/product-tabs-*.js")
+    page.reload()
+    page.locator(".tabs a", has_text=re.compile("Care Guide|دليل التحضير")).click()
+    assert page.locator('[data-island="product-tabs"]').get_attribute("data-mounted") is None
+    _release(page, held)
+    page.locator('[data-island="product-tabs"][data-mounted="true"]').wait_for(state="attached")
+    # then: the island shows Care Guide, selected
+    expect(page.locator("#care")).to_be_visible()
+    expect(page.get_by_role("tab", selected=True)).to_have_text(re.compile("Care Guide|دليل التحضير"))
+    assert not page.locator("#details").is_visible() and not page.locator("#reviews").is_visible()
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_a_filter_chosen_and_a_search_typed_before_the_filters_mount_are_kept(new_page, teas, prefix):
+    # given: the shop on a desktop, with the filters' code held back by the network
+    page = new_page(viewport=DESKTOP, locale="ar-EG" if prefix else "en-US")
+    held = _held(page, "**/shop-filters-*.js")
+    page.goto(f"{prefix}/shop")
+    # when: the shopper picks Green Tea in the server's form, types in the search box, then the code arrives
+    page.get_by_label(re.compile("Green Tea|شاي أخضر")).check()
+    page.locator("#shop-search").fill("Green")
+    _release(page, held)
+    page.locator("#shop-search").blur()  # the island does not swap the box away while it is being typed in
+    page.locator('[data-island="shop-filters"][data-mounted="true"]').wait_for(state="attached")
+    # then: the island applied the category (the address and the results say so) and kept the typed text
+    page.wait_for_url(re.compile(r"category=green-tea"))
+    expect(page.locator("#shop-results .product-card")).to_have_count(1)
+    expect(page.locator("#shop-search")).to_have_value("Green")
+    assert page.get_by_label(re.compile("Green Tea|شاي أخضر")).is_checked()
+
+
+def test_the_search_box_keeps_its_text_and_focus_when_the_filters_mount_under_it(new_page, teas):
+    # given: a keyboard shopper typing in the server's search box before anything else
+    page = new_page(viewport=DESKTOP)
+    page.goto("/shop")
+    page.locator("#shop-search").focus()
+    page.keyboard.type("Black")
+    # while the box is in use the island waits
+    page.wait_for_timeout(300)
+    assert page.locator('[data-island="shop-filters"]').get_attribute("data-mounted") is None
+    # when: Tab moves on to Search
+    page.keyboard.press("Tab")
+    page.locator('[data-island="shop-filters"][data-mounted="true"]').wait_for(state="attached")
+    # then: the island has the text and the focus is on its Search button, which searches
+    expect(page.locator("#shop-search")).to_have_value("Black")
+    assert page.evaluate("document.activeElement.type") == "submit"
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r"search=Black"))
+    expect(page.locator("#shop-results .product-card")).to_have_count(3)
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_the_rate_badge_follows_the_rate_clock_every_30_minutes(new_page, teas, prefix):
+    # given: the shop, whose page says 0.376, and a rate service that now says 0.5
+    page = new_page(viewport=DESKTOP, locale="ar-EG" if prefix else "en-US")
+    page.clock.install()
+    answers = [{"status": 200, "body": '{"rate": "0.5"}'}, {"status": 503, "body": "{}"}]
+    page.route("**/api/exchange-rate/kes-to-egp", lambda route: route.fulfill(content_type="application/json",
+                                                                               **answers.pop(0)))
+    page.goto(f"{prefix}/shop")
+    page.wait_for_load_state("networkidle")  # the clock's code is in
+    badge = page.locator(".rate-badge").first
+    expect(badge).to_contain_text("0.376")
+    # when: 30 minutes pass
+    page.clock.run_for("30:00")
+    # then: the badge shows the new rate, both ways
+    expect(badge).to_contain_text(re.compile(r"0\.50"))
+    expect(badge).to_contain_text("2.00")
+    # and when the service fails at the next tick, it says the rate is unavailable
+    page.clock.run_for("30:00")
+    expect(badge).to_have_text(re.compile("Exchange rate unavailable|سعر الصرف غير متاح"))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_the_islands_mount_over_their_stand_ins_without_a_change_in_word_or_place(new_page, teas, viewport, prefix):
+    page = new_page(viewport=viewport, locale="ar-EG" if prefix else "en-US")
+    for name, path in (("shop", "/shop"), ("product", f"/product/{teas.slug}")):
+        # given: the page as the server wrote it, fonts in, with layout shifts counted from now
+        page.goto(prefix + path)
+        page.wait_for_load_state("networkidle")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.evaluate("""() => { window.shifted = 0; new PerformanceObserver((list) => list.getEntries()
+            .forEach((entry) => { window.shifted += entry.value; })).observe({type: "layout-shift"}); }""")
+        seen = {island: _text_and_box(page, island) for island in WAITING[name]}
+        # when: the shopper's first interaction mounts the islands
+        page.mouse.move(5, 5)
+        page.wait_for_function("() => [...document.querySelectorAll('[data-island-on-interaction]')]"
+                               ".every((el) => el.dataset.mounted)")
+        page.wait_for_timeout(300)
+        # then: each says the same words in the same box, and nothing on the page moved
+        for island in WAITING[name]:
+            assert _text_and_box(page, island) == seen[island], f"{path}: {island}"
+        assert page.evaluate("window.shifted") == 0, path
+
+
+def _text_and_box(page, island):
+    return page.locator(f'[data-island="{island}"]').evaluate(
+        "(el) => [el.innerText.replace(/\\s+/g, ' ').trim(), ...Object.values(el.getBoundingClientRect().toJSON())]")
