@@ -1,12 +1,16 @@
 // Run Lighthouse (mobile preset, the default) over several URLs in one Chromium, for bench/lighthouse.py
 // and tests/browser/test_lighthouse.py. Reads a job as JSON on stdin:
-//   {"chromeFlags": [...], "categories": [...], "fast": false, "audits": [{"url": "...", "cookie": "a=b"}]}
+//   {"chromeFlags": [...], "categories": [...], "fast": false, "cpuSlowdown": null,
+//    "audits": [{"url": "...", "cookie": "a=b"}]}
 // and prints one JSON line per audit: {url, scores: {category: 0-100}, cls, metrics: {audit id: ms},
 // failed: [audit ids]}.
 // "fast" drops the waits that only timing metrics need (the accessibility, best-practices and SEO
 // audits look at the loaded page, not at how fast it came) and the full-page screenshot.
+// "cpuSlowdown" replaces the mobile preset's CPU multiplier (4): a slower phone, or this machine on a fast day
+// standing in for a slow one.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { throttling } from "lighthouse/core/config/constants.js";
 
 const job = JSON.parse(await new Promise((resolve) => {
   let text = "";
@@ -26,6 +30,7 @@ try {
     const settings = {
       onlyCategories: job.categories,
       ...(job.fast ? fastSettings : {}),
+      ...(job.cpuSlowdown ? { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: job.cpuSlowdown } } : {}),
       ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
     };
     const { lhr } = await lighthouse(url, flags, { extends: "lighthouse:default", settings });

@@ -120,20 +120,22 @@ def _wait_until_up(base):
     raise RuntimeError(f"the shop did not start at {base}")
 
 
-def audit(urls, *, categories=CATEGORIES, cookie=None, fast=False):
+def audit(urls, *, categories=CATEGORIES, cookie=None, fast=False, cpu_slowdown=None):
     """Lighthouse (mobile preset) over `urls` in one Chromium, in order: one result per URL,
     {"url", "scores": {category: 0-100}, "cls", "metrics": {"audit-id": ms}, "failed": ["audit-id: title"], "error"}.
-    `urls` holds URLs or (URL, needs the cart) pairs; those that need it are sent `cookie` ("sessionid=…")."""
+    `urls` holds URLs or (URL, needs the cart) pairs; those that need it are sent `cookie` ("sessionid=…").
+    `cpu_slowdown` replaces the preset's CPU multiplier (4)."""
     audits = []
     for item in urls:
         url, needs_cart = item if isinstance(item, tuple) else (item, False)
         audits.append({"url": url, "cookie": cookie if needs_cart else None})
-    results = _run_audits(audits, categories, fast)
+    results = _run_audits(audits, categories, fast, cpu_slowdown)
     for _retry in range(RETRIES):
         again = [i for i, result in enumerate(results) if _trace_lost(result)]
         if not again:
             break
-        for i, result in zip(again, _run_audits([audits[i] for i in again], categories, fast), strict=True):
+        for i, result in zip(again, _run_audits([audits[i] for i in again], categories, fast, cpu_slowdown),
+                             strict=True):
             results[i] = {**result, "retries": results[i].get("retries", 0) + 1}
     return results
 
@@ -147,8 +149,9 @@ def _trace_lost(result):
     return bool(result["error"]) and "NO_NAVSTART" in result["error"]
 
 
-def _run_audits(audits, categories, fast):
-    job = {"chromeFlags": CHROME_FLAGS.split(), "categories": list(categories), "fast": fast, "audits": audits}
+def _run_audits(audits, categories, fast, cpu_slowdown):
+    job = {"chromeFlags": CHROME_FLAGS.split(), "categories": list(categories), "fast": fast,
+           "cpuSlowdown": cpu_slowdown, "audits": audits}
     out = subprocess.run(["node", str(AUDIT_SCRIPT)], input=json.dumps(job), env={**os.environ, "CHROME_PATH": CHROME},
                          cwd=ROOT, check=True, stdout=subprocess.PIPE, text=True, timeout=60 + 120 * len(audits)).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
@@ -162,18 +165,22 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="list the audits that cost points")
     parser.add_argument("--base", default="", help="audit a shop already running here (seeded) instead of starting one")
     parser.add_argument("--session", default="", help="with --base: the session id of a visitor with a cart")
+    parser.add_argument("--cpu-slowdown", type=float, default=None,
+                        help="the simulated CPU slowdown instead of the mobile preset's 4 (a slower phone, or a fast "
+                             "machine standing in for a slow one)")
     args = parser.parse_args()
     if not LIGHTHOUSE.exists():
         sys.exit("Lighthouse is not installed: npm ci (it is a devDependency)")
     categories = tuple(args.categories.split(","))
     with (contextlib.nullcontext((args.base, args.session)) if args.base else seeded_shop()) as (base, session):
-        print(f"Lighthouse {_version()}, mobile preset, {args.runs} runs per page, "
+        slowdown = f", CPU slowdown {args.cpu_slowdown:g}" if args.cpu_slowdown else ""
+        print(f"Lighthouse {_version()}, mobile preset{slowdown}, {args.runs} runs per page, "
               f"load average at start {os.getloadavg()[0]:.1f}", flush=True)
         chosen = [(label, path, needs_cart) for label, path, needs_cart in pages() if args.only in label]
         results = {label: [] for label, _path, _cart in chosen}
         for _run in range(args.runs):  # each round visits every page once, so drift spreads over all pages
             round_ = audit([(base + path, needs_cart) for _label, path, needs_cart in chosen],
-                           categories=categories, cookie=f"sessionid={session}")
+                           categories=categories, cookie=f"sessionid={session}", cpu_slowdown=args.cpu_slowdown)
             for (label, _path, _cart), result in zip(chosen, round_, strict=True):
                 results[label].append(result)
                 if args.verbose or result["error"]:
