@@ -36,13 +36,12 @@ const readTotal = () => Number(document.querySelector("#shop-results [data-total
 // the choices the shopper made in the server's form before the island mounted (lib/mount.jsx: `entered`),
 // over the page's; the search box's text is kept but, like any unsent text, not applied
 const CHOICES = ["category", "price", "sort"];
-const chosenBefore = (initial, entered) => CHOICES.filter((key) => key in entered && entered[key] !== (initial[key] || ""));
+const chosenBefore = (initial, entered) => Object.fromEntries(CHOICES
+  .filter((key) => key in entered && entered[key] !== (initial[key] || "")).map((key) => [key, entered[key]]));
 
 export default function ShopFilters({ filters: initial, entered = {}, categories = [], prices = [], sorts = [], basePath = "/shop" }) {
-  const [filters, setFilters] = useState(() => {
-    const chosen = Object.fromEntries(chosenBefore(initial, entered).map((key) => [key, entered[key]]));
-    return { ...initial, ...chosen, page: "" };
-  });
+  const [chosen] = useState(() => chosenBefore(initial, entered)); // once, at mount
+  const [filters, setFilters] = useState({ ...initial, ...chosen, page: "" });
   const [search, setSearch] = useState(entered.search ?? initial.search ?? "");
   // phone: the filters live in a sheet (issue 12: in the page flow they pushed the results
   // ~900 px down and applied out of sight); desktop: the sidebar as before
@@ -88,7 +87,7 @@ export default function ShopFilters({ filters: initial, entered = {}, categories
   }, [basePath]);
 
   useEffect(() => {
-    if (chosenBefore(initial, entered).length) load(filters);
+    if (Object.keys(chosen).length) load(filters);
   }, []); // once, at mount
 
   const change = (patch) => {

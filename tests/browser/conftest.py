@@ -91,13 +91,18 @@ def new_page(browser, live_server, csp_violations):
     assert csp_violations == [], "\n".join(csp_violations)
 
 
+def interaction_islands_mounted(page):
+    """Wait until every island that waits for the first interaction (data-island-on-interaction) is in."""
+    page.wait_for_function("() => [...document.querySelectorAll('[data-island-on-interaction]')]"
+                           ".every((el) => el.dataset.mounted)")
+
+
 def islands_ready(page, *names):
     """Interact with the page (a key press), which mounts the islands that wait for the shopper's first
     interaction (data-island-on-interaction: Add to cart, the shop's filters, the product tabs), then
     wait until those and the islands `names` are in."""
     page.keyboard.press("Shift")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-island-on-interaction]')]"
-                           ".every((el) => el.dataset.mounted)")
+    interaction_islands_mounted(page)
     for name in names:
         page.locator(f'[data-island="{name}"][data-mounted="true"]').first.wait_for(state="attached")
 

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from catalog.models import Category, Product
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, interaction_islands_mounted
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -186,8 +186,7 @@ def test_the_islands_mount_over_their_stand_ins_without_a_change_in_word_or_plac
         seen = {island: _text_and_box(page, island) for island in WAITING[name]}
         # when: the shopper's first interaction mounts the islands
         page.mouse.move(5, 5)
-        page.wait_for_function("() => [...document.querySelectorAll('[data-island-on-interaction]')]"
-                               ".every((el) => el.dataset.mounted)")
+        interaction_islands_mounted(page)
         page.wait_for_timeout(300)
         # then: each says the same words in the same box, and nothing on the page moved
         for island in WAITING[name]:
