@@ -1,14 +1,67 @@
 """Shared fixtures: named personas (healthchecks style) and clean shared state."""
 
+import ipaddress
+import socket
+
 import pytest
 from django.core.cache import cache
+from django.test import testcases
 from django.utils import translation
 
 from accounts.models import Role, User
 from catalog.suggest import index_reset
 from catalog.views import delivery_estimates_forget
+from importer import addresses
 
 PASSWORD = "correct horse 42"
+
+# The live server (browser tests, Schemathesis) writes a response's head and body in separate small
+# sends. With Nagle's algorithm on, the second waits for the client's delayed ACK: 40 ms added to every
+# request. socketserver's switch for it sets TCP_NODELAY on each connection, as gunicorn does.
+testcases.QuietWSGIRequestHandler.disable_nagle_algorithm = True
+
+
+@pytest.fixture(autouse=True)
+def dns(monkeypatch):
+    """Tests never reach the internet, DNS included: the importer's address check (the only code that
+    resolves a name itself) asks this table, name -> addresses, and each question is recorded. Only
+    `localhost` is in it until a test adds a name; any other name is unknown, as on a machine offline."""
+    table, asked = {"localhost": ["127.0.0.1"]}, []
+
+    def resolve(host, port):
+        asked.append(host)
+        if host not in table:
+            raise socket.gaierror(f"{host} is not in the tests' DNS table")
+        return list(table[host])
+
+    monkeypatch.setattr(addresses, "resolve_host", resolve)
+    resolve.table, resolve.asked = table, asked  # type: ignore[attr-defined]
+    return resolve
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch):
+    """Tests never reach the internet: any other lookup of a name fails the test (and fails at once,
+    instead of waiting for this machine's resolver, which can take 5 s to give up)."""
+    system, looked_up = socket.getaddrinfo, []
+
+    def local_only(host, *args, **kwargs):
+        if host not in (None, "localhost") and not _is_address(host):
+            looked_up.append(host)
+            raise socket.gaierror(f"tests never reach the internet: {host!r} was looked up")
+        return system(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", local_only)
+    yield
+    assert not looked_up, f"looked up {looked_up}: fake the answer (the `dns` fixture's table) or the service"
+
+
+def _is_address(host):
+    try:
+        ipaddress.ip_address(host.decode() if isinstance(host, bytes) else host)
+    except ValueError:
+        return False
+    return True
 
 
 @pytest.fixture(autouse=True)

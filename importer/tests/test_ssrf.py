@@ -53,22 +53,6 @@ def _private_hosts_refused(settings):
 
 
 @pytest.fixture
-def dns(monkeypatch):
-    """A fake resolver: name -> addresses; records every question."""
-    table, asked = {}, []
-
-    def resolve(host, port):
-        asked.append(host)
-        if host not in table:
-            raise socket.gaierror("no such name")
-        return list(table[host])
-
-    monkeypatch.setattr(addresses, "resolve_host", resolve)
-    resolve.table, resolve.asked = table, asked
-    return resolve
-
-
-@pytest.fixture
 def public_producer(dns, monkeypatch):
     """The fake site as the public host producer.test (only 127.0.0.1 is let through)."""
     real = addresses.is_public
