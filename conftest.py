@@ -23,9 +23,9 @@ testcases.QuietWSGIRequestHandler.disable_nagle_algorithm = True
 
 @pytest.fixture(autouse=True)
 def dns(monkeypatch):
-    """Tests never reach the internet, DNS included: the importer's address check (the only code that
-    resolves a name itself) asks this table, name -> addresses, and each question is recorded. Only
-    `localhost` is in it until a test adds a name; any other name is unknown, as on a machine offline."""
+    """The tests' DNS: the importer's address check (the only shop code that resolves a name itself) asks
+    this table, name -> addresses, and each question is recorded. Only `localhost` is in it until a test
+    adds a name; any other name is unknown, as on a machine offline."""
     table, asked = {"localhost": ["127.0.0.1"]}, []
 
     def resolve(host, port):
@@ -41,8 +41,8 @@ def dns(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch):
-    """Tests never reach the internet: any other lookup of a name fails the test (and fails at once,
-    instead of waiting for this machine's resolver, which can take 5 s to give up)."""
+    """Tests never reach the internet: a lookup of a name anywhere else fails the test, and fails at once
+    instead of waiting for this machine's resolver (which can take 5 s to give up)."""
     system, looked_up = socket.getaddrinfo, []
 
     def local_only(host, *args, **kwargs):
