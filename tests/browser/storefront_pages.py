@@ -63,5 +63,5 @@ def settle(page):
     # every island that mounts without being reached or sent an event (those are left as the server wrote them)
     page.wait_for_function("() => [...document.querySelectorAll('[data-island]:not([data-island-lazy])"
                            ":not([data-island-on-demand]):not([data-island-on-event])')]"
-                           ".every((el) => el.dataset.mounted)", timeout=5_000)
+                           ".every((el) => el.dataset.mounted)", timeout=10_000)
     page.evaluate("() => document.fonts.ready.then(() => true)")
