@@ -22,6 +22,8 @@ from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from shop.redis_watch import KeyWatch
+
 log = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
@@ -64,12 +66,20 @@ class FailOpenRedisCache(RedisCache):
     def __init__(self, server, params):
         options = dict(params.get("OPTIONS") or {})
         self.retry_seconds = float(options.pop("RETRY_SECONDS", 2))
+        watched = options.pop("WATCHED_KEYS", ())
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedRedisClient
         self._count_script = None
         self._down_until = 0.0
         self._logged_at = 0.0
         self._pending_deletes = set()
+        self._watch = KeyWatch(watched, [self.make_and_validate_key(key) for key in watched],
+                               self._new_connection, self.retry_seconds) if watched else None
+
+    def _new_connection(self):
+        """A connection of its own to this cache's Redis, in RESP3 (for shop.redis_watch)."""
+        pool = self._cache._get_connection_pool(write=False)
+        return pool.connection_class(**{**pool.connection_kwargs, "protocol": 3})
 
     # --- bookkeeping ------------------------------------------------------
     def _remember(self, keys):
@@ -100,6 +110,8 @@ class FailOpenRedisCache(RedisCache):
 
     def _call(self, operation, written_keys, fallback, *args):
         """Run RedisCache.<operation>; on an outage remember the keys it would have written."""
+        if self._watch is not None and not self._watch.keys.isdisjoint(written_keys):
+            self._watch.drop()  # this process's own change: not to wait for Redis's message about it
         if not self._available():
             self._remember(written_keys)
             return fallback
@@ -112,9 +124,16 @@ class FailOpenRedisCache(RedisCache):
 
     # --- the cache API ----------------------------------------------------
     def get(self, key, default=None, version=None):
+        if self._watch is not None and key in self._watch.keys and version is None:
+            return self.get_many([key]).get(key, default)
         return self._call("get", (), default, key, default, version)
 
     def get_many(self, keys, version=None):
+        keys = list(keys)
+        if (self._watch is not None and version is None and not self._watch.keys.isdisjoint(keys)
+                and self._available()):
+            # watched keys from this process's copies while Redis says they are unchanged (shop.redis_watch)
+            return self._watch.get_many(keys, lambda rest: self._call("get_many", (), {}, rest, None))
         return self._call("get_many", (), {}, keys, version)
 
     def has_key(self, key, version=None):
@@ -137,6 +156,11 @@ class FailOpenRedisCache(RedisCache):
 
     def delete_many(self, keys, version=None):
         return self._call("delete_many", tuple(keys), None, keys, version)
+
+    def clear(self):
+        if self._watch is not None:
+            self._watch.drop()
+        return self._call("clear", (), None)
 
     def incr(self, key, delta=1, version=None):
         # a counter that cannot be read counts from zero: rate limits and

@@ -145,6 +145,9 @@ if REDIS_URL:
                 "socket_timeout": env("REDIS_TIMEOUT", cast=float, default=1.0),
                 # after a failure, answer misses without asking Redis for this long
                 "RETRY_SECONDS": 2,
+                # kept in each process while Redis says they are unchanged (shop.redis_watch): the
+                # catalogue version (catalog.cache.VERSION_KEY), which every stored page is checked against
+                "WATCHED_KEYS": ("catalog:version",),
             },
         }
     }
