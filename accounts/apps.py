@@ -17,3 +17,9 @@ class AccountsConfig(AppConfig):
         # a change to a user's row drops every process's copy of it (accounts.user_cache)
         post_save.connect(_user_saved, sender=User, dispatch_uid="accounts-user-cache-save")
         post_delete.connect(_user_saved, sender=User, dispatch_uid="accounts-user-cache-delete")
+        # a customer's tokens come with their session
+        from accounts.user_cache import user_token_keys  # noqa: PLC0415
+        from shop.sessions import SESSION_PREFETCHES  # noqa: PLC0415
+
+        if user_token_keys not in SESSION_PREFETCHES:
+            SESSION_PREFETCHES.append(user_token_keys)

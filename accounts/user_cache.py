@@ -50,6 +50,12 @@ def generation_key(user_id: object) -> str:
     return _users.key(user_id)
 
 
+def user_token_keys(session_key: str, user_id: str | None) -> list[str]:
+    """The keys of a customer's two tokens, read by every request of theirs (shop.sessions reads them with
+    their session when this process has seen whose it is)."""
+    return [] if user_id is None else [_users.key(user_id), _carts.key(user_id)]
+
+
 def user_get(user_id: object) -> Any:
     """The user with primary key `user_id` (as the session holds it), or None; a copy of this process's
     row while it is current, else read from the database."""

@@ -8,6 +8,7 @@ from django.db.models.signals import post_delete, post_save, pre_delete
 from accounts.user_cache import user_changed
 from orders import checks  # noqa: F401  (registers the deploy checks)
 from shop.logs import log_order
+from shop.sessions import SESSION_PREFETCHES
 
 
 def _cart_line_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -37,8 +38,11 @@ class OrdersConfig(AppConfig):
             signal.connect(lambda sender, instance, **kwargs: user_changed([instance.user_id]), sender=Order,
                            weak=False, dispatch_uid=f"orders-user-cache-{signal is post_save}")
         # what each process keeps of a visitor's cart (orders.cart.cart_memo) goes with any change to it
-        from orders.cart import cart_changed  # noqa: PLC0415
+        from orders.cart import cart_changed, guest_cart_token_keys  # noqa: PLC0415
         from orders.models import Cart, CartLine  # noqa: PLC0415
+
+        if guest_cart_token_keys not in SESSION_PREFETCHES:  # a guest's cart token comes with their session
+            SESSION_PREFETCHES.append(guest_cart_token_keys)
 
         for signal in (post_save, post_delete):
             signal.connect(lambda sender, instance, **kwargs: cart_changed(instance), sender=Cart,

@@ -147,6 +147,12 @@ def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product
 _carts = Generations("cart:generation", size=5000)
 
 
+def guest_cart_token_keys(session_key: str, user_id: str | None) -> list[str]:
+    """The key of a guest's cart token, read by every page they see (shop.sessions reads it with their
+    session; a customer's is accounts.user_cache's)."""
+    return [] if user_id is not None else [_carts.key(f"session:{session_key}")]
+
+
 def cart_memo(request: HttpRequest | Request, name: Hashable, compute: Callable[[], T], *,
               seconds: float | None = None) -> T:
     """`compute()` for the visitor's cart, kept until their cart or its lines change (at most `seconds`).

@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db import connection, transaction
 
+from shop.request_scope import shared_forget, shared_get, shared_get_many, shared_put
+
 T = TypeVar("T")
 
 # a token nobody asked for in a day goes; the next request makes a new one
@@ -35,17 +37,19 @@ def _new_token(key: str) -> str | None:
     token = secrets.token_hex(8)
     if not cache.add(key, token, TOKEN_SECONDS):
         token = cache.get(key)  # another request made one first (or the cache is down: None)
+    shared_put(key, token)
     return token
 
 
 def found_tokens(*wanted: "tuple[Generations, object]") -> list[str | None]:
-    """The current token of each (generations, owner), read in one round trip; None where there is none
-    (none made: `Generations.new_token` makes one where the caller needs it)."""
+    """The current token of each (generations, owner), read in one round trip (none when the request's
+    first read had them: shop.sessions names them); None where there is none (none made:
+    `Generations.new_token` makes one where the caller needs it)."""
     keys = [generations.key(owner) for generations, owner in wanted]
     for key in keys:
         _delete_if_changed(key)
-    found = cache.get_many(keys)
-    return [found.get(key) for key in keys]
+    found = shared_get_many(keys)
+    return [found[key] for key in keys]
 
 
 class Generations:
@@ -61,7 +65,7 @@ class Generations:
         """The owner's token, made now when there is none (None while the shared cache is unreachable)."""
         key = self.key(owner)
         _delete_if_changed(key)  # this transaction changed the owner: its own reads see the change
-        token = cache.get(key)
+        token = shared_get(key)
         return token if token is not None else _new_token(key)
 
     def new_token(self, owner: object) -> str | None:
@@ -140,8 +144,15 @@ def _pending_keys() -> set[str]:
 def _pending_delete() -> None:
     keys = _pending_keys()
     if keys:
-        cache.delete_many(sorted(keys))
+        _delete(keys)
         keys.clear()
+
+
+def _delete(keys: set[str]) -> None:
+    """Delete `keys` from the shared cache, and the request's copies of them (shop.request_scope)."""
+    cache.delete_many(sorted(keys))
+    for key in keys:
+        shared_forget(key)
 
 
 class _ChangedUnread:
@@ -172,7 +183,7 @@ def _delete_if_changed(key: str) -> None:
     changed = _changed_unread(make=False)
     if key in changed:
         changed.discard(key)
-        cache.delete_many([key])
+        _delete({key})
 
 
 def delete_on_commit(keys: set[str]) -> None:
@@ -189,7 +200,7 @@ def delete_on_commit(keys: set[str]) -> None:
         _pending_keys().update(keys)
         transaction.on_commit(_pending_delete)
     else:
-        cache.delete_many(sorted(keys))
+        _delete(keys)
 
 
 def delete_now_and_on_commit(keys: set[str]) -> None:
@@ -199,6 +210,6 @@ def delete_now_and_on_commit(keys: set[str]) -> None:
     commit from leaving them behind (the store settings).
     """
     if keys:
-        cache.delete_many(sorted(keys))
+        _delete(keys)
         if connection.in_atomic_block:
             delete_on_commit(keys)

@@ -13,8 +13,9 @@ every read goes to the shared cache.
 
 A value the request will want later, whose key is known early, joins the next
 read (`shared_prefetch`): the session middleware names the visitor's session
-this way, so a visitor with a session is found in the round trip that reads
-the settings.
+this way, and the generation tokens of what is kept for them (shop.sessions),
+so a visitor with a session is found, with their tokens, in the round trip
+that reads the settings.
 """
 
 import threading
@@ -59,6 +60,22 @@ def shared_get(key: str, *, with_keys: Sequence[str] = ()) -> Any:
         for each in wanted:
             values[each] = found.get(each)
     return values[key]
+
+
+def shared_get_many(keys: Sequence[str]) -> dict[str, Any]:
+    """{key: cache.get(key)} for `keys` (None where missing), each read once per request; those not read
+    yet in one round trip, with whatever was named for the next read (`shared_prefetch`)."""
+    values = _values()
+    if values is None:
+        found = cache.get_many(keys)
+        return {key: found.get(key) for key in keys}
+    wanted = [key for key in dict.fromkeys((*keys, *_state.prefetch)) if key not in values]
+    _state.prefetch = []
+    if wanted:
+        found = cache.get_many(wanted)
+        for key in wanted:
+            values[key] = found.get(key)
+    return {key: values[key] for key in keys}
 
 
 def shared_prefetch(key: str) -> None:

@@ -14,7 +14,7 @@ from accounts.models import User
 from catalog.cache import catalog_changed, catalog_version
 from shop.generations import Generations, delete_now_and_on_commit, delete_on_commit
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
-from shop.request_scope import RequestScopeMiddleware
+from shop.request_scope import RequestScopeMiddleware, shared_prefetch
 from shop.store_settings import store_settings_get, store_settings_update
 from shop.tests.test_page_cache_fast_path import CacheReads
 from tests.factories import make_product
@@ -155,3 +155,55 @@ class TestTokensDeleted:
         # the rolled-back transaction's token goes too: one deletion too many is harmless
         # (with whatever earlier tests' rolled-back transactions left in this thread)
         assert len(deleted) == 1 and {"a:1", "b:2", "c:3"} <= set(deleted[0])
+
+
+class TestTokensInTheRequest:
+    """A token the request read (or had named for its first read) is kept for the request, and every
+    change to it that the request makes forgets that copy (shop.generations, shop.sessions)."""
+
+    def test_a_named_token_comes_with_the_first_read_and_is_not_read_again(self, db):
+        owners = Generations("test:generation", size=10)
+        made = owners.current("r")
+
+        def work():
+            shared_prefetch(owners.key("r"))
+            store_settings_get()  # the request's first read
+            with CacheReads() as counted:
+                return owners.current("r"), owners.current("r"), counted.reads
+
+        assert _in_a_request(work) == (made, made, [])
+
+    @pytest.mark.django_db(transaction=True)  # the transaction commits for real
+    @pytest.mark.parametrize("in_a_transaction", [False, True])
+    def test_the_request_s_own_change_is_read_again(self, in_a_transaction):
+        owners = Generations("test:generation", size=10)
+        made = owners.current("s")
+
+        def work():
+            before = owners.current("s")
+            if in_a_transaction:
+                with transaction.atomic():
+                    owners.changed(["s"])
+                    during = owners.current("s")  # the transaction reads its own change
+                after = owners.current("s")
+                return before, during, after
+            with mock.patch.object(connection, "in_atomic_block", False):
+                owners.changed(["s"])
+            return before, owners.current("s")
+
+        seen = _in_a_request(work)
+        assert seen[0] == made and made not in seen[1:]
+        if in_a_transaction:
+            assert seen[2] != seen[1]  # the commit deleted the token again; a new one after it
+
+    def test_a_token_made_in_the_request_is_the_one_it_reads_next(self, db):
+        owners = Generations("test:generation", size=10)
+        cache.delete(owners.key("t"))
+
+        def work():
+            first = owners.current("t")  # none: made now
+            with CacheReads() as counted:
+                return first, owners.current("t"), counted.reads
+
+        first, again, reads = _in_a_request(work)
+        assert first is not None and again == first and reads == []

@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from catalog.cache import VERSION_KEY
+from shop import sessions
 from shop.cache import FailOpenRedisCache
 from shop.models import STORE_SETTINGS_CACHE_KEY
 from shop.sessions import SessionStore
@@ -34,21 +35,48 @@ def _with_cart(tea, client=None):
 
 
 @pytest.mark.parametrize("who", ["cart", "signed in"])
-def test_a_stitched_page_finds_the_session_in_its_first_read_and_sends_no_query(
+def test_a_stitched_page_finds_the_session_and_the_visitor_s_tokens_in_its_one_read_and_sends_no_query(
         tea, alice, who, django_assert_num_queries):
     shopper = Client()
     if who == "signed in":
         shopper.force_login(alice)
     _with_cart(tea, shopper)
     Client().get(PRODUCT)  # stored
-    shopper.get(PRODUCT)  # the visitor's parts kept
-    session_key = SessionStore.cache_key_prefix + shopper.cookies["sessionid"].value
+    shopper.get(PRODUCT)  # the visitor's parts kept, and whose the session is seen by this process
+    session = shopper.cookies["sessionid"].value
+    tokens = ([f"user:generation:{alice.pk}", f"user-cart:generation:{alice.pk}"] if who == "signed in"
+              else [f"cart:generation:session:{session}"])
     with CacheReads() as counted, django_assert_num_queries(0):
         response = shopper.get(PRODUCT)
     assert response.status_code == 200
-    assert counted.reads[0] == ("get_many", ([STORE_SETTINGS_CACHE_KEY, VERSION_KEY, session_key],))
-    assert len(counted.reads) == 2, counted.reads  # and the visitor's own generation token
+    assert counted.reads == [
+        ("get_many", ([STORE_SETTINGS_CACHE_KEY, VERSION_KEY, SessionStore.cache_key_prefix + session, *tokens],))]
     assert (b"Alice" in response.content) == (who == "signed in")
+
+
+def test_a_customer_s_first_request_to_a_process_reads_their_tokens_after_their_session(tea, alice):
+    shopper = Client()
+    shopper.force_login(alice)
+    _with_cart(tea, shopper)
+    sessions._users_found.clear()  # a process that has not seen this session yet
+    Client().get(PRODUCT)  # stored
+    with CacheReads() as counted:
+        assert b"Alice" in shopper.get(PRODUCT).content
+    assert [keys for _name, (keys,) in counted.reads[1:2]] == [
+        [f"user:generation:{alice.pk}", f"user-cart:generation:{alice.pk}"]]
+    with CacheReads() as counted:
+        assert b"Alice" in shopper.get(PRODUCT).content
+    assert len(counted.reads) == 1  # from then on, with the session
+
+
+def test_a_token_named_for_a_session_that_is_no_longer_the_user_s_is_read_but_not_used(tea, alice, bob):
+    shopper = Client()
+    shopper.force_login(alice)
+    _with_cart(tea, shopper)
+    sessions._users_found[shopper.cookies["sessionid"].value] = str(bob.pk)  # a wrong guess
+    Client().get(PRODUCT)
+    response = shopper.get(PRODUCT)
+    assert b"Alice" in response.content and b"Bob" not in response.content
 
 
 def test_a_session_whose_copy_is_lost_is_read_from_the_database_and_copied_again(tea, alice):
