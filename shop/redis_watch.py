@@ -61,11 +61,11 @@ class KeyWatch:
         if rest:
             generation = self._generation
             values = read(rest)
+            to_keep = [key for key in rest if key in self.keys and values.get(key) is not None]
             # kept only when nothing arrived while reading: a message then may be about what was read
-            if watching and self._watching() and self._generation == generation:
-                for key in rest:
-                    if key in self.keys and values.get(key) is not None:
-                        self._copies[key] = (values[key], now)
+            if to_keep and watching and self._watching() and self._generation == generation:
+                for key in to_keep:
+                    self._copies[key] = (values[key], now)
             found.update(values)
         return found
 
@@ -74,8 +74,8 @@ class KeyWatch:
         self._copies.clear()
         self._generation += 1
 
-    def start(self) -> None:
-        """Open the watching connection now (else the first read opens it). Raises on failure."""
+    def _start(self) -> None:
+        """Open the watching connection. Raises on failure, with nothing left open."""
         self.stop()
         self._connection, self._pid = self._connect(), os.getpid()
         try:
@@ -109,7 +109,7 @@ class KeyWatch:
             if self._connection is None or self._pid != os.getpid():
                 if time.monotonic() < self._retry_at:
                     return False
-                self.start()
+                self._start()
             elif self._connection.can_read(0):
                 self.drop()
                 while self._connection.can_read(0):

@@ -54,11 +54,7 @@ def shared_get(key: str, *, with_keys: Sequence[str] = ()) -> Any:
     if values is None:
         return cache.get(key)
     if key not in values:
-        wanted = list(dict.fromkeys(other for other in (key, *with_keys, *_state.prefetch) if other not in values))
-        _state.prefetch = []
-        found = cache.get_many(wanted) if len(wanted) > 1 else {key: cache.get(key)}
-        for each in wanted:
-            values[each] = found.get(each)
+        _read(values, (key, *with_keys))
     return values[key]
 
 
@@ -69,13 +65,21 @@ def shared_get_many(keys: Sequence[str]) -> dict[str, Any]:
     if values is None:
         found = cache.get_many(keys)
         return {key: found.get(key) for key in keys}
+    _read(values, keys)
+    return {key: values[key] for key in keys}
+
+
+def _read(values: dict[str, Any], keys: Sequence[str]) -> None:
+    """Put in the request's `values` those of `keys`, and of the keys named for the next read, that it
+    has not read yet (None where missing): one round trip, none when it has them all."""
     wanted = [key for key in dict.fromkeys((*keys, *_state.prefetch)) if key not in values]
     _state.prefetch = []
-    if wanted:
+    if len(wanted) == 1:
+        values[wanted[0]] = cache.get(wanted[0])
+    elif wanted:
         found = cache.get_many(wanted)
         for key in wanted:
             values[key] = found.get(key)
-    return {key: values[key] for key in keys}
 
 
 def shared_prefetch(key: str) -> None:
