@@ -6,6 +6,11 @@
         --body '{"productId": PRODUCT, "quantity": 1}'
     .venv/bin/python bench/profile_request.py --who cart --method PATCH --url /api/cart/items/PRODUCT \
         --body '{"quantity": 2}'
+    # instructions per request, counted by valgrind (repeatable to about 0.2 %, whatever the machine's
+    # speed today: for telling whether a change to a path made it cheaper); --who bound: the same
+    # guest's PATCH served by bench/run.py's bound for cart writes (the write's own work, no framework)
+    .venv/bin/python bench/profile_request.py --instructions --requests 200 --who cart --method PATCH \
+        --url /api/cart/items/PRODUCT --body '{"quantity": 2}'
 
 Builds the same scratch shop as bench/run.py (SQLite in a temporary data folder,
 DEBUG=0, 500 products, a guest with a cart and a signed-in customer with a cart),
@@ -16,10 +21,12 @@ the CPU time per request and the functions that take it. `--who`: "no session",
 
 import argparse
 import cProfile
+import functools
 import io
 import json
 import os
 import pstats
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +48,7 @@ def _environ(url, cookie, method="GET", body=b""):
     path, _, query = url.partition("?")
     environ = {
         "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1",
+        "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
         "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
         "wsgi.multithread": False, "wsgi.multiprocess": True, "wsgi.run_once": False,
     }
@@ -56,8 +63,13 @@ def _environ(url, cookie, method="GET", body=b""):
 
 
 def child(args):
-    application = get_wsgi_application()
-    cookie = json.loads(os.environ["BENCH_SESSIONS"]).get(args.who)
+    if args.who == "bound":
+        namespace = {}
+        exec(run.BOUND_APP, namespace)  # noqa: S102  (bench/run.py's own code, as its gunicorn loads it)
+        application = namespace["application"]
+    else:
+        application = get_wsgi_application()
+    cookie = json.loads(os.environ["BENCH_SESSIONS"]).get("cart" if args.who == "bound" else args.who)
     statuses = []
 
     def start_response(status, headers, exc_info=None):
@@ -70,14 +82,22 @@ def child(args):
     def one(with_cookie=True):
         body = application(_environ(url, cookie if with_cookie else None, args.method, payload), start_response)
         b"".join(body)
-        body.close()
+        getattr(body, "close", lambda: None)()  # the bound answers a plain list
 
+    if args.instructions:
+        # nothing another run stored: a page it left could go stale (page_cache.SECONDS) mid-count
+        caches["default"].clear()
     if args.method == "GET":
         one(with_cookie=False)  # stores the page, as a visitor without a session would
     for _ in range(50):
         one()
     if args.trace:
         return _trace(one)
+    if args.instructions:
+        # valgrind counts only while functools.reduce, a C function nothing else here calls, runs this loop
+        functools.reduce(lambda _done, _n: one(), range(args.requests), None)
+        print(f"{args.method} {url} ({args.who}): status {statuses[-1]}")
+        return
     # --cpu: the profiler's clock is this process's CPU time, so time spent waiting for the
     # database, the cache or a busy machine is left out of the figures
     profile = cProfile.Profile(time.process_time) if args.cpu else cProfile.Profile()
@@ -123,9 +143,26 @@ def _trace(one):
     print(f"{statements} statements, {len(calls) - statements} cache calls")
 
 
+def _count_instructions(command, env, requests):
+    """Run the child under callgrind, counting only inside its measured loop, and print the count per request."""
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind is missing: apt-get install valgrind")
+    with tempfile.TemporaryDirectory() as folder:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=functools_reduce",
+             f"--callgrind-out-file={folder}/callgrind.out", *command],
+            cwd=ROOT, env={**env, "PYTHONHASHSEED": "0"}, capture_output=True, text=True,
+        )
+    print(done.stdout, end="")
+    counted = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode or counted is None:
+        sys.exit(done.stderr[-3000:])
+    print(f"{int(counted.group(1)) / requests:,.0f} instructions per request")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--who", default="signed in", choices=("no session", "cart", "signed in"))
+    parser.add_argument("--who", default="signed in", choices=("no session", "cart", "signed in", "bound"))
     parser.add_argument("--url", default="/shop")
     parser.add_argument("--method", default="GET", choices=("GET", "POST", "PATCH", "DELETE"))
     parser.add_argument("--body", default="", help="the JSON body of a write (PRODUCT: the carts' product id)")
@@ -138,6 +175,8 @@ def main():
     parser.add_argument("--redis-url", default="", help="Redis instead of the file cache (that db is emptied)")
     parser.add_argument("--cpu", action="store_true", help="profile CPU time instead of wall time")
     parser.add_argument("--trace", action="store_true", help="print one request's SQL and cache calls instead")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the instructions per request under valgrind instead (try --requests 200)")
     parser.add_argument("--data", help="reuse a scratch data folder (kept) instead of a new one")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -145,7 +184,7 @@ def main():
         return child(args)
     data = Path(args.data) if args.data else Path(tempfile.mkdtemp(prefix="bench-profile-"))
     env = {**os.environ, "DATA_DIR": str(data), "DEBUG": "0", "LOG_LEVEL": "WARNING",
-           "DJANGO_SETTINGS_MODULE": "shop.settings"}
+           "DJANGO_SETTINGS_MODULE": "shop.settings", "SHOP_ROOT": str(ROOT)}  # SHOP_ROOT: for --who bound
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
     sessions_file = data / "bench-sessions.json"
@@ -169,7 +208,11 @@ def main():
         env["BENCH_PRODUCT"] = str(seeded["product"])
         # one address sends every write: the per-address limits do not apply (the counting still runs)
         env["RATE_LIMIT_CART"] = "100000000/minute"
-        subprocess.run([run.PYTHON, __file__, "--child", *sys.argv[1:]], cwd=ROOT, env=env, check=True)
+        command = [run.PYTHON, __file__, "--child", *sys.argv[1:]]
+        if args.instructions:
+            _count_instructions(command, env, args.requests)
+        else:
+            subprocess.run(command, cwd=ROOT, env=env, check=True)
     finally:
         if not args.data:
             shutil.rmtree(data, ignore_errors=True)

@@ -31,7 +31,8 @@ from django.utils import timezone
 from shop.request_scope import shared_forget, shared_get, shared_prefetch
 
 # (session key, user id last found in it or None) -> shared-cache keys a request with that session
-# reads; each app that keeps something per visitor adds one (its AppConfig.ready)
+# reads; each app that keeps something per visitor adds one (its AppConfig.ready), and the shop its
+# store settings and catalogue version (the session may be the request's first read)
 SESSION_PREFETCHES: list[Callable[[str, str | None], Iterable[str]]] = []
 # session key -> the user id this process last found in it (forgotten all at once when full)
 _users_found: dict[str, str] = {}

@@ -38,6 +38,16 @@ def store_settings_get() -> StoreSettings:
     return settings
 
 
+def store_settings_keys(session_key: str, user_id: str | None) -> tuple[str, ...]:
+    """The keys store_settings_get reads, named with every session (shop.sessions.SESSION_PREFETCHES).
+
+    A request with a session reads the settings anyway (the maintenance check), but often after the
+    session (the user is read at once: shop.middleware.UserAuthenticationMiddleware): named with it,
+    they come in the session's round trip, whichever of the two is read first.
+    """
+    return (STORE_SETTINGS_CACHE_KEY, VERSION_KEY)
+
+
 def store_settings_update(**fields: Any) -> StoreSettings:
     """Change settings fields and save (which also drops the shared cache)."""
     fields = clean_fields(fields, LIMITS)

@@ -4,7 +4,9 @@ change, not once per request, and every change holds from the next request (acco
 import re
 
 import pytest
+from django.contrib import auth
 from django.contrib.auth.hashers import make_password
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -154,6 +156,21 @@ class TestTheUserRow:
         for _ in range(2):
             response, queries = _get(customer, "/api/auth/me")
             assert response.status_code == 200 and len(_user_queries(queries)) == 1
+
+    def test_the_request_carries_the_user_itself_read_once(self, tea, alice, monkeypatch):
+        # shop.middleware.UserAuthenticationMiddleware: no lazy object whose every attribute read runs
+        # Python code of its own, and the session's password hash still checked on every request
+        _store("/shop")
+        customer = _signed_in(alice)
+        reads = []
+        real_get_user = auth.get_user
+        monkeypatch.setattr(auth, "get_user", lambda request: reads.append(request) or real_get_user(request))
+        response = customer.get("/shop")
+        assert type(response.wsgi_request.user) is User and response.wsgi_request.user.pk == alice.pk
+        assert len(reads) == 1
+        assert type(Client().get("/cart").wsgi_request.user) is AnonymousUser
+        User.objects.filter(pk=alice.pk).update(password=make_password("another long secret 7"))
+        assert type(customer.get("/shop").wsgi_request.user) is AnonymousUser
 
     def test_every_request_gets_its_own_instance(self, tea, alice):
         from accounts.user_cache import user_get
