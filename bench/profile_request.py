@@ -16,7 +16,8 @@ Builds the same scratch shop as bench/run.py (SQLite in a temporary data folder,
 DEBUG=0, 500 products, a guest with a cart and a signed-in customer with a cart),
 then calls Django's WSGI handler directly, as a gunicorn worker would, and prints
 the CPU time per request and the functions that take it. `--who`: "no session",
-"cart" or "signed in". PRODUCT in --url and --body is the id of the product in both carts.
+"cart", "signed in", or "bound" (the guest's PATCH only). PRODUCT in --url and --body is the id of the
+product in both carts.
 """
 
 import argparse
