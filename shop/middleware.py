@@ -97,10 +97,10 @@ class UserAuthenticationMiddleware(AuthenticationMiddleware):
     """Django's, with `request.user` read at once instead of behind a SimpleLazyObject.
 
     Every request that gets this far with a session reads the user (a stitched page's parts, the cart's
-    owner, DRF's authentication, maintenance mode), and each attribute read through the lazy object runs
-    Python code of its own: 8 % of the instructions of a signed-in visitor's stitched page, 2 % of a
-    guest's (issue 14; `bench/profile_request.py --instructions`). Without a session there is nothing
-    to read: the session is empty and the user anonymous.
+    owner, DRF's authentication, the maintenance check while it is on), and each attribute read through
+    the lazy object runs Python code of its own: 8 % of the instructions of a signed-in visitor's
+    stitched page, 2 % of a guest's (issue 14; `bench/profile_request.py --instructions`). Without a
+    session there is nothing to read: the session is empty and the user anonymous.
     """
 
     def process_request(self, request):
