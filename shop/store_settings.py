@@ -22,6 +22,8 @@ LIMITS = {"store_name": NAME_MAX, "store_email": EMAIL_MAX, "store_phone": 40, "
 SEO_LIMITS = {"metaTitle": LINE_MAX, "metaDescription": 500, "keywords": 80}
 
 CACHE_SECONDS = 300
+# what store_settings_get reads in one round trip: every page that reads one reads the other
+_KEYS = (STORE_SETTINGS_CACHE_KEY, VERSION_KEY)
 
 
 def store_settings_get() -> StoreSettings:
@@ -30,7 +32,7 @@ def store_settings_get() -> StoreSettings:
     Read once per request (shop.request_scope), with the catalogue version:
     every page that reads one reads the other.
     """
-    settings: StoreSettings | None = shared_get(STORE_SETTINGS_CACHE_KEY, with_keys=(VERSION_KEY,))
+    settings: StoreSettings | None = shared_get(STORE_SETTINGS_CACHE_KEY, with_keys=_KEYS)
     if settings is None:
         settings, _created = StoreSettings.objects.get_or_create(pk=1)
         cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
@@ -45,7 +47,7 @@ def store_settings_keys(session_key: str, user_id: str | None) -> tuple[str, ...
     session (the user is read at once: shop.middleware.UserAuthenticationMiddleware): named with it,
     they come in the session's round trip, whichever of the two is read first.
     """
-    return (STORE_SETTINGS_CACHE_KEY, VERSION_KEY)
+    return _KEYS
 
 
 def store_settings_update(**fields: Any) -> StoreSettings:
