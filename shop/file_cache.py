@@ -7,7 +7,8 @@ is also far too few for a shop, whose stored pages, sessions' copies, rate-limit
 analytics months were culled again and again. So
 the folder is counted once every CULL_CHECK_EVERY writes of a process: it holds at most MAX_ENTRIES
 files (10,000 in the settings) plus what each process wrote since its last count. Rate-limit
-counters are appended to, not rewritten (count_hits).
+counters are appended to, not rewritten (count_hits). Each key's file name, an MD5 of the key after
+Django's key checks, is worked out once per process (every request reads four keys or more: issue 14).
 """
 
 import os
@@ -19,6 +20,20 @@ class FileCache(FileBasedCache):
     CULL_CHECK_EVERY = 100
 
     _writes = 0
+    FILE_NAMES_KEPT = 4096
+
+    def __init__(self, dir, params):
+        super().__init__(dir, params)
+        self._file_names = {}
+
+    def _key_to_file(self, key, version=None):
+        try:
+            return self._file_names[key, version]
+        except KeyError:
+            if len(self._file_names) >= self.FILE_NAMES_KEPT:  # session keys are many: start again
+                self._file_names.clear()
+            name = self._file_names[key, version] = super()._key_to_file(key, version)
+            return name
 
     def _cull(self):
         self._writes += 1

@@ -10,6 +10,8 @@ handler404 = "shop.views.page_not_found"
 handler500 = "shop.views.server_error"
 
 urlpatterns = [
+    # first: the API, which the islands call on every cart change (a route is found by trying each in turn)
+    path("api/", include(("shop.api.urls", "api"), namespace="api")),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
     path("robots.txt", views.robots_txt, name="robots-txt"),
@@ -17,7 +19,6 @@ urlpatterns = [
     path("lang/<str:language>/", views.set_language, name="set-language"),
     # Paymob's server-to-server callback: no language prefix, no CSRF, raw body
     path("payment/callback/paymob", paymob_callback, name="payment-callback-paymob"),
-    path("api/", include(("shop.api.urls", "api"), namespace="api")),
     path("django-admin/", admin.site.urls),
     # Uploaded and imported product images. A shop this size serves them
     # itself (see shop.security.media for the headers a proxy must copy);

@@ -33,3 +33,26 @@ def test_the_shop_without_redis_keeps_ten_thousand_entries(settings):
     if "FileCache" not in settings.CACHES["default"]["BACKEND"]:
         pytest.skip("Redis is the shared cache")
     assert caches["default"]._max_entries == 10_000
+
+
+def test_a_key_s_file_name_is_worked_out_once(small_cache, monkeypatch):
+    hashed = []
+    make_key = small_cache.make_and_validate_key
+    monkeypatch.setattr(small_cache, "make_and_validate_key", lambda key, version=None: hashed.append(key) or make_key(
+        key, version=version))
+    small_cache.set("a", 1)
+    small_cache.set("b", 2, version=2)
+    for _ in range(3):
+        assert small_cache.get_many(["a", "b"]) == {"a": 1}
+        assert small_cache.get("b", version=2) == 2
+    assert hashed == ["a", "b", "b"]  # "b" once in version 2, once in the default version
+    small_cache.delete("a")
+    assert small_cache.get("a") is None
+
+
+def test_the_kept_file_names_are_bounded(small_cache, monkeypatch):
+    monkeypatch.setattr(FileCache, "FILE_NAMES_KEPT", 5)
+    for n in range(12):
+        small_cache.set(f"session-{n}", n)
+    assert len(small_cache._file_names) <= 5
+    assert [small_cache.get(f"session-{n}") for n in range(12)] == list(range(12))
