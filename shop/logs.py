@@ -23,6 +23,8 @@ request_id_var = contextvars.ContextVar("request_id", default="")
 order_number_var = contextvars.ContextVar("order_number", default="")
 
 HEADER = "X-Request-ID"
+# read from META: request.headers would build every header's name first, for each request (issue 14)
+_HEADER_META = "HTTP_X_REQUEST_ID"
 TASK_HEADER = "request_id"
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
@@ -78,7 +80,7 @@ class RequestLogMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request_id = clean_request_id(request.headers.get(HEADER)) or new_request_id()
+        request_id = clean_request_id(request.META.get(_HEADER_META)) or new_request_id()
         request.request_id = request_id
         id_token = request_id_var.set(request_id)
         order_token = order_number_var.set("")
