@@ -18,22 +18,21 @@ from django.core.cache.backends.filebased import FileBasedCache
 
 class FileCache(FileBasedCache):
     CULL_CHECK_EVERY = 100
+    FILE_NAMES_KEPT = 4096
 
     _writes = 0
-    FILE_NAMES_KEPT = 4096
 
     def __init__(self, dir, params):
         super().__init__(dir, params)
-        self._file_names = {}
+        self._file_names = {}  # each thread has a cache object of its own (django.core.cache.caches)
 
     def _key_to_file(self, key, version=None):
-        try:
-            return self._file_names[key, version]
-        except KeyError:
+        name = self._file_names.get((key, version))
+        if name is None:
             if len(self._file_names) >= self.FILE_NAMES_KEPT:  # session keys are many: start again
                 self._file_names.clear()
             name = self._file_names[key, version] = super()._key_to_file(key, version)
-            return name
+        return name
 
     def _cull(self):
         self._writes += 1
