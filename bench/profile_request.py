@@ -23,6 +23,7 @@ product in both carts.
 import argparse
 import cProfile
 import functools
+import importlib
 import io
 import json
 import os
@@ -36,7 +37,6 @@ import time
 from pathlib import Path
 
 from django.core.cache import caches
-from django.core.wsgi import get_wsgi_application  # sets Django up, in the child only
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,7 @@ def child(args):
         exec(run.BOUND_APP, namespace)  # noqa: S102  (bench/run.py's own code, as its gunicorn loads it)
         application = namespace["application"]
     else:
-        application = get_wsgi_application()
+        application = importlib.import_module("shop.wsgi").application  # as gunicorn loads it
     cookie = json.loads(os.environ["BENCH_SESSIONS"]).get("cart" if args.who == "bound" else args.who)
     statuses = []
 
