@@ -58,11 +58,23 @@ def application(environ, start_response):
     return [b'{"ok": true}']
 """
 
-BOUND_WITHOUT_REDIS_WRITES_APP = run.BOUND_APP.replace(
-    "from orders.cart import CartOwner, cart_line_update",
-    "import orders.cart\norders.cart.cart_changed = lambda cart: None\n"
-    "from orders.cart import CartOwner, cart_line_update",
-).replace("    count_hits([", "    0 and count_hits([")
+
+def _edited(app, edits):
+    """`app` with each (old, new) text replaced; an `old` it no longer holds is an error, not a silent no-op
+    (the variant would measure the bound itself)."""
+    for old, new in edits:
+        if old not in app:
+            raise SystemExit(f"run.BOUND_APP no longer holds {old!r}: update write_variants.py")
+        app = app.replace(old, new)
+    return app
+
+
+BOUND_WITHOUT_REDIS_WRITES_APP = _edited(run.BOUND_APP, [
+    ("from orders.cart import CartOwner, cart_line_update",
+     "import orders.cart\norders.cart.cart_changed = lambda cart: None\n"
+     "from orders.cart import CartOwner, cart_line_update"),
+    ("    count_hits([", "    0 and count_hits(["),
+])
 
 LEAST_MIDDLEWARE_SETTINGS = """
 from shop.settings import *

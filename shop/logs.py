@@ -24,7 +24,7 @@ order_number_var = contextvars.ContextVar("order_number", default="")
 
 HEADER = "X-Request-ID"
 # read from META: request.headers would build every header's name first, for each request (issue 14)
-_HEADER_META = "HTTP_X_REQUEST_ID"
+_HEADER_META = "HTTP_" + HEADER.upper().replace("-", "_")
 TASK_HEADER = "request_id"
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
