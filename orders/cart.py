@@ -27,7 +27,10 @@ T = TypeVar("T")
 # page's cart count go this way, and building these small queries with the ORM cost several
 # times more than running them (issue 14).
 _CART = Columns(Cart, "c")
-_PRODUCT = Columns(Product, "p")
+# what a cart shows and checks of a product (orders.serializers, catalog.pricing); a caller that reads
+# more has it loaded then, as from QuerySet.only. Placing an order reads its products afresh.
+_PRODUCT = Columns(Product, "p", only=("slug", "title", "images", "price_amount", "sale_price_amount",
+                                       "kes_price_amount", "stock", "is_active"))
 _CARTS, _LINES, _PRODUCTS = (connection.ops.quote_name(model._meta.db_table) for model in (Cart, CartLine, Product))
 
 

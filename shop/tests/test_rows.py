@@ -28,3 +28,17 @@ def test_an_instance_has_every_field_the_orm_gives_it():
         assert type(getattr(made, field.attname)) is type(getattr(read, field.attname)), field.name
     assert made.sale_price_amount == Decimal("250.25") and made.tags == ["black", "strong"]
     assert not made._state.adding and made._state.db == "default"  # saved as an update, like a read row
+
+
+def test_only_names_those_columns_and_leaves_the_rest_to_load_when_read():
+    make_product(title="Kenya Gold", description="Strong", tags=["black"])
+    columns = Columns(Product, "p", only=("title", "price_amount"))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns.sql} FROM {Product._meta.db_table} p")
+        (row,) = cursor.fetchall()
+    made, read = columns.instance(row), Product.objects.get()
+    assert columns.width == len(row) == 5  # the key, the title in its three columns, the price
+    assert (made.pk, made.title, made.title_ar, made.price_amount) == (read.pk, read.title, read.title_ar,
+                                                                        read.price_amount)
+    assert "description" in made.get_deferred_fields() and "title_en" not in made.get_deferred_fields()
+    assert (made.description, made.tags) == ("Strong", ["black"])  # loaded on first read
