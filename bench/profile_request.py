@@ -59,6 +59,7 @@ def _environ(url, cookie, method="GET", body=b""):
         # as bench/run.py's write rows: the CSRF secret as cookie and header, a JSON body
         environ["HTTP_COOKIE"] = f"{environ.get('HTTP_COOKIE', '')}; csrftoken={run.CSRF_SECRET}".lstrip("; ")
         environ.update({"HTTP_X_CSRFTOKEN": run.CSRF_SECRET, "CONTENT_TYPE": "application/json",
+                        "HTTP_ACCEPT": "application/json",
                         "CONTENT_LENGTH": str(len(body))})
     return environ
 
@@ -116,6 +117,7 @@ def child(args):
     stats = pstats.Stats(profile)
     stats.sort_stats(args.sort).print_stats(args.lines)
     if args.callers:
+        stats.print_callees(args.callers)
         stats.print_callers(args.callers)
 
 

@@ -243,6 +243,8 @@ def _wrk(url, connections, seconds, headers=(), method="GET", body=None, cookies
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
             lua.write(f"wrk.method = {json.dumps(method)}\nwrk.body = {json.dumps(body or '')}\n"
                       'wrk.headers["Content-Type"] = "application/json"\n')
+            if method != "GET":  # as the islands' api() sends its writes
+                lua.write('wrk.headers["Accept"] = "application/json"\n')
             if cookies:
                 lua.write(f"local cookies = {{{', '.join(json.dumps(c) for c in cookies)}}}\nlocal n = 0\n"
                           "request = function()\n  n = n + 1\n"

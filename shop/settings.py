@@ -416,6 +416,7 @@ for _scope, _rate in RATE_LIMITS.items():
 # --- REST API ---------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["shop.api.money.CamelCaseJSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "shop.api.negotiation.ShopContentNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "shop.api.parsers.StrictJSONParser",
         "djangorestframework_camel_case.parser.CamelCaseFormParser",
