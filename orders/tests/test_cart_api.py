@@ -1,4 +1,5 @@
 from decimal import Decimal
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -151,6 +152,17 @@ def test_a_write_to_a_line_reads_the_cart_once_and_writes_once(api, make_product
     statements = [query["sql"].split()[0].upper() for query in queries.captured_queries]
     assert statements == (["SELECT", "WITH"] if connection.vendor == "postgresql"
                           else ["SELECT", "BEGIN", "UPDATE", "UPDATE", "COMMIT"])
+
+
+def test_a_write_builds_no_header_table(api, make_product):
+    """Issue 14: request.headers builds a table of every header's name; a cart write (the islands'
+    Accept header, a bearer token looked for) reads the two it needs from META."""
+    tea = make_product(stock=50)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    with mock.patch("django.http.request.HttpHeaders.__init__", side_effect=AssertionError("built")) as built:
+        written = api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 2}, format="json", HTTP_ACCEPT="application/json")
+    assert written.status_code == 200
+    built.assert_not_called()
 
 
 def test_a_refused_write_changes_nothing(api, make_product):
