@@ -47,10 +47,9 @@ class FileCache(FileBasedCache):
         write) loses the hits of processes counting at once, and they cost no pickling and no rename.
         A window's counter is never read after it; old ones go with the folder's culls, and clear().
         """
-        self._createdir()
         counts = []
         for key in keys:
-            file = os.open(self._key_to_file(f"count:{key}"), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            file = self._open_counter(self._key_to_file(f"count:{key}"))
             try:
                 os.write(file, b"1")
                 counts.append(os.lseek(file, 0, os.SEEK_CUR))
@@ -59,3 +58,10 @@ class FileCache(FileBasedCache):
             if counts[-1] == 1:  # a new file, counted towards MAX_ENTRIES like a write
                 self._cull()
         return counts
+
+    def _open_counter(self, path):
+        try:
+            return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except FileNotFoundError:  # the folder is made at the first count, not looked for at every one
+            self._createdir()
+            return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

@@ -1,5 +1,7 @@
 """The file cache (a shop without Redis) counts its folder now and then, and still stays bounded."""
 
+import shutil
+
 import pytest
 from django.core.cache import caches
 
@@ -56,3 +58,13 @@ def test_the_kept_file_names_are_bounded(small_cache, monkeypatch):
         small_cache.set(f"session-{n}", n)
     assert len(small_cache._file_names) <= 5
     assert [small_cache.get(f"session-{n}") for n in range(12)] == list(range(12))
+
+
+def test_counting_makes_the_folder_once_and_only_when_it_is_missing(tmp_path, monkeypatch):
+    cache = FileCache(str(tmp_path / "gone"), {})
+    shutil.rmtree(tmp_path / "gone", ignore_errors=True)  # removed by hand while the shop runs
+    made = []
+    make = cache._createdir
+    monkeypatch.setattr(cache, "_createdir", lambda: made.append(1) or make())
+    assert [cache.count_hits(["a", "b"], 60) for _ in range(3)] == [[1, 1], [2, 2], [3, 3]]
+    assert made == [1]  # the first count found no folder; no later one looked for it
