@@ -71,7 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "shop.middleware.UserAuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "shop.middleware.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "shop.middleware.MaintenanceModeMiddleware",
     # axes turns lockouts into responses

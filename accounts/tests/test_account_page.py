@@ -1,8 +1,11 @@
 """/account: profile, password change and the customer's own order history."""
 
+from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils.module_loading import import_string
 
 from accounts.models import AuthToken
 from orders.models import OrderStatus, PaymentStatus
@@ -130,3 +133,19 @@ def test_the_password_form_shows_each_message(alice_client, password, changes, f
     # then
     assert response.status_code == 400
     assert response.context["password_errors"][field] == message
+
+
+def test_a_request_that_shows_and_adds_no_message_makes_no_message_storage(client):
+    # shop.middleware.LazyMessageMiddleware: Django made one, its cookie signer included, for every request
+    storage = import_string(settings.MESSAGE_STORAGE)
+    with mock.patch.object(storage, "__init__", side_effect=AssertionError("made")) as made:
+        assert client.get("/api/cart").status_code == 200
+    made.assert_not_called()
+
+
+def test_a_message_waits_through_requests_that_do_not_show_it(alice_client):
+    alice_client.post("/account", {"action": "profile", "firstName": "Alia", "lastName": "Hassan",
+                                   "phone": "+20 100 000 0000"})
+    assert alice_client.get("/api/cart").status_code == 200
+    assert "Your profile has been saved." in alice_client.get("/account").content.decode()
+    assert "Your profile has been saved." not in alice_client.get("/account").content.decode()  # shown once
