@@ -11,6 +11,7 @@ from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.functional import SimpleLazyObject, empty
 from django.utils.translation import gettext as _
 from django.utils.translation import trans_real
@@ -74,6 +75,15 @@ class ShopLocaleMiddleware(LocaleMiddleware):
                 response.headers["Vary"] = "Cookie, Accept-Language"
                 return response
         return None
+
+    def process_response(self, request, response):
+        if _is_page_path(request.path_info):
+            return super().process_response(request, response)
+        # Django's answer for a path without a language prefix, without looking for one in it (a
+        # failed lookup of "api" as a language, every API call)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response
 
     @staticmethod
     def _preferred_language(request):

@@ -1,4 +1,7 @@
 import pytest
+from django.http import HttpResponse
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
 
 
 @pytest.mark.django_db
@@ -56,3 +59,19 @@ class TestLanguage:
     def test_the_api_answers_in_the_requested_language(self, client):
         response = client.get("/api/nowhere", HTTP_ACCEPT_LANGUAGE="ar")
         assert response.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path, status", [("/api/cart", 200), ("/api/nothing-here", 404), ("/healthz", 200)])
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_path_outside_the_prefix_gets_djangos_language_headers(client, path, status, language):
+    """ShopLocaleMiddleware answers these paths itself (no language lookup in them): the same headers as
+    Django's LocaleMiddleware gives."""
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == status
+    assert response["Content-Language"] == language
+    with translation.override(language):
+        djangos = LocaleMiddleware(lambda request: None).process_response(response.wsgi_request, HttpResponse(
+            status=status, headers={"Vary": response["Vary"]}))
+    assert djangos["Vary"] == response["Vary"] and "Accept-Language" in response["Vary"]
+    assert djangos["Content-Language"] == response["Content-Language"]
