@@ -42,6 +42,7 @@ from orders.serializers import (
 )
 from orders.summary import cart_summary
 from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
+from shop.api.input import validated_input
 from shop.api.money import MoneyField
 from shop.errors import ShopError
 from shop.money import to_minor_units
@@ -122,11 +123,9 @@ class CartItemAddApi(_CartWriteApi):
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        change = carts.cart_line_add(owner=carts.cart_owner(request, create=True),
-                                     product_id=data.validated_data["product_id"],
-                                     quantity=data.validated_data["quantity"])
+        data = validated_input(self.InputSerializer, request.data)
+        change = carts.cart_line_add(owner=carts.cart_owner(request, create=True), product_id=data["product_id"],
+                                     quantity=data["quantity"])
         return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
 
@@ -137,10 +136,9 @@ class CartItemApi(_CartWriteApi):
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def patch(self, request: Request, product_id: int) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request.data)
         change = carts.cart_line_update(owner=carts.cart_owner(request, create=True), product_id=product_id,
-                                        quantity=data.validated_data["quantity"])
+                                        quantity=data["quantity"])
         return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
     @extend_schema(responses={200: CartSchema})
@@ -167,23 +165,22 @@ class CartSummaryApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated_input(self.InputSerializer, request.data)
         cart = carts.cart_get_for_request(request)
-        if data.validated_data["country"].upper() not in ("", "EGY"):
+        if data["country"].upper() not in ("", "EGY"):
             governorate = ""
-        elif "governorate" in data.validated_data:
-            governorate = governorate_stored(data.validated_data["governorate"])
+        elif "governorate" in data:
+            governorate = governorate_stored(data["governorate"])
             shopper_governorate_remember(request._request, governorate)
         else:
             governorate = shopper_governorate(request)
         coupon = None
-        code = data.validated_data["coupon_code"].strip()
+        code = data["coupon_code"].strip()
         if code:
             subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
         summary = cart_summary(cart, coupon=coupon, governorate=governorate,
-                               payment_method=data.validated_data["payment_method"])
+                               payment_method=data["payment_method"])
         return Response(cart_output(summary))
 
 
