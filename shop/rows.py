@@ -8,7 +8,7 @@ rows into instances exactly as the ORM would (`Model.from_db`, with the
 database's and the fields' converters: JSON, decimals and dates on SQLite). Given `only`, it names
 just those columns and leaves the others deferred, as `QuerySet.only` does: a product in a cart
 needs ten of its 39 columns, and turning the rest into values (eight JSON documents among them)
-was a fifth of a cart write's own work (issue 14).
+was 6 % of a cart write's instructions (issue 14).
 """
 
 from collections.abc import Callable, Collection, Sequence
