@@ -65,8 +65,8 @@ def media(request, path):
 
 
 _NONCE_MARK = "__nonce__"
-_PER_RESPONSE = ("_csp_config", "_csp_update", "_csp_replace", "_csp_exempt",
-                 "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro", "_csp_exempt_ro")
+_PER_RESPONSE = frozenset(("_csp_config", "_csp_update", "_csp_replace", "_csp_exempt",
+                           "_csp_config_ro", "_csp_update_ro", "_csp_replace_ro", "_csp_exempt_ro"))
 
 
 class CSPMiddleware(csp_middleware.CSPMiddleware):
@@ -77,27 +77,30 @@ class CSPMiddleware(csp_middleware.CSPMiddleware):
     response gets the same header it would build, with this request's nonce.
     """
 
-    _built = {}
+    _built: dict[tuple[bool, bool, int, int], str] = {}
+    # what request.csp_nonce becomes once the header is out: reading it raises (django-csp's guard). One
+    # object serves every request: it never holds a value, each read calls the guard again.
+    _NONCE_SPENT = csp_middleware.CheckableLazyObject(csp_middleware.CSPMiddleware._csp_nonce_post_response)
 
     def process_response(self, request, response):
         configs = (getattr(settings, "CONTENT_SECURITY_POLICY", None),
                    getattr(settings, "CONTENT_SECURITY_POLICY_REPORT_ONLY", None))
-        if (settings.DEBUG or any(getattr(response, name, None) for name in _PER_RESPONSE)
+        if (settings.DEBUG or not _PER_RESPONSE.isdisjoint(response.__dict__)
                 or any((config or {}).get("EXCLUDE_URL_PREFIXES") for config in configs)):
             return super().process_response(request, response)
         nonce = getattr(request, "_csp_nonce", None)
-        for header, report_only in ((HEADER, False), (HEADER_REPORT_ONLY, True)):
-            if header in response:
+        for header, report_only, config in ((HEADER, False, configs[0]), (HEADER_REPORT_ONLY, True, configs[1])):
+            if config is None or header in response:
                 continue
             # keyed by the settings objects too, so a changed setting (override_settings) is seen
             key = (report_only, nonce is not None, id(configs[0]), id(configs[1]))
-            if key not in self._built:
-                self._built[key] = csp_middleware.build_policy(
+            policy = self._built.get(key)
+            if policy is None:
+                policy = self._built[key] = csp_middleware.build_policy(
                     config=None, update=None, replace=None, nonce=_NONCE_MARK if nonce else None,
                     report_only=report_only)
-            policy = self._built[key]
             if policy:
                 response[header] = policy.replace(_NONCE_MARK, nonce) if nonce else policy
         if nonce is None:
-            request.csp_nonce = csp_middleware.CheckableLazyObject(self._csp_nonce_post_response)
+            request.csp_nonce = self._NONCE_SPENT
         return response

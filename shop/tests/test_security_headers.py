@@ -58,6 +58,18 @@ def test_the_scripts_of_a_page_carry_this_responses_nonce(client):
     assert NONCE.search(client.get("/about").content.decode()).group(1) != nonce
 
 
+@pytest.mark.parametrize("path", ["/api/cart", "/robots.txt"])
+def test_a_nonce_asked_for_after_the_header_went_out_is_refused_on_every_answer(path):
+    """django-csp's guard: once the policy is written, reading request.csp_nonce raises, answer after answer."""
+    from csp.exceptions import CSPNonceError
+
+    for _ in range(2):
+        request = Client().get(path).wsgi_request
+        with pytest.raises(CSPNonceError):
+            str(request.csp_nonce)
+        assert not request.csp_nonce  # still lazy: no nonce was made after the fact
+
+
 def test_the_announcement_colours_come_in_a_nonced_style_sheet_not_a_style_attribute():
     # given
     now = timezone.now()
