@@ -1,12 +1,15 @@
 import re
+from functools import lru_cache
 
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.messages.storage import default_storage
+from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, transaction
-from django.http import HttpResponseRedirect, JsonResponse, QueryDict
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponseRedirect, JsonResponse, QueryDict
 from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
@@ -49,6 +52,21 @@ def _is_page_path(path):
     return not path.startswith(_UNPREFIXED)
 
 
+@lru_cache(maxsize=256)  # the values browsers send are few; a made-up one costs one slot
+def _unprefixed_language(cookie: str | None, accept_language: str) -> str:
+    """Django's language for a request to a path without a language prefix, from these two headers."""
+    probe = HttpRequest()
+    probe.COOKIES = {} if cookie is None else {settings.LANGUAGE_COOKIE_NAME: cookie}
+    probe.META = {"HTTP_ACCEPT_LANGUAGE": accept_language}
+    return translation.get_language_from_request(probe, check_path=False)
+
+
+@receiver(setting_changed)
+def _languages_changed(*, setting, **kwargs):
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LANGUAGE_COOKIE_NAME"):
+        _unprefixed_language.cache_clear()
+
+
 class ShopLocaleMiddleware(LocaleMiddleware):
     """English at /…, Arabic at /ar/…; the cookie, then the browser, picks at /.
 
@@ -58,14 +76,24 @@ class ShopLocaleMiddleware(LocaleMiddleware):
     calls take the language from Accept-Language, which the islands send.
     """
 
+    def __call__(self, request):
+        if _is_page_path(request.path_info):
+            return super().__call__(request)  # process_request and process_response below
+        # Paths outside the language prefix (the API, health): Django's choice for a request without one,
+        # worked out once per cookie and Accept-Language (every cart write passes here: issue 14), and
+        # Django's Vary and Content-Language, without looking for a language in the path ("api")
+        language = _unprefixed_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
+                                        request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", translation.get_language())
+        return response
+
     def process_request(self, request):
-        path = request.path_info
-        if not _is_page_path(path):
-            language = translation.get_language_from_request(request, check_path=False)
-            translation.activate(language)
-            request.LANGUAGE_CODE = translation.get_language()
-            return None
         super().process_request(request)
+        path = request.path_info
         if request.method in ("GET", "HEAD") and trans_real.get_language_from_path(path) is None:
             wanted = self._preferred_language(request)
             if wanted and wanted != settings.LANGUAGE_CODE:
@@ -75,15 +103,6 @@ class ShopLocaleMiddleware(LocaleMiddleware):
                 response.headers["Vary"] = "Cookie, Accept-Language"
                 return response
         return None
-
-    def process_response(self, request, response):
-        if _is_page_path(request.path_info):
-            return super().process_response(request, response)
-        # Django's answer for a path without a language prefix, without looking for one in it (a
-        # failed lookup of "api" as a language, every API call)
-        patch_vary_headers(response, ("Accept-Language",))
-        response.headers.setdefault("Content-Language", translation.get_language())
-        return response
 
     @staticmethod
     def _preferred_language(request):

@@ -75,3 +75,28 @@ def test_a_path_outside_the_prefix_gets_djangos_language_headers(client, path, s
             status=status, headers={"Vary": response["Vary"]}))
     assert djangos["Vary"] == response["Vary"] and "Accept-Language" in response["Vary"]
     assert djangos["Content-Language"] == response["Content-Language"]
+
+
+@pytest.mark.django_db
+def test_a_path_outside_the_prefix_gets_djangos_language_for_every_cookie_and_header(client, settings):
+    """The language of an API call, worked out once per cookie and Accept-Language, is Django's choice for
+    that request, whatever came before it in the process."""
+    asked = [(None, ""), (None, "ar"), ("en", "ar"), ("ar", "en"), ("xx", "ar-EG,en;q=0.5"), (None, "fr, en;q=0.1"),
+             (None, "fr"), ("ar", ""), (None, "ar")]
+    answered = set()
+    for cookie, accept in asked * 2:
+        client.cookies.clear()
+        if cookie is not None:
+            client.cookies[settings.LANGUAGE_COOKIE_NAME] = cookie
+        response = client.get("/api/cart", HTTP_ACCEPT_LANGUAGE=accept)
+        expected = translation.get_language_from_request(response.wsgi_request, check_path=False)
+        assert response["Content-Language"] == response.wsgi_request.LANGUAGE_CODE == expected, (cookie, accept)
+        answered.add(expected)
+    assert answered == {"en", "ar"}
+
+
+@pytest.mark.django_db
+def test_a_changed_language_setting_is_seen_by_paths_outside_the_prefix(client, settings):
+    assert client.get("/api/cart", HTTP_ACCEPT_LANGUAGE="ar")["Content-Language"] == "ar"
+    settings.LANGUAGES = [("en", "English")]
+    assert client.get("/api/cart", HTTP_ACCEPT_LANGUAGE="ar")["Content-Language"] == "en"
