@@ -162,17 +162,19 @@ def store_today(store: StoreSettings) -> date:
     return timezone.now().astimezone(zone).date()
 
 
-def is_working_day(day: date, store: StoreSettings) -> bool:
-    return day.weekday() not in set(store.delivery_days_off or []) and \
-        day.isoformat() not in set(store.delivery_holidays or [])
-
-
 def add_working_days(start: date, days: int, store: StoreSettings) -> date:
     """The `days`-th working day after `start` (at least the next working day)."""
+    return _working_day_after(start, days, frozenset(store.delivery_days_off or []),
+                              frozenset(store.delivery_holidays or []))
+
+
+# every cart answer asks for the same few (a day's start, each zone's days, the store's days off)
+@lru_cache(maxsize=256)
+def _working_day_after(start: date, days: int, days_off: frozenset[int], holidays: frozenset[str]) -> date:
     day, counted = start, 0
     for _step in range(days * 7 + 400):  # bounded even if staff mark every day a holiday
         day += timedelta(days=1)
-        if is_working_day(day, store):
+        if day.weekday() not in days_off and day.isoformat() not in holidays:
             counted += 1
             if counted >= max(days, 1):
                 return day

@@ -45,6 +45,19 @@ def test_working_days_skip_friday_and_the_holidays():
     assert add_working_days(date(2026, 11, 26), 2, store) == date(2026, 11, 30)
 
 
+def test_a_change_to_the_days_off_or_the_holidays_moves_the_dates_at_once():
+    """The working days are worked out once per start, days off and holidays: a change is a new answer."""
+    store = store_settings_get()
+    store.delivery_days_off, store.delivery_holidays = [4], []  # Friday off
+    assert add_working_days(date(2026, 11, 26), 2, store) == date(2026, 11, 29)  # Sat, Sun
+    store.delivery_holidays = ["2026-11-29"]
+    assert add_working_days(date(2026, 11, 26), 2, store) == date(2026, 11, 30)
+    store.delivery_days_off = [4, 5]  # Friday and Saturday off
+    assert add_working_days(date(2026, 11, 26), 2, store) == date(2026, 12, 1)  # Mon, Tue
+    store.delivery_days_off, store.delivery_holidays = [4], []
+    assert add_working_days(date(2026, 11, 26), 2, store) == date(2026, 11, 29)
+
+
 @time_machine.travel(THURSDAY, tick=False)
 def test_the_estimate_is_localised_with_latin_digits():
     store = store_settings_get()
