@@ -15,7 +15,7 @@ in with `throttle_scope`), the HTML form posts call `rate_limit_exceeded`.
 import hashlib
 import time
 from collections.abc import Callable
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +34,7 @@ def rate_limit_message():
     return _("Too many requests. Please wait a moment and try again.")
 
 
+@lru_cache(maxsize=64)
 def parse_rate(rate):
     """'30/hour' → (30, 3600)."""
     count, _sep, period = rate.partition("/")
@@ -60,6 +61,13 @@ def _identities(request):
             yield "session", session.session_key
 
 
+# a visitor's counters are named at each of their writes: hashed once per process (while kept)
+@lru_cache(maxsize=4096)
+def _counter_key(scope, kind, value):
+    """The name of one counter: the address, session or account hashed, so no cache key holds them."""
+    return f"ratelimit:{scope}:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:32]}"
+
+
 def rate_limit_exceeded(request, scope):
     """Count this request in `scope`; True when the address or the session went over the limit.
 
@@ -69,8 +77,7 @@ def rate_limit_exceeded(request, scope):
     if not rate:
         return False
     limit, seconds = parse_rate(rate)
-    keys = [f"ratelimit:{scope}:{kind}:{hashlib.sha256(value.encode()).hexdigest()[:32]}"
-            for kind, value in _identities(request)]
+    keys = [_counter_key(scope, kind, value) for kind, value in _identities(request)]
     over = any(count > limit for count in count_hits(keys, seconds))
     request.rate_limit_wait = seconds - int(time.time()) % seconds if over else None
     return over
