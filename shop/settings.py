@@ -260,7 +260,9 @@ if _csp_report_uri:
         raise ConfigError("CSP_REPORT_URI", "must be one http(s) address or a path, without spaces, ';' or ','")
     _CSP_DIRECTIVES["report-uri"] = _csp_report_uri
 # CSP_REPORT_ONLY=1 sends the same policy as Content-Security-Policy-Report-Only
-# (to try a change on a live shop); production enforces it.
+# (to try a change on a live shop); production enforces it. The other is None, not missing: every
+# response reads both, and a missing setting is two exceptions per read
+CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY_REPORT_ONLY = None
 if env_bool("CSP_REPORT_ONLY", default=False):
     CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": _CSP_DIRECTIVES}
 else:

@@ -173,13 +173,14 @@ class TestTheCachedPath:
 def test_the_policy_built_once_is_the_one_django_csp_builds(tea, settings, report_only):
     from csp.utils import build_policy
 
-    name = "CONTENT_SECURITY_POLICY_REPORT_ONLY" if report_only else "CONTENT_SECURITY_POLICY"
-    directives = {"DIRECTIVES": {"default-src": ["'self'"], "script-src": ["'self'", "'nonce'"]}}
-    setattr(settings, name, directives)
-    if report_only:
-        settings.CONTENT_SECURITY_POLICY = None
+    names = ["CONTENT_SECURITY_POLICY", "CONTENT_SECURITY_POLICY_REPORT_ONLY"]
+    name, other_name = reversed(names) if report_only else names
+    setattr(settings, name, {"DIRECTIVES": {"default-src": ["'self'"], "script-src": ["'self'", "'nonce'"]}})
+    setattr(settings, other_name, None)
     for _ in range(2):  # built, then from memory
         response = Client().get("/shop")
         nonce = NONCE.search(response.content.decode()).group(1)
         header = "Content-Security-Policy-Report-Only" if report_only else "Content-Security-Policy"
         assert response[header] == build_policy(nonce=nonce, report_only=report_only)
+        other = "Content-Security-Policy" if report_only else "Content-Security-Policy-Report-Only"
+        assert other not in response  # the other setting is None: no header, not an empty one
