@@ -69,3 +69,9 @@ class CamelCaseJSONRenderer(JSONRenderer):
     def render(self, data: Any, accepted_media_type: str | None = None,
                renderer_context: dict[str, Any] | None = None) -> bytes:
         return super().render(camelize(data), accepted_media_type, renderer_context)
+
+    def get_indent(self, accepted_media_type: str, renderer_context: dict[str, Any]) -> int | None:
+        # DRF reads `indent=` from the accepted type's parameters: a type without any has none
+        if accepted_media_type and ";" not in accepted_media_type:
+            return renderer_context.get("indent", None)
+        return super().get_indent(accepted_media_type, renderer_context)
