@@ -1,6 +1,7 @@
 import hashlib
 import secrets
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
@@ -46,6 +47,11 @@ class ShopUserManager(UserManager):
         return self.get(email__iexact=(email or "").strip())
 
 
+# (password hash, secret) -> the session's auth hash (User._get_session_auth_hash); forgotten all at once when full
+_session_auth_hashes: dict[tuple[str, str], str] = {}
+SESSION_AUTH_HASHES_KEPT = 10_000
+
+
 class User(AbstractUser):
     """One user model: customers sign in with email, staff with username.
 
@@ -89,6 +95,17 @@ class User(AbstractUser):
     @property
     def display_name(self):
         return self.first_name or self.username
+
+    def _get_session_auth_hash(self, secret=None):
+        """Django's HMAC of the password hash, which every request of a signed-in visitor checks against
+        their session: worked out once per password hash and secret in each process (issue 14)."""
+        key = (self.password, settings.SECRET_KEY if secret is None else secret)
+        found = _session_auth_hashes.get(key)
+        if found is None:
+            if len(_session_auth_hashes) >= SESSION_AUTH_HASHES_KEPT:
+                _session_auth_hashes.clear()
+            found = _session_auth_hashes[key] = super()._get_session_auth_hash(secret)
+        return found
 
 
 class AuthToken(models.Model):

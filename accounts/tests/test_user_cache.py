@@ -5,6 +5,7 @@ import re
 
 import pytest
 from django.contrib import auth
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -251,3 +252,21 @@ class TestWhatIsKeptPerCustomer:
         make_order(user=alice, state="Giza", lines=[(tea, 1)])
         page = customer.get("/product/kenya-gold").content.decode()
         assert "Delivery to Giza" in page and "Delivery to Aswan" not in page
+
+
+@pytest.mark.django_db
+def test_the_session_hash_kept_per_password_and_secret_is_djangos(settings):
+    """User._get_session_auth_hash keeps Django's HMAC per password hash and secret: a new password, a new
+    secret key and every fallback key get their own, each exactly as Django works it out."""
+
+    user = User(username="amina@example.com", password=make_password("first-pass-123"))
+    settings.SECRET_KEY_FALLBACKS = ["an-older-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"]
+    first = user.get_session_auth_hash()
+    for _ in range(2):  # worked out, then kept
+        assert user.get_session_auth_hash() == AbstractBaseUser._get_session_auth_hash(user) == first
+        assert list(user.get_session_auth_fallback_hash()) == [
+            AbstractBaseUser._get_session_auth_hash(user, secret=settings.SECRET_KEY_FALLBACKS[0])]
+    settings.SECRET_KEY = "a-new-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEF"
+    assert user.get_session_auth_hash() == AbstractBaseUser._get_session_auth_hash(user) != first
+    user.password = make_password("second-pass-456")
+    assert user.get_session_auth_hash() == AbstractBaseUser._get_session_auth_hash(user) != first
