@@ -258,7 +258,6 @@ class TestWhatIsKeptPerCustomer:
 def test_the_session_hash_kept_per_password_and_secret_is_djangos(settings):
     """User._get_session_auth_hash keeps Django's HMAC per password hash and secret: a new password, a new
     secret key and every fallback key get their own, each exactly as Django works it out."""
-
     user = User(username="amina@example.com", password=make_password("first-pass-123"))
     settings.SECRET_KEY_FALLBACKS = ["an-older-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"]
     first = user.get_session_auth_hash()
