@@ -3,7 +3,7 @@
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Literal, NamedTuple, TypeVar, overload
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -302,12 +302,13 @@ def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict
     On PostgreSQL this is one statement, atomic on its own: no BEGIN or COMMIT round trip (issue 14).
     A write that waited for the cart's row sees the other's version once that commits, and writes nothing.
     """
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
     now = timezone.now()
-    values: dict[str, Any] = {"now": connection.ops.adapt_datetimefield_value(now), "cart": cart.pk,
+    values: dict[str, Any] = {"now": db.ops.adapt_datetimefield_value(now), "cart": cart.pk,
                               "version": version, **params}
     bump = f"{_BUMP} AND version = %(version)s"
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+    with db.cursor() as cursor:
+        if db.vendor == "postgresql":
             cursor.execute(f"WITH bumped AS ({bump} RETURNING id) {statement.format(bumped='bumped')}", values)
             written: bool = cursor.rowcount == 1
         else:  # SQLite's WITH takes only a SELECT: the version is moved on first, in one transaction

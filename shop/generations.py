@@ -23,7 +23,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
 from shop.request_scope import shared_forget, shared_get, shared_get_many, shared_put
 
@@ -168,8 +168,9 @@ class _ChangedUnread:
 
 
 def _changed_unread(*, make: bool) -> set[str]:
-    if connection.in_atomic_block:
-        for _savepoints, callback, _robust in connection.run_on_commit:
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
+    if db.in_atomic_block:
+        for _savepoints, callback, _robust in db.run_on_commit:
             if isinstance(callback, _ChangedUnread):
                 return callback.keys
         if make:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
@@ -68,10 +68,11 @@ class Columns(Generic[M]):
 
     def instance(self, values: Sequence[Any]) -> M:
         """The instance of one row's `sql` columns, as the ORM would build it."""
+        db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
         values = list(values)
         for index, column, converters in self._converters:
             value = values[index]
             for convert in converters:
-                value = convert(value, column, connection)
+                value = convert(value, column, db)
             values[index] = value
-        return self.model.from_db(connection.alias, self._names, values)
+        return self.model.from_db(db.alias, self._names, values)
