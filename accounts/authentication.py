@@ -11,9 +11,11 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
-        # DRF's get_authorization_header, read from META: its `request.headers` builds a table of every
-        # header's name, which nothing else in an API call needs (issue 14)
-        header = request.META.get("HTTP_AUTHORIZATION", "").encode(HTTP_HEADER_ENCODING).decode(errors="ignore")
+        # DRF's get_authorization_header, read from the Django request's META: `request.headers` builds a
+        # table of every header's name, which nothing else in an API call needs, and DRF's request passes
+        # META on only after an AttributeError (issue 14)
+        meta = request._request.META
+        header = meta.get("HTTP_AUTHORIZATION", "").encode(HTTP_HEADER_ENCODING).decode(errors="ignore")
         parts = header.split()
         if not parts or parts[0] != self.keyword:
             return None

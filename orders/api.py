@@ -68,7 +68,7 @@ CART_ANSWER_SECONDS = 60
 
 def _cart_response(request: Request, *, lines: list[tuple[Product, int]], notice: str | None = None) -> Response:
     """The cart answer after a write, from the lines the write left."""
-    data = cart_output(cart_summary(None, governorate=shopper_governorate(request), lines=lines))
+    data = cart_output(cart_summary(None, governorate=shopper_governorate(request._request), lines=lines))
     if notice:
         data["notice"] = notice
     return Response(data)
@@ -124,8 +124,8 @@ class CartItemAddApi(_CartWriteApi):
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        change = carts.cart_line_add(owner=carts.cart_owner(request, create=True), product_id=data["product_id"],
-                                     quantity=data["quantity"])
+        change = carts.cart_line_add(owner=carts.cart_owner(request._request, create=True),
+                                     product_id=data["product_id"], quantity=data["quantity"])
         return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
 
@@ -137,7 +137,7 @@ class CartItemApi(_CartWriteApi):
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def patch(self, request: Request, product_id: int) -> Response:
         data = validated_input(self.InputSerializer, request.data)
-        change = carts.cart_line_update(owner=carts.cart_owner(request, create=True), product_id=product_id,
+        change = carts.cart_line_update(owner=carts.cart_owner(request._request, create=True), product_id=product_id,
                                         quantity=data["quantity"])
         return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 

@@ -87,10 +87,12 @@ class ScopedRateLimit(BaseThrottle):
     """DRF throttle for write methods of views that name a `throttle_scope`."""
 
     def allow_request(self, request, view):
+        # the Django request: DRF's session and user are the same objects, and every attribute DRF's
+        # request passes on to it is an AttributeError caught first
+        request = request._request
         scope = getattr(view, "throttle_scope", None)
         if not scope or request.method in ("GET", "HEAD", "OPTIONS"):
             return True
-        # the Django request: DRF's own session and user are the same objects
         self._request = request
         return not rate_limit_exceeded(request, scope)
 

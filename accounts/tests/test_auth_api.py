@@ -126,13 +126,14 @@ def test_a_deactivated_customer_cannot_use_a_token_or_sign_in(client, alice, pas
 
 
 def test_a_token_authenticates_other_customer_calls(client, alice, password):
+    from rest_framework.request import Request
     from rest_framework.test import APIRequestFactory
 
     from accounts.authentication import BearerTokenAuthentication
 
-    # given
+    # given (DRF hands its authenticators its own request)
     key = _login(client, password).json()["token"]
-    request = APIRequestFactory().get("/api/anything", HTTP_AUTHORIZATION=f"Bearer {key}")
+    request = Request(APIRequestFactory().get("/api/anything", HTTP_AUTHORIZATION=f"Bearer {key}"))
 
     # when
     user, token = BearerTokenAuthentication().authenticate(request)
