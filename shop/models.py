@@ -12,7 +12,8 @@ from catalog.cache import catalog_changed_now_and_on_commit
 from shop.generations import delete_now_and_on_commit
 from shop.request_scope import shared_forget
 
-STORE_SETTINGS_CACHE_KEY = "store-settings:v1"
+# v2: the row pickled as bytes (shop.store_settings)
+STORE_SETTINGS_CACHE_KEY = "store-settings:v2"
 
 
 def _default_seo():

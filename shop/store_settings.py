@@ -1,8 +1,10 @@
 """Read the store settings through the shared cache."""
 
+import pickle
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models.base import ModelState
 from django.utils.translation import gettext as _
 
 from catalog.cache import VERSION_KEY
@@ -32,12 +34,39 @@ def store_settings_get() -> StoreSettings:
     Read once per request (shop.request_scope), with the catalogue version:
     every page that reads one reads the other.
     """
-    settings: StoreSettings | None = shared_get(STORE_SETTINGS_CACHE_KEY, with_keys=_KEYS)
-    if settings is None:
-        settings, _created = StoreSettings.objects.get_or_create(pk=1)
-        cache.set(STORE_SETTINGS_CACHE_KEY, settings, CACHE_SECONDS)
-        shared_put(STORE_SETTINGS_CACHE_KEY, settings)
-    return settings
+    global _last_unpickled
+    payload: bytes | None = shared_get(STORE_SETTINGS_CACHE_KEY, with_keys=_KEYS)
+    if payload is None:
+        row, _created = StoreSettings.objects.get_or_create(pk=1)
+        payload = pickle.dumps(row, pickle.HIGHEST_PROTOCOL)
+        cache.set(STORE_SETTINGS_CACHE_KEY, payload, CACHE_SECONDS)
+        shared_put(STORE_SETTINGS_CACHE_KEY, payload)
+        _last_unpickled = (payload, row)
+    return _unpickled(payload)
+
+
+# Every request reads the settings, and unpickling the row (its Decimals, datetimes and JSON) cost more
+# than reading it from the shared cache (about 30 µs, on Redis as on files; issue 14). So the shared cache
+# holds the row pickled here, as bytes, and a process unpickles the same bytes once: (bytes, their row).
+_last_unpickled: tuple[bytes, StoreSettings] | None = None
+
+
+def _unpickled(payload: bytes) -> StoreSettings:
+    """The row pickled in `payload`, as a copy of the row last unpickled from the same bytes, if any.
+
+    Each caller gets a copy, so a field set on it (and not saved) goes no further; the JSON fields are
+    shared between the copies, and nothing changes them in place (store_settings_update sets new ones).
+    """
+    global _last_unpickled
+    last = _last_unpickled
+    if last is None or last[0] != payload:
+        last = _last_unpickled = (payload, pickle.loads(payload))
+    row = last[1]
+    copy = StoreSettings.__new__(StoreSettings)
+    copy.__dict__.update(row.__dict__)
+    copy._state = ModelState()
+    copy._state.adding, copy._state.db = False, row._state.db
+    return copy
 
 
 def store_settings_keys(session_key: str, user_id: str | None) -> tuple[str, ...]:
