@@ -8,10 +8,16 @@ analytics months were culled again and again. So
 the folder is counted once every CULL_CHECK_EVERY writes of a process: it holds at most MAX_ENTRIES
 files (10,000 in the settings) plus what each process wrote since its last count. Rate-limit
 counters are appended to, not rewritten (count_hits). Each key's file name, an MD5 of the key after
-Django's key checks, is worked out once per process (every request reads four keys or more: issue 14).
+Django's key checks, is worked out once per process (every request reads four keys or more: issue 14),
+and `get` reads a file with one system call where Django's took a file object, two reads and a pickle
+read from the file (half the cost of a small key's read).
 """
 
+import io
 import os
+import pickle
+import time
+import zlib
 
 from django.core.cache.backends.filebased import FileBasedCache
 
@@ -33,6 +39,22 @@ class FileCache(FileBasedCache):
                 self._file_names.clear()
             name = self._file_names[key, version] = super()._key_to_file(key, version)
         return name
+
+    def get(self, key, default=None, version=None):
+        """Django's get: the file holds the expiry pickled, then the value pickled and compressed."""
+        path = self._key_to_file(key, version)
+        data = _read_whole(path)
+        if data is None:
+            return default
+        stream = io.BytesIO(data)
+        try:
+            expiry = pickle.load(stream)
+        except EOFError:  # an empty file is expired, as in Django's
+            expiry = 0
+        if expiry is not None and expiry < time.time():
+            self._delete(path)
+            return default
+        return pickle.loads(zlib.decompress(data[stream.tell():]))
 
     def _cull(self):
         self._writes += 1
@@ -65,3 +87,24 @@ class FileCache(FileBasedCache):
         except FileNotFoundError:  # the folder is made at the first count, not looked for at every one
             self._createdir()
             return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+
+_CHUNK = 1 << 16
+
+
+def _read_whole(path):
+    """The file's bytes (one read for a file under 64 KiB), or None when there is none."""
+    try:
+        file = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        data = os.read(file, _CHUNK)
+        if len(data) == _CHUNK:  # a stored page, perhaps: the rest
+            chunks = [data]
+            while chunk := os.read(file, _CHUNK):
+                chunks.append(chunk)
+            data = b"".join(chunks)
+        return data
+    finally:
+        os.close(file)

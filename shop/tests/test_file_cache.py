@@ -1,9 +1,13 @@
 """The file cache (a shop without Redis) counts its folder now and then, and still stays bounded."""
 
+import os
 import shutil
+import time
+from decimal import Decimal
 
 import pytest
 from django.core.cache import caches
+from django.core.cache.backends.filebased import FileBasedCache
 
 from shop.file_cache import FileCache
 
@@ -68,3 +72,23 @@ def test_counting_makes_the_folder_once_and_only_when_it_is_missing(tmp_path, mo
     monkeypatch.setattr(cache, "_createdir", lambda: made.append(1) or make())
     assert [cache.count_hits(["a", "b"], 60) for _ in range(3)] == [[1, 1], [2, 2], [3, 3]]
     assert made == [1]  # the first count found no folder; no later one looked for it
+
+
+def test_a_read_gets_what_django_s_file_cache_gets(small_cache, tmp_path, monkeypatch):
+    django_s = FileBasedCache(str(tmp_path), {})  # the same folder: each reads the other's files
+    page = "".join(f"<p>{n}</p>" for n in range(60_000))  # compressed, still over one 64 KiB read
+    values = {"small": 1, "none": None, "settings": {"rate": Decimal("45.00")}, "page": page, "bytes": b"\x00" * 9}
+    for key, value in values.items():
+        django_s.set(key, value, timeout=None if key == "none" else 60)
+    assert len(open(small_cache._key_to_file("page"), "rb").read()) > 65536
+    for key, value in values.items():
+        assert small_cache.get(key, "missing") == django_s.get(key, "missing") == value
+    assert small_cache.get("never-set", "missing") == "missing"
+    open(small_cache._key_to_file("empty"), "wb").close()  # an empty file is expired, and goes
+    assert small_cache.get("empty", "missing") == "missing"
+    assert not os.path.exists(small_cache._key_to_file("empty"))
+    small_cache.set("soon", 1, timeout=5)
+    monkeypatch.setattr(time, "time", lambda: time.monotonic() + 2e9)  # long after it expired
+    assert small_cache.get("soon", "missing") == "missing"
+    assert not os.path.exists(small_cache._key_to_file("soon"))
+    assert small_cache.get("none", "missing") is None  # no expiry: kept whatever the time
