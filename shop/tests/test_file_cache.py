@@ -1,6 +1,7 @@
 """The file cache (a shop without Redis) counts its folder now and then, and still stays bounded."""
 
 import os
+import pickle
 import shutil
 import time
 from decimal import Decimal
@@ -92,3 +93,16 @@ def test_a_read_gets_what_django_s_file_cache_gets(small_cache, tmp_path, monkey
     assert small_cache.get("soon", "missing") == "missing"
     assert not os.path.exists(small_cache._key_to_file("soon"))
     assert small_cache.get("none", "missing") is None  # no expiry: kept whatever the time
+
+
+def test_a_small_value_is_stored_uncompressed_in_a_form_django_s_cache_reads(small_cache, tmp_path):
+    django_s = FileBasedCache(str(tmp_path), {})
+    small = {"rate": Decimal("45.00"), "text": "store settings " * 50}  # compresses well, but is small
+    page = "<p>tea</p>" * 1000
+    small_cache.set("small", small, 60)
+    small_cache.set("page", page, 60)
+    assert os.path.getsize(small_cache._key_to_file("small")) > len(pickle.dumps(small))  # not compressed
+    assert os.path.getsize(small_cache._key_to_file("page")) < len(page) / 10  # compressed
+    for key, value in (("small", small), ("page", page)):
+        assert django_s.get(key) == small_cache.get(key) == value
+    assert small_cache.touch("small", 120) and django_s.get("small") == small
