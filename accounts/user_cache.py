@@ -22,7 +22,6 @@ with plain SQL (shop.rows): after every change of theirs, a customer's next
 request reads it again.
 """
 
-import copy
 from collections.abc import Callable, Hashable, Iterable
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -32,7 +31,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from shop.generations import Generations, found_tokens
-from shop.rows import Columns
+from shop.rows import Columns, instance_copy
 
 T = TypeVar("T")
 
@@ -74,7 +73,7 @@ def user_get(user_id: object) -> Any:
             return user
         values[_ROW] = user
     # every request gets its own instance: views may change and save theirs
-    user = copy.copy(values[_ROW])
+    user = instance_copy(values[_ROW])
     setattr(user, GENERATION_ATTRIBUTE, token)
     _cart_token_keep(user, cart_token)
     return user

@@ -8,7 +8,8 @@ rows into instances exactly as the ORM would (`Model.from_db`, with the
 database's and the fields' converters: JSON, decimals and dates on SQLite). Given `only`, it names
 just those columns and leaves the others deferred, as `QuerySet.only` does: a product in a cart
 needs ten of its 39 columns, and turning the rest into values (eight JSON documents among them)
-was 6 % of a cart write's instructions (issue 14).
+was 6 % of a cart write's instructions (issue 14). `instance_copy` copies a row a process keeps (the
+signed-in user's, the store settings) for each request that reads it.
 """
 
 from collections.abc import Callable, Collection, Sequence
@@ -17,6 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
+from django.db.models.base import ModelState
 from django.db.models.expressions import Col
 
 M = TypeVar("M", bound=Model)
@@ -76,3 +78,19 @@ class Columns(Generic[M]):
                 value = convert(value, column, db)
             values[index] = value
         return self.model.from_db(db.alias, self._names, values)
+
+
+def instance_copy(instance: M) -> M:
+    """The copy `copy.copy(instance)` makes (its own attributes and ModelState, its cache of related
+    objects copied, the values shared), made directly: copy.copy goes through the pickling protocol
+    (Model.__reduce__, __getstate__, a lookup of the model by name, __setstate__), and a row kept in a
+    process is copied for every request that reads it (issue 14)."""
+    model = type(instance)
+    copied = model.__new__(model)
+    copied.__dict__.update(instance.__dict__)
+    source, state = instance._state, ModelState()
+    state.adding, state.db = source.adding, source.db
+    if source.__dict__.get("fields_cache"):  # related objects read with it (none for a row read alone)
+        state.fields_cache = source.fields_cache.copy()
+    copied._state = state
+    return copied

@@ -4,13 +4,13 @@ import pickle
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models.base import ModelState
 from django.utils.translation import gettext as _
 
 from catalog.cache import VERSION_KEY
 from orders.delivery import DeliveryError, days_off_clean, holidays_clean, shipping_zones_clean
 from shop.models import STORE_SETTINGS_CACHE_KEY, StoreSettings
 from shop.request_scope import shared_get, shared_put
+from shop.rows import instance_copy
 from shop.validation import EMAIL_MAX, LINE_MAX, NAME_MAX, clean_fields, clean_url
 from shop.whatsapp import whatsapp_number
 
@@ -61,12 +61,7 @@ def _unpickled(payload: bytes) -> StoreSettings:
     last = _last_unpickled
     if last is None or last[0] != payload:
         last = _last_unpickled = (payload, pickle.loads(payload))
-    row = last[1]
-    copy = StoreSettings.__new__(StoreSettings)
-    copy.__dict__.update(row.__dict__)
-    copy._state = ModelState()
-    copy._state.adding, copy._state.db = False, row._state.db
-    return copy
+    return instance_copy(last[1])
 
 
 def store_settings_keys(session_key: str, user_id: str | None) -> tuple[str, ...]:

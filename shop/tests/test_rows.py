@@ -1,5 +1,7 @@
-"""shop.rows: model instances from plain SQL, exactly as the ORM builds them (both databases)."""
+"""shop.rows: model instances from plain SQL, exactly as the ORM builds them (both databases), and copied
+as copy.copy copies them."""
 
+import copy
 from datetime import timedelta
 from decimal import Decimal
 
@@ -8,8 +10,8 @@ from django.db import connection
 from django.utils import timezone
 
 from catalog.models import Product
-from shop.rows import Columns
-from tests.factories import make_product
+from shop.rows import Columns, instance_copy
+from tests.factories import make_product, make_review
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +44,21 @@ def test_only_names_those_columns_and_leaves_the_rest_to_load_when_read():
                                                                         read.price_amount)
     assert "description" in made.get_deferred_fields() and "title_en" not in made.get_deferred_fields()
     assert (made.description, made.tags) == ("Strong", ["black"])  # loaded on first read
+
+
+@pytest.mark.parametrize("make_copy", [copy.copy, instance_copy])
+def test_a_copy_has_its_own_fields_and_state_and_shares_nothing_it_could_change(make_copy):
+    review = make_review(title="Lovely tea")
+    kept = type(review).objects.select_related("product").get()  # the product in its related cache
+    copied = make_copy(kept)
+    assert (copied.pk, copied.title, copied.product_id) == (kept.pk, kept.title, kept.product_id)
+    assert copied.product is kept.product  # the related object shared, as copy.copy shares it
+    assert (copied._state.adding, copied._state.db) == (False, "default")
+    copied.title = "Changed"
+    copied.product = make_product(title="Another")
+    assert kept.title == "Lovely tea" and kept.product.title != "Another"
+    copied._state.adding = True
+    assert kept._state.adding is False
+    copied._state.adding = False
+    copied.save()
+    assert type(review).objects.get().title == "Changed"
