@@ -10,8 +10,8 @@ files (10,000 in the settings) plus what each process wrote since its last count
 counters are appended to, not rewritten (count_hits). Each key's file name, an MD5 of the key after
 Django's key checks, is worked out once per process (every request reads four keys or more: issue 14),
 and `get` reads a file with one system call where Django's took a file object, two reads and a pickle
-read from the file (half the cost of a small key's read). A small value is written in the same format
-but uncompressed (zlib's level 0), which every request's reads inflate four times faster.
+read from the file (half the cost of a small key's read). A small value is written in Django's format
+but not compressed (zlib's level 0): a read inflates it four times faster.
 """
 
 import io
