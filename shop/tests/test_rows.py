@@ -47,7 +47,7 @@ def test_only_names_those_columns_and_leaves_the_rest_to_load_when_read():
 
 
 @pytest.mark.parametrize("make_copy", [copy.copy, instance_copy])
-def test_a_copy_has_its_own_fields_and_state_and_shares_nothing_it_could_change(make_copy):
+def test_a_copy_has_its_own_fields_state_and_related_cache_and_shares_the_values(make_copy):
     review = make_review(title="Lovely tea")
     kept = type(review).objects.select_related("product").get()  # the product in its related cache
     copied = make_copy(kept)
