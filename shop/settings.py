@@ -374,7 +374,9 @@ PAYMOB_PUBLIC_KEY = env("PAYMOB_PUBLIC_KEY", default="")
 PAYMOB_API_KEY = env("PAYMOB_API_KEY", default="")
 PAYMOB_HMAC_SECRET = env("PAYMOB_HMAC_SECRET", default="")
 PAYMOB_INTEGRATION_IDS = env_list("PAYMOB_INTEGRATION_IDS", default=[])
-PAYMOB_TIMEOUT = 25  # answer before the browser gives up at 30 s
+# what one operation may wait for Paymob (an intention; an inquiry's two calls together): answer
+# before the browser gives up at 30 s
+PAYMOB_TIMEOUT = 25
 
 # --- Exchange rates and importer -------------------------------------------
 EXCHANGE_RATE_PROVIDERS = env_list(

@@ -7,6 +7,7 @@ lowercase `true`/`false`, empty for missing/null, compared in constant time.
 import hashlib
 import hmac
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -107,10 +108,21 @@ class PaymobProvider:
     def hmac_secret(self) -> str:
         return str(settings.PAYMOB_HMAC_SECRET)
 
-    def _post(self, path: str, body: dict[str, Any], headers: dict[str, str]) -> Any:
+    def _deadline(self) -> float:
+        """When one of our operations (its calls together) must have its answer: PAYMOB_TIMEOUT from now.
+
+        A request waits for Paymob in its web process; an inquiry's two calls, each given the whole
+        limit, held it for up to twice the limit, well past the 30 s the browser waits. (requests'
+        timeout bounds each wait for bytes, not a whole answer: it is what the client can promise.)"""
+        return time.monotonic() + self.timeout
+
+    def _post(self, path: str, body: dict[str, Any], headers: dict[str, str], *, deadline: float) -> Any:
         url = f"{self.base_url}{path}"
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise PaymentError("Paymob timed out", timed_out=True)
         try:
-            response = requests.post(url, json=body, headers=headers, timeout=self.timeout)
+            response = requests.post(url, json=body, headers=headers, timeout=remaining)
         except requests.Timeout:
             raise PaymentError("Paymob timed out", timed_out=True) from None
         except requests.RequestException as exc:
@@ -165,7 +177,8 @@ class PaymobProvider:
     def start(self, *, order: Order, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
         body = self.intention_body(order=order, payment=payment, return_url=return_url,
                                    notification_url=notification_url)
-        data = self._post("/v1/intention/", body, {"Authorization": f"Token {settings.PAYMOB_SECRET_KEY}"})
+        data = self._post("/v1/intention/", body, {"Authorization": f"Token {settings.PAYMOB_SECRET_KEY}"},
+                          deadline=self._deadline())
         secret = data.get("client_secret")
         if not secret:
             raise PaymentError("Paymob answered without client_secret", permanent=True)
@@ -177,7 +190,8 @@ class PaymobProvider:
         """Ask Paymob for the latest transaction of the payment's order (server to server)."""
         if not settings.PAYMOB_API_KEY:
             return None
-        token = self._post("/api/auth/tokens", {"api_key": settings.PAYMOB_API_KEY}, {}).get("token")
+        deadline = self._deadline()
+        token = self._post("/api/auth/tokens", {"api_key": settings.PAYMOB_API_KEY}, {}, deadline=deadline).get("token")
         if not token:
             raise PaymentError("Paymob gave no auth token")
         body = {"auth_token": token}
@@ -186,7 +200,7 @@ class PaymobProvider:
         else:
             body["merchant_order_id"] = payment.order.number
         data = self._post("/api/ecommerce/orders/transaction_inquiry", body,
-                          {"Authorization": f"Bearer {token}"})
+                          {"Authorization": f"Bearer {token}"}, deadline=deadline)
         if not data or not data.get("id"):
             return None
         return transaction_result(data)

@@ -2,6 +2,7 @@
 
 import json
 import logging
+import time
 
 import pytest
 from django.core import mail
@@ -186,6 +187,25 @@ def test_verify_asks_paymob_when_the_callback_has_not_arrived(api, make_product,
     assert response.json()["order"]["orderId"] == payment.order.number
     assert api.get("/api/cart").json()["itemCount"] == 0  # success clears the cart
     assert PaymentEvent.objects.get().kind == "inquiry"
+
+
+def test_verify_asks_paymob_within_one_time_limit_for_both_of_its_calls(api, make_product, checkout_body,
+                                                                         fake_paymob, settings):
+    # given a card order whose callback has not arrived, and a Paymob that takes 0.3 s over each of the
+    # inquiry's two calls (its sign-in, then the inquiry) where the time limit is 0.5 s for both
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    fake_paymob.inquiry = _callback_body(payment, tx_id=777)["obj"]
+    fake_paymob.mode, fake_paymob.delay = "slow", 0.3
+    settings.PAYMOB_TIMEOUT = 0.5  # stands in for the 25 s a request may wait for Paymob
+    # when
+    started = time.monotonic()
+    response = api.get(f"/api/payment/verify/{payment.payment_id}")
+    waited = time.monotonic() - started
+    # then the second call gets what is left of the limit, runs out, and the order waits for the callback
+    assert response.json()["confirmed"] is False
+    assert Order.objects.get().payment_status == PaymentStatus.AWAITING
+    assert waited < 0.5 + 0.3  # the limit, and the request's own work on a loaded machine
 
 
 def test_verify_never_trusts_unsigned_query_parameters(api, make_product, checkout_body, fake_paymob):
