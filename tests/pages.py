@@ -1,8 +1,8 @@
 """Pages and messages as a test reads them: without the parts that differ on every render.
 
-A CSRF token, a CSP nonce or a signature is random text, so it spells a short name now and then ("Bob" is
-in about one page in four thousand). A check that a name is absent, or that two renders match, reads the
-text through `without_random_parts`."""
+A CSRF token, a CSP nonce or a signature is random text, so it spells a short name now and then (a CSRF
+token holds "Bob" about once in four thousand). A check that a name is absent, or that two renders
+match, reads the text through `without_random_parts`."""
 
 import re
 
