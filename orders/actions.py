@@ -105,6 +105,20 @@ def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> 
     return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
 
 
+def order_expire_unpaid(*, order: Order, note: str) -> bool:
+    """Cancel `order` and put its stock back if it is still pending and awaiting its payment; True if it was.
+
+    Checked under the order's lock: a payment recorded since the caller read the order (the callback
+    landing while the expiry job runs) keeps it, where cancelling would release the stock of a paid order.
+    """
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.status != S.PENDING or locked.payment_status != PaymentStatus.AWAITING:
+            return False
+        order_set_status(order=locked, status=S.CANCELLED, note=note)
+    return True
+
+
 def order_mark_paid(*, order: Order, note: str = "") -> Order:
     """Record a verified payment: paid, processing, confirmation e-mail. Idempotent.
 

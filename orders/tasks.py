@@ -6,8 +6,9 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from orders.actions import order_cancel
+from orders.actions import order_expire_unpaid
 from orders.models import Order, OrderStatus, PaymentStatus
+from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_send, cart_reminders_due
 from shop.queue import enqueue
 
@@ -18,17 +19,22 @@ UNPAID_LIFETIME = timedelta(minutes=30)
 
 @shared_task
 def orders_expire_unpaid() -> int:
-    """Cancel card orders left unpaid for 30 minutes and put their stock back."""
+    """Cancel card orders left unpaid for 30 minutes and put their stock back.
 
+    Each order's provider is asked first, so a payment whose callback never arrived is recorded
+    rather than its order cancelled; an order paid meanwhile is kept (order_expire_unpaid).
+    """
     cutoff = timezone.now() - UNPAID_LIFETIME
     stale = Order.objects.filter(
         status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING, created_at__lt=cutoff
     )
     count = 0
     for order in stale:
-        order_cancel(order=order, note="Unpaid for 30 minutes")
-        logger.info("order %s expired unpaid; stock released", order.number)
-        count += 1
+        for payment in order.payments.filter(status=PaymentStatus.AWAITING):
+            payment_verify(payment=payment)  # a provider that cannot answer leaves it awaiting
+        if order_expire_unpaid(order=order, note="Unpaid for 30 minutes"):
+            logger.info("order %s expired unpaid; stock released", order.number)
+            count += 1
     return count
 
 

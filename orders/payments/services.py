@@ -74,12 +74,18 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
         if result.pending:
             return payment
         locked = Payment.objects.select_for_update().get(pk=payment.pk)
-        if result.success and refunded and locked.status == PaymentStatus.PAID:
-            locked.status = PaymentStatus.REFUNDED
-            locked.save(update_fields=["status", "updated_at"])
-            # money returned: nothing left for staff to settle
-            Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED,
-                                                            needs_attention=False)
+        if refunded:
+            # money returned, never money received: a refund or void for a payment we never recorded
+            # as paid (its success callback missed or still to come) marks nothing paid
+            if result.success and locked.status == PaymentStatus.PAID:
+                locked.status = PaymentStatus.REFUNDED
+                locked.save(update_fields=["status", "updated_at"])
+                # nothing left for staff to settle
+                Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED,
+                                                                needs_attention=False)
+            else:
+                logger.warning("payment %s: refund or void %s for a payment in status %s (order %s) ignored",
+                               locked.payment_id, result.transaction_id, locked.status, locked.order.number)
         elif result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.PAID
             locked.transaction_id = result.transaction_id

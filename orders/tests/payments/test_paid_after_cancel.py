@@ -1,4 +1,6 @@
-"""Money captured on a cancelled order (success after a decline, or after expiry) is never silent."""
+"""Payment news that arrives late or out of order: money captured on a cancelled order (success after a
+decline, or after expiry) is never silent, money returned never marks an order paid, and the expiry job
+never cancels an order that has been paid."""
 
 import json
 from datetime import timedelta
@@ -9,6 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from backoffice.models import AuditEntry
+from orders import tasks
+from orders.actions import order_expire_unpaid, order_mark_paid
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
@@ -25,7 +29,7 @@ def _place(api, make_product, checkout_body):
     return tea, Payment.objects.get()
 
 
-def _callback(client, payment, *, success, tx_id):
+def _callback(client, payment, *, success, tx_id, **flags):
     obj = {
         "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
         "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
@@ -33,6 +37,7 @@ def _callback(client, payment, *, success, tx_id):
         "has_parent_transaction": False, "order": {"id": int(payment.provider_order_id)},
         "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 1,
         "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
+        **flags,
     }
     return client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
                        data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
@@ -118,3 +123,109 @@ def test_a_staff_status_change_settles_the_alert(client, api, owner, make_produc
     order.refresh_from_db()
     assert order.status == OrderStatus.PROCESSING and order.needs_attention is False
     assert staff.get("/api/admin/dashboard").json()["attentionOrders"] == 0
+
+
+def test_a_refund_of_a_paid_payment_marks_it_refunded(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1)
+    # when Paymob reports the money returned
+    response = _callback(client, payment, success=True, tx_id=2, is_refunded=True, has_parent_transaction=True)
+    # then
+    assert response.status_code == 200
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.REFUNDED
+    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
+
+
+@pytest.mark.parametrize(("before", "flag"), [(None, "is_voided"), (None, "is_refunded"), (False, "is_voided"),
+                                              (False, "is_refunded")],
+                         ids=["void, awaiting", "refund, awaiting", "void, declined", "refund, declined"])
+def test_money_returned_never_marks_a_payment_paid(client, api, make_product, checkout_body, fake_paymob, before, flag):
+    # given a card payment still awaiting (its success callback missed), or declined
+    tea, payment = _place(api, make_product, checkout_body)
+    if before is not None:
+        _callback(client, payment, success=before, tx_id=1)
+    status_before = Payment.objects.get().status
+    order_before = Order.objects.values("status", "payment_status").get()
+    # when a signed report of the money returned arrives
+    response = _callback(client, payment, success=True, tx_id=2, has_parent_transaction=True, **{flag: True})
+    # then it is acknowledged and nothing changes: no order paid, no confirmation mail
+    assert response.status_code == 200
+    assert Payment.objects.get().status == status_before != PaymentStatus.PAID
+    assert Order.objects.values("status", "payment_status").get() == order_before
+    assert not [m for m in mail.outbox if "confirm" in m.subject.lower()]
+
+
+def _stale(api, make_product, checkout_body):
+    tea, payment = _place(api, make_product, checkout_body)
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    return tea, payment
+
+
+def test_an_order_paid_after_the_expiry_job_read_it_is_kept(api, make_product, checkout_body, fake_paymob):
+    # given the expiry job has read a stale order
+    tea, _payment = _stale(api, make_product, checkout_body)
+    read_by_the_job = Order.objects.get()
+    # when its payment is recorded before the job cancels it
+    order_mark_paid(order=Order.objects.get())
+    # then the job leaves it: paid, processing, its stock still taken
+    assert order_expire_unpaid(order=read_by_the_job, note="Unpaid for 30 minutes") is False
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.PAID)
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_the_expiry_job_keeps_an_order_whose_callback_lands_while_it_runs(
+        client, api, make_product, checkout_body, fake_paymob, monkeypatch):
+    # given Paymob's callback arrives between the job's read of the stale orders and their cancelling
+    tea, payment = _stale(api, make_product, checkout_body)
+    expire = tasks.order_expire_unpaid
+
+    def callback_first(*, order, note):
+        _callback(client, payment, success=True, tx_id=9)
+        return expire(order=order, note=note)
+
+    monkeypatch.setattr(tasks, "order_expire_unpaid", callback_first)
+    # when
+    expired = orders_expire_unpaid()
+    # then
+    assert expired == 0
+    order = Order.objects.get()
+    assert (order.status, order.payment_status, order.needs_attention) == (
+        OrderStatus.PROCESSING, PaymentStatus.PAID, False)
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_the_expiry_job_asks_paymob_before_cancelling(api, make_product, checkout_body, fake_paymob):
+    # given a stale order whose payment went through but whose callback never came
+    tea, payment = _stale(api, make_product, checkout_body)
+    fake_paymob.inquiry = {
+        "id": 31, "pending": False, "amount_cents": int(payment.amount * 100), "success": True,
+        "is_voided": False, "is_refunded": False, "currency": "EGP",
+        "order": {"id": int(payment.provider_order_id)}, "created_at": "2026-11-21T20:00:00.123456",
+    }
+    # when
+    expired = orders_expire_unpaid()
+    # then the payment is recorded and the order goes on
+    assert expired == 0
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.PAID)
+    assert PaymentEvent.objects.get().kind == "inquiry"
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_the_expiry_job_cancels_when_paymob_cannot_answer(api, make_product, checkout_body, fake_paymob):
+    # given a stale order and a Paymob that fails every call
+    tea, _payment = _stale(api, make_product, checkout_body)
+    fake_paymob.mode = "error"
+    # when
+    expired = orders_expire_unpaid()
+    # then the order expires as before: a late payment would be flagged for staff
+    assert expired == 1
+    assert Order.objects.get().status == OrderStatus.CANCELLED
+    tea.refresh_from_db()
+    assert tea.stock == 10
