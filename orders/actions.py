@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
+from orders.coupons import coupon_use_give_back, coupon_use_take
 from orders.emails import (
     order_attention_send,
     order_confirmation_send,
@@ -54,7 +55,7 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in).
 
-    Cancelling releases reserved stock; un-cancelling reserves it again.
+    Cancelling releases reserved stock and gives the coupon's use back; un-cancelling takes both again.
     Setting the current status again changes nothing. Return the order.
     """
     if status not in S.values:
@@ -72,14 +73,19 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
         fields = ["status", "updated_at"]
         if status == S.CANCELLED and locked.stock_reserved:
             stock_release(lines=_lines(locked))
+            if locked.coupon_id is not None:
+                coupon_use_give_back(locked.coupon_id)
             locked.stock_reserved = False
             fields.append("stock_reserved")
         elif current == S.CANCELLED and not locked.stock_reserved:
-
             try:
                 stock_reserve(lines=_lines(locked))
             except InsufficientStock as exc:
                 raise OrderStatusError(exc.message) from None
+            if locked.coupon_id is not None:
+                # staff restoring an order keep the discount it was placed with, even past the
+                # coupon's limit or after it was switched off; the count stops at the limit
+                coupon_use_take(locked.coupon_id, active_only=False)
             locked.stock_reserved = True
             fields.append("stock_reserved")
         if locked.needs_attention and actor is not None and actor.is_authenticated:

@@ -13,7 +13,6 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F, Q
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -35,6 +34,7 @@ from orders import cart as carts
 from orders.actions import order_confirm_cod
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
+from orders.coupons import coupon_use_take
 from orders.delivery import delivery_window, shopper_governorate_remember, zone_for
 from orders.drafts import checkout_draft_drop, checkout_draft_keep
 from orders.models import (
@@ -202,13 +202,10 @@ def coupon_check(*, code: str, subtotal: Decimal) -> Coupon:
     return coupon
 
 
-def _coupon_use(coupon: Coupon) -> None:
-    """Count one use, atomically: fails once the limit is reached by anyone."""
-    used = Coupon.objects.filter(pk=coupon.pk, is_active=True).filter(
-        Q(usage_limit__isnull=True) | Q(used_count__lt=F("usage_limit"))
-    ).update(used_count=F("used_count") + 1)
-    if not used:
-        raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
+def _cart_changed() -> CheckoutError:
+    """The cart the shopper saw is not the one there is to buy: nothing is placed."""
+    return CheckoutError(_("Your cart has changed. Please review it and try again."), field="items",
+                         status=409, code="cart_changed")
 
 
 def _order_number() -> str:
@@ -239,9 +236,10 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
     method = form.payment_method
     with transaction.atomic():
         # fresh rows: the cart's product objects may be stale
-
         fresh = Product.objects.in_bulk([p.pk for p, _q in lines])
-        lines = [(fresh[p.pk], q) for p, q in lines if p.pk in fresh]
+        if len(fresh) != len({p.pk for p, _q in lines}):  # deleted since the cart was read
+            raise _cart_changed()
+        lines = [(fresh[p.pk], q) for p, q in lines]
         subtotal = order_totals(lines=lines, store=store).subtotal
         coupon = coupon_check(code=form.coupon_code, subtotal=subtotal) if form.coupon_code else None
 
@@ -263,8 +261,8 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
                 )
         earliest, latest = delivery_window(governorate=governorate, store=store)
         stock_reserve(lines=[(p.pk, q) for p, q in lines])
-        if coupon is not None:
-            _coupon_use(coupon)
+        if coupon is not None and not coupon_use_take(coupon.pk):
+            raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
         order = Order.objects.create(
             number=_order_number(), user=user if user is not None and user.is_authenticated else None,
             session_key=session_key or "", language=language, payment_method=method,
@@ -307,8 +305,7 @@ def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: Iterable[Mappin
             raise CheckoutError(_("Please check the items in your cart"), field="items") from None
         wanted[product_id] = wanted.get(product_id, 0) + quantity
     if wanted != {product.pk: quantity for product, quantity in lines}:
-        raise CheckoutError(_("Your cart has changed. Please review it and try again."), field="items",
-                            status=409, code="cart_changed")
+        raise _cart_changed()
 
 
 def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | AnonymousUser | None) -> None:
