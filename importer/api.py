@@ -13,6 +13,7 @@ from catalog.models import Category, Product
 from importer import records, selectors, services, sync
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
+from shop.api.views import OwnTransactionsApiView
 from shop.errors import ShopError
 from shop.money import quantize
 
@@ -188,8 +189,9 @@ class ScrapeCancelApi(APIView):
         return Response({"success": True, "job": selectors.run_progress(run)})
 
 
-class ScrapeImportApi(APIView):
-    """Import cached products into the shop: all of them, or the ones selected."""
+class ScrapeImportApi(OwnTransactionsApiView):
+    """Import cached products into the shop: all of them, or the ones selected. Each product is
+    committed on its own, its picture fetched from the producer before its transaction."""
 
     permission_classes = [StaffAreaPermission]
     area = "products"
@@ -267,8 +269,9 @@ class ScrapePreviewApi(APIView):
         return Response(diff_payload(diff))
 
 
-class ScrapeApplyApi(APIView):
-    """Apply only the changes staff ticked in the preview."""
+class ScrapeApplyApi(OwnTransactionsApiView):
+    """Apply only the changes staff ticked in the preview (each committed on its own: a new product's
+    picture is fetched from the producer outside any transaction)."""
 
     permission_classes = [StaffAreaPermission]
     area = "products"

@@ -36,6 +36,7 @@ from django.conf import settings
 from requests.adapters import HTTPAdapter
 
 from importer.addresses import AddressRefused, address_resolve, target_parse
+from shop.outbound import outside_transaction
 
 log = logging.getLogger(__name__)
 
@@ -335,6 +336,7 @@ class PoliteSession:
             target = self._target(url)
             with TURNS.turn(target.netloc, delay=self.delay, sleep=self.sleep, clock=self.clock):
                 self.requests_made += 1
+                outside_transaction("the producer's site")
                 try:
                     response = self.http.get(target.url, timeout=self.timeout, stream=True,
                                              allow_redirects=False)

@@ -4,7 +4,6 @@ import logging
 from typing import Any, cast
 
 from django.conf import settings
-from django.db import transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -44,6 +43,7 @@ from orders.summary import cart_summary
 from orders.tracking import order_from_token, order_track_lookup, tracking_data, tracking_path
 from shop.api.input import validated_input
 from shop.api.money import MoneyField
+from shop.api.views import OwnTransactionsApiView
 from shop.errors import ShopError
 from shop.money import to_minor_units
 from shop.site_url import site_url
@@ -78,7 +78,7 @@ def _capped_notice(capped: bool) -> str | None:
     return _("Only the quantity in stock was added") if capped else None
 
 
-class _CartWriteApi(APIView):
+class _CartWriteApi(OwnTransactionsApiView):
     """A cart API whose writes hold the cart no longer than the write itself takes.
 
     The cart services run each write in a transaction of their own, the cart's row written first
@@ -88,10 +88,6 @@ class _CartWriteApi(APIView):
     """
 
     throttle_scope = "cart"
-
-    @classmethod
-    def as_view(cls, **initkwargs: Any) -> Any:
-        return transaction.non_atomic_requests(super().as_view(**initkwargs))
 
 
 class CartApi(_CartWriteApi):
@@ -199,11 +195,13 @@ class PaymentTestApi(APIView):
         }})
 
 
-class CreateIntentionApi(APIView):
+class CreateIntentionApi(OwnTransactionsApiView):
     """Place the order from the server-side cart and start its payment.
 
     Prices, totals and items' prices in the body are ignored: the server
-    computes the amount from the catalogue and the store settings.
+    computes the amount from the catalogue and the store settings. The order is
+    committed before Paymob is asked for its payment page (checkout_complete):
+    a slow Paymob must not hold the database meanwhile.
     """
 
     throttle_scope = "checkout"
@@ -288,8 +286,9 @@ class PaymentVerifyApi(APIView):
         return Response(body)
 
 
-class OrderCreateApi(APIView):
-    """Spec 7 compatibility: the server-side order of a payment the provider confirmed.
+class OrderCreateApi(OwnTransactionsApiView):
+    """Spec 7 compatibility: the server-side order of a payment the provider confirmed (asked of
+    Paymob here when its callback has not come: outside the request's transaction).
 
     Only the visitor who placed the order (its session or its customer) may
     ask: anyone else holding the payment id gets the same 404 as for an

@@ -21,6 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from shop.models import OutboundEmail, OutboundEmailStatus
+from shop.outbound import outside_transaction
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ def _deliver(email_id):
     if not claimed:
         return SKIPPED
     email = OutboundEmail.objects.get(pk=email_id)
+    outside_transaction("the mail server")
     try:
         _message(email).send()
     except Exception as error:  # any failure of the server, the network or the message: try again later

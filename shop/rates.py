@@ -18,6 +18,7 @@ from django.utils import timezone
 from catalog.cache import catalog_changed_now_and_on_commit
 from shop.models import ExchangeRate
 from shop.money import to_decimal
+from shop.outbound import outside_transaction
 
 CACHE_SECONDS = 6 * 60 * 60
 
@@ -139,6 +140,7 @@ def provider_fetch(item: str, from_currency: str, to_currency: str, *, timeout: 
     url, _, path = item.partition("#")
     url = _fill(url.strip(), from_currency, to_currency)
     path = _fill(path.strip() or "rate", from_currency, to_currency)
+    outside_transaction("the exchange-rate service")
     try:
         response = requests.get(
             url,

@@ -29,6 +29,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
+from shop.outbound import outside_transaction
 from shop.outbox import ERROR_MAX, SEND_LEASE, retry_wait
 from shop.queue import enqueue
 
@@ -80,6 +81,7 @@ class CloudApiSender:
         url = f"{settings.WHATSAPP_API_URL}/{settings.WHATSAPP_PHONE_NUMBER_ID}/messages"
         body = {"messaging_product": "whatsapp", "recipient_type": "individual", "to": to, "type": "text",
                 "text": {"preview_url": True, "body": text}}
+        outside_transaction("WhatsApp")
         try:
             response = requests.post(url, json=body, timeout=settings.WHATSAPP_TIMEOUT,
                                      headers={"Authorization": f"Bearer {settings.WHATSAPP_ACCESS_TOKEN}"})

@@ -17,6 +17,7 @@ from django.conf import settings
 from orders.models import Order, Payment
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from shop.money import to_minor_units
+from shop.outbound import outside_transaction
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +122,7 @@ class PaymobProvider:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise PaymentError("Paymob timed out", timed_out=True)
+        outside_transaction("Paymob")
         try:
             response = requests.post(url, json=body, headers=headers, timeout=remaining)
         except requests.Timeout:

@@ -343,3 +343,13 @@ def test_a_pending_report_changes_nothing_and_the_final_one_for_the_same_id_stil
     # then
     assert status_between == PaymentStatus.AWAITING
     assert Payment.objects.get().status == PaymentStatus.PAID
+
+
+def test_paymob_is_asked_for_the_payment_page_with_the_order_committed(api, make_product, checkout_body,
+                                                                        fake_paymob):
+    # when a card checkout asks Paymob (its client refuses to call inside a transaction: shop.outbound)
+    _tea, response = _place(api, make_product, checkout_body)
+    # then the slow part held no transaction: the order is placed and Paymob was asked once
+    assert response.status_code == 201, response.content
+    assert [request[1] for request in fake_paymob.requests] == ["/v1/intention/"]
+    assert Order.objects.get().status == OrderStatus.PENDING
