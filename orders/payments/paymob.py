@@ -181,12 +181,15 @@ class PaymobProvider:
                                    notification_url=notification_url)
         data = self._post("/v1/intention/", body, {"Authorization": f"Token {settings.PAYMOB_SECRET_KEY}"},
                           deadline=self._deadline())
-        secret = data.get("client_secret")
+        secret, order_id = data.get("client_secret"), data.get("intention_order_id")
         if not secret:
             raise PaymentError("Paymob answered without client_secret", permanent=True)
+        if not order_id:
+            # its callbacks name the payment by this signed id alone: a payment made without it could
+            # never be matched to the order, the card charged and the order left to expire
+            raise PaymentError("Paymob answered without intention_order_id", permanent=True)
         url = f"{self.base_url}/unifiedcheckout/?publicKey={settings.PAYMOB_PUBLIC_KEY}&clientSecret={secret}"
-        return PaymentStart(payment_url=url, provider_order_id=str(data.get("intention_order_id") or ""),
-                            reference=str(data.get("id") or ""))
+        return PaymentStart(payment_url=url, provider_order_id=str(order_id), reference=str(data.get("id") or ""))
 
     def inquire(self, *, payment: Payment) -> TransactionResult | None:
         """Ask Paymob for the latest transaction of the payment's order (server to server)."""

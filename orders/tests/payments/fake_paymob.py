@@ -30,6 +30,7 @@ class FakePaymob:
         self.mode = "ok"  # ok | error | slow | malformed
         self.delay = 0
         self.inquiry = None  # transaction dict answered by transaction_inquiry
+        self.intention_leaves_out = ()  # keys of the intention answer to leave out
         self.errors = []  # shape problems found in requests
         self.hmac_secret = "test_hmac_secret"
         self.intentions = {}  # client_secret -> (intention body, intention_order_id)
@@ -107,14 +108,15 @@ class FakePaymob:
                     order_id = 217503754 + len(fake.requests)
                     client_secret = f"egy_csk_test_{order_id}"
                     fake.intentions[client_secret] = (body, order_id)
-                    return self._answer(201, {
+                    answer = {
                         "payment_keys": [{"integration": 4097558, "key": "ZXlK"}],
                         "intention_order_id": order_id,
                         "id": "pi_test_ec990fc53d164f019d2b02dd3beef94d",
                         "intention_detail": {"amount": body["amount"], "currency": "EGP"},
                         "client_secret": client_secret, "special_reference": body["special_reference"],
                         "confirmed": False, "status": "intended", "object": "paymentintention",
-                    })
+                    }
+                    return self._answer(201, {k: v for k, v in answer.items() if k not in fake.intention_leaves_out})
                 if self.path == "/api/auth/tokens":
                     return self._answer(201, {"token": "auth-token-1"})
                 if self.path == "/api/ecommerce/orders/transaction_inquiry":

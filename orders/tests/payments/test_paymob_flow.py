@@ -353,3 +353,19 @@ def test_paymob_is_asked_for_the_payment_page_with_the_order_committed(api, make
     assert response.status_code == 201, response.content
     assert [request[1] for request in fake_paymob.requests] == ["/v1/intention/"]
     assert Order.objects.get().status == OrderStatus.PENDING
+
+
+@pytest.mark.parametrize("missing", ["client_secret", "intention_order_id"])
+def test_an_intention_paymob_could_not_be_paid_through_is_refused(api, make_product, checkout_body, fake_paymob,
+                                                                  missing):
+    # given Paymob answers an intention without the page's secret, or without the order id its
+    # callbacks will name the payment by
+    fake_paymob.intention_leaves_out = (missing,)
+    # when
+    tea, response = _place(api, make_product, checkout_body)
+    # then the shopper is not sent to pay; the order waits, its stock held, until it expires
+    assert response.status_code == 502
+    assert response.json()["message"] == "Payment service is not available"
+    payment = Payment.objects.get()
+    assert payment.redirect_url == "" and payment.status == PaymentStatus.AWAITING
+    assert Order.objects.get().status == OrderStatus.PENDING
