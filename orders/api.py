@@ -28,7 +28,7 @@ from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import shopper_governorate, shopper_governorate_remember
 from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
-from orders.payments.services import payment_verify
+from orders.payments.services import payment_verify, signed_redirect
 from orders.places import governorate_stored
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
@@ -264,7 +264,12 @@ class CreateIntentionApi(OwnTransactionsApiView):
 
 
 class PaymentVerifyApi(APIView):
-    """Whether a payment is confirmed, from the server's state (asking the provider if needed)."""
+    """Whether a payment is confirmed, from the server's state (asking the provider if needed).
+
+    Answered to the visitor who placed the order, and to a browser that comes back from paying it
+    with the provider's signed redirect (the payer in another browser); anyone else gets the 404 of an
+    unknown payment, and no provider is asked on their behalf.
+    """
 
     @extend_schema(responses=inline_serializer("PaymentVerification", {
         "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
@@ -272,13 +277,15 @@ class PaymentVerifyApi(APIView):
     }))
     def get(self, request: Request, payment_id: str) -> Response:
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
-        if payment is None:
+        params = request.query_params.dict()
+        owned = payment is not None and session_owns(request, payment.order)
+        if payment is None or not (owned or signed_redirect(payment=payment, params=params)):
             raise ShopError(_("Payment verification failed"), status=404)
-        payment = payment_verify(payment=payment, params=request.query_params.dict())
+        payment = payment_verify(payment=payment, params=params)
         order = payment.order
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
-        if session_owns(request, order):
+        if owned:
             body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
                              "amount": _money.to_representation(payment.amount)}
             if confirmed:

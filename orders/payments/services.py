@@ -143,6 +143,22 @@ def callback_process(*, provider_name: str, body: object, received_hmac: object,
     return _apply(payment, result, kind)
 
 
+def signed_redirect(*, payment: Payment, params: Mapping[str, Any] | None) -> TransactionResult | None:
+    """The transaction that the provider's redirect parameters report for `payment`, if they carry
+    its valid signature (the browser came back from paying it); else None."""
+    secret = getattr(get_provider(payment.provider), "hmac_secret", "")
+    if not (params and params.get("hmac") and secret):
+        return None
+    flat = {k: v for k, v in params.items() if k != "hmac"}
+    if not hmac_verify(flat, params.get("hmac"), secret):
+        return None
+    try:
+        result = transaction_result(flat)
+    except PaymentError:
+        return None
+    return result if result.provider_order_id == payment.provider_order_id else None
+
+
 def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None) -> Payment:
     """Bring `payment` up to date: signed redirect params first, else ask the provider.
 
@@ -151,18 +167,12 @@ def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None)
     if payment.status != PaymentStatus.AWAITING:
         return payment
     provider = get_provider(payment.provider)
-    if params and params.get("hmac") and hasattr(provider, "hmac_secret"):
-        flat = {k: v for k, v in params.items() if k != "hmac"}
-        if hmac_verify(flat, params.get("hmac"), getattr(provider, "hmac_secret", "")):
-            try:
-                result = transaction_result(flat)
-            except PaymentError:
-                result = None
-            if result is not None and result.provider_order_id == payment.provider_order_id:
-                try:
-                    return _apply(payment, result, "redirect")
-                except CallbackRejected:
-                    return payment
+    result = signed_redirect(payment=payment, params=params)
+    if result is not None:
+        try:
+            return _apply(payment, result, "redirect")
+        except CallbackRejected:
+            return payment
     try:
         result = provider.inquire(payment=payment)
     except PaymentError as exc:

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from django.core import mail
+from django.test import Client
 
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
@@ -369,3 +370,36 @@ def test_an_intention_paymob_could_not_be_paid_through_is_refused(api, make_prod
     payment = Payment.objects.get()
     assert payment.redirect_url == "" and payment.status == PaymentStatus.AWAITING
     assert Order.objects.get().status == OrderStatus.PENDING
+
+
+def test_a_stranger_cannot_learn_a_payments_state_nor_make_the_shop_ask_paymob(
+        client, make_product, checkout_body, fake_paymob):
+    # given a card order awaiting its callback, and a stranger who found the return page by Paymob's
+    # (sequential) order id
+    tea = make_product()
+    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
+    payment = Payment.objects.get()
+    stranger = Client()
+    asked = len(fake_paymob.requests)
+    # when
+    page = stranger.get("/payment/success", {"order": payment.provider_order_id})
+    verify = stranger.get(f"/api/payment/verify/{payment.payment_id}")
+    # then
+    assert page.status_code == 200
+    assert verify.status_code == 404 and "status" not in verify.json()
+    assert len(fake_paymob.requests) == asked
+
+
+def test_the_payer_back_in_another_browser_with_paymobs_signed_redirect_is_told(
+        client, make_product, checkout_body, fake_paymob):
+    # given a card order whose callback has not arrived
+    tea = make_product()
+    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
+    payment = Payment.objects.get()
+    # when the payer comes back in a browser without the shop's session, the way Paymob sends them
+    verify = Client().get(f"/api/payment/verify/{payment.payment_id}", _redirect_params(payment))
+    # then the payment is confirmed and they are told, but not shown the order
+    assert verify.status_code == 200
+    assert verify.json() == {"success": True, "confirmed": True, "status": "paid"}
