@@ -1,7 +1,9 @@
 """A coupon's use count: one use taken when an order is placed, given back while the order is cancelled.
 
-An order holds its coupon use exactly when it holds its stock (`Order.stock_reserved`), so an unpaid card
-order that expires or is declined does not use up a limited coupon.
+An order holds its coupon use while it holds its stock (`Order.stock_reserved`), so an unpaid card order
+that expires or is declined does not use up a limited coupon. One exception, staff's call: an order
+restored after its coupon was used up meanwhile keeps its discount with no use counted (the count never
+passes the limit), so cancelling it again lets the coupon be used once more than its limit.
 """
 
 from django.db.models import F, Q
