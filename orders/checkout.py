@@ -41,9 +41,11 @@ from orders.models import (
     Coupon,
     Order,
     OrderItem,
+    OrderStatus,
     OrderStatusChange,
     Payment,
     PaymentMethod,
+    PaymentStatus,
 )
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError
@@ -346,6 +348,28 @@ def _remember_order(request: HttpRequest | Request, order: Order) -> None:
         shopper_governorate_remember(request, order.state)
 
 
+# what makes a card checkout submitted again the same order (with the payment method, coupon and lines)
+_SAME_DETAILS = ("email", "first_name", "last_name", "phone", "street", "building", "apartment", "floor", "city",
+                 "state", "postal_code", "country", "whatsapp_opt_in")
+
+
+def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
+                         session_key: str, provider_name: str) -> Payment | None:
+    """The payment of this visitor's order of the same cart and details that still awaits payment, once its
+    payment page is ready: a checkout submitted again (a double click, a retry after a lost answer) is sent
+    there instead of placing a second order that would hold the stock twice and could be paid twice."""
+    orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING,
+                                  payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
+                                  **{name: getattr(form, name) for name in _SAME_DETAILS})
+    orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
+    wanted = sorted((product.pk, quantity) for product, quantity in lines)
+    for order in orders.order_by("-created_at")[:3]:
+        if sorted(order.items.values_list("product_id", "quantity")) == wanted:
+            return (order.payments.filter(provider=provider_name, status=PaymentStatus.AWAITING)
+                    .exclude(redirect_url="").select_related("order").order_by("-created_at").first())
+    return None
+
+
 @dataclass(frozen=True)
 class CheckoutResult:
     """A placed order and its payment; `error` when the provider could not start it."""
@@ -363,7 +387,8 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     `request` is the Django request (its user, session, cart and address);
     `fields` the customer's and address fields (snake_case); `items`, when
     given, must confirm the cart. In order: pick the provider, validate, check
-    the cart and the visitor's unpaid orders, create the account if asked,
+    the cart and the visitor's unpaid orders (the same card order submitted
+    again gets its payment page back), create the account if asked,
     place the order, sign the new customer in, start the payment; a
     cash-on-delivery order is confirmed and the cart emptied at once.
 
@@ -380,6 +405,11 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
         cart_confirm(lines=lines, items=items)
     user = request.user if request.user.is_authenticated else None
     session_key = request.session.session_key or ""
+    if provider_name != "cod":
+        awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key,
+                                        provider_name=provider_name)
+        if awaiting is not None:
+            return CheckoutResult(order=awaiting.order, payment=awaiting, payment_url=awaiting.redirect_url)
     address = client_ip(request)
     unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
     new_user = None

@@ -113,12 +113,14 @@ def test_the_409_is_translated(api, make_product, checkout_body):
 
 
 def test_a_session_holding_the_limit_of_unpaid_orders_cannot_place_another(api, make_product, checkout_body):
-    # given three card orders this session left unpaid (the cart stays until payment)
+    # given three card orders this session left unpaid (the cart stays until payment; one more tea each
+    # time, or the same checkout again would get the same order back)
     tea = make_product(stock=10)
-    _fill_cart(api, tea)
     for _attempt in range(3):
+        _fill_cart(api, tea)
         assert api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json").status_code == 201
     # when
+    _fill_cart(api, tea)
     response = api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
     # then
     assert response.status_code == 429

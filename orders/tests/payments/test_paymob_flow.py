@@ -3,12 +3,13 @@
 import json
 import logging
 import time
+from decimal import Decimal
 
 import pytest
 from django.core import mail
 from django.test import Client
 
-from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
+from orders.models import Coupon, Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
 
 pytestmark = pytest.mark.django_db
@@ -403,3 +404,39 @@ def test_the_payer_back_in_another_browser_with_paymobs_signed_redirect_is_told(
     # then the payment is confirmed and they are told, but not shown the order
     assert verify.status_code == 200
     assert verify.json() == {"success": True, "confirmed": True, "status": "paid"}
+
+
+def test_a_card_checkout_submitted_again_gets_the_same_order_and_payment_page(api, make_product, checkout_body,
+                                                                               fake_paymob):
+    # given a card checkout whose answer the shopper did not wait for
+    tea, first = _place(api, make_product, checkout_body)
+    # when the same form is submitted again
+    again = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
+    # then it is sent to the same payment page: one order, its stock taken once, Paymob asked once
+    assert again.status_code == 201, again.content
+    same = ("orderId", "paymentId", "paymentUrl")
+    assert [again.json()[key] for key in same] == [first.json()[key] for key in same]
+    assert Order.objects.count() == 1 and Payment.objects.count() == 1
+    assert [request[1] for request in fake_paymob.requests] == ["/v1/intention/"]
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+@pytest.mark.parametrize("change", ["cart", "address", "coupon"])
+def test_a_card_checkout_with_anything_changed_is_a_new_order(api, make_product, checkout_body, fake_paymob, change):
+    # given a card order awaiting payment
+    Coupon.objects.create(code="TEA5", type="fixed", value=Decimal("5"))
+    tea, first = _place(api, make_product, checkout_body)
+    body = checkout_body(paymentMethod="card")
+    # when the shopper changes the cart, the address or the coupon and checks out again
+    if change == "cart":
+        api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 3}, format="json")
+    elif change == "address":
+        body["billingAddress"] = {**body["billingAddress"], "street": "14 Nile St"}
+    else:
+        body["couponCode"] = "tea5"
+    again = api.post("/api/payment/create-intention", body, format="json")
+    # then that is another order with its own payment page
+    assert again.status_code == 201, again.content
+    assert again.json()["orderId"] != first.json()["orderId"]
+    assert Order.objects.count() == 2
