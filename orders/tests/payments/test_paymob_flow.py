@@ -299,13 +299,18 @@ def _redirect_params(payment, *, success=True, tx_id=888):
     return flat
 
 
-def test_the_return_page_finds_the_payment_from_paymobs_redirect_and_verifies_its_hmac(
-        client, make_product, checkout_body, fake_paymob):
-    # given a card order whose callback has not arrived and no inquiry answer
+def _card_order_in(client, make_product, checkout_body):
+    """A card order placed from `client`'s browser session, awaiting payment: its Payment."""
     tea = make_product()
     client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
     client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
-    payment = Payment.objects.get()
+    return Payment.objects.get()
+
+
+def test_the_return_page_finds_the_payment_from_paymobs_redirect_and_verifies_its_hmac(
+        client, make_product, checkout_body, fake_paymob):
+    # given a card order whose callback has not arrived and no inquiry answer
+    payment = _card_order_in(client, make_product, checkout_body)
     params = _redirect_params(payment)
     # when the browser comes back the way Paymob sends it
     page = client.get("/payment/success", params)
@@ -318,10 +323,7 @@ def test_the_return_page_finds_the_payment_from_paymobs_redirect_and_verifies_it
 
 def test_a_redirect_with_a_forged_hmac_confirms_nothing(client, make_product, checkout_body, fake_paymob):
     # given
-    tea = make_product()
-    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
-    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
-    payment = Payment.objects.get()
+    payment = _card_order_in(client, make_product, checkout_body)
     params = {**_redirect_params(payment), "hmac": "f" * 128}
     # when
     verify = client.get(f"/api/payment/verify/{payment.payment_id}", params).json()
@@ -377,10 +379,7 @@ def test_a_stranger_cannot_learn_a_payments_state_nor_make_the_shop_ask_paymob(
         client, make_product, checkout_body, fake_paymob):
     # given a card order awaiting its callback, and a stranger who found the return page by Paymob's
     # (sequential) order id
-    tea = make_product()
-    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
-    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
-    payment = Payment.objects.get()
+    payment = _card_order_in(client, make_product, checkout_body)
     stranger = Client()
     asked = len(fake_paymob.requests)
     # when
@@ -395,10 +394,7 @@ def test_a_stranger_cannot_learn_a_payments_state_nor_make_the_shop_ask_paymob(
 def test_the_payer_back_in_another_browser_with_paymobs_signed_redirect_is_told(
         client, make_product, checkout_body, fake_paymob):
     # given a card order whose callback has not arrived
-    tea = make_product()
-    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
-    client.post("/api/payment/create-intention", checkout_body(), content_type="application/json")
-    payment = Payment.objects.get()
+    payment = _card_order_in(client, make_product, checkout_body)
     # when the payer comes back in a browser without the shop's session, the way Paymob sends them
     verify = Client().get(f"/api/payment/verify/{payment.payment_id}", _redirect_params(payment))
     # then the payment is confirmed and they are told, but not shown the order
