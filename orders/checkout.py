@@ -48,7 +48,7 @@ from orders.models import (
     PaymentStatus,
 )
 from orders.payments import get_provider, provider_for_method, wants_sandbox
-from orders.payments.base import PaymentError
+from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_start
 from orders.places import COUNTRIES, governorate_stored
 from orders.selectors import unpaid_orders_count
@@ -390,7 +390,9 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     the cart and the visitor's unpaid orders (the same card order submitted
     again gets its payment page back), create the account if asked,
     place the order, sign the new customer in, start the payment; a
-    cash-on-delivery order is confirmed and the cart emptied at once.
+    cash-on-delivery order is confirmed in the placing's transaction and the
+    cart emptied at once. A card order is committed before its provider is
+    asked (no outside call inside a transaction: shop.outbound).
 
     A ShopError (400/409/429/503) changes nothing. A provider failure after
     placing returns the order with `error`: it stays pending until it expires.
@@ -419,27 +421,33 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
                                 language=get_language(), client_ip=address, base_url=site_url(request))
+            if provider_name == "cod":  # nothing outside to ask: placed, paid for and confirmed as one
+                payment, start = _payment_start(request, order, provider_name)
+                order = order_confirm_cod(order=order)
     except InsufficientStock as exc:
         raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None
     if new_user is not None:
         customer_sign_in(request=request, user=new_user)
     _remember_order(request, order)
-    if provider_name != "cod":  # kept until paid: a failed payment comes back to a filled form
-        checkout_draft_keep(request=request, form=form, order=order)
+    if provider_name == "cod":
+        carts.cart_clear(cart=carts.cart_get_for_request(request))
+        checkout_draft_drop(request=request)
+        return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
+    # kept until paid: a failed payment comes back to a filled form
+    checkout_draft_keep(request=request, form=form, order=order)
     try:
-        payment, start = payment_start(
-            order=order, provider_name=provider_name,
-            return_url=site_url(request, reverse("orders:payment-success")),
-            notification_url=site_url(request, reverse("payment-callback-paymob")),
-        )
+        # after the order is committed: the provider is an outside service (shop.outbound)
+        payment, start = _payment_start(request, order, provider_name)
     except PaymentError as exc:
         message = _("Payment request timed out") if exc.timed_out else _("Payment service is not available")
         return CheckoutResult(order=order, error=message)
-    if provider_name == "cod":
-        order = order_confirm_cod(order=order)
-        carts.cart_clear(cart=carts.cart_get_for_request(request))
-        checkout_draft_drop(request=request)
     return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
+
+
+def _payment_start(request: HttpRequest | Request, order: Order, provider_name: str) -> tuple[Payment, PaymentStart]:
+    return payment_start(order=order, provider_name=provider_name,
+                         return_url=site_url(request, reverse("orders:payment-success")),
+                         notification_url=site_url(request, reverse("payment-callback-paymob")))
 
 
 def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", governorate: str = "") -> bool:
