@@ -15,4 +15,3 @@ def test_a_call_inside_a_transaction_is_refused():
 
 def test_a_call_outside_any_transaction_goes_ahead():
     outside_transaction("Paymob")  # the test case's own transaction does not count
-
