@@ -5,6 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from catalog.models import Category
+from orders.checkout import checkout_validate
 from tests import factories
 
 
@@ -33,6 +34,19 @@ CHECKOUT = {
     "customer": {"firstName": "Mona", "lastName": "Ali", "email": "mona@example.com", "phone": "01012345678"},
     "billingAddress": {"street": "12 Nile St", "city": "Cairo", "state": "Cairo", "country": "EGY"},
 }
+
+
+FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
+        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "cod"}
+
+
+@pytest.fixture
+def checkout_form():
+    """A validated CheckoutForm for order_place: Mona's, paid cash on delivery unless `extra` says."""
+    def form(**extra):
+        return checkout_validate({**FORM, **extra})
+
+    return form
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
-from orders.checkout import CheckoutError, checkout_validate, order_place
+from orders.checkout import CheckoutError, order_place
 from orders.models import Coupon, Order
 from orders.stock import InsufficientStock
 
@@ -14,9 +14,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
 ]
-
-FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
-        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "cod"}
 
 
 def _race(n, work):
@@ -41,11 +38,11 @@ def _race(n, work):
     return outcomes
 
 
-def test_twenty_parallel_checkouts_for_five_in_stock_make_exactly_five_orders(make_product):
+def test_twenty_parallel_checkouts_for_five_in_stock_make_exactly_five_orders(make_product, checkout_form):
     # given
     tea = make_product(stock=5)
     # when
-    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_validate(FORM)))
+    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_form()))
     # then
     tea.refresh_from_db()
     assert outcomes.count("ok") == 5 and outcomes.count("refused") == 15
@@ -53,13 +50,12 @@ def test_twenty_parallel_checkouts_for_five_in_stock_make_exactly_five_orders(ma
     assert tea.stock == 0
 
 
-def test_a_coupon_with_usage_limit_three_is_used_exactly_three_times(make_product):
+def test_a_coupon_with_usage_limit_three_is_used_exactly_three_times(make_product, checkout_form):
     # given
     tea = make_product(stock=100)
     Coupon.objects.create(code="THREE", type="fixed", value=Decimal("10"), usage_limit=3)
-    form = {**FORM, "coupon_code": "THREE"}
     # when
-    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_validate(form)))
+    outcomes = _race(20, lambda: order_place(lines=[(tea, 1)], form=checkout_form(coupon_code="THREE")))
     # then
     assert outcomes.count("ok") == 3
     assert Coupon.objects.get().used_count == 3
@@ -68,7 +64,7 @@ def test_a_coupon_with_usage_limit_three_is_used_exactly_three_times(make_produc
     assert tea.stock == 97  # refused checkouts gave their stock back
 
 
-def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, settings):
+def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, settings, checkout_form):
     # given a sandbox card order and its signed callback
     from django.core import mail
 
@@ -78,7 +74,7 @@ def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, 
 
     settings.PAYMENT_SANDBOX = True
     tea = make_product(stock=5)
-    order = order_place(lines=[(tea, 1)], form=checkout_validate({**FORM, "payment_method": "sandbox"}))
+    order = order_place(lines=[(tea, 1)], form=checkout_form(payment_method="sandbox"))
     payment, _ = payment_start(order=order, provider_name="sandbox", return_url="http://x/", notification_url="http://x/")
     body, signature = get_provider("sandbox").transaction(payment=payment, success=True)
     # when

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from orders.actions import order_cancel, order_set_status
-from orders.checkout import CheckoutError, checkout_validate, order_place
+from orders.checkout import CheckoutError, order_place
 from orders.models import Coupon, Order, OrderStatus, OrderStatusChange, PaymentStatus
 from shop.store_settings import store_settings_update
 
@@ -298,18 +298,14 @@ def test_a_local_phone_number_is_accepted_outside_egypt(api, make_product, check
     assert Order.objects.get().phone == "0501234567"
 
 
-FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
-        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "cod"}
-
-
-def test_a_product_deleted_while_checking_out_places_nothing(make_product):
+def test_a_product_deleted_while_checking_out_places_nothing(make_product, checkout_form):
     # given a cart read with two products, one of which staff delete before the order is placed
     kept, gone = make_product(stock=5), make_product(stock=5)
     lines = [(kept, 1), (gone, 1)]
     gone.delete()
     # when / then the shopper is asked to look at the cart again; no order, no stock taken
     with pytest.raises(CheckoutError) as refused:
-        order_place(lines=lines, form=checkout_validate(FORM))
+        order_place(lines=lines, form=checkout_form())
     assert (refused.value.status, refused.value.code) == (409, "cart_changed")
     assert Order.objects.count() == 0
     kept.refresh_from_db()
@@ -330,10 +326,10 @@ def test_a_declined_card_payment_gives_its_coupon_use_back(client, make_product,
     assert Coupon.objects.get().used_count == 0
 
 
-def test_cancelling_gives_the_coupon_use_back_and_restoring_takes_it_again(make_product):
+def test_cancelling_gives_the_coupon_use_back_and_restoring_takes_it_again(make_product, checkout_form):
     # given an order placed with a coupon that two orders may use
     Coupon.objects.create(code="TWICE", type="fixed", value=Decimal("10"), usage_limit=2)
-    order = order_place(lines=[(make_product(), 1)], form=checkout_validate({**FORM, "coupon_code": "twice"}))
+    order = order_place(lines=[(make_product(), 1)], form=checkout_form(coupon_code="twice"))
     assert Coupon.objects.get().used_count == 1
     # when it is cancelled, twice
     order_cancel(order=order)
@@ -346,12 +342,12 @@ def test_cancelling_gives_the_coupon_use_back_and_restoring_takes_it_again(make_
     assert Coupon.objects.get().used_count == 1
 
 
-def test_restoring_an_order_whose_coupon_is_used_up_meanwhile_keeps_it_at_its_limit(make_product):
+def test_restoring_an_order_whose_coupon_is_used_up_meanwhile_keeps_it_at_its_limit(make_product, checkout_form):
     # given a single-use coupon given back by a cancelled order and used by another since
     Coupon.objects.create(code="ONCE", type="fixed", value=Decimal("10"), usage_limit=1)
-    first = order_place(lines=[(make_product(), 1)], form=checkout_validate({**FORM, "coupon_code": "ONCE"}))
+    first = order_place(lines=[(make_product(), 1)], form=checkout_form(coupon_code="ONCE"))
     order_cancel(order=first)
-    order_place(lines=[(make_product(), 1)], form=checkout_validate({**FORM, "coupon_code": "ONCE"}))
+    order_place(lines=[(make_product(), 1)], form=checkout_form(coupon_code="ONCE"))
     # when staff restore the first
     order_set_status(order=first, status=OrderStatus.PROCESSING)
     # then it keeps its discount and the count stays at the limit

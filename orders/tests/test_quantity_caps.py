@@ -6,14 +6,11 @@ from django.test.utils import CaptureQueriesContext
 
 from orders import cart as carts
 from orders.cart import CartError, CartOwner, cart_line_add, cart_line_update, cart_merge
-from orders.checkout import CheckoutError, checkout_validate, order_place
+from orders.checkout import CheckoutError, order_place
 from orders.models import Cart, Order
 from shop.store_settings import store_settings_get, store_settings_update
 
 pytestmark = pytest.mark.django_db
-
-FORM = {"email": "mona@example.com", "first_name": "Mona", "last_name": "Ali", "phone": "01012345678",
-        "street": "12 Nile St", "city": "Cairo", "state": "Cairo", "payment_method": "card"}
 
 
 def test_the_defaults_are_20_per_product_50_per_order_and_3_unpaid_orders():
@@ -56,12 +53,12 @@ def test_the_cap_message_is_translated(api, make_product):
     assert response.json()["message"] == "الحد الأقصى للمنتج الواحد في الطلب هو 20"
 
 
-def test_placing_checks_the_caps_again_and_takes_no_stock(make_product):
+def test_placing_checks_the_caps_again_and_takes_no_stock(make_product, checkout_form):
     # given lines the cart would never hold (an old cart, or a cap lowered since)
     tea = make_product(stock=100)
     # when
     with pytest.raises(CheckoutError) as refused:
-        order_place(lines=[(tea, 21)], form=checkout_validate(FORM))
+        order_place(lines=[(tea, 21)], form=checkout_form(payment_method="card"))
     # then
     assert refused.value.code == "quantity_limit" and refused.value.field == "items"
     assert str(refused.value) == "You can order at most 20 of one product"
