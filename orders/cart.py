@@ -205,7 +205,8 @@ def _item_count(request: HttpRequest | Request) -> int:
 def cart_merge(*, session_key: str, user: User) -> None:
     """Move the guest cart of `session_key` into `user`'s cart at sign-in.
 
-    Quantities of the same product add up, capped at the stock on hand and
+    A customer without a cart takes the guest's cart as it is. Otherwise
+    quantities of the same product add up, capped at the stock on hand and
     the store's per-product cap (checkout enforces the per-order cap).
     Call it with the session key from *before* login() rotates it.
     """
@@ -214,8 +215,16 @@ def cart_merge(*, session_key: str, user: User) -> None:
     guest = Cart.objects.filter(user=None, session_key=session_key).first()
     if guest is None:
         return
-    with transaction.atomic():  # the customer's cart is held from its bump until the merge commits
-        target, _ = Cart.objects.get_or_create(user=user)
+    with transaction.atomic():  # both carts are held from their bumps until the merge commits
+        # first: a checkout of the guest's cart in another tab places its order before the lines are read
+        _bump(guest)
+        target = Cart.objects.filter(user=user).first()
+        if target is None:
+            # the customer's first cart is the guest's as it is: its lines were checked when added, and
+            # capping them at the stock left now would take away what the guest's own unpaid order holds
+            guest.user, guest.session_key = user, ""
+            guest.save(update_fields=["user", "session_key", "updated_at"])
+            return
         _bump(target)
         per_line = store_settings_get().max_quantity_per_line
         for line in guest.lines.select_related("product"):
@@ -425,6 +434,24 @@ def cart_line_remove(*, owner: CartOwner, product_id: int | str) -> None:
         with transaction.atomic():
             _bump(cart)
             cart.lines.filter(product_id=product_id).delete()
+
+
+def cart_hold(cart: Cart) -> bool:
+    """Move the cart's version on, in the caller's transaction, if it is still the version `cart` was read
+    at; False, and nothing changed, if the cart was written since.
+
+    Placing an order holds its cart this way: until the order commits, another writer of the cart waits
+    (PostgreSQL's row lock; SQLite has one writer), then finds the version moved on. So two checkouts
+    of one cart read at the same moment place one order, not two.
+    """
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(f"{_BUMP} AND version = %(version)s", {
+            "now": connection.ops.adapt_datetimefield_value(now), "cart": cart.pk, "version": cart.version})
+        if cursor.rowcount != 1:
+            return False
+    cart.version, cart.updated_at = cart.version + 1, now
+    return True
 
 
 def cart_clear(*, cart: Cart | None) -> None:

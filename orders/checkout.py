@@ -5,6 +5,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -38,6 +39,7 @@ from orders.coupons import coupon_use_take
 from orders.delivery import delivery_window, shopper_governorate_remember, zone_for
 from orders.drafts import checkout_draft_drop, checkout_draft_keep
 from orders.models import (
+    Cart,
     Coupon,
     Order,
     OrderItem,
@@ -49,10 +51,11 @@ from orders.models import (
 )
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
-from orders.payments.services import payment_start
+from orders.payments.services import payment_create, payment_start
 from orders.places import COUNTRIES, governorate_stored
 from orders.selectors import unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
+from orders.tasks import UNPAID_LIFETIME
 from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
 from shop.site_url import site_url
@@ -221,11 +224,13 @@ def _order_number() -> str:
 
 def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: User | AnonymousUser | None = None,
                 session_key: str = "", language: str = "en", client_ip: str | None = None,
-                base_url: str = "") -> Order:
+                base_url: str = "", cart: Cart | None = None) -> Order:
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
-    One transaction: the quantity caps are checked again; the prices,
-    shipping, VAT, discount and COD fee are recomputed here; the stock is
+    One transaction: the cart the lines were read from, if given, is held
+    (a 409 if it changed since: orders.cart.cart_hold); the quantity caps
+    are checked again; the prices, shipping, VAT, discount and COD fee are
+    recomputed here; the stock is
     reserved (InsufficientStock names the short products); the coupon use is
     counted; the items are snapshots. A test-page order is flagged `is_test`.
     """
@@ -237,6 +242,8 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
         raise CheckoutError(problem, field="items", code="quantity_limit")
     method = form.payment_method
     with transaction.atomic():
+        if cart is not None and not carts.cart_hold(cart):
+            raise _cart_changed()
         # fresh rows: the cart's product objects may be stale
         fresh = Product.objects.in_bulk([p.pk for p, _q in lines])
         if len(fresh) != len({p.pk for p, _q in lines}):  # deleted since the cart was read
@@ -354,20 +361,38 @@ _SAME_DETAILS = ("email", "first_name", "last_name", "phone", "street", "buildin
 
 
 def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
-                         session_key: str, provider_name: str) -> Payment | None:
+                         session_key: str) -> Payment | None:
     """The payment of this visitor's order of the same cart and details that still awaits payment, once its
-    payment page is ready: a checkout submitted again (a double click, a retry after a lost answer) is sent
-    there instead of placing a second order that would hold the stock twice and could be paid twice."""
+    page is ready: a checkout submitted again (a double click, a retry after a lost answer) is sent there
+    rather than placing a second order that would hold the stock twice and could be paid twice.
+
+    A 409 while that order's page is still being asked of its provider. None when there is no such order,
+    or its page could not be made, or it would expire before the shopper could pay: a new order is placed.
+    """
     orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING,
                                   payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
+                                  created_at__gt=timezone.now() - _PAYABLE_FOR,
                                   **{name: getattr(form, name) for name in _SAME_DETAILS})
     orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
     wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
-            return (order.payments.filter(provider=provider_name, status=PaymentStatus.AWAITING)
-                    .exclude(redirect_url="").select_related("order").order_by("-created_at").first())
+            payment = order.payments.select_related("order").order_by("-created_at").first()
+            if payment is None or payment.status != PaymentStatus.AWAITING:
+                return None  # its start failed
+            if payment.redirect_url:
+                return payment
+            if payment.created_at > timezone.now() - _STARTING:
+                raise CheckoutError(_("Your order is already being placed. Please wait a moment and try again."),
+                                    status=409, code="order_being_placed")
+            return None  # the request that was asking the provider died
     return None
+
+
+# an order sent to its payment page again has this long left before it expires unpaid (orders.tasks)
+_PAYABLE_FOR = UNPAID_LIFETIME - timedelta(minutes=10)
+# how long a payment's start may still be waiting for its provider (Paymob's time limit, with a margin)
+_STARTING = timedelta(seconds=2 * settings.PAYMOB_TIMEOUT)
 
 
 @dataclass(frozen=True)
@@ -389,10 +414,12 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     given, must confirm the cart. In order: pick the provider, validate, check
     the cart and the visitor's unpaid orders (the same card order submitted
     again gets its payment page back), create the account if asked,
-    place the order, sign the new customer in, start the payment; a
-    cash-on-delivery order is confirmed in the placing's transaction and the
-    cart emptied at once. A card order is committed before its provider is
-    asked (no outside call inside a transaction: shop.outbound).
+    place the order (holding the cart: of two checkouts of one cart at once,
+    one places it), sign the new customer in, start the payment; a
+    cash-on-delivery order is confirmed and the cart emptied in the
+    placing's transaction. A card order and its payment are committed before
+    its provider is asked (no outside call inside a transaction:
+    shop.outbound).
 
     A ShopError (400/409/429/503) changes nothing. A provider failure after
     placing returns the order with `error`: it stays pending until it expires.
@@ -400,18 +427,42 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     provider_name = _checkout_provider(payment_method, test_mode=test_mode)
     method = PaymentMethod.SANDBOX if provider_name == "sandbox" else payment_method
     form = checkout_validate({**fields, "payment_method": method}, user=request.user)
-    lines = carts.cart_lines(carts.cart_get_for_request(request))
-    if not lines:
+    cart = carts.cart_get_for_request(request)
+    lines = carts.cart_lines(cart)
+    if cart is None or not lines:
         raise CheckoutError(_("Your cart is empty"))
     if items is not None:
         cart_confirm(lines=lines, items=items)
     user = request.user if request.user.is_authenticated else None
     session_key = request.session.session_key or ""
     if provider_name != "cod":
-        awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key,
-                                        provider_name=provider_name)
+        awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key)
         if awaiting is not None:
             return CheckoutResult(order=awaiting.order, payment=awaiting, payment_url=awaiting.redirect_url)
+    order, payment, payment_url = _order_place_for(request, form=form, cart=cart, lines=lines, user=user,
+                                                   provider_name=provider_name)
+    if payment_url:  # cash on delivery: confirmed already
+        checkout_draft_drop(request=request)
+        return CheckoutResult(order=order, payment=payment, payment_url=payment_url)
+    # kept until paid: a failed payment comes back to a filled form
+    checkout_draft_keep(request=request, form=form, order=order)
+    try:
+        # after the order is committed: the provider is an outside service (shop.outbound)
+        start = _payment_start(request, payment)
+    except PaymentError as exc:
+        message = _("Payment request timed out") if exc.timed_out else _("Payment service is not available")
+        return CheckoutResult(order=order, error=message)
+    return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
+
+
+def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart: Cart,
+                     lines: list[tuple[Product, int]], user: User | None,
+                     provider_name: str) -> tuple[Order, Payment, str]:
+    """Place the visitor's order and its payment (creating their account first, if asked), and remember
+    the order in their session. A cash-on-delivery order is also confirmed and its cart emptied, all in
+    one transaction (it has no provider to ask outside it), and comes back with its page's address; a card
+    order's provider is still to be asked (no address)."""
+    session_key = request.session.session_key or ""
     address = client_ip(request)
     unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
     new_user = None
@@ -420,33 +471,23 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
             if form.create_account and user is None:
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
-                                language=get_language(), client_ip=address, base_url=site_url(request))
-            if provider_name == "cod":  # nothing outside to ask: placed, paid for and confirmed as one
-                payment, start = _payment_start(request, order, provider_name)
+                                language=get_language(), client_ip=address, base_url=site_url(request), cart=cart)
+            payment = payment_create(order=order, provider_name=provider_name)
+            payment_url = ""
+            if provider_name == "cod":
+                payment_url = _payment_start(request, payment).payment_url
                 order = order_confirm_cod(order=order)
+                carts.cart_clear(cart=cart)
     except InsufficientStock as exc:
         raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None
     if new_user is not None:
         customer_sign_in(request=request, user=new_user)
     _remember_order(request, order)
-    if provider_name == "cod":
-        carts.cart_clear(cart=carts.cart_get_for_request(request))
-        checkout_draft_drop(request=request)
-        return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
-    # kept until paid: a failed payment comes back to a filled form
-    checkout_draft_keep(request=request, form=form, order=order)
-    try:
-        # after the order is committed: the provider is an outside service (shop.outbound)
-        payment, start = _payment_start(request, order, provider_name)
-    except PaymentError as exc:
-        message = _("Payment request timed out") if exc.timed_out else _("Payment service is not available")
-        return CheckoutResult(order=order, error=message)
-    return CheckoutResult(order=order, payment=payment, payment_url=start.payment_url)
+    return order, payment, payment_url
 
 
-def _payment_start(request: HttpRequest | Request, order: Order, provider_name: str) -> tuple[Payment, PaymentStart]:
-    return payment_start(order=order, provider_name=provider_name,
-                         return_url=site_url(request, reverse("orders:payment-success")),
+def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentStart:
+    return payment_start(payment=payment, return_url=site_url(request, reverse("orders:payment-success")),
                          notification_url=site_url(request, reverse("payment-callback-paymob")))
 
 

@@ -23,7 +23,7 @@ from orders.checkout import checkout_validate, order_place
 from orders.models import Order, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.paymob import hmac_sign
-from orders.payments.services import callback_process, payment_start
+from orders.payments.services import callback_process, payment_create, payment_start
 from shop.models import ContactMessage
 
 _seq = itertools.count(1)
@@ -60,7 +60,8 @@ _SANDBOX = override_settings(PAYMENT_SANDBOX=True, PAYMENT_PROVIDER="sandbox")
 
 def _card_payment_start(order):
     with _SANDBOX:
-        payment, _start = payment_start(order=order, provider_name="sandbox", return_url="/", notification_url="/")
+        payment = payment_create(order=order, provider_name="sandbox")
+        payment_start(payment=payment, return_url="/", notification_url="/")
     return payment
 
 
@@ -102,7 +103,7 @@ def make_order(*, lines=None, price="150.00", user=None, status="processing", pa
     }, user=user)
     order = order_place(lines=lines, form=form, user=user, language=language)
     if payment_method == "cod":
-        payment_start(order=order, provider_name="cod", return_url="/", notification_url="/")
+        payment_start(payment=payment_create(order=order, provider_name="cod"), return_url="/", notification_url="/")
         order_confirm_cod(order=order)
     else:
         payment = _card_payment_start(order)

@@ -144,7 +144,24 @@ def test_it_merges_the_guest_cart_into_the_customers_cart(client, alice, passwor
     # then
     cart = Cart.objects.get(user=alice)
     assert [(line.product_id, line.quantity) for line in cart.lines.all()] == [(product.pk, 2)]
-    assert not Cart.objects.filter(pk=guest.pk).exists()
+    assert not Cart.objects.filter(user=None).exists()
+
+
+def test_a_customer_without_a_cart_keeps_the_guest_cart_whose_stock_their_own_order_holds(
+        client, alice, password, product):
+    # given a guest cart of the last two in stock, held by the guest's own card order awaiting payment
+    client.get("/login")
+    session = client.session
+    session.save()
+    guest = Cart.objects.create(session_key=session.session_key)
+    guest.lines.create(product=product, quantity=2)
+    product.stock = 0
+    product.save()
+    # when they sign in to an account that has no cart
+    _sign_in(client, password)
+    # then the cart is theirs as it was, ready to pay again if the first payment fails
+    cart = Cart.objects.get(user=alice)
+    assert [(line.product_id, line.quantity) for line in cart.lines.all()] == [(product.pk, 2)]
 
 
 def test_it_follows_next_to_a_page_of_this_site_only(client, alice, password):

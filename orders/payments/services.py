@@ -1,4 +1,4 @@
-"""Payment writes: start an attempt, apply what the provider reports (once)."""
+"""Payment writes: create and start a payment, apply what the provider reports (once)."""
 
 import logging
 import secrets
@@ -26,29 +26,36 @@ class CallbackRejected(Exception):
         self.status = status
 
 
-def payment_start(*, order: Order, provider_name: str, return_url: str,
-                  notification_url: str) -> tuple[Payment, PaymentStart]:
-    """Create the Payment for `order` and ask the provider where to send the browser.
-
-    A provider failure is logged with the order number and re-raised; the
-    order stays pending with its stock reserved until it expires.
-    """
-    payment = Payment.objects.create(
+def payment_create(*, order: Order, provider_name: str) -> Payment:
+    """The order's payment, before its provider is asked: made in the transaction that places the order,
+    so that a checkout submitted again finds it at once (orders.checkout)."""
+    return Payment.objects.create(
         order=order, provider=provider_name, payment_id=f"pay_{secrets.token_urlsafe(12)}",
         amount=order.total_amount, currency="EGP",
         status=PaymentStatus.COD if provider_name == "cod" else PaymentStatus.AWAITING,
     )
-    provider = get_provider(provider_name)
+
+
+def payment_start(*, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
+    """Ask the payment's provider where to send the browser, and keep its answer on the payment.
+
+    A provider failure is logged with the order number and re-raised; the
+    payment is marked failed (nobody was given its page), and the order
+    stays pending with its stock reserved until it expires.
+    """
+    order = payment.order
     try:
-        start = provider.start(order=order, payment=payment, return_url=return_url,
-                               notification_url=notification_url)
+        start = get_provider(payment.provider).start(order=order, payment=payment, return_url=return_url,
+                                                     notification_url=notification_url)
     except PaymentError as exc:
-        logger.error("payment start failed for order %s (%s): %s", order.number, provider_name, exc.message)
+        logger.error("payment start failed for order %s (%s): %s", order.number, payment.provider, exc.message)
+        payment.status = PaymentStatus.FAILED
+        payment.save(update_fields=["status", "updated_at"])
         raise
     payment.provider_order_id = start.provider_order_id
     payment.redirect_url = start.payment_url[:1000]
     payment.save(update_fields=["provider_order_id", "redirect_url", "updated_at"])
-    return payment, start
+    return start
 
 
 def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:

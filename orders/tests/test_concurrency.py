@@ -1,4 +1,4 @@
-"""Real threads on PostgreSQL: no overselling, no coupon over its limit."""
+"""Real threads on PostgreSQL: no overselling, no coupon over its limit, no cart placed twice."""
 
 import threading
 from decimal import Decimal
@@ -70,12 +70,13 @@ def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, 
 
     from orders.models import Payment, PaymentEvent, PaymentStatus
     from orders.payments import get_provider
-    from orders.payments.services import callback_process, payment_start
+    from orders.payments.services import callback_process, payment_create, payment_start
 
     settings.PAYMENT_SANDBOX = True
     tea = make_product(stock=5)
     order = order_place(lines=[(tea, 1)], form=checkout_form(payment_method="sandbox"))
-    payment, _ = payment_start(order=order, provider_name="sandbox", return_url="http://x/", notification_url="http://x/")
+    payment = payment_create(order=order, provider_name="sandbox")
+    payment_start(payment=payment, return_url="http://x/", notification_url="http://x/")
     body, signature = get_provider("sandbox").transaction(payment=payment, success=True)
     # when
     outcomes = _race(8, lambda: callback_process(provider_name="sandbox", body=body, received_hmac=signature))
@@ -84,3 +85,88 @@ def test_the_same_callback_arriving_twice_at_once_is_applied_once(make_product, 
     assert PaymentEvent.objects.count() == 1
     assert Payment.objects.get().status == PaymentStatus.PAID
     assert len(mail.outbox) == 1
+
+
+def test_one_cart_checked_out_from_four_tabs_at_once_is_one_order(make_product, checkout_body, monkeypatch,
+                                                                   settings):
+    # given a guest's cart, and four tabs of that session that all read it before any places its order
+    from django.test import Client
+
+    from orders import checkout
+
+    tea = make_product(stock=10)
+    tabs = [Client() for _ in range(4)]
+    tabs[0].post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
+    session = tabs[0].cookies[settings.SESSION_COOKIE_NAME].value
+    for tab in tabs[1:]:
+        tab.cookies[settings.SESSION_COOKIE_NAME] = session
+    all_have_read = threading.Barrier(len(tabs), timeout=10)
+    unpaid_limit_check = checkout.unpaid_limit_check
+
+    def after_every_tab_has_read(**visitor):
+        all_have_read.wait()
+        unpaid_limit_check(**visitor)
+
+    monkeypatch.setattr(checkout, "unpaid_limit_check", after_every_tab_has_read)
+    answers = []
+
+    def check_out(tab):
+        try:
+            answers.append(tab.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
+                                    content_type="application/json").status_code)
+        finally:
+            connection.close()
+
+    # when
+    threads = [threading.Thread(target=check_out, args=(tab,)) for tab in tabs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # then one tab places the order; the others wait for it, then are told the cart changed
+    assert sorted(answers) == [201, 409, 409, 409]
+    assert Order.objects.count() == 1
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_a_sign_in_during_a_checkout_of_the_guest_cart_does_not_copy_the_ordered_lines(make_product, alice):
+    # given a customer with a cart of their own, and their guest cart being checked out in another tab
+    # (held, its lines cleared, not yet committed)
+    from django.db import transaction
+
+    from orders.cart import cart_clear, cart_hold, cart_merge
+    from orders.models import Cart
+
+    tea = make_product(stock=10)
+    Cart.objects.create(user=alice)
+    guest = Cart.objects.create(session_key="guest-session")
+    guest.lines.create(product=tea, quantity=2)
+    held, merged = threading.Event(), threading.Event()
+
+    def check_out():
+        try:
+            with transaction.atomic():
+                assert cart_hold(guest)
+                cart_clear(cart=guest)
+                held.set()
+                merged.wait(0.5)  # the sign-in must wait for this commit: it does not get to merge first
+        finally:
+            connection.close()
+
+    def sign_in():
+        try:
+            held.wait(10)
+            cart_merge(session_key="guest-session", user=alice)
+            merged.set()
+        finally:
+            connection.close()
+
+    # when
+    threads = [threading.Thread(target=check_out), threading.Thread(target=sign_in)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # then the ordered lines stay ordered: none is copied into the customer's cart
+    assert not Cart.objects.get(user=alice).lines.exists()

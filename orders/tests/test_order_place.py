@@ -8,6 +8,7 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.models import User
+from orders import checkout
 from orders.actions import order_cancel, order_set_status
 from orders.checkout import CheckoutError, order_place
 from orders.models import Coupon, Order, OrderStatus, OrderStatusChange, PaymentStatus
@@ -310,6 +311,33 @@ def test_a_product_deleted_while_checking_out_places_nothing(make_product, check
     assert Order.objects.count() == 0
     kept.refresh_from_db()
     assert kept.stock == 5
+
+
+@pytest.mark.parametrize("method", ["cod", "sandbox"])
+def test_of_two_checkouts_of_one_cart_at_once_one_places_the_order(api, make_product, checkout_body, monkeypatch,
+                                                                    method):
+    # given a cart, and a second checkout of it (another tab, a double submit) that places its order while
+    # the first is between reading the cart and placing it
+    tea = make_product(stock=5)
+    _fill_cart(api, tea, 2)
+    unpaid_limit_check, second = checkout.unpaid_limit_check, {}
+
+    def the_other_checkout_first(**visitor):
+        if not second:  # once: the other checkout passes here too
+            second["started"] = True
+            second["answer"] = api.post(INTENTION, checkout_body(paymentMethod=method), format="json")
+        unpaid_limit_check(**visitor)
+
+    monkeypatch.setattr(checkout, "unpaid_limit_check", the_other_checkout_first)
+    # when
+    first = api.post(INTENTION, checkout_body(paymentMethod=method), format="json")
+    # then one order is placed; the other checkout is asked to look at the cart again
+    assert second["answer"].status_code == 201, second["answer"].content
+    assert first.status_code == 409
+    assert first.json()["message"] == "Your cart has changed. Please review it and try again."
+    assert Order.objects.count() == 1
+    tea.refresh_from_db()
+    assert tea.stock == 3
 
 
 def test_a_declined_card_payment_gives_its_coupon_use_back(client, make_product, checkout_body):

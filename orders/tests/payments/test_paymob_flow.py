@@ -3,11 +3,13 @@
 import json
 import logging
 import time
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 
 from orders.models import Coupon, Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
@@ -367,12 +369,14 @@ def test_an_intention_paymob_could_not_be_paid_through_is_refused(api, make_prod
     fake_paymob.intention_leaves_out = (missing,)
     # when
     tea, response = _place(api, make_product, checkout_body)
-    # then the shopper is not sent to pay; the order waits, its stock held, until it expires
+    # then the shopper is not sent to pay; that start is failed, and the order waits, its stock held,
+    # for another start or until it expires
     assert response.status_code == 502
     assert response.json()["message"] == "Payment service is not available"
     payment = Payment.objects.get()
-    assert payment.redirect_url == "" and payment.status == PaymentStatus.AWAITING
-    assert Order.objects.get().status == OrderStatus.PENDING
+    assert payment.redirect_url == "" and payment.status == PaymentStatus.FAILED
+    order = Order.objects.get()
+    assert order.status == OrderStatus.PENDING and order.payment_status == PaymentStatus.AWAITING
 
 
 def test_a_stranger_cannot_learn_a_payments_state_nor_make_the_shop_ask_paymob(
@@ -416,6 +420,57 @@ def test_a_card_checkout_submitted_again_gets_the_same_order_and_payment_page(ap
     assert [request[1] for request in fake_paymob.requests] == ["/v1/intention/"]
     tea.refresh_from_db()
     assert tea.stock == 8
+
+
+def test_a_card_checkout_submitted_again_while_paymob_is_asked_for_its_page_places_nothing_more(
+        api, make_product, checkout_body, fake_paymob, monkeypatch):
+    # given a card checkout whose order is committed and whose payment page is still to come (the same
+    # form arrives again then: a second tab, a client that gave up waiting)
+    from orders import checkout
+
+    draft_keep, again = checkout.checkout_draft_keep, {}
+
+    def submitted_again_now(**kwargs):
+        if not again:  # once: the second checkout passes here too, if it places an order
+            again["started"] = True
+            again["answer"] = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card"),
+                                       format="json")
+        draft_keep(**kwargs)
+
+    monkeypatch.setattr(checkout, "checkout_draft_keep", submitted_again_now)
+    # when
+    tea, first = _place(api, make_product, checkout_body)
+    # then the second is asked to wait for the first, which gets its page: one order, one payment
+    assert again["answer"].status_code == 409
+    assert again["answer"].json()["message"] == (
+        "Your order is already being placed. Please wait a moment and try again.")
+    assert first.status_code == 201, first.content
+    assert Order.objects.count() == 1 and Payment.objects.count() == 1
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+@pytest.mark.parametrize("earlier", ["start failed", "request died while asking", "order about to expire"])
+def test_a_card_checkout_submitted_again_is_a_new_order_when_the_first_cannot_be_paid(
+        api, make_product, checkout_body, fake_paymob, earlier):
+    # given a card order that will not be paid through its page: Paymob could not make the page, the
+    # request asking for it died a minute ago, or the order expires unpaid within 10 minutes
+    if earlier == "start failed":
+        fake_paymob.intention_leaves_out = ("client_secret",)
+    tea, first = _place(api, make_product, checkout_body)
+    fake_paymob.intention_leaves_out = ()
+    if earlier == "request died while asking":
+        Payment.objects.update(redirect_url="", created_at=timezone.now() - timedelta(seconds=60))
+    elif earlier == "order about to expire":
+        Order.objects.update(created_at=timezone.now() - timedelta(minutes=21))
+    # when the shopper submits the form again
+    again = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
+    # then a new order gets a new payment page (the first expires and gives its stock back)
+    assert again.status_code == 201, again.content
+    assert again.json()["orderId"] != first.json()["orderId"]
+    assert Order.objects.count() == 2 and Payment.objects.count() == 2
+    if earlier == "start failed":
+        assert Payment.objects.get(order__number=first.json()["orderId"]).status == PaymentStatus.FAILED
 
 
 @pytest.mark.parametrize("change", ["cart", "address", "coupon"])
