@@ -5,6 +5,7 @@
 """
 
 import logging
+from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
@@ -164,6 +165,15 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
                  f"({reason}; {note or 'payment'}). Refund it or restore the order."),
     )
     order_attention_send(order=order)
+
+
+def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
+    """Part of a paid order's money was returned (a partial refund in the provider's dashboard): the order
+    stays paid, and the refund is recorded for staff in the audit log."""
+    logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
+    audit_record(actor=None, action="order.partly_refunded", target=order,
+                 details=f"{order.number}: {returned} of {order.total_amount} EGP returned through the payment "
+                         f"provider; the rest stays paid.")
 
 
 def order_confirm_cod(*, order: Order) -> Order:

@@ -70,8 +70,8 @@ def _card_callback(payment, *, success=True, refunded=False):
     with _SANDBOX:
         provider = get_provider("sandbox")
         body, signature = provider.transaction(payment=payment, success=success)
-        if refunded:
-            body["obj"]["is_refunded"] = True
+        if refunded:  # Paymob's refund: a transaction of its own, a child of the payment's
+            body["obj"].update(has_parent_transaction=True, is_refund=True)
             signature = hmac_sign(body["obj"], provider.hmac_secret)
         callback_process(provider_name="sandbox", body=body, received_hmac=signature)
 

@@ -37,6 +37,12 @@ class TransactionResult:
     amount_cents: int
     currency: str
     raw: dict[str, Any] = field(default_factory=dict)
+    # money going back, never money received. A refund or void is a transaction of its own that returns
+    # `returned_cents` (its amount, up to the payment's); Paymob then also reports the payment's own
+    # transaction again (`reported_again`), flagged refunded or voided, with the total returned so far.
+    # None for a payment.
+    returned_cents: int | None = None
+    reported_again: bool = False
 
 
 class Provider(Protocol):

@@ -3,16 +3,17 @@
 import logging
 import secrets
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from orders.actions import order_mark_paid, order_payment_failed
+from orders.actions import order_mark_paid, order_partly_refunded, order_payment_failed
 from orders.models import Order, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
-from shop.money import to_minor_units
+from shop.money import quantize, to_minor_units
 
 logger = logging.getLogger("orders.payments")
 
@@ -60,39 +61,34 @@ def payment_start(*, payment: Payment, return_url: str, notification_url: str) -
 
 def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
     """Record the event once per (kind, transaction id) and move the order."""
-    if result.amount_cents != to_minor_units(payment.amount) or result.currency != payment.currency:
+    paid_cents = to_minor_units(payment.amount)
+    refund_of_its_own = result.returned_cents is not None and not result.reported_again
+    # a refund or void of its own returns part or all of the payment; anything else names its amount
+    amount_ok = 0 < result.amount_cents <= paid_cents if refund_of_its_own else result.amount_cents == paid_cents
+    if not amount_ok or result.currency != payment.currency:
         logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
                        result.amount_cents, result.currency, payment.order.number)
         raise CallbackRejected("amount or currency mismatch")
-    raw = result.raw if isinstance(result.raw, dict) else {}
-    refunded = str(raw.get("is_refunded")).lower() == "true" or str(raw.get("is_voided")).lower() == "true"
     # One transaction for the event and its effect: a crash in between cannot
     # leave an event recorded but never applied (a replay would then be ignored).
     with transaction.atomic():
         try:
             with transaction.atomic():
                 # a pending report (kiosk) must not block the final one for the same id
-                event_kind = f"{kind}-pending" if result.pending else kind
-                PaymentEvent.objects.create(payment=payment, kind=event_kind, transaction_id=result.transaction_id,
+                event_kind = f"{kind}-pending" if result.pending else f"{kind}-refund" if refund_of_its_own else kind
+                # the payment reported again is news each time more of it has been returned
+                transaction_id = (f"{result.transaction_id}/returned-{result.returned_cents}"
+                                  if result.reported_again else result.transaction_id)
+                PaymentEvent.objects.create(payment=payment, kind=event_kind, transaction_id=transaction_id,
                                             success=result.success, payload=result.raw)
         except IntegrityError:
-            logger.info("payment %s: %s %s already applied", payment.payment_id, kind, result.transaction_id)
+            logger.info("payment %s: %s %s already applied", payment.payment_id, kind, transaction_id)
             return payment
         if result.pending:
             return payment
         locked = Payment.objects.select_for_update().get(pk=payment.pk)
-        if refunded:
-            # money returned, never money received: a refund or void for a payment we never recorded
-            # as paid (its success callback missed or still to come) marks nothing paid
-            if result.success and locked.status == PaymentStatus.PAID:
-                locked.status = PaymentStatus.REFUNDED
-                locked.save(update_fields=["status", "updated_at"])
-                # nothing left for staff to settle
-                Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED,
-                                                                needs_attention=False)
-            else:
-                logger.warning("payment %s: refund or void %s for a payment in status %s (order %s) ignored",
-                               locked.payment_id, result.transaction_id, locked.status, locked.order.number)
+        if result.returned_cents is not None:
+            _money_returned(locked, result)
         elif result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.PAID
             locked.transaction_id = result.transaction_id
@@ -116,6 +112,31 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             order_payment_failed(order=locked.order, note=f"Payment declined ({result.transaction_id})")
     payment.refresh_from_db()
     return payment
+
+
+def _money_returned(locked: Payment, result: TransactionResult) -> None:
+    """A refund or void reported for `locked` (held): money returned, never money received.
+
+    Only a paid payment changes: refunded once all of it has been returned, by one refund or several
+    (their signed amounts add up), or by a void. A part returned is recorded for staff and the payment
+    stays paid. A refund for a payment never recorded as paid (its success callback missed) marks
+    nothing paid.
+    """
+    if not (result.success and locked.status == PaymentStatus.PAID):
+        logger.warning("payment %s: refund or void %s for a payment in status %s (order %s) ignored",
+                       locked.payment_id, result.transaction_id, locked.status, locked.order.number)
+        return
+    refunds = {event.transaction_id: int(str(event.payload.get("amount_cents")))
+               for event in locked.events.filter(kind__endswith="-refund", success=True)}
+    returned = max(result.returned_cents or 0, sum(refunds.values()))
+    if returned < to_minor_units(locked.amount):
+        if not result.reported_again:  # recorded once, from the refund's own transaction
+            order_partly_refunded(order=locked.order, returned=quantize(Decimal(returned) / 100))
+        return
+    locked.status = PaymentStatus.REFUNDED
+    locked.save(update_fields=["status", "updated_at"])
+    # nothing left for staff to settle
+    Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED, needs_attention=False)
 
 
 def callback_process(*, provider_name: str, body: object, received_hmac: object,

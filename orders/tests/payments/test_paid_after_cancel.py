@@ -139,9 +139,10 @@ def test_a_refund_of_a_paid_payment_marks_it_refunded(client, api, make_product,
     assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
 
 
-@pytest.mark.parametrize(("before", "flag"), [(None, "is_voided"), (None, "is_refunded"), (False, "is_voided"),
-                                              (False, "is_refunded")],
-                         ids=["void, awaiting", "refund, awaiting", "void, declined", "refund, declined"])
+@pytest.mark.parametrize(("before", "flag"), [(None, "is_voided"), (None, "is_refunded"), (None, "is_refund"),
+                                              (False, "is_voided"), (False, "is_refunded"), (False, "is_refund")],
+                         ids=["void, awaiting", "refund, awaiting", "refund transaction, awaiting",
+                              "void, declined", "refund, declined", "refund transaction, declined"])
 def test_money_returned_never_marks_a_payment_paid(client, api, make_product, checkout_body, fake_paymob, before, flag):
     # given a card payment still awaiting (its success callback missed), or declined
     tea, payment = _place(api, make_product, checkout_body)
@@ -157,6 +158,77 @@ def test_money_returned_never_marks_a_payment_paid(client, api, make_product, ch
     assert Payment.objects.get().status == status_before != PaymentStatus.PAID
     assert Order.objects.values("status", "payment_status").get() == order_before
     assert OutboundEmail.objects.count() == mails_before
+
+
+def _refund(client, payment, *, tx_id, cents):
+    """Paymob's refund: a transaction of its own, a child of the payment's, returning `cents`."""
+    return _callback(client, payment, success=True, tx_id=tx_id, amount_cents=cents, has_parent_transaction=True,
+                     is_refund=True, parent_transaction=1)
+
+
+def _reported_again(client, payment, *, returned_cents=None, **flag):
+    """Paymob's second report of a refund or void: the payment's own transaction, flagged."""
+    extra = {} if returned_cents is None else {"refunded_amount_cents": returned_cents}
+    return _callback(client, payment, success=True, tx_id=1, **flag, **extra)
+
+
+@pytest.mark.parametrize("reports", ["refund transaction", "payment reported again", "both", "both, reversed",
+                                     "void"])
+def test_a_full_refund_or_void_marks_a_paid_payment_refunded_however_paymob_reports_it(
+        client, api, make_product, checkout_body, fake_paymob, reports):
+    # given a paid order
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1)
+    full = int(payment.amount * 100)
+    # when Paymob reports all of it returned: the refund's own transaction, the payment sent again
+    # flagged refunded, both (in either order), or the payment flagged voided
+    answers = {
+        "refund transaction": lambda: [_refund(client, payment, tx_id=2, cents=full)],
+        "payment reported again": lambda: [_reported_again(client, payment, returned_cents=full, is_refunded=True)],
+        "both": lambda: [_refund(client, payment, tx_id=2, cents=full),
+                         _reported_again(client, payment, returned_cents=full, is_refunded=True)],
+        "both, reversed": lambda: [_reported_again(client, payment, returned_cents=full, is_refunded=True),
+                                   _refund(client, payment, tx_id=2, cents=full)],
+        "void": lambda: [_reported_again(client, payment, is_voided=True)],
+    }[reports]()
+    # then every report is acknowledged, and the payment and its order are refunded
+    assert [answer.status_code for answer in answers] == [200] * len(answers)
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.REFUNDED
+    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
+
+
+def test_a_partial_refund_keeps_the_payment_paid_and_is_recorded_until_the_rest_is_returned(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1)
+    # when E£100 is refunded (Paymob's refund transaction, then the payment sent again with that total)
+    first = _refund(client, payment, tx_id=2, cents=10000)
+    again = _reported_again(client, payment, returned_cents=10000, is_refunded=True)
+    # then it is recorded once for staff; the order stays paid
+    assert (first.status_code, again.status_code) == (200, 200)
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.PAID
+    assert Order.objects.get().payment_status == PaymentStatus.PAID
+    entry = AuditEntry.objects.get(action="order.partly_refunded")
+    assert "100.00 of 650.00 EGP returned" in entry.details
+    # and once the other E£550 is refunded too, the payment is refunded
+    _refund(client, payment, tx_id=3, cents=55000)
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.REFUNDED
+    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
+
+
+def test_a_refund_of_more_than_was_paid_is_refused(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1)
+    # when a refund transaction claims more than the payment
+    response = _refund(client, payment, tx_id=2, cents=int(payment.amount * 100) + 1)
+    # then it is refused and nothing changes
+    assert response.status_code == 400
+    assert Payment.objects.get().status == PaymentStatus.PAID
 
 
 def _stale(api, make_product, checkout_body):
