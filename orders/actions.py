@@ -176,6 +176,21 @@ def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
                          f"provider; the rest stays paid.")
 
 
+def order_refund_to_check(*, order: Order, note: str) -> None:
+    """Money returned that cannot be matched to the order's paid payment (orders.payments.services): the
+    order is flagged for staff, with an audit entry, to check in the provider's dashboard before it ships
+    or is settled; nothing else changes."""
+    with transaction.atomic():
+        locked = _locked(order)
+        locked.needs_attention = True
+        locked.attention_reason = "refund_to_check"
+        locked.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
+        logger.warning("order %s: money returned that the shop cannot match (%s)", locked.number, note)
+        audit_record(actor=None, action="order.refund_to_check", target=locked,
+                     details=f"{locked.number}: the payment provider reports money returned that does not match "
+                             f"this order's paid payment ({note}). Check it in the provider's dashboard.")
+
+
 def order_confirm_cod(*, order: Order) -> Order:
     """Confirm a cash-on-delivery order at once: stock stays taken, e-mail goes out."""
     with transaction.atomic():

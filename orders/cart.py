@@ -222,9 +222,13 @@ def cart_merge(*, session_key: str, user: User) -> None:
         if target is None:
             # the customer's first cart is the guest's as it is: its lines were checked when added, and
             # capping them at the stock left now would take away what the guest's own unpaid order holds
-            guest.user, guest.session_key = user, ""
-            guest.save(update_fields=["user", "session_key", "updated_at"])
-            return
+            try:
+                with transaction.atomic():
+                    Cart.objects.filter(pk=guest.pk).update(user=user, session_key="")
+                user_cart_changed([user.pk])
+                return
+            except IntegrityError:  # another sign-in of theirs made their cart meanwhile
+                target = Cart.objects.get(user=user)
         _bump(target)
         per_line = store_settings_get().max_quantity_per_line
         for line in guest.lines.select_related("product"):

@@ -71,7 +71,8 @@ def _card_callback(payment, *, success=True, refunded=False):
         provider = get_provider("sandbox")
         body, signature = provider.transaction(payment=payment, success=success)
         if refunded:  # Paymob's refund: a transaction of its own, a child of the payment's
-            body["obj"].update(has_parent_transaction=True, is_refund=True)
+            paid_by = type(payment).objects.get(pk=payment.pk).transaction_id
+            body["obj"].update(has_parent_transaction=True, is_refund=True, parent_transaction=paid_by)
             signature = hmac_sign(body["obj"], provider.hmac_secret)
         callback_process(provider_name="sandbox", body=body, received_hmac=signature)
 

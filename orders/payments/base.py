@@ -37,12 +37,13 @@ class TransactionResult:
     amount_cents: int
     currency: str
     raw: dict[str, Any] = field(default_factory=dict)
-    # money going back, never money received. A refund or void is a transaction of its own that returns
-    # `returned_cents` (its amount, up to the payment's); Paymob then also reports the payment's own
-    # transaction again (`reported_again`), flagged refunded or voided, with the total returned so far.
-    # None for a payment.
-    returned_cents: int | None = None
-    reported_again: bool = False
+    # money going back, never money received: "refund" for a transaction of its own that returns its
+    # amount (a refund or a void of `returns_transaction`); "refunded" or "voided" for a payment's own
+    # transaction reported again once (part of) it was returned, "refunded" claiming `claimed_cents` in
+    # all so far; "" for a payment. Only what the signature covers decides (orders.payments.services).
+    returns: str = ""
+    returns_transaction: str = ""
+    claimed_cents: int = 0
 
 
 class Provider(Protocol):

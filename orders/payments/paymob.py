@@ -74,24 +74,22 @@ def _bool(value: object) -> bool:
     return value is True or str(value).lower() == "true"
 
 
-def _returned(obj: Mapping[str, Any], cents: int) -> tuple[int | None, bool]:
-    """(returned_cents, reported_again) of a transaction (TransactionResult), read from its signed flags.
+def _returns(obj: Mapping[str, Any], cents: int) -> dict[str, Any]:
+    """What a transaction says of money going back (TransactionResult.returns and the rest).
 
     Paymob's refund or void is a child transaction (`has_parent_transaction`, and not a capture, the other
-    kind of child) whose `amount_cents` is what it returns. The parent, the payment, is then sent again
-    with `is_refunded` or `is_voided`: a void returns all of it, a refund the unsigned
-    `refunded_amount_cents` (the total of the partial refunds so far), all of it when that is missing.
+    kind of child) whose `amount_cents` is what it returns; `parent_transaction`, unsigned, names what it
+    returns. The parent is then sent again with `is_refunded` (and the unsigned total
+    `refunded_amount_cents`, all of it when missing) or `is_voided`.
     """
     if _bool(_lookup(obj, "has_parent_transaction")) and not _bool(_lookup(obj, "is_capture")):
-        return cents, False
+        return {"returns": "refund", "returns_transaction": _text(_lookup(obj, "parent_transaction"))}
     if _bool(_lookup(obj, "is_voided")):
-        return cents, True
+        return {"returns": "voided"}
     if _bool(_lookup(obj, "is_refunded")):
-        try:
-            return min(int(str(_lookup(obj, "refunded_amount_cents"))), cents), True
-        except (TypeError, ValueError):
-            return cents, True
-    return None, False
+        claimed = str(_lookup(obj, "refunded_amount_cents"))
+        return {"returns": "refunded", "claimed_cents": int(claimed) if claimed.isdigit() else cents}
+    return {}
 
 
 def transaction_result(obj: Mapping[str, Any]) -> TransactionResult:
@@ -107,11 +105,10 @@ def transaction_result(obj: Mapping[str, Any]) -> TransactionResult:
     currency = _lookup(obj, "currency")
     if currency is None and isinstance(obj.get("order"), dict):
         currency = obj["order"].get("currency")
-    returned_cents, reported_again = _returned(obj, cents)
     return TransactionResult(
         transaction_id=tx_id, provider_order_id=order_id, success=_bool(_lookup(obj, "success")),
         pending=_bool(_lookup(obj, "pending")), amount_cents=cents, currency=_text(currency), raw=dict(obj),
-        returned_cents=returned_cents, reported_again=reported_again,
+        **_returns(obj, cents),
     )
 
 

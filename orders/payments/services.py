@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from orders.actions import order_mark_paid, order_partly_refunded, order_payment_failed
+from orders.actions import order_mark_paid, order_partly_refunded, order_payment_failed, order_refund_to_check
 from orders.models import Order, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
@@ -62,9 +62,9 @@ def payment_start(*, payment: Payment, return_url: str, notification_url: str) -
 def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
     """Record the event once per (kind, transaction id) and move the order."""
     paid_cents = to_minor_units(payment.amount)
-    refund_of_its_own = result.returned_cents is not None and not result.reported_again
+    refund = result.returns == "refund"
     # a refund or void of its own returns part or all of the payment; anything else names its amount
-    amount_ok = 0 < result.amount_cents <= paid_cents if refund_of_its_own else result.amount_cents == paid_cents
+    amount_ok = 0 < result.amount_cents <= paid_cents if refund else result.amount_cents == paid_cents
     if not amount_ok or result.currency != payment.currency:
         logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
                        result.amount_cents, result.currency, payment.order.number)
@@ -75,10 +75,11 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
         try:
             with transaction.atomic():
                 # a pending report (kiosk) must not block the final one for the same id
-                event_kind = f"{kind}-pending" if result.pending else f"{kind}-refund" if refund_of_its_own else kind
-                # the payment reported again is news each time more of it has been returned
-                transaction_id = (f"{result.transaction_id}/returned-{result.returned_cents}"
-                                  if result.reported_again else result.transaction_id)
+                event_kind = f"{kind}-pending" if result.pending else f"{kind}-refund" if refund else kind
+                # the payment reported again is news each time a refund claims a new total
+                transaction_id = {"refunded": f"{result.transaction_id}/refunded-{result.claimed_cents}",
+                                  "voided": f"{result.transaction_id}/voided"}.get(result.returns,
+                                                                                  result.transaction_id)
                 PaymentEvent.objects.create(payment=payment, kind=event_kind, transaction_id=transaction_id,
                                             success=result.success, payload=result.raw)
         except IntegrityError:
@@ -87,7 +88,7 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
         if result.pending:
             return payment
         locked = Payment.objects.select_for_update().get(pk=payment.pk)
-        if result.returned_cents is not None:
+        if result.returns:
             _money_returned(locked, result)
         elif result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.PAID
@@ -117,21 +118,33 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
 def _money_returned(locked: Payment, result: TransactionResult) -> None:
     """A refund or void reported for `locked` (held): money returned, never money received.
 
-    Only a paid payment changes: refunded once all of it has been returned, by one refund or several
-    (their signed amounts add up), or by a void. A part returned is recorded for staff and the payment
-    stays paid. A refund for a payment never recorded as paid (its success callback missed) marks
-    nothing paid.
+    Only signed amounts change a paid payment: it turns refunded once refunds of its transaction add up
+    to all of it, or once that transaction is reported voided; a part returned is recorded in the audit
+    log and the payment stays paid. What cannot be matched so is flagged on the order for staff to check
+    in Paymob, and changes nothing else: a return for a payment never recorded as paid (its success
+    callback missed), a refund of another transaction (a refund voided), or a refund total, unsigned,
+    beyond the refunds received.
     """
-    if not (result.success and locked.status == PaymentStatus.PAID):
-        logger.warning("payment %s: refund or void %s for a payment in status %s (order %s) ignored",
-                       locked.payment_id, result.transaction_id, locked.status, locked.order.number)
+    full = to_minor_units(locked.amount)
+    returnable = locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED)
+    paid_by = locked.transaction_id if returnable else None
+    returned = sum({event.transaction_id: int(str(event.payload.get("amount_cents")))
+                    for event in locked.events.filter(kind__endswith="-refund", success=True)
+                    if str(event.payload.get("parent_transaction")) == paid_by}.values())
+    if result.returns == "voided" and result.transaction_id == paid_by:
+        returned = full
+    elif result.returns == "refund" and not result.success:
+        return  # a refund that failed returned nothing
+    elif result.returns == "refunded" and paid_by is not None and result.claimed_cents <= returned:
+        return  # the refunds it totals are recorded
+    elif result.returns != "refund" or result.returns_transaction != paid_by:
+        order_refund_to_check(order=locked.order, note=f"{result.returns} {result.transaction_id} "
+                                                       f"({result.amount_cents} piasters, payment {locked.status})")
         return
-    refunds = {event.transaction_id: int(str(event.payload.get("amount_cents")))
-               for event in locked.events.filter(kind__endswith="-refund", success=True)}
-    returned = max(result.returned_cents or 0, sum(refunds.values()))
-    if returned < to_minor_units(locked.amount):
-        if not result.reported_again:  # recorded once, from the refund's own transaction
-            order_partly_refunded(order=locked.order, returned=quantize(Decimal(returned) / 100))
+    if locked.status == PaymentStatus.REFUNDED:
+        return  # all of it was returned already
+    if returned < full:
+        order_partly_refunded(order=locked.order, returned=quantize(Decimal(returned) / 100))
         return
     locked.status = PaymentStatus.REFUNDED
     locked.save(update_fields=["status", "updated_at"])

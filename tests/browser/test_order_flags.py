@@ -21,7 +21,7 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
     page.goto("/admindash")
     # then
     alert = page.locator("[data-alert='attention']")
-    expect(alert).to_contain_text("1 cancelled order was paid")
+    expect(alert).to_contain_text("1 order needs your attention")
     screenshot(page, "backoffice-overview-attention-en")
     # when
     alert.get_by_role("link", name="Open orders").click()

@@ -1,6 +1,7 @@
 """Payment news that arrives late or out of order: money captured on a cancelled order (success after a
-decline, or after expiry) is never silent, money returned never marks an order paid, and the expiry job
-never cancels an order that has been paid."""
+decline, or after expiry) is never silent, money returned never marks an order paid and is recorded
+however Paymob reports it (what cannot be matched is flagged for staff), and the expiry job never
+cancels an order that has been paid."""
 
 import json
 from datetime import timedelta
@@ -126,109 +127,151 @@ def test_a_staff_status_change_settles_the_alert(client, api, owner, make_produc
     assert staff.get("/api/admin/dashboard").json()["attentionOrders"] == 0
 
 
-def test_a_refund_of_a_paid_payment_marks_it_refunded(client, api, make_product, checkout_body, fake_paymob):
-    # given a paid order
+def _refund(client, payment, *, tx_id, cents=None, of=1, success=True):
+    """Paymob's refund or void: a transaction of its own, a child of transaction `of` (the payment's
+    own is 1 in these tests), returning `cents` (all of the payment unless said)."""
+    cents = int(payment.amount * 100) if cents is None else cents
+    return _callback(client, payment, success=success, tx_id=tx_id, amount_cents=cents, has_parent_transaction=True,
+                     is_refund=True, parent_transaction=of)
+
+
+def _reported_again(client, payment, *, claimed_cents=None, **flag):
+    """Paymob's second report of a refund or void: the payment's own transaction (1), flagged."""
+    extra = {} if claimed_cents is None else {"refunded_amount_cents": claimed_cents}
+    return _callback(client, payment, success=True, tx_id=1, **flag, **extra)
+
+
+def _paid(client, api, make_product, checkout_body):
+    """A paid card order of E£650 (transaction 1)."""
     _tea, payment = _place(api, make_product, checkout_body)
     _callback(client, payment, success=True, tx_id=1)
-    # when Paymob reports the money returned
-    response = _callback(client, payment, success=True, tx_id=2, is_refunded=True, has_parent_transaction=True)
-    # then
-    assert response.status_code == 200
+    return payment
+
+
+def _flagged():
+    order = Order.objects.get()
+    return order.needs_attention and order.attention_reason == "refund_to_check"
+
+
+@pytest.mark.parametrize("reports", ["refund transaction", "both", "both, reversed", "void"])
+def test_a_full_refund_or_void_marks_a_paid_payment_refunded_however_paymob_reports_it(
+        client, api, make_product, checkout_body, fake_paymob, reports):
+    # given a paid order
+    payment = _paid(client, api, make_product, checkout_body)
+    full = int(payment.amount * 100)
+    # when Paymob reports all of it returned: the refund's own transaction, with or without the payment
+    # sent again flagged refunded (in either order), or the payment flagged voided
+    answers = {
+        "refund transaction": lambda: [_refund(client, payment, tx_id=2)],
+        "both": lambda: [_refund(client, payment, tx_id=2),
+                         _reported_again(client, payment, claimed_cents=full, is_refunded=True)],
+        "both, reversed": lambda: [_reported_again(client, payment, claimed_cents=full, is_refunded=True),
+                                   _refund(client, payment, tx_id=2)],
+        "void": lambda: [_reported_again(client, payment, is_voided=True)],
+    }[reports]()
+    # then every report is acknowledged, and the payment and its order are refunded, nothing left to check
+    assert [answer.status_code for answer in answers] == [200] * len(answers)
     payment.refresh_from_db()
     assert payment.status == PaymentStatus.REFUNDED
-    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
+    order = Order.objects.get()
+    assert order.payment_status == PaymentStatus.REFUNDED and not order.needs_attention
 
 
-@pytest.mark.parametrize(("before", "flag"), [(None, "is_voided"), (None, "is_refunded"), (None, "is_refund"),
-                                              (False, "is_voided"), (False, "is_refunded"), (False, "is_refund")],
-                         ids=["void, awaiting", "refund, awaiting", "refund transaction, awaiting",
-                              "void, declined", "refund, declined", "refund transaction, declined"])
-def test_money_returned_never_marks_a_payment_paid(client, api, make_product, checkout_body, fake_paymob, before, flag):
+def test_a_partial_refund_keeps_the_payment_paid_and_is_recorded_until_the_rest_is_returned(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650
+    payment = _paid(client, api, make_product, checkout_body)
+    # when E£100 is refunded (Paymob's refund transaction, then the payment sent again with that total)
+    first = _refund(client, payment, tx_id=2, cents=10000)
+    again = _reported_again(client, payment, claimed_cents=10000, is_refunded=True)
+    # then it is recorded once for staff; the order stays paid, nothing to check
+    assert (first.status_code, again.status_code) == (200, 200)
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.PAID and Order.objects.get().payment_status == PaymentStatus.PAID
+    assert [entry.details.split(": ")[1] for entry in AuditEntry.objects.filter(action="order.partly_refunded")] == [
+        "100.00 of 650.00 EGP returned through the payment provider; the rest stays paid."]
+    assert not _flagged()
+    # and once E£200 more and then the other E£350 are refunded, the payment is refunded
+    _refund(client, payment, tx_id=3, cents=20000)
+    _reported_again(client, payment, claimed_cents=30000, is_refunded=True)
+    assert Payment.objects.get().status == PaymentStatus.PAID
+    _refund(client, payment, tx_id=4, cents=35000)
+    assert Payment.objects.get().status == PaymentStatus.REFUNDED
+    assert AuditEntry.objects.filter(action="order.partly_refunded").count() == 2
+
+
+@pytest.mark.parametrize("report", ["refund transaction", "payment reported refunded", "payment reported voided"])
+@pytest.mark.parametrize("before", [None, False], ids=["awaiting", "declined"])
+def test_money_returned_for_a_payment_never_recorded_as_paid_is_flagged_and_marks_nothing_paid(
+        client, api, make_product, checkout_body, fake_paymob, report, before):
     # given a card payment still awaiting (its success callback missed), or declined
-    tea, payment = _place(api, make_product, checkout_body)
+    _tea, payment = _place(api, make_product, checkout_body)
     if before is not None:
         _callback(client, payment, success=before, tx_id=1)
     status_before = Payment.objects.get().status
     order_before = Order.objects.values("status", "payment_status").get()
     mails_before = OutboundEmail.objects.count()
     # when a signed report of the money returned arrives
-    response = _callback(client, payment, success=True, tx_id=2, has_parent_transaction=True, **{flag: True})
-    # then it is acknowledged and nothing changes: no order paid, no e-mail queued
+    response = {"refund transaction": lambda: _refund(client, payment, tx_id=2),
+                "payment reported refunded": lambda: _reported_again(client, payment, is_refunded=True),
+                "payment reported voided": lambda: _reported_again(client, payment, is_voided=True)}[report]()
+    # then it is acknowledged, nothing is paid and no e-mail queued; the order is flagged for staff
     assert response.status_code == 200
     assert Payment.objects.get().status == status_before != PaymentStatus.PAID
     assert Order.objects.values("status", "payment_status").get() == order_before
     assert OutboundEmail.objects.count() == mails_before
+    assert _flagged()
+    assert AuditEntry.objects.filter(action="order.refund_to_check").count() == 1
 
 
-def _refund(client, payment, *, tx_id, cents):
-    """Paymob's refund: a transaction of its own, a child of the payment's, returning `cents`."""
-    return _callback(client, payment, success=True, tx_id=tx_id, amount_cents=cents, has_parent_transaction=True,
-                     is_refund=True, parent_transaction=1)
-
-
-def _reported_again(client, payment, *, returned_cents=None, **flag):
-    """Paymob's second report of a refund or void: the payment's own transaction, flagged."""
-    extra = {} if returned_cents is None else {"refunded_amount_cents": returned_cents}
-    return _callback(client, payment, success=True, tx_id=1, **flag, **extra)
-
-
-@pytest.mark.parametrize("reports", ["refund transaction", "payment reported again", "both", "both, reversed",
-                                     "void"])
-def test_a_full_refund_or_void_marks_a_paid_payment_refunded_however_paymob_reports_it(
-        client, api, make_product, checkout_body, fake_paymob, reports):
-    # given a paid order
-    _tea, payment = _place(api, make_product, checkout_body)
-    _callback(client, payment, success=True, tx_id=1)
-    full = int(payment.amount * 100)
-    # when Paymob reports all of it returned: the refund's own transaction, the payment sent again
-    # flagged refunded, both (in either order), or the payment flagged voided
-    answers = {
-        "refund transaction": lambda: [_refund(client, payment, tx_id=2, cents=full)],
-        "payment reported again": lambda: [_reported_again(client, payment, returned_cents=full, is_refunded=True)],
-        "both": lambda: [_refund(client, payment, tx_id=2, cents=full),
-                         _reported_again(client, payment, returned_cents=full, is_refunded=True)],
-        "both, reversed": lambda: [_reported_again(client, payment, returned_cents=full, is_refunded=True),
-                                   _refund(client, payment, tx_id=2, cents=full)],
-        "void": lambda: [_reported_again(client, payment, is_voided=True)],
-    }[reports]()
-    # then every report is acknowledged, and the payment and its order are refunded
-    assert [answer.status_code for answer in answers] == [200] * len(answers)
-    payment.refresh_from_db()
-    assert payment.status == PaymentStatus.REFUNDED
-    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
-
-
-def test_a_partial_refund_keeps_the_payment_paid_and_is_recorded_until_the_rest_is_returned(
+def test_a_success_arriving_after_its_refund_leaves_the_order_flagged(
         client, api, make_product, checkout_body, fake_paymob):
-    # given a paid order of E£650
+    # given a refund reported for a payment whose success callback has not arrived yet
     _tea, payment = _place(api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2)
+    # when the success arrives after all
     _callback(client, payment, success=True, tx_id=1)
-    # when E£100 is refunded (Paymob's refund transaction, then the payment sent again with that total)
-    first = _refund(client, payment, tx_id=2, cents=10000)
-    again = _reported_again(client, payment, returned_cents=10000, is_refunded=True)
-    # then it is recorded once for staff; the order stays paid
-    assert (first.status_code, again.status_code) == (200, 200)
-    payment.refresh_from_db()
-    assert payment.status == PaymentStatus.PAID
-    assert Order.objects.get().payment_status == PaymentStatus.PAID
-    entry = AuditEntry.objects.get(action="order.partly_refunded")
-    assert "100.00 of 650.00 EGP returned" in entry.details
-    # and once the other E£550 is refunded too, the payment is refunded
-    _refund(client, payment, tx_id=3, cents=55000)
-    payment.refresh_from_db()
-    assert payment.status == PaymentStatus.REFUNDED
-    assert Order.objects.get().payment_status == PaymentStatus.REFUNDED
+    # then the order is paid but stays flagged: staff check it in Paymob before shipping it
+    order = Order.objects.get()
+    assert order.payment_status == PaymentStatus.PAID and _flagged()
+
+
+@pytest.mark.parametrize("report", ["a void of the refund", "a refund total beyond the refunds received"])
+def test_what_the_signature_does_not_cover_never_refunds_a_payment(
+        client, api, make_product, checkout_body, fake_paymob, report):
+    # given a paid order of E£650, E£325 of it refunded
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=32500)
+    # when Paymob reports the refund voided (a child of the refund, not of the payment), or the payment is
+    # reported again claiming, unsigned, that all of it was refunded
+    if report == "a void of the refund":
+        response = _refund(client, payment, tx_id=3, cents=32500, of=2)
+    else:
+        response = _reported_again(client, payment, claimed_cents=65000, is_refunded=True)
+    # then the payment stays paid and the order is flagged for staff to check
+    assert response.status_code == 200
+    assert Payment.objects.get().status == PaymentStatus.PAID
+    assert _flagged()
+
+
+def test_a_failed_refund_changes_nothing(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order
+    payment = _paid(client, api, make_product, checkout_body)
+    # when a refund is reported failed
+    response = _refund(client, payment, tx_id=2, success=False)
+    # then
+    assert response.status_code == 200
+    assert Payment.objects.get().status == PaymentStatus.PAID and not _flagged()
 
 
 def test_a_refund_of_more_than_was_paid_is_refused(client, api, make_product, checkout_body, fake_paymob):
     # given a paid order
-    _tea, payment = _place(api, make_product, checkout_body)
-    _callback(client, payment, success=True, tx_id=1)
+    payment = _paid(client, api, make_product, checkout_body)
     # when a refund transaction claims more than the payment
     response = _refund(client, payment, tx_id=2, cents=int(payment.amount * 100) + 1)
     # then it is refused and nothing changes
     assert response.status_code == 400
-    assert Payment.objects.get().status == PaymentStatus.PAID
+    assert Payment.objects.get().status == PaymentStatus.PAID and not _flagged()
 
 
 def _stale(api, make_product, checkout_body):
