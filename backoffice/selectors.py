@@ -59,7 +59,7 @@ def dashboard_stats() -> dict[str, Any]:
         "low_stock_products": stock["low_stock"],
         "out_of_stock_products": stock["out_of_stock"],
         "unread_messages": ContactMessage.objects.filter(status=ContactMessageStatus.NEW).count(),
-        # money captured on cancelled orders: refund or restore each
+        # orders flagged for staff: money captured on a cancelled order, or money returned to check
         "attention_orders": orders["attention"],
         "captured_on_cancelled": orders["captured_on_cancelled"],
     }

@@ -182,9 +182,10 @@ def order_refund_to_check(*, order: Order, note: str) -> None:
     or is settled; nothing else changes."""
     with transaction.atomic():
         locked = _locked(order)
-        locked.needs_attention = True
-        locked.attention_reason = "refund_to_check"
-        locked.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
+        if not locked.needs_attention:  # an order flagged already keeps its reason (money on a cancelled order)
+            locked.needs_attention = True
+            locked.attention_reason = "refund_to_check"
+            locked.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
         logger.warning("order %s: money returned that the shop cannot match (%s)", locked.number, note)
         audit_record(actor=None, action="order.refund_to_check", target=locked,
                      details=f"{locked.number}: the payment provider reports money returned that does not match "

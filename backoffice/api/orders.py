@@ -56,7 +56,8 @@ class OrderRowSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     # paid through the local test page: not real money, never revenue
     is_test = serializers.BooleanField()
-    # money captured on a cancelled order; cleared by the next staff status change or a refund
+    # money captured on a cancelled order, or money returned to check (attention_reason); cleared by the
+    # next staff status change, or by a full refund of money captured on a cancelled order
     needs_attention = serializers.BooleanField()
     attention_reason = serializers.CharField()
 

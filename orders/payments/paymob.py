@@ -88,7 +88,8 @@ def _returns(obj: Mapping[str, Any], cents: int) -> dict[str, Any]:
         return {"returns": "voided"}
     if _bool(_lookup(obj, "is_refunded")):
         claimed = str(_lookup(obj, "refunded_amount_cents"))
-        return {"returns": "refunded", "claimed_cents": int(claimed) if claimed.isdigit() else cents}
+        return {"returns": "refunded",
+                "claimed_cents": int(claimed) if claimed.isdecimal() and len(claimed) < 12 else cents}
     return {}
 
 

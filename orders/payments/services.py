@@ -95,6 +95,7 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             locked.transaction_id = result.transaction_id
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
             order_mark_paid(order=locked.order, note=f"Paid ({locked.provider} {result.transaction_id})")
+            _returns_settle(locked)  # refunds reported before the payment (already flagged for staff)
         elif result.success and locked.status == PaymentStatus.FAILED:
             # a success after a decline (a second card on the same hosted page):
             # the money is captured, so it is recorded, and the cancelled order
@@ -106,6 +107,7 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
             order_mark_paid(order=locked.order,
                             note=f"Paid after a decline ({locked.provider} {result.transaction_id})")
+            _returns_settle(locked)
         elif not result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.FAILED
             locked.transaction_id = result.transaction_id
@@ -118,38 +120,58 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
 def _money_returned(locked: Payment, result: TransactionResult) -> None:
     """A refund or void reported for `locked` (held): money returned, never money received.
 
-    Only signed amounts change a paid payment: it turns refunded once refunds of its transaction add up
-    to all of it, or once that transaction is reported voided; a part returned is recorded in the audit
-    log and the payment stays paid. What cannot be matched so is flagged on the order for staff to check
-    in Paymob, and changes nothing else: a return for a payment never recorded as paid (its success
-    callback missed), a refund of another transaction (a refund voided), or a refund total, unsigned,
-    beyond the refunds received.
+    A refund transaction of the paid payment's transaction, or a void of one of those refunds, or that
+    transaction reported voided, settles the payment from what the signature covers (_returns_settle).
+    The payment's transaction reported refunded is recorded only: its total is unsigned, and the refund
+    transactions it totals come on their own. Anything else is flagged on the order for staff to check
+    in Paymob, and changes nothing else: a return for a payment not recorded as paid (its success
+    callback missed: settled once it is), or a refund of a transaction that is neither.
     """
-    full = to_minor_units(locked.amount)
-    returnable = locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED)
-    paid_by = locked.transaction_id if returnable else None
-    returned = sum({event.transaction_id: int(str(event.payload.get("amount_cents")))
-                    for event in locked.events.filter(kind__endswith="-refund", success=True)
-                    if str(event.payload.get("parent_transaction")) == paid_by}.values())
-    if result.returns == "voided" and result.transaction_id == paid_by:
-        returned = full
-    elif result.returns == "refund" and not result.success:
+    paid_by = locked.transaction_id if locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED) else None
+    if result.returns == "refund" and not result.success:
         return  # a refund that failed returned nothing
-    elif result.returns == "refunded" and paid_by is not None and result.claimed_cents <= returned:
-        return  # the refunds it totals are recorded
-    elif result.returns != "refund" or result.returns_transaction != paid_by:
-        order_refund_to_check(order=locked.order, note=f"{result.returns} {result.transaction_id} "
-                                                       f"({result.amount_cents} piasters, payment {locked.status})")
+    if result.returns == "refunded" and paid_by is not None:
+        logger.info("payment %s: reported refunded, %s piasters in all", locked.payment_id, result.claimed_cents)
         return
-    if locked.status == PaymentStatus.REFUNDED:
+    if result.returns == "voided" and result.transaction_id == paid_by:
+        _returns_settle(locked, voided=True)
+        return
+    if result.returns == "refund" and paid_by is not None and (
+            result.returns_transaction == paid_by or result.returns_transaction in _refunds(locked, paid_by)):
+        _returns_settle(locked)
+        return
+    order_refund_to_check(order=locked.order, note=f"{result.returns} {result.transaction_id} "
+                                                   f"({result.amount_cents} piasters, payment {locked.status})")
+
+
+def _refunds(payment: Payment, paid_by: str) -> dict[str, int]:
+    """{transaction id: piasters} of the recorded refund transactions of `paid_by`, less the voids of each."""
+    children: dict[str, tuple[str, int]] = {
+        event.transaction_id: (str(event.payload.get("parent_transaction")), int(str(event.payload["amount_cents"])))
+        for event in payment.events.filter(kind__endswith="-refund", success=True)}
+    refunds = {tx: cents for tx, (parent, cents) in children.items() if parent == paid_by}
+    for parent, cents in children.values():
+        if parent in refunds:  # a refund voided the same day: that money was not returned after all
+            refunds[parent] -= cents
+    return refunds
+
+
+def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
+    """Turn the paid (held) `payment` refunded once its recorded refunds add up to all of it, or once it
+    is voided; a part returned is written to the audit log and the payment stays paid."""
+    if payment.status != PaymentStatus.PAID:
         return  # all of it was returned already
-    if returned < full:
-        order_partly_refunded(order=locked.order, returned=quantize(Decimal(returned) / 100))
+    returned = sum(_refunds(payment, payment.transaction_id).values())
+    if not voided and returned < to_minor_units(payment.amount):
+        if returned > 0:
+            order_partly_refunded(order=payment.order, returned=quantize(Decimal(returned) / 100))
         return
-    locked.status = PaymentStatus.REFUNDED
-    locked.save(update_fields=["status", "updated_at"])
-    # nothing left for staff to settle
-    Order.objects.filter(pk=locked.order_id).update(payment_status=PaymentStatus.REFUNDED, needs_attention=False)
+    payment.status = PaymentStatus.REFUNDED
+    payment.save(update_fields=["status", "updated_at"])
+    orders = Order.objects.filter(pk=payment.order_id)
+    orders.update(payment_status=PaymentStatus.REFUNDED)
+    # a captured-on-cancelled order is settled; a return staff must check stays flagged
+    orders.exclude(attention_reason="refund_to_check").update(needs_attention=False)
 
 
 def callback_process(*, provider_name: str, body: object, received_hmac: object,

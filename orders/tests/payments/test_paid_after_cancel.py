@@ -224,34 +224,61 @@ def test_money_returned_for_a_payment_never_recorded_as_paid_is_flagged_and_mark
     assert AuditEntry.objects.filter(action="order.refund_to_check").count() == 1
 
 
-def test_a_success_arriving_after_its_refund_leaves_the_order_flagged(
-        client, api, make_product, checkout_body, fake_paymob):
+@pytest.mark.parametrize("refunded", [65000, 10000], ids=["all of it", "part of it"])
+def test_a_success_arriving_after_its_refund_is_settled_by_it_and_stays_flagged(
+        client, api, make_product, checkout_body, fake_paymob, refunded):
     # given a refund reported for a payment whose success callback has not arrived yet
     _tea, payment = _place(api, make_product, checkout_body)
-    _refund(client, payment, tx_id=2)
+    _refund(client, payment, tx_id=2, cents=refunded)
     # when the success arrives after all
     _callback(client, payment, success=True, tx_id=1)
-    # then the order is paid but stays flagged: staff check it in Paymob before shipping it
-    order = Order.objects.get()
-    assert order.payment_status == PaymentStatus.PAID and _flagged()
+    # then the refund counts: a full one refunds the payment, a part is recorded; the order stays flagged
+    # for staff to check in Paymob before shipping it
+    expected = PaymentStatus.REFUNDED if refunded == 65000 else PaymentStatus.PAID
+    assert Payment.objects.get().status == expected
+    assert Order.objects.get().payment_status == expected and _flagged()
+    assert AuditEntry.objects.filter(action="order.partly_refunded").exists() == (refunded == 10000)
 
 
-@pytest.mark.parametrize("report", ["a void of the refund", "a refund total beyond the refunds received"])
-def test_what_the_signature_does_not_cover_never_refunds_a_payment(
-        client, api, make_product, checkout_body, fake_paymob, report):
+def test_a_refund_voided_the_same_day_returns_nothing(client, api, make_product, checkout_body, fake_paymob):
     # given a paid order of E£650, E£325 of it refunded
     payment = _paid(client, api, make_product, checkout_body)
     _refund(client, payment, tx_id=2, cents=32500)
-    # when Paymob reports the refund voided (a child of the refund, not of the payment), or the payment is
-    # reported again claiming, unsigned, that all of it was refunded
-    if report == "a void of the refund":
-        response = _refund(client, payment, tx_id=3, cents=32500, of=2)
-    else:
-        response = _reported_again(client, payment, claimed_cents=65000, is_refunded=True)
-    # then the payment stays paid and the order is flagged for staff to check
+    # when that refund is voided (a child of the refund: the refund sent again flagged voided is one more
+    # report of it), and later the other E£325 is refunded
+    _refund(client, payment, tx_id=3, cents=32500, of=2)
+    _callback(client, payment, success=True, tx_id=2, amount_cents=32500, has_parent_transaction=True,
+              is_voided=True, parent_transaction=1)
+    _refund(client, payment, tx_id=4, cents=32500)
+    # then E£325 has been returned in all: the payment stays paid, nothing flagged
+    assert Payment.objects.get().status == PaymentStatus.PAID and not _flagged()
+    assert [entry.details.split(": ")[1].split(" of")[0]
+            for entry in AuditEntry.objects.filter(action="order.partly_refunded").order_by("pk")] == [
+        "325.00", "325.00"]
+
+
+@pytest.mark.parametrize("claimed", [65000, "650.00", "²"], ids=["all of it", "not a number", "a digit that is not"])
+def test_a_refund_total_the_signature_does_not_cover_never_refunds_a_payment(
+        client, api, make_product, checkout_body, fake_paymob, claimed):
+    # given a paid order of E£650, E£325 of it refunded
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=32500)
+    # when the payment is reported again claiming, unsigned, some other total
+    response = _reported_again(client, payment, claimed_cents=claimed, is_refunded=True)
+    # then that is recorded and changes nothing
     assert response.status_code == 200
-    assert Payment.objects.get().status == PaymentStatus.PAID
-    assert _flagged()
+    assert Payment.objects.get().status == PaymentStatus.PAID and not _flagged()
+
+
+def test_partial_refund_reports_in_either_order_flag_nothing(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order
+    payment = _paid(client, api, make_product, checkout_body)
+    # when Paymob's second report of a partial refund arrives before the refund's own transaction
+    _reported_again(client, payment, claimed_cents=10000, is_refunded=True)
+    _refund(client, payment, tx_id=2, cents=10000)
+    # then the partial refund is recorded and nothing is flagged
+    assert Payment.objects.get().status == PaymentStatus.PAID and not _flagged()
+    assert AuditEntry.objects.filter(action="order.partly_refunded").count() == 1
 
 
 def test_a_failed_refund_changes_nothing(client, api, make_product, checkout_body, fake_paymob):

@@ -40,7 +40,8 @@ const STATUS_TONE = { pending: "warning", processing: "info", shipped: "info", d
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 
-// Test orders (not money) and money captured on a cancelled order (refund or restore) stand out.
+// Test orders (not money) and orders flagged for staff (money captured on a cancelled order, or money
+// returned to check in Paymob) stand out.
 function OrderFlags({ order }) {
   return (
     <>
