@@ -230,9 +230,9 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
     One transaction: the cart the lines were read from, if given, is held
     (a 409 if it changed since: orders.cart.cart_hold); the quantity caps
     are checked again; the prices, shipping, VAT, discount and COD fee are
-    recomputed here; the stock is
-    reserved (InsufficientStock names the short products); the coupon use is
-    counted; the items are snapshots. A test-page order is flagged `is_test`.
+    recomputed here; the stock is reserved (InsufficientStock names the
+    short products); the coupon use is counted; the items are snapshots.
+    A test-page order is flagged `is_test`.
     """
     if not lines:
         raise CheckoutError(_("Your cart is empty"))
@@ -360,6 +360,12 @@ _SAME_DETAILS = ("email", "first_name", "last_name", "phone", "street", "buildin
                  "state", "postal_code", "country", "whatsapp_opt_in")
 
 
+# an order sent to its payment page again has this long left before it expires unpaid (orders.tasks)
+_PAYABLE_FOR = UNPAID_LIFETIME - timedelta(minutes=10)
+# how long a payment's start may still be waiting for its provider (Paymob's time limit, with a margin)
+_STARTING = timedelta(seconds=2 * settings.PAYMOB_TIMEOUT)
+
+
 def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
                          session_key: str) -> Payment | None:
     """The payment of this visitor's order of the same cart and details that still awaits payment, once its
@@ -387,12 +393,6 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
                                     status=409, code="order_being_placed")
             return None  # the request that was asking the provider died
     return None
-
-
-# an order sent to its payment page again has this long left before it expires unpaid (orders.tasks)
-_PAYABLE_FOR = UNPAID_LIFETIME - timedelta(minutes=10)
-# how long a payment's start may still be waiting for its provider (Paymob's time limit, with a margin)
-_STARTING = timedelta(seconds=2 * settings.PAYMOB_TIMEOUT)
 
 
 @dataclass(frozen=True)

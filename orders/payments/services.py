@@ -125,7 +125,8 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
     The payment's transaction reported refunded is recorded only: its total is unsigned, and the refund
     transactions it totals come on their own. Anything else is flagged on the order for staff to check
     in Paymob, and changes nothing else: a return for a payment not recorded as paid (its success
-    callback missed: settled once it is), or a refund of a transaction that is neither.
+    callback missed: settled once it is), a refund of a transaction that is neither, or a void of a
+    refund after the payment was refunded in full.
     """
     paid_by = locked.transaction_id if locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED) else None
     if result.returns == "refund" and not result.success:
@@ -136,8 +137,10 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
     if result.returns == "voided" and result.transaction_id == paid_by:
         _returns_settle(locked, voided=True)
         return
+    voids_a_refund = paid_by is not None and result.returns_transaction in _refunds(locked, paid_by)
+    # a refund voided after the payment was refunded in full puts money back that the shop thinks returned
     if result.returns == "refund" and paid_by is not None and (
-            result.returns_transaction == paid_by or result.returns_transaction in _refunds(locked, paid_by)):
+            result.returns_transaction == paid_by or (voids_a_refund and locked.status == PaymentStatus.PAID)):
         _returns_settle(locked)
         return
     order_refund_to_check(order=locked.order, note=f"{result.returns} {result.transaction_id} "
@@ -146,13 +149,12 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
 
 def _refunds(payment: Payment, paid_by: str) -> dict[str, int]:
     """{transaction id: piasters} of the recorded refund transactions of `paid_by`, less the voids of each."""
-    children: dict[str, tuple[str, int]] = {
-        event.transaction_id: (str(event.payload.get("parent_transaction")), int(str(event.payload["amount_cents"])))
-        for event in payment.events.filter(kind__endswith="-refund", success=True)}
-    refunds = {tx: cents for tx, (parent, cents) in children.items() if parent == paid_by}
-    for parent, cents in children.values():
-        if parent in refunds:  # a refund voided the same day: that money was not returned after all
-            refunds[parent] -= cents
+    children = {event.transaction_id: transaction_result(event.payload)  # once, whichever way it came
+                for event in payment.events.filter(kind__endswith="-refund", success=True)}
+    refunds = {tx: child.amount_cents for tx, child in children.items() if child.returns_transaction == paid_by}
+    for child in children.values():
+        if child.returns_transaction in refunds:  # a refund voided the same day: that money stayed
+            refunds[child.returns_transaction] -= child.amount_cents
     return refunds
 
 

@@ -257,6 +257,16 @@ def test_a_refund_voided_the_same_day_returns_nothing(client, api, make_product,
         "325.00", "325.00"]
 
 
+def test_a_full_refund_voided_afterwards_is_flagged(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order refunded in full
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2)
+    # when that refund is voided the same day (the money stays with the shop after all)
+    _refund(client, payment, tx_id=3, of=2)
+    # then staff are asked to check it: the payment stays refunded until they do
+    assert Payment.objects.get().status == PaymentStatus.REFUNDED and _flagged()
+
+
 @pytest.mark.parametrize("claimed", [65000, "650.00", "²"], ids=["all of it", "not a number", "a digit that is not"])
 def test_a_refund_total_the_signature_does_not_cover_never_refunds_a_payment(
         client, api, make_product, checkout_body, fake_paymob, claimed):
