@@ -77,21 +77,26 @@ def _search(orders, text):
 
 
 def _filtered(request):
-    """The orders matching the list's search text and status filter."""
+    """The orders matching the list's search text, status filter and `attention=1` (flagged orders only)."""
     orders = _search(order_list_queryset(), request.query_params.get("search") or "")
     status = request.query_params.get("status") or ""
     if status and status != "all":
         if status not in OrderStatus.values:
             raise ShopError(_("Unknown order status"), field="status")
         orders = orders.filter(status=status)
+    if request.query_params.get("attention") == "1":
+        orders = orders.filter(needs_attention=True)
     return orders
+
+
+_ATTENTION = OpenApiParameter("attention", str, enum=["1"], description="1: only the orders flagged for staff")
 
 
 class OrderListApi(StaffApi):
     area = "orders"
 
     @extend_schema(
-        parameters=[*PAGING_PARAMETERS, OpenApiParameter("status", str, enum=OrderStatus.values)],
+        parameters=[*PAGING_PARAMETERS, OpenApiParameter("status", str, enum=OrderStatus.values), _ATTENTION],
         responses=page_serializer("OrderPage", OrderRowSerializer),
     )
     def get(self, request):
@@ -104,7 +109,7 @@ class OrderExportApi(StaffApi):
 
     area = "orders"
 
-    @extend_schema(parameters=[OpenApiParameter("search", str), OpenApiParameter("status", str)],
+    @extend_schema(parameters=[OpenApiParameter("search", str), OpenApiParameter("status", str), _ATTENTION],
                    responses={(200, "text/csv"): OpenApiTypes.STR})
     def get(self, request):
         rows = orders_csv(orders=_filtered(request))

@@ -48,3 +48,16 @@ def test_the_csv_needs_staff(client, alice):
     assert client.get("/api/admin/orders/export").status_code == 401
     client.force_login(alice)
     assert client.get("/api/admin/orders/export").status_code == 401  # customers are not staff
+
+
+def test_the_list_and_the_csv_can_show_the_flagged_orders_only(client, support):
+    # given an order paid after a decline (flagged for staff) among others
+    make_order(price="100")
+    late = make_order(payment_status=("failed", "paid"), status="cancelled")
+    client.force_login(support)
+    # when
+    listed = client.get("/api/admin/orders", {"attention": "1"}).json()
+    exported = _rows(client.get("/api/admin/orders/export?attention=1"))
+    # then
+    assert [row["number"] for row in listed["results"]] == [late.number]
+    assert [row["number"] for row in exported] == [late.number]

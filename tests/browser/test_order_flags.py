@@ -1,4 +1,4 @@
-"""Staff see test orders and money captured on cancelled orders: overview alert and order badges."""
+"""Staff see test orders and orders flagged for them: overview alert, a filter and order badges."""
 
 import pytest
 from playwright.sync_api import expect
@@ -25,10 +25,21 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
     screenshot(page, "backoffice-overview-attention-en")
     # when
     alert.get_by_role("link", name="Open orders").click()
-    # then
+    # then the orders list shows the flagged order only
     expect(page.locator("[data-flag='attention']")).to_have_text("Needs attention")
+    expect(page.locator("[data-flag='test']")).to_have_count(0)
+    # when every order is shown again
+    page.get_by_label("Flagged").select_option("")
+    # then
     expect(page.locator("[data-flag='test']")).to_have_text("Test")
+    expect(page.locator("[data-flag='attention']")).to_have_text("Needs attention")
     screenshot(page, "backoffice-orders-flags-en")
+    # and in Arabic on a phone, the flagged orders only
+    page.set_viewport_size({"width": 360, "height": 780})
+    page.goto("/ar/admindash/orders?attention=1")
+    expect(page.locator("[data-flag='attention']")).to_have_text("يحتاج إلى متابعة")
+    expect(page.get_by_label("المتابعة")).to_have_value("1")
+    screenshot(page, "backoffice-orders-flags-ar-phone")
 
 
 def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):

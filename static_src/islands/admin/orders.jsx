@@ -243,7 +243,10 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
 }
 
 export default function AdminOrders({ permissions, urls = {} }) {
-  const table = useServerList("/api/admin/orders", { status: "" });
+  // the overview's alert links here with ?attention=1: the flagged orders only
+  const table = useServerList("/api/admin/orders", {
+    status: "", attention: new URLSearchParams(window.location.search).get("attention") === "1" ? "1" : "",
+  });
   const mayChange = can(permissions, "orders", "status");
   const [selected, setSelected] = useState(() => new Set());
   const [bulkStatus, setBulkStatus] = useState(""); // no choice until staff make one
@@ -351,6 +354,7 @@ export default function AdminOrders({ permissions, urls = {} }) {
 
   const exportParams = new URLSearchParams();
   if (table.filters.status) exportParams.set("status", table.filters.status);
+  if (table.filters.attention) exportParams.set("attention", table.filters.attention);
   if (table.search.trim()) exportParams.set("search", table.search.trim());
   const exportUrl = `/api/admin/orders/export${exportParams.size ? `?${exportParams}` : ""}`;
 
@@ -361,7 +365,9 @@ export default function AdminOrders({ permissions, urls = {} }) {
         label={st("tableLabel")}
         searchPlaceholder={st("searchPlaceholder")}
         columns={columns}
-        filters={[statusFilter(st, STATUSES)]}
+        filters={[statusFilter(st, STATUSES),
+          { key: "attention", label: st("attentionFilter"), allLabel: st("allOrders"),
+            options: [{ value: "1", label: st("attentionBadge") }] }]}
         toolbar={
           <a className="button button--small button--ghost" href={exportUrl} download>
             {st("export")}

@@ -141,7 +141,7 @@ export default function Overview({ language, urls = {} }) {
           {data.attentionOrders > 0 && (
             <div className="alert alert--error" role="alert" data-alert="attention">
               <strong>{st("attentionAlert", { count: data.attentionOrders })}</strong>{" "}
-              <a href={urls.orders}>{st("openOrders")}</a>
+              <a href={`${urls.orders}?attention=1`}>{st("openOrders")}</a>
             </div>
           )}
           {data.lowStockList.length > 0 && (
