@@ -51,7 +51,7 @@ def _locked(order: Order) -> Order:
 
 
 def order_set_status(*, order: Order, status: str, actor: User | None = None, note: str = "", tracking_number: str = "",
-                     courier: str = "", customer_note: str = "") -> Order:
+                     courier: str = "", customer_note: str = "", notify: bool = True) -> Order:
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in).
@@ -101,7 +101,7 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
             courier=courier[:COURIER_MAX], customer_note=customer_note[:NOTE_MAX],
             actor=actor if actor is not None and actor.is_authenticated else None,
         )
-        if status in NOTIFY:
+        if status in NOTIFY and notify:
             order_status_send(order=locked, status=status)
     order.refresh_from_db()
     return order
@@ -112,8 +112,9 @@ def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> 
     return order_set_status(order=order, status=S.CANCELLED, actor=actor, note=note)
 
 
-def order_expire_unpaid(*, order: Order, note: str) -> bool:
+def order_expire_unpaid(*, order: Order, note: str, notify: bool = True) -> bool:
     """Cancel `order` and put its stock back if it is still pending and awaiting its payment; True if it was.
+    The customer is told unless `notify` is False.
 
     Checked under the order's lock: a payment recorded since the caller read the order (the callback
     landing while the expiry job runs) keeps it, where cancelling would release the stock of a paid order.
@@ -122,7 +123,7 @@ def order_expire_unpaid(*, order: Order, note: str) -> bool:
         locked = _locked(order)
         if locked.status != S.PENDING or locked.payment_status != PaymentStatus.AWAITING:
             return False
-        order_set_status(order=locked, status=S.CANCELLED, note=note)
+        order_set_status(order=locked, status=S.CANCELLED, note=note, notify=notify)
     return True
 
 

@@ -32,7 +32,7 @@ from accounts.services import (
 )
 from catalog.models import Product
 from orders import cart as carts
-from orders.actions import order_confirm_cod
+from orders.actions import order_confirm_cod, order_expire_unpaid
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
 from orders.coupons import coupon_use_take
@@ -375,6 +375,8 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     A 409 while that order's page is still being asked of its provider. None when there is no such order,
     or its page could not be made, or it would expire before the shopper could pay: a new order is placed.
     """
+    if user is None and not session_key:
+        return None
     orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING,
                                   payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
                                   created_at__gt=timezone.now() - _PAYABLE_FOR,
@@ -384,15 +386,24 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
             payment = order.payments.select_related("order").order_by("-created_at").first()
-            if payment is None or payment.status != PaymentStatus.AWAITING:
-                return None  # its start failed
-            if payment.redirect_url:
-                return payment
-            if payment.created_at > timezone.now() - _STARTING:
+            state = _page_state(payment)
+            if state == "starting":
                 raise CheckoutError(_("Your order is already being placed. Please wait a moment and try again."),
                                     status=409, code="order_being_placed")
-            return None  # the request that was asking the provider died
+            return payment if state == "ready" else None
     return None
+
+
+def _page_state(payment: Payment | None) -> str:
+    """Where the payment page of an order awaiting its card payment stands: "ready"; "starting", while
+    its provider is still being asked; "unpayable", when it could not be made or the request asking for
+    it died (nobody was given a page to pay)."""
+    if payment is not None and payment.status == PaymentStatus.AWAITING:
+        if payment.redirect_url:
+            return "ready"
+        if payment.created_at > timezone.now() - _STARTING:
+            return "starting"
+    return "unpayable"
 
 
 @dataclass(frozen=True)
@@ -464,6 +475,7 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     order's provider is still to be asked (no address)."""
     session_key = request.session.session_key or ""
     address = client_ip(request)
+    _unpayable_orders_cancel(user=user, session_key=session_key)
     unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
     new_user = None
     try:
@@ -484,6 +496,21 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
         customer_sign_in(request=request, user=new_user)
     _remember_order(request, order)
     return order, payment, payment_url
+
+
+def _unpayable_orders_cancel(*, user: User | None, session_key: str) -> None:
+    """Cancel this visitor's card orders that nobody can pay: their payment page could not be made, or the
+    request asking for it died. They are about to place another (the same cart again, or cash on
+    delivery instead), so the stock and coupon use come back now rather than when the orders expire,
+    the orders do not count against the unpaid-order limit, and no cancellation e-mail is sent."""
+    if user is None and not session_key:
+        return
+    orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING)
+    orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
+    for order in orders.exclude(payment_method=PaymentMethod.COD)[:10]:
+        if _page_state(order.payments.order_by("-created_at").first()) == "unpayable":
+            order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
+                                notify=False)
 
 
 def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentStart:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from orders.models import Coupon, Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
+from shop.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -465,12 +466,35 @@ def test_a_card_checkout_submitted_again_is_a_new_order_when_the_first_cannot_be
         Order.objects.update(created_at=timezone.now() - timedelta(minutes=21))
     # when the shopper submits the form again
     again = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
-    # then a new order gets a new payment page (the first expires and gives its stock back)
+    # then a new order gets a new payment page; the first, if nobody can pay it, is cancelled at once,
+    # quietly, and gives its stock back (else it does when it expires)
     assert again.status_code == 201, again.content
     assert again.json()["orderId"] != first.json()["orderId"]
     assert Order.objects.count() == 2 and Payment.objects.count() == 2
+    unpayable = earlier != "order about to expire"
+    assert Order.objects.get(number=first.json()["orderId"]).status == (
+        OrderStatus.CANCELLED if unpayable else OrderStatus.PENDING)
+    tea.refresh_from_db()
+    assert tea.stock == (8 if unpayable else 6)
+    assert not OutboundEmail.objects.filter(subject__contains=first.json()["orderId"]).exists()
     if earlier == "start failed":
         assert Payment.objects.get(order__number=first.json()["orderId"]).status == PaymentStatus.FAILED
+
+
+def test_cash_on_delivery_instead_of_a_card_payment_that_could_not_start_holds_the_stock_once(
+        api, make_product, checkout_body, fake_paymob):
+    # given a card checkout whose payment page Paymob could not make
+    fake_paymob.intention_leaves_out = ("client_secret",)
+    tea, first = _place(api, make_product, checkout_body)
+    # when the shopper pays on delivery instead
+    cod = api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json")
+    # then the card order is cancelled without a word to them, and only the new order holds the stock
+    assert cod.status_code == 201, cod.content
+    assert Order.objects.get(number=first.json()["orderId"]).status == OrderStatus.CANCELLED
+    assert Order.objects.get(number=cod.json()["orderId"]).status == OrderStatus.PROCESSING
+    tea.refresh_from_db()
+    assert tea.stock == 8
+    assert not OutboundEmail.objects.filter(subject__contains=first.json()["orderId"]).exists()
 
 
 @pytest.mark.parametrize("change", ["cart", "address", "coupon"])
