@@ -42,7 +42,8 @@ def payment_start(*, payment: Payment, return_url: str, notification_url: str) -
 
     A provider failure is logged with the order number and re-raised; the
     payment is marked failed (nobody was given its page), and the order
-    stays pending with its stock reserved until it expires.
+    stays pending with its stock reserved until it expires or its visitor
+    places another order (orders.checkout).
     """
     order = payment.order
     try:
