@@ -386,7 +386,7 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
             payment = order.payments.select_related("order").order_by("-created_at").first()
-            state = _page_state(payment)
+            state = _page_state(order, payment)
             if state == "starting":
                 raise CheckoutError(_("Your order is already being placed. Please wait a moment and try again."),
                                     status=409, code="order_being_placed")
@@ -394,11 +394,14 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     return None
 
 
-def _page_state(payment: Payment | None) -> str:
-    """Where the payment page of an order awaiting its card payment stands: "ready"; "starting", while
-    its provider is still being asked; "unpayable", when it could not be made or the request asking for
-    it died (nobody was given a page to pay)."""
-    if payment is not None and payment.status == PaymentStatus.AWAITING:
+def _page_state(order: Order, payment: Payment | None) -> str:
+    """Where the payment page of an order awaiting its card payment (`payment`, its latest) stands:
+    "ready"; "starting", while its provider is still being asked; "unpayable", when it could not be
+    made or the request asking for it died (nobody was given a page to pay). An order placed before
+    payments were made with their orders has none until its provider answers."""
+    if payment is None:
+        return "starting" if order.created_at > timezone.now() - _STARTING else "unpayable"
+    if payment.status == PaymentStatus.AWAITING:
         if payment.redirect_url:
             return "ready"
         if payment.created_at > timezone.now() - _STARTING:
@@ -475,11 +478,12 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     order's provider is still to be asked (no address)."""
     session_key = request.session.session_key or ""
     address = client_ip(request)
-    _unpayable_orders_cancel(user=user, session_key=session_key)
-    unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
     new_user = None
     try:
         with transaction.atomic():
+            # in the placing's transaction: they stay if this order is refused
+            _unpayable_orders_cancel(user=user, session_key=session_key)
+            unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
             if form.create_account and user is None:
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
@@ -507,8 +511,9 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str) -> None:
         return
     orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING)
     orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
-    for order in orders.exclude(payment_method=PaymentMethod.COD)[:10]:
-        if _page_state(order.payments.order_by("-created_at").first()) == "unpayable":
+    for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
+        # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
+        if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
                                 notify=False)
 

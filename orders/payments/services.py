@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from orders.actions import order_mark_paid, order_partly_refunded, order_payment_failed, order_refund_to_check
-from orders.models import Order, Payment, PaymentEvent, PaymentStatus
+from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
@@ -49,14 +49,21 @@ def payment_start(*, payment: Payment, return_url: str, notification_url: str) -
     try:
         start = get_provider(payment.provider).start(order=order, payment=payment, return_url=return_url,
                                                      notification_url=notification_url)
+        with transaction.atomic():
+            # kept, and given, only while its order still awaits it: a start slow enough for its visitor to
+            # place another order meanwhile finds this one cancelled (orders.checkout)
+            held = Order.objects.select_for_update().get(pk=order.pk)
+            if payment.status == PaymentStatus.AWAITING and (held.status, held.payment_status) != (
+                    OrderStatus.PENDING, PaymentStatus.AWAITING):
+                raise PaymentError(f"order {order.number} is {held.status} now", permanent=True)
+            payment.provider_order_id = start.provider_order_id
+            payment.redirect_url = start.payment_url[:1000]
+            payment.save(update_fields=["provider_order_id", "redirect_url", "updated_at"])
     except PaymentError as exc:
         logger.error("payment start failed for order %s (%s): %s", order.number, payment.provider, exc.message)
         payment.status = PaymentStatus.FAILED
         payment.save(update_fields=["status", "updated_at"])
         raise
-    payment.provider_order_id = start.provider_order_id
-    payment.redirect_url = start.payment_url[:1000]
-    payment.save(update_fields=["provider_order_id", "redirect_url", "updated_at"])
     return start
 
 

@@ -515,3 +515,40 @@ def test_a_card_checkout_with_anything_changed_is_a_new_order(api, make_product,
     assert again.status_code == 201, again.content
     assert again.json()["orderId"] != first.json()["orderId"]
     assert Order.objects.count() == 2
+
+
+def test_a_payment_page_made_after_its_order_was_cancelled_is_never_given(api, make_product, checkout_body,
+                                                                         fake_paymob, monkeypatch):
+    # given Paymob answers so late that the order was cancelled meanwhile (its visitor placed another)
+    from orders.actions import order_expire_unpaid
+    from orders.payments.paymob import PaymobProvider
+
+    start = PaymobProvider.start
+
+    def slow_start(self, *, order, **kwargs):
+        order_expire_unpaid(order=order, note="replaced", notify=False)
+        return start(self, order=order, **kwargs)
+
+    monkeypatch.setattr(PaymobProvider, "start", slow_start)
+    # when
+    _tea, response = _place(api, make_product, checkout_body)
+    # then the shopper is not sent to pay a cancelled order
+    assert response.status_code == 502
+    payment = Payment.objects.get()
+    assert payment.redirect_url == "" and payment.status == PaymentStatus.FAILED
+
+
+@pytest.mark.parametrize("placed_seconds_ago, answer", [(5, 409), (60, 201)])
+def test_an_order_placed_before_payments_were_made_with_their_orders_is_waited_for(
+        api, make_product, checkout_body, fake_paymob, placed_seconds_ago, answer):
+    # given a card order without its payment (placed by the code before this one, whose request is
+    # asking Paymob now, or died doing so a minute ago)
+    tea, first = _place(api, make_product, checkout_body)
+    Payment.objects.all().delete()
+    Order.objects.update(created_at=timezone.now() - timedelta(seconds=placed_seconds_ago))
+    # when the same form is submitted again
+    again = api.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
+    # then the shopper waits for the first, or a new order replaces it
+    assert again.status_code == answer, again.content
+    assert Order.objects.get(number=first.json()["orderId"]).status == (
+        OrderStatus.PENDING if answer == 409 else OrderStatus.CANCELLED)
