@@ -373,7 +373,8 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     rather than placing a second order that would hold the stock twice and could be paid twice.
 
     A 409 while that order's page is still being asked of its provider. None when there is no such order,
-    or its page could not be made, or it would expire before the shopper could pay: a new order is placed.
+    or its page could not be made, or it would expire before the shopper could pay, or its total is not
+    what the cart costs now (a price or a setting changed): a new order is placed.
     """
     if user is None and not session_key:
         return None
@@ -385,6 +386,8 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
+            if order.total_amount != _total_now(form, lines):
+                return None
             payment = order.payments.select_related("order").order_by("-created_at").first()
             state = _page_state(order, payment)
             if state == "starting":
@@ -392,6 +395,13 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
                                     status=409, code="order_being_placed")
             return payment if state == "ready" else None
     return None
+
+
+def _total_now(form: CheckoutForm, lines: Sequence[tuple[Product, int]]) -> Decimal:
+    """What the cart would cost with the form's coupon, method and governorate if it were placed now."""
+    coupon = Coupon.objects.filter(code=form.coupon_code).first() if form.coupon_code else None
+    return order_totals(lines=list(lines), coupon=coupon, payment_method=form.payment_method,
+                        store=store_settings_get(), governorate=form.state if form.country == "EGY" else "").total
 
 
 def _page_state(order: Order, payment: Payment | None) -> str:

@@ -497,7 +497,7 @@ def test_cash_on_delivery_instead_of_a_card_payment_that_could_not_start_holds_t
     assert not OutboundEmail.objects.filter(subject__contains=first.json()["orderId"]).exists()
 
 
-@pytest.mark.parametrize("change", ["cart", "address", "coupon"])
+@pytest.mark.parametrize("change", ["cart", "address", "coupon", "price"])
 def test_a_card_checkout_with_anything_changed_is_a_new_order(api, make_product, checkout_body, fake_paymob, change):
     # given a card order awaiting payment
     Coupon.objects.create(code="TEA5", type="fixed", value=Decimal("5"))
@@ -508,6 +508,9 @@ def test_a_card_checkout_with_anything_changed_is_a_new_order(api, make_product,
         api.patch(f"/api/cart/items/{tea.pk}", {"quantity": 3}, format="json")
     elif change == "address":
         body["billingAddress"] = {**body["billingAddress"], "street": "14 Nile St"}
+    elif change == "price":
+        tea.price_amount = Decimal("280.00")
+        tea.save()
     else:
         body["couponCode"] = "tea5"
     again = api.post("/api/payment/create-intention", body, format="json")
