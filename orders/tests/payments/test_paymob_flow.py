@@ -371,7 +371,7 @@ def test_an_intention_paymob_could_not_be_paid_through_is_refused(api, make_prod
     # when
     tea, response = _place(api, make_product, checkout_body)
     # then the shopper is not sent to pay; that start is failed, and the order waits, its stock held,
-    # for another start or until it expires
+    # until it expires or its visitor places another order
     assert response.status_code == 502
     assert response.json()["message"] == "Payment service is not available"
     payment = Payment.objects.get()
@@ -546,7 +546,7 @@ def test_an_order_placed_before_payments_were_made_with_their_orders_is_waited_f
         api, make_product, checkout_body, fake_paymob, placed_seconds_ago, answer):
     # given a card order without its payment (placed by the code before this one, whose request is
     # asking Paymob now, or died doing so a minute ago)
-    tea, first = _place(api, make_product, checkout_body)
+    _tea, first = _place(api, make_product, checkout_body)
     Payment.objects.all().delete()
     Order.objects.update(created_at=timezone.now() - timedelta(seconds=placed_seconds_ago))
     # when the same form is submitted again
