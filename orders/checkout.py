@@ -446,7 +446,8 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     shop.outbound).
 
     A ShopError (400/409/429/503) changes nothing. A provider failure after
-    placing returns the order with `error`: it stays pending until it expires.
+    placing returns the order with `error`: it stays pending until it
+    expires, or until its visitor places another order.
     """
     provider_name = _checkout_provider(payment_method, test_mode=test_mode)
     method = PaymentMethod.SANDBOX if provider_name == "sandbox" else payment_method
