@@ -297,6 +297,8 @@ def _read(owner: CartOwner) -> tuple[Cart, list[_Line]] | None:
 
 
 _BUMP = f"UPDATE {_CARTS} SET version = version + 1, updated_at = %(now)s WHERE id = %(cart)s"
+# the same, only if the cart is still at the version a write read it at
+_BUMP_UNLESS_CHANGED = f"{_BUMP} AND version = %(version)s"
 
 
 def _bump(cart: Cart) -> None:
@@ -319,14 +321,14 @@ def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict
     now = timezone.now()
     values: dict[str, Any] = {"now": db.ops.adapt_datetimefield_value(now), "cart": cart.pk,
                               "version": version, **params}
-    bump = f"{_BUMP} AND version = %(version)s"
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
-            cursor.execute(f"WITH bumped AS ({bump} RETURNING id) {statement.format(bumped='bumped')}", values)
+            cursor.execute(f"WITH bumped AS ({_BUMP_UNLESS_CHANGED} RETURNING id) {statement.format(bumped='bumped')}",
+                           values)
             written: bool = cursor.rowcount == 1
         else:  # SQLite's WITH takes only a SELECT: the version is moved on first, in one transaction
             with transaction.atomic(savepoint=False):
-                cursor.execute(bump, values)
+                cursor.execute(_BUMP_UNLESS_CHANGED, values)
                 written = cursor.rowcount == 1
                 if written:
                     cursor.execute(statement.format(bumped="(SELECT %(cart)s AS id) AS bumped"), values)
@@ -450,7 +452,7 @@ def cart_hold(cart: Cart) -> bool:
     """
     now = timezone.now()
     with connection.cursor() as cursor:
-        cursor.execute(f"{_BUMP} AND version = %(version)s", {
+        cursor.execute(_BUMP_UNLESS_CHANGED, {
             "now": connection.ops.adapt_datetimefield_value(now), "cart": cart.pk, "version": cart.version})
         if cursor.rowcount != 1:
             return False

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
@@ -366,6 +367,14 @@ _PAYABLE_FOR = UNPAID_LIFETIME - timedelta(minutes=10)
 _STARTING = timedelta(seconds=2 * settings.PAYMOB_TIMEOUT)
 
 
+def _awaiting_orders_of(*, user: User | None, session_key: str) -> QuerySet[Order]:
+    """This visitor's orders still awaiting payment: a customer's, else their session's (none without one)."""
+    if user is None and not session_key:
+        return Order.objects.none()
+    orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING)
+    return orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
+
+
 def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
                          session_key: str) -> Payment | None:
     """The payment of this visitor's order of the same cart and details that still awaits payment, once its
@@ -376,13 +385,9 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     or its page could not be made, or it would expire before the shopper could pay, or its total is not
     what the cart costs now (a price or a setting changed): a new order is placed.
     """
-    if user is None and not session_key:
-        return None
-    orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING,
-                                  payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
-                                  created_at__gt=timezone.now() - _PAYABLE_FOR,
-                                  **{name: getattr(form, name) for name in _SAME_DETAILS})
-    orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
+    orders = _awaiting_orders_of(user=user, session_key=session_key).filter(
+        payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
+        created_at__gt=timezone.now() - _PAYABLE_FOR, **{name: getattr(form, name) for name in _SAME_DETAILS})
     wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
@@ -518,10 +523,7 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str) -> None:
     request asking for it died. They are about to place another (the same cart again, or cash on
     delivery instead), so the stock and coupon use come back now rather than when the orders expire,
     the orders do not count against the unpaid-order limit, and no cancellation e-mail is sent."""
-    if user is None and not session_key:
-        return
-    orders = Order.objects.filter(status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING)
-    orders = orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
+    orders = _awaiting_orders_of(user=user, session_key=session_key)
     for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
