@@ -307,6 +307,12 @@ def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: Iterable[Mappin
     A difference (a tab left open while another changed the cart) is a 409
     and nothing is placed.
     """
+    if _quantities(items) != {product.pk: quantity for product, quantity in lines}:
+        raise _cart_changed()
+
+
+def _quantities(items: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """The body's `items` [{id, quantity}] as the quantity of each product id."""
     wanted: dict[int, int] = {}
     for item in items:
         try:
@@ -314,8 +320,7 @@ def cart_confirm(*, lines: Sequence[tuple[Product, int]], items: Iterable[Mappin
         except (KeyError, TypeError, ValueError, OverflowError):
             raise CheckoutError(_("Please check the items in your cart"), field="items") from None
         wanted[product_id] = wanted.get(product_id, 0) + quantity
-    if wanted != {product.pk: quantity for product, quantity in lines}:
-        raise _cart_changed()
+    return wanted
 
 
 def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | AnonymousUser | None) -> None:
@@ -402,6 +407,29 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     return None
 
 
+# how long a cash-on-delivery checkout submitted again is answered with the order it placed
+_RESUBMITTED_WITHIN = timedelta(minutes=10)
+
+
+def _cod_order_just_placed(*, form: CheckoutForm, numbers: Sequence[str],
+                           items: Iterable[Mapping[str, Any]] | None) -> Payment | None:
+    """The payment of the cash-on-delivery order this session placed moments ago with the same details
+    (and, when the body names items, the same items): a checkout submitted again after its answer was
+    lost finds its cart emptied by that order, and is sent to the order's page instead of being told its
+    cart is empty. None when there is no such order."""
+    if form.payment_method != PaymentMethod.COD or not numbers:
+        return None
+    order = Order.objects.exclude(status=OrderStatus.CANCELLED).filter(
+        number=numbers[-1], payment_method=PaymentMethod.COD, coupon_code=_clean(form.coupon_code).upper(),
+        created_at__gt=timezone.now() - _RESUBMITTED_WITHIN,
+        **{name: getattr(form, name) for name in _SAME_DETAILS}).first()
+    if order is None:
+        return None
+    if items is not None and _quantities(items) != dict(order.items.values_list("product_id", "quantity")):
+        return None
+    return order.payments.select_related("order").exclude(redirect_url="").order_by("-created_at").first()
+
+
 def _total_now(form: CheckoutForm, lines: Sequence[tuple[Product, int]]) -> Decimal:
     """What the cart would cost with the form's coupon, method and governorate if it were placed now."""
     coupon = Coupon.objects.filter(code=form.coupon_code).first() if form.coupon_code else None
@@ -442,7 +470,8 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     `fields` the customer's and address fields (snake_case); `items`, when
     given, must confirm the cart. In order: pick the provider, validate, check
     the cart and the visitor's unpaid orders (the same card order submitted
-    again gets its payment page back), create the account if asked,
+    again gets its payment page back; the same cash-on-delivery order, whose
+    placing emptied the cart, its order page), create the account if asked,
     place the order (holding the cart: of two checkouts of one cart at once,
     one places it), sign the new customer in, start the payment; a
     cash-on-delivery order is confirmed and the cart emptied in the
@@ -460,7 +489,10 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     cart = carts.cart_get_for_request(request)
     lines = carts.cart_lines(cart)
     if cart is None or not lines:
-        raise CheckoutError(_("Your cart is empty"))
+        placed = _cod_order_just_placed(form=form, numbers=request.session.get("orders", []), items=items)
+        if placed is None:
+            raise CheckoutError(_("Your cart is empty"))
+        return CheckoutResult(order=placed.order, payment=placed, payment_url=placed.redirect_url)
     if items is not None:
         cart_confirm(lines=lines, items=items)
     user = request.user if request.user.is_authenticated else None

@@ -1,11 +1,13 @@
 """checkout_complete: one service places the server-side cart; body items only confirm it; unpaid limit."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.test import RequestFactory
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from orders import cart as carts
@@ -193,3 +195,52 @@ def test_the_longest_accepted_name_and_city_are_stored_whole(api, make_product, 
     assert response.status_code == 201, response.content
     order = Order.objects.get()
     assert len(order.first_name) == 120 and len(order.city) == 200
+
+
+def _cod_order_placed(api, make_product, checkout_body):
+    tea = make_product(stock=10)
+    _fill_cart(api, tea, 2)
+    body = checkout_body(paymentMethod="cod", items=[{"id": tea.pk, "quantity": 2}])
+    response = api.post(INTENTION, body, format="json")
+    assert response.status_code == 201, response.content
+    return tea, body, response.json()
+
+
+def test_a_cash_on_delivery_checkout_sent_again_after_a_lost_answer_gets_its_order_back(api, make_product,
+                                                                                       checkout_body):
+    # given a COD order just placed (its cart emptied), whose answer the shopper never saw
+    tea, body, first = _cod_order_placed(api, make_product, checkout_body)
+    # when the same checkout is sent again
+    response = api.post(INTENTION, body, format="json")
+    # then it is answered with the same order and its page, and nothing is placed or taken twice
+    assert response.status_code == 201, response.content
+    assert response.json()["orderId"] == first["orderId"]
+    assert response.json()["paymentUrl"] == first["paymentUrl"]
+    assert Order.objects.count() == 1
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+@pytest.mark.parametrize("change", [
+    {"paymentMethod": "card"},
+    {"billingAddress": {"street": "9 Other St", "city": "Giza", "state": "Giza", "country": "EGY"}},
+    {"items": [{"id": 0, "quantity": 2}]},
+])
+def test_a_different_checkout_on_an_emptied_cart_is_still_told_the_cart_is_empty(api, make_product, checkout_body,
+                                                                                  change):
+    _cod_order_placed(api, make_product, checkout_body)
+    response = api.post(INTENTION, checkout_body(**{"paymentMethod": "cod", **change}), format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["message"] == "Your cart is empty"
+    assert Order.objects.count() == 1
+
+
+def test_the_order_is_given_back_only_to_its_session_and_only_for_ten_minutes(api, make_product, checkout_body):
+    # given a COD order placed by one session
+    _tea, body, _first = _cod_order_placed(api, make_product, checkout_body)
+    # then another browser sending the same details is told its cart is empty
+    assert APIClient().post(INTENTION, body, format="json").json()["message"] == "Your cart is empty"
+    # and so is the same session eleven minutes later
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=11))
+    response = api.post(INTENTION, body, format="json")
+    assert response.status_code == 400 and response.json()["message"] == "Your cart is empty"
