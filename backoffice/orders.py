@@ -19,8 +19,12 @@ from shop.validation import clean_text
 
 
 def order_status_change(*, actor: User, order: Order, status: str, note: str = "", tracking_number: str = "",
-                        courier: str = "", customer_note: str = "") -> Order:
-    """Move one order to `status`; a move that changes it records one audit entry."""
+                        courier: str = "", customer_note: str = "", one_order: bool = True) -> Order:
+    """Move one order to `status`; a move that changes it records one audit entry.
+
+    Moved on its own (from its page, where its alert shows), the order's flag for staff is cleared: they
+    restored or settled what it was about. Moved with a selection (`one_order` False), it stays flagged:
+    nobody saw the alert (money captured on a cancelled order, a refund to check)."""
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
@@ -28,7 +32,7 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
     previous = order.status
     with transaction.atomic():
         order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
-                         courier=courier, customer_note=customer_note)
+                         courier=courier, customer_note=customer_note, settles_attention=one_order)
         if order.status != previous:
             audit_record(actor=actor, action="order.status", details=f"{order.number}: {previous} → {status}",
                          target=order)
@@ -50,7 +54,7 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
     result = BulkResult()
     for order in orders:
         try:
-            order_status_change(actor=actor, order=order, status=status, note=note)
+            order_status_change(actor=actor, order=order, status=status, note=note, one_order=False)
             result.updated += 1
         except ShopError as error:
             result.failed.append({"id": order.pk, "number": order.number, "message": error.message})

@@ -51,10 +51,12 @@ def _locked(order: Order) -> Order:
 
 
 def order_set_status(*, order: Order, status: str, actor: User | None = None, note: str = "", tracking_number: str = "",
-                     courier: str = "", customer_note: str = "", notify: bool = True) -> Order:
+                     courier: str = "", customer_note: str = "", notify: bool = True,
+                     settles_attention: bool = False) -> Order:
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
-    customer (e-mail, and WhatsApp when they opted in).
+    customer (e-mail, and WhatsApp when they opted in). `settles_attention`: staff
+    moved it from its own page, beside its alert, so its flag is cleared.
 
     Cancelling releases reserved stock and gives the coupon's use back; un-cancelling takes both again.
     Setting the current status again changes nothing. Return the order.
@@ -89,8 +91,7 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
                 coupon_use_take(locked.coupon_id, active_only=False)
             locked.stock_reserved = True
             fields.append("stock_reserved")
-        if locked.needs_attention and actor is not None and actor.is_authenticated:
-            # staff restored or settled the order the alert was about
+        if locked.needs_attention and settles_attention:
             locked.needs_attention = False
             fields.append("needs_attention")
         locked.status = status

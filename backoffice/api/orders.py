@@ -57,7 +57,8 @@ class OrderRowSerializer(serializers.Serializer):
     # paid through the local test page: not real money, never revenue
     is_test = serializers.BooleanField()
     # money captured on a cancelled order, or money returned to check (attention_reason); cleared by the
-    # next staff status change, or by a full refund of money captured on a cancelled order
+    # next staff status change of this order alone (not with a selection), or by a full refund of money
+    # captured on a cancelled order
     needs_attention = serializers.BooleanField()
     attention_reason = serializers.CharField()
 

@@ -127,6 +127,24 @@ def test_a_staff_status_change_settles_the_alert(client, api, owner, make_produc
     assert staff.get("/api/admin/dashboard").json()["attentionOrders"] == 0
 
 
+def test_a_bulk_status_change_keeps_the_alert_nobody_saw(client, api, owner, make_product, checkout_body,
+                                                         fake_paymob):
+    # given a paid order flagged with a refund to check
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, of=99)  # a refund of a transaction that is not this payment's
+    assert _flagged()
+    staff = _staff_alerts(owner)
+    # when staff mark it shipped with a selection from the list, where no alert shows
+    response = staff.put("/api/admin/bulk/orders", {"orderIds": [payment.order_id], "status": "shipped"},
+                         content_type="application/json")
+    # then it moved, and is still flagged
+    assert response.status_code == 200 and response.json()["updated"] == 1, response.content
+    flagged = Order.objects.get(pk=payment.order_id)
+    assert flagged.status == OrderStatus.SHIPPED and flagged.needs_attention
+    assert flagged.attention_reason == "refund_to_check"
+    assert staff.get("/api/admin/dashboard").json()["attentionOrders"] == 1
+
+
 def _refund(client, payment, *, tx_id, cents=None, of=1, success=True):
     """Paymob's refund or void: a transaction of its own, a child of transaction `of` (the payment's
     own is 1 in these tests), returning `cents` (all of the payment unless said)."""
