@@ -22,7 +22,7 @@ from accounts.models import User
 from accounts.roles import has_permission
 from catalog.models import Product
 from catalog.pricing import Availability
-from orders.models import Order, OrderStatus, PaymentStatus
+from orders.models import Order, OrderStatus, PaymentStatus, amount_kept
 from shop.mail import mail_queue
 from shop.models import ContactMessage, ContactMessageStatus, Heartbeat
 from shop.money import quantize
@@ -93,7 +93,7 @@ def daily_summary_figures(*, now=None):
     real = Order.objects.filter(is_test=False)
     placed = real.filter(created_at__gte=since, created_at__lt=now)
     revenue = placed.filter(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]).exclude(
-        status=OrderStatus.CANCELLED).aggregate(total=Sum("total_amount"))["total"]
+        status=OrderStatus.CANCELLED).aggregate(total=Sum(amount_kept()))["total"]
     cod = real.filter(payment_status=PaymentStatus.COD, status__in=[
         OrderStatus.PENDING, OrderStatus.PROCESSING, OrderStatus.SHIPPED,
     ]).aggregate(count=Count("pk"), total=Sum("total_amount"))

@@ -3,7 +3,9 @@
 Counted orders are those whose money is in or promised: paid by card, or
 cash on delivery. Test orders (paid through the local test page) never
 count anywhere. Cancelled orders count in the status breakdown only, never
-in revenue, order counts, sellers or categories.
+in revenue, order counts, sellers or categories. An order's revenue is what it
+kept: its total less any part refunded (orders.models.amount_kept); sellers and
+categories count what was sold, since a refund names no product.
 
 A period is summed from calendar months of the shop's time zone (Africa/Cairo).
 The months that lie wholly inside the period and are over come from the shared
@@ -65,7 +67,7 @@ from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from catalog.models import Category, Product
-from orders.models import Order, OrderItem, OrderStatus, PaymentStatus
+from orders.models import Order, OrderItem, OrderStatus, PaymentStatus, amount_kept
 from shop.money import quantize
 
 PERIODS = {"7d": 7, "30d": 30, "90d": 90, "1y": 365}
@@ -76,7 +78,7 @@ DAILY_DAYS = 7
 MONTH_CACHE_SECONDS = 24 * 3600
 TOKEN_CACHE_SECONDS = 7 * 24 * 3600
 # every key starts so; a new layout of the cached sums takes a new number
-PREFIX = "analytics:sales:2"
+PREFIX = "analytics:sales:3"
 GENERATION_KEY = f"{PREFIX}:generation"
 
 
@@ -174,7 +176,7 @@ def _in_ranges(ranges, field):
 
 
 def _cents(field):
-    """SUM(field) in piasters, an integer from the database (no Decimal per row)."""
+    """SUM(field) (a column or an expression) in piasters, an integer from the database (no Decimal per row)."""
     return Cast(Round(Sum(field) * 100), BigIntegerField())
 
 
@@ -184,7 +186,7 @@ def order_rows(ranges):
     range of each row with a CASE spent longer on the CASE than on the rows)."""
     parts = [
         counted_orders(since=lo, until=hi).order_by().annotate(bucket=Value(n, output_field=IntegerField()))
-        .values("bucket", "status").annotate(n=Count("*"), cents=_cents("total_amount"))
+        .values("bucket", "status").annotate(n=Count("*"), cents=_cents(amount_kept()))
         .values_list("bucket", "status", "n", "cents")
         for n, (lo, hi) in enumerate(ranges)
     ]
@@ -460,7 +462,7 @@ def daily_sales(*, days=DAILY_DAYS, now=None):
     midnights = [timezone.make_aware(datetime.combine(day, time.min), tz) for day in dates]
     bucket, window = _in_ranges(list(itertools.pairwise(midnights)), "created_at")
     rows = (sales_orders().filter(window).annotate(bucket=bucket).order_by().values("bucket")
-            .annotate(n=Count("*"), cents=_cents("total_amount")).values_list("bucket", "n", "cents"))
+            .annotate(n=Count("*"), cents=_cents(amount_kept())).values_list("bucket", "n", "cents"))
     by_day = {bucket: (n, cents) for bucket, n, cents in rows}
     return [{"date": day.isoformat(), "revenue": _money(by_day.get(n, (0, 0))[1]), "orders": by_day.get(n, (0, 0))[0]}
             for n, day in enumerate(dates[:-1])]

@@ -58,7 +58,7 @@ def subscribers_csv(*, subscribers):
 
 
 ORDER_COLUMNS = ["number", "created_at", "customer", "email", "phone", "status", "payment_status",
-                 "payment_method", "total", "test", "needs_attention"]
+                 "payment_method", "total", "refunded", "test", "needs_attention"]
 
 
 def orders_csv(*, orders):
@@ -69,7 +69,8 @@ def orders_csv(*, orders):
             timezone.localtime(order.created_at).isoformat(timespec="seconds"),
             safe_cell(order.customer_name), safe_cell(order.email), safe_cell(order.phone),
             order.status, order.payment_status, order.payment_method, money_text(order.total_amount),
-            "yes" if order.is_test else "no", "yes" if order.needs_attention else "no",
+            money_text(order.refunded_amount), "yes" if order.is_test else "no",
+            "yes" if order.needs_attention else "no",
         ]
         for order in orders.iterator()
     ))

@@ -13,10 +13,11 @@ from accounts.models import User
 from catalog.models import Product
 from catalog.pricing import Availability
 from catalog.search import search_terms
-from orders.models import BuyerActivity, Coupon, Order, OrderStatus, PaymentStatus
+from orders.models import BuyerActivity, Coupon, Order, OrderStatus, PaymentStatus, amount_kept
 from shop.models import ContactMessage, ContactMessageStatus
 
-# Orders that brought money in: paid online or cash on delivery, not cancelled, not test orders.
+# Orders that brought money in: paid online or cash on delivery, not cancelled, not test orders
+# (what they brought: orders.models.amount_kept, less any part refunded).
 REAL_ORDER = (Q(payment_status__in=[PaymentStatus.PAID, PaymentStatus.COD]) & ~Q(status=OrderStatus.CANCELLED)
               & Q(is_test=False))
 _MONEY = DecimalField(max_digits=14, decimal_places=2)
@@ -30,7 +31,7 @@ def customer_list() -> QuerySet[User]:
         User.objects.filter(is_staff=False)
         .annotate(
             total_orders=Count("orders", filter=real),
-            total_spent=Coalesce(Sum("orders__total_amount", filter=real), Value(Decimal("0")), output_field=_MONEY),
+            total_spent=Coalesce(Sum(amount_kept("orders__"), filter=real), Value(Decimal("0")), output_field=_MONEY),
         )
         .order_by("-date_joined", "-pk")
     )
@@ -41,12 +42,12 @@ def dashboard_stats() -> dict[str, Any]:
     orders = Order.objects.aggregate(
         total=Count("pk"),
         pending=Count("pk", filter=Q(status=OrderStatus.PENDING)),
-        revenue=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
+        revenue=Coalesce(Sum(amount_kept(), filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
         attention=Count("pk", filter=Q(needs_attention=True)),
         # paid, then cancelled, and not refunded yet: money to give back (or an order to restore)
         captured_on_cancelled=Coalesce(
-            Sum("total_amount", filter=Q(status=OrderStatus.CANCELLED, payment_status=PaymentStatus.PAID,
-                                         is_test=False)),
+            Sum(amount_kept(), filter=Q(status=OrderStatus.CANCELLED, payment_status=PaymentStatus.PAID,
+                                        is_test=False)),
             Value(Decimal("0")), output_field=_MONEY),
     )
     stock = stock_counts()
@@ -134,7 +135,7 @@ def buyer_details(keys: list[str]) -> dict[str, dict[str, Any]]:
     bought = {row["buyer_key"]: row for row in Order.objects.filter(buyer_key__in=keys).values("buyer_key").annotate(
         first=Max("first_name"), last=Max("last_name"), tel=Max("phone"),
         total_orders=Count("pk", filter=REAL_ORDER),
-        total_spent=Coalesce(Sum("total_amount", filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
+        total_spent=Coalesce(Sum(amount_kept(), filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
     ).order_by()}
     details = {}
     for key in keys:

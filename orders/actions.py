@@ -170,8 +170,10 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
 
 
 def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
-    """Part of a paid order's money was returned (a partial refund in the provider's dashboard): the order
-    stays paid, and the refund is recorded for staff in the audit log."""
+    """Part of a paid order's money was returned (a partial refund in the provider's dashboard; `returned`:
+    all of it so far): the order stays paid, revenue counts only what it kept (`refunded_amount`), and the
+    refund is recorded for staff in the audit log."""
+    Order.objects.filter(pk=order.pk).update(refunded_amount=returned)
     logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
     audit_record(actor=None, action="order.partly_refunded", target=order,
                  details=f"{order.number}: {returned} of {order.total_amount} EGP returned through the payment "

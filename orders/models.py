@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.db.models import Max, OuterRef, Subquery
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -227,6 +228,12 @@ def _placed_of(order_ids: Iterable[int | None]) -> list[datetime]:
     return list(Order.objects.filter(pk__in=ids).values_list("created_at", flat=True)) if ids else []
 
 
+def amount_kept(prefix: str = "") -> CombinedExpression:
+    """What an order brought in, for revenue: its total less what was refunded of it (`prefix`: the
+    path to the order, e.g. "orders__")."""
+    return models.F(f"{prefix}total_amount") - models.F(f"{prefix}refunded_amount")
+
+
 class Order(models.Model):
     objects = OrderQuerySet.as_manager()
     number = models.CharField(max_length=32, unique=True)
@@ -261,6 +268,8 @@ class Order(models.Model):
     cod_fee_amount = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
     tax_amount = models.DecimalField(max_digits=12, decimal_places=2)
     total_amount = models.DecimalField(max_digits=12, decimal_places=2)
+    # returned through the payment provider (orders.payments.services): part of a paid order, or all of it
+    refunded_amount = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal("0"))
     prices_include_tax = models.BooleanField(default=True)
     coupon = models.ForeignKey(Coupon, on_delete=models.SET_NULL, null=True, blank=True)
     coupon_code = models.CharField(max_length=40, blank=True)
@@ -293,11 +302,11 @@ class Order(models.Model):
         ordering = ["-created_at"]
         indexes = [
             # analytics sums a year of orders by these columns: read from the index alone, not row by row
-            models.Index(fields=["created_at", "payment_status", "status", "is_test", "total_amount"],
-                         name="order_sales_by_date"),
+            models.Index(fields=["created_at", "payment_status", "status", "is_test", "total_amount",
+                                 "refunded_amount"], name="order_sales_by_date"),
             # the customer directory groups by buyer and sums from the index alone
-            models.Index(fields=["buyer_key", "created_at", "payment_status", "status", "is_test", "total_amount"],
-                         name="order_buyer_totals"),
+            models.Index(fields=["buyer_key", "created_at", "payment_status", "status", "is_test", "total_amount",
+                                 "refunded_amount"], name="order_buyer_totals"),
         ]
 
     def __str__(self) -> str:

@@ -163,6 +163,8 @@ class OrderDetailSerializer(OrderRowSerializer):
     shipping = serializers.DecimalField(source="shipping_amount", max_digits=12, decimal_places=2)
     cod_fee = serializers.DecimalField(source="cod_fee_amount", max_digits=12, decimal_places=2)
     tax = serializers.DecimalField(source="tax_amount", max_digits=12, decimal_places=2)
+    # returned through the payment provider; revenue counts the rest
+    refunded = serializers.DecimalField(source="refunded_amount", max_digits=12, decimal_places=2)
     prices_include_tax = serializers.BooleanField()
     coupon_code = serializers.CharField()
     paid_at = serializers.DateTimeField(allow_null=True)

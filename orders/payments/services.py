@@ -179,7 +179,7 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
     payment.status = PaymentStatus.REFUNDED
     payment.save(update_fields=["status", "updated_at"])
     orders = Order.objects.filter(pk=payment.order_id)
-    orders.update(payment_status=PaymentStatus.REFUNDED)
+    orders.update(payment_status=PaymentStatus.REFUNDED, refunded_amount=payment.amount)
     # a captured-on-cancelled order is settled; a return staff must check stays flagged
     orders.exclude(attention_reason="refund_to_check").update(needs_attention=False)
 

@@ -3,14 +3,18 @@ decline, or after expiry) is never silent, money returned never marks an order p
 however Paymob reports it (what cannot be matched is flagged for staff), and the expiry job never
 cancels an order that has been paid."""
 
+import csv
+import io
 import json
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from backoffice.alerts import daily_summary_figures
 from backoffice.models import AuditEntry
 from orders import tasks
 from orders.actions import order_expire_unpaid, order_mark_paid
@@ -169,6 +173,33 @@ def _paid(client, api, make_product, checkout_body):
 def _flagged():
     order = Order.objects.get()
     return order.needs_attention and order.attention_reason == "refund_to_check"
+
+
+def test_what_a_partly_refunded_order_kept_is_its_revenue_everywhere_staff_read_it(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650
+    payment = _paid(client, api, make_product, checkout_body)
+    staff = _staff_alerts(owner)
+    staff.get("/api/admin/analytics?period=30d")  # its month's sums cached before the refund
+    # when E£100 of it is refunded
+    _refund(client, payment, tx_id=2, cents=10000)
+    # then the overview, analytics, the daily summary and the customer directory count the E£550 it kept
+    assert staff.get("/api/admin/dashboard").json()["totalRevenue"] == "550.00"
+    figures = staff.get("/api/admin/analytics?period=30d").json()["data"]["orders"]
+    assert (figures["revenueThisMonth"], figures["ordersThisMonth"]) == ("550.00", 1)
+    assert figures["dailyOrders"][-1]["revenue"] == "550.00"
+    assert daily_summary_figures()["revenue"] == Decimal("550.00")
+    buyer, = staff.get("/api/admin/customers").json()["results"]
+    assert buyer["totalSpent"] == "550.00"
+    # and the order shows its total and what was refunded, on its page and in the CSV
+    order = staff.get(f"/api/admin/orders/{payment.order_id}").json()
+    assert (order["total"], order["refunded"], order["paymentStatus"]) == ("650.00", "100.00", "paid")
+    row, = csv.DictReader(io.StringIO(b"".join(staff.get("/api/admin/orders/export").streaming_content)
+                                      .decode("utf-8-sig")))
+    assert (row["total"], row["refunded"]) == ("650.00", "100.00")
+    # and cancelled, it owes back what it kept
+    staff.put(f"/api/admin/orders/{payment.order_id}/status", {"status": "cancelled"}, content_type="application/json")
+    assert staff.get("/api/admin/dashboard").json()["capturedOnCancelled"] == "550.00"
 
 
 @pytest.mark.parametrize("reports", ["refund transaction", "both", "both, reversed", "void"])

@@ -166,6 +166,12 @@ function OrderDetail({ orderId, onClose }) {
             <dd>{money(order.tax)}</dd>
             <dt className="admin-b-totals__total">{st("total")}</dt>
             <dd className="admin-b-totals__total">{money(order.total)}</dd>
+            {Number(order.refunded) > 0 && (
+              <>
+                <dt>{st("refundedAmount")}</dt>
+                <dd data-refunded>−{money(order.refunded)}</dd>
+              </>
+            )}
           </dl>
           <p className="admin-b-documents" data-documents>
             <a className="button button--small button--ghost" href={order.documents.invoice} target="_blank" rel="noopener">{st("invoicePdf")}</a>{" "}
