@@ -46,8 +46,12 @@ def product_save(*, actor, data, product=None):
     if product is None:
         return product_create(actor=actor, **fields)
     edited = [name for name, value in fields.items() if getattr(product, name, value) != value]
+    # a stock sent is set as the inventory sets it (the form sends it only when staff changed it)
+    stock = fields.pop("stock", None)
     with transaction.atomic():
         product = product_update(actor=actor, product=product, **fields)
+        if stock is not None:
+            stock_adjust(actor=actor, product=product, action=StockAction.SET, amount=stock)
         if product.source_url:
             staff_edits_record(product=product, fields=edited)
     return product

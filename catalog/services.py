@@ -3,6 +3,7 @@
 
 A staff moderation passes its `actor` and records its one audit entry here."""
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 from django.db.models import Avg, Count, QuerySet
 from django.utils.translation import gettext as _
+from modeltranslation.translator import translator
 
 from accounts.models import User
 from accounts.user_cache import user_memo
@@ -41,13 +43,24 @@ def product_upsert(*, product: Product | None = None, **fields: Any) -> Product:
             product = Product.objects.select_for_update().filter(slug=fields["slug"]).first()
         if product is None:
             product = Product(**fields)
+            product.search_text = product_search_text(product)
+            product.save()
         else:
             for name, value in fields.items():
                 setattr(product, name, value)
-        product.search_text = product_search_text(product)
-        product.save()
+            product.search_text = product_search_text(product)
+            # only what this write changes: `product` may have been read a while ago (a dialog left open,
+            # an import downloading pictures), and its stock, rating or reviews moved on since
+            product.save(update_fields=[*_columns(fields), "search_text", "updated_at"])
         catalog_changed_now_and_on_commit()
     return product
+
+
+def _columns(names: Iterable[str]) -> set[str]:
+    """The fields a write of `names` sets: a translated field's name (`title`) sets its languages' too."""
+    translated = translator.get_options_for_model(Product).all_fields
+    return {column for name in names
+            for column in [name, *(field.name for field in translated.get(name, ()))]}
 
 
 def product_images_clean(images: object) -> list[str]:

@@ -1,5 +1,6 @@
 """The one product write path (catalog.products) and the one picture store (catalog.media)."""
 
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.models import AuditEntry
 from catalog.media import IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_kind, image_save, image_stored
-from catalog.models import Category
+from catalog.models import Category, Product
 from catalog.products import category_resolve, product_create, product_slug_unique, product_update
 from shop.errors import ShopError
 from tests.factories import make_category, make_product
@@ -85,6 +86,21 @@ def test_create_and_update_take_a_category_slug():
     assert product_update(product=product, category="green-tea").category == green
     with pytest.raises(ShopError):
         product_create(title_en="X", price_amount="1", category="coffee")
+
+
+def test_an_update_from_a_product_read_earlier_writes_only_what_it_changes():
+    # given a product read (the importer's list, a dialog), whose stock, rating and reviews then move on
+    make_category("black-tea")
+    product = product_create(title_en="Sencha", price_amount="100", stock=10)
+    read_earlier = Product.objects.get(pk=product.pk)
+    Product.objects.filter(pk=product.pk).update(stock=7, rating="4.50", review_count=2)
+    # when that copy's price and title change (the title by its untranslated name)
+    product_update(product=read_earlier, price_amount="120", title="Sencha Special")
+    # then those changed and nothing else went back to what was read
+    product.refresh_from_db()
+    assert (product.price_amount, product.title_en, product.stock, product.rating, product.review_count) == (
+        Decimal("120.00"), "Sencha Special", 7, Decimal("4.50"), 2)
+    assert "sencha special" in product.search_text.lower()
 
 
 # --- pictures ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ and its bulk actions still reach products beyond the page shown (English and Ara
 import pytest
 from playwright.sync_api import expect
 
+from backoffice.models import AuditEntry
 from catalog.models import Product
 from tests.browser.staff_pages import open_island, signed_in
 from tests.factories import make_category, make_product
@@ -89,3 +90,30 @@ def test_the_arabic_products_table_sorts_by_the_arabic_names(new_page, live_serv
     page.get_by_role("button", name="الاسم").click()
     # then
     expect(rows.first).to_contain_text("ياسمين")
+
+
+def test_saving_a_product_keeps_the_stock_orders_moved_while_its_dialog_was_open(new_page, live_server, owner):
+    # given a product of 10 in stock, opened for editing
+    tea = make_product(title="Kericho Gold", stock=10)
+    page = signed_in(new_page, live_server, owner)
+    open_island(page, "/admindash/products", "admin-products")
+    page.get_by_role("row").filter(has_text="Kericho Gold").get_by_role("button", name="Edit").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.get_by_label("Stock")).to_have_value("10")
+    # when 3 are sold meanwhile, and staff change only the title
+    Product.objects.filter(pk=tea.pk).update(stock=7)
+    dialog.get_by_label("Title", exact=True).fill("Kericho Gold Special")
+    dialog.get_by_role("button", name="Save").click()
+    expect(dialog).to_be_hidden()
+    # then the title changed and the stock stayed what the orders left
+    tea.refresh_from_db()
+    assert (tea.title_en, tea.stock) == ("Kericho Gold Special", 7)
+    # when staff type a stock they counted
+    page.get_by_role("row").filter(has_text="Kericho Gold Special").get_by_role("button", name="Edit").click()
+    dialog.get_by_label("Stock").fill("25")
+    dialog.get_by_role("button", name="Save").click()
+    expect(dialog).to_be_hidden()
+    # then it is set, as the inventory sets it
+    tea.refresh_from_db()
+    assert tea.stock == 25
+    assert AuditEntry.objects.filter(action="inventory.set", details__endswith="7 → 25").exists()

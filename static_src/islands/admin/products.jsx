@@ -58,7 +58,14 @@ function toForm(p) {
   };
 }
 
-function toPayload(f) {
+// `saved`: the product as the dialog opened it. Its stock is sent only when staff changed it: orders
+// take and give back stock while the dialog is open, and the figure it shows is stale by then.
+function toPayload(f, saved) {
+  const { stock, ...payload } = toPayloadAll(f);
+  return saved && stock === saved.stock ? payload : { ...payload, stock };
+}
+
+function toPayloadAll(f) {
   return {
     title: f.title.trim(), titleAr: f.titleAr.trim(), slug: f.slug.trim(), category: f.category,
     price: toDecimal(f.price), salePrice: String(f.salePrice).trim() === "" ? null : toDecimal(f.salePrice),
@@ -136,7 +143,7 @@ function ProductDialog({ product, categories, onClose, onSaved }) {
     await submit(
       () =>
         product
-          ? api(`/api/admin/products/${product.id}`, { method: "PUT", body: toPayload(form) })
+          ? api(`/api/admin/products/${product.id}`, { method: "PUT", body: toPayload(form, product) })
           : api("/api/admin/products", { method: "POST", body: toPayload(form) }),
       {
         done: (saved) => {
