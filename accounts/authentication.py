@@ -1,6 +1,7 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import HTTP_HEADER_ENCODING, authentication, exceptions
 from rest_framework.authentication import CSRFCheck
+from rest_framework.request import Request
 
 from accounts.models import AuthToken
 
@@ -52,6 +53,13 @@ class SessionAuthentication(authentication.SessionAuthentication):
         if reason:
             raise exceptions.PermissionDenied(f"CSRF Failed: {reason}")  # DRF's words
         return None
+
+
+def csrf_enforce(request: Request) -> None:
+    """Refuse a write (a DRF request) without the visitor's CSRF token, signed in or not: DRF checks only
+    signed-in visitors' writes. For the writes that sign a visitor in, so that a form on another site
+    cannot sign them into an account of its choosing and collect what they type next (login CSRF)."""
+    SessionAuthentication().enforce_csrf(request)
 
 
 def _no_response(request):  # pragma: no cover  (the check never calls on)

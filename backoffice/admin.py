@@ -34,6 +34,7 @@ from shop.models import (
     OutboundWhatsApp,
     StoreSettings,
 )
+from shop.ratelimit import rate_limit_posts
 
 
 def _superusers_only(request):
@@ -41,6 +42,8 @@ def _superusers_only(request):
 
 
 admin.site.has_permission = _superusers_only
+# its sign-in counts against the address's sign-in limit, as every other sign-in does
+admin.site.login = rate_limit_posts("sign_in")(admin.site.login)  # type: ignore[method-assign]
 admin.site.site_header = "Nile Highlands Tea — data fixes"
 admin.site.site_title = "Nile Highlands Tea admin"
 

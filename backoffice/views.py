@@ -14,6 +14,7 @@ from backoffice.auth import staff_sign_in, staff_sign_out
 from backoffice.sections import ROLE_LABELS, SECTIONS, can_open, section_from_path, sidebar_for
 from catalog.models import Category
 from shop.errors import ShopError
+from shop.ratelimit import rate_limit_posts
 from shop.security import csp_allow
 from shop.store_settings import store_settings_get
 from shop.validation import image_origin
@@ -21,6 +22,7 @@ from shop.validation import image_origin
 
 @never_cache
 @ensure_csrf_cookie
+@rate_limit_posts("sign_in")
 def adminauth(request):
     """Sign staff in; an already signed-in staff member goes to the dashboard."""
     if is_staff_member(request.user):

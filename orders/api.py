@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import csrf_enforce
 from accounts.models import User
 from accounts.services import customer_create, customer_sign_in, token_issue
 from catalog.cache import catalog_version
@@ -247,6 +248,8 @@ class CreateIntentionApi(OwnTransactionsApiView):
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        if data["create_account"]:  # signs the new customer in
+            csrf_enforce(request)
         fields = {**data["customer"], **data["billing_address"], "coupon_code": data["coupon_code"],
                   "create_account": data["create_account"], "password": data["password"],
                   "confirm_password": data["confirm_password"], "whatsapp_opt_in": data["whatsapp_opt_in"]}
@@ -337,7 +340,7 @@ class CheckoutRegisterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:
-
+        csrf_enforce(request)
         body = self.InputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data

@@ -7,6 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import csrf_enforce
 from accounts.roles import permissions_for
 from backoffice.api.base import StaffApi
 from backoffice.auth import staff_sign_in, staff_sign_out
@@ -14,7 +15,7 @@ from shop.errors import ShopError
 
 
 class AdminLoginApi(APIView):
-    authentication_classes = []  # a fresh sign-in; no CSRF for a session not yet made
+    authentication_classes = []  # a fresh sign-in; its CSRF token is checked all the same (csrf_enforce)
     permission_classes = []
     throttle_scope = "sign_in"
 
@@ -29,6 +30,7 @@ class AdminLoginApi(APIView):
 
     @extend_schema(request=AdminLoginInputSerializer, responses=AdminLoginOutputSerializer, summary="Staff sign in")
     def post(self, request):
+        csrf_enforce(request)
         data = self.AdminLoginInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         username, password = data.validated_data["username"], data.validated_data["password"]

@@ -36,6 +36,7 @@ PAGE_POSTS = [
     ("/contact", {"name": "A", "email": "a@example.com", "subject": "Hi", "message": "Hello"}),
     ("/newsletter", {"email": "reader@example.com"}),
     ("/login", {"email": "someone@example.com", "password": "wrong-password"}),
+    ("/adminauth", {"username": "someone", "password": "wrong-password"}),
 ]
 
 
@@ -85,6 +86,12 @@ def test_the_address_counts_behind_our_own_proxy(low_limits, settings):
     other = post("198.51.100.8").status_code
     # then only the first client is refused
     assert statuses[2] == 429 and other != 429
+
+
+def test_the_data_fix_admins_sign_in_counts_against_the_same_limit(low_limits):
+    for _ in range(2):
+        assert Client().post("/django-admin/login/", {"username": "someone", "password": "wrong"}).status_code != 429
+    assert Client().post("/django-admin/login/", {"username": "someone", "password": "wrong"}).status_code == 429
 
 
 def test_reads_are_never_limited(low_limits):
