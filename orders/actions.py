@@ -96,6 +96,10 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
             fields.append("needs_attention")
         locked.status = status
         locked.save(update_fields=fields)
+        if status == S.CANCELLED and locked.payment_status == PaymentStatus.PAID:
+            _order_flag(locked, "refund_due", action="order.refund_due",
+                        details=f"{locked.number}: cancelled with {locked.total_amount - locked.refunded_amount} EGP "
+                                f"paid. Refund it in the payment provider's dashboard.")
         OrderStatusChange.objects.create(
             order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX],
             tracking_number=tracking_number[:TRACKING_MAX],
@@ -157,16 +161,31 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
 def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: str) -> None:
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
+    _order_flag(order, reason, action="order.captured_on_cancelled",
+                details=(f"{order.number}: {order.total_amount} EGP captured on a cancelled order "
+                         f"({reason}; {note or 'payment'}). Refund it or restore the order."))
+    order_attention_send(order=order)
+
+
+def _order_flag(order: Order, reason: str, *, action: str, details: str) -> None:
+    """Flag `order` (locked) for staff with `reason`, the latest thing to act on (the audit log, entry
+    `action`, keeps every earlier one)."""
     order.needs_attention = True
     order.attention_reason = reason
     order.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
-    logger.warning("order %s: money captured on a cancelled order (%s)", order.number, reason)
-    audit_record(
-        actor=None, action="order.captured_on_cancelled", target=order,
-        details=(f"{order.number}: {order.total_amount} EGP captured on a cancelled order "
-                 f"({reason}; {note or 'payment'}). Refund it or restore the order."),
-    )
-    order_attention_send(order=order)
+    logger.warning("order %s flagged: %s", order.number, reason)
+    audit_record(actor=None, action=action, target=order, details=details)
+
+
+def order_refunded_unshipped(*, order: Order) -> None:
+    """All of an order's money was returned (a refund in the provider's dashboard) while it still waits to be
+    shipped: flagged, so that staff cancel it (its stock comes back) rather than send what is no longer paid."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.status in (S.PENDING, S.PROCESSING):
+            _order_flag(locked, "refunded_unshipped", action="order.refunded_unshipped",
+                        details=f"{locked.number}: all of its {locked.total_amount} EGP was refunded before it "
+                                f"shipped. Cancel it, or ship it only if the customer pays again.")
 
 
 def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
@@ -186,14 +205,10 @@ def order_refund_to_check(*, order: Order, note: str) -> None:
     or is settled; nothing else changes."""
     with transaction.atomic():
         locked = _locked(order)
-        if not locked.needs_attention:  # an order flagged already keeps its reason (money on a cancelled order)
-            locked.needs_attention = True
-            locked.attention_reason = "refund_to_check"
-            locked.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
         logger.warning("order %s: money returned that the shop cannot match (%s)", locked.number, note)
-        audit_record(actor=None, action="order.refund_to_check", target=locked,
-                     details=f"{locked.number}: the payment provider reports money returned that does not match "
-                             f"this order's paid payment ({note}). Check it in the provider's dashboard.")
+        _order_flag(locked, "refund_to_check", action="order.refund_to_check",
+                    details=f"{locked.number}: the payment provider reports money returned that does not match "
+                            f"this order's paid payment ({note}). Check it in the provider's dashboard.")
 
 
 def order_confirm_cod(*, order: Order) -> Order:

@@ -8,7 +8,13 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from orders.actions import order_mark_paid, order_partly_refunded, order_payment_failed, order_refund_to_check
+from orders.actions import (
+    order_mark_paid,
+    order_partly_refunded,
+    order_payment_failed,
+    order_refund_to_check,
+    order_refunded_unshipped,
+)
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
@@ -180,8 +186,10 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
     payment.save(update_fields=["status", "updated_at"])
     orders = Order.objects.filter(pk=payment.order_id)
     orders.update(payment_status=PaymentStatus.REFUNDED, refunded_amount=payment.amount)
-    # a captured-on-cancelled order is settled; a return staff must check stays flagged
-    orders.exclude(attention_reason="refund_to_check").update(needs_attention=False)
+    # a cancelled order's money owed back is settled; a return staff must check stays flagged
+    orders.filter(status=OrderStatus.CANCELLED).exclude(attention_reason="refund_to_check").update(
+        needs_attention=False)
+    order_refunded_unshipped(order=payment.order)
 
 
 def callback_process(*, provider_name: str, body: object, received_hmac: object,

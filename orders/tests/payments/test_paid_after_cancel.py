@@ -131,6 +131,38 @@ def test_a_staff_status_change_settles_the_alert(client, api, owner, make_produc
     assert staff.get("/api/admin/dashboard").json()["attentionOrders"] == 0
 
 
+def test_staff_cancelling_a_paid_order_are_asked_to_refund_it_until_the_refund_comes(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    # given a paid card order
+    payment = _paid(client, api, make_product, checkout_body)
+    staff = _staff_alerts(owner)
+    # when staff cancel it
+    staff.put(f"/api/admin/orders/{payment.order_id}/status", {"status": "cancelled"}, content_type="application/json")
+    # then it is flagged with the money owed, in the audit log and on the overview
+    order = Order.objects.get()
+    assert (order.status, order.needs_attention, order.attention_reason) == (OrderStatus.CANCELLED, True, "refund_due")
+    assert AuditEntry.objects.get(action="order.refund_due").details.endswith(
+        "cancelled with 650.00 EGP paid. Refund it in the payment provider's dashboard.")
+    overview = staff.get("/api/admin/dashboard").json()
+    assert (overview["attentionOrders"], overview["capturedOnCancelled"]) == (1, "650.00")
+    # when the refund made in Paymob comes back
+    _refund(client, payment, tx_id=2)
+    # then the order is settled
+    order.refresh_from_db()
+    assert (order.payment_status, order.needs_attention) == (PaymentStatus.REFUNDED, False)
+
+
+def test_restoring_a_cancelled_paid_order_settles_the_refund_it_no_longer_owes(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    payment = _paid(client, api, make_product, checkout_body)
+    staff = _staff_alerts(owner)
+    for status in ("cancelled", "processing"):
+        staff.put(f"/api/admin/orders/{payment.order_id}/status", {"status": status}, content_type="application/json")
+    order = Order.objects.get()
+    assert (order.status, order.payment_status, order.needs_attention) == (
+        OrderStatus.PROCESSING, PaymentStatus.PAID, False)
+
+
 def test_a_bulk_status_change_keeps_the_alert_nobody_saw(client, api, owner, make_product, checkout_body,
                                                          fake_paymob):
     # given a paid order flagged with a refund to check
@@ -218,12 +250,15 @@ def test_a_full_refund_or_void_marks_a_paid_payment_refunded_however_paymob_repo
                                    _refund(client, payment, tx_id=2)],
         "void": lambda: [_reported_again(client, payment, is_voided=True)],
     }[reports]()
-    # then every report is acknowledged, and the payment and its order are refunded, nothing left to check
+    # then every report is acknowledged, and the payment and its order are refunded; the order, not shipped
+    # yet, is flagged once so that staff cancel it rather than send it
     assert [answer.status_code for answer in answers] == [200] * len(answers)
     payment.refresh_from_db()
     assert payment.status == PaymentStatus.REFUNDED
     order = Order.objects.get()
-    assert order.payment_status == PaymentStatus.REFUNDED and not order.needs_attention
+    assert order.payment_status == PaymentStatus.REFUNDED and order.status == OrderStatus.PROCESSING
+    assert (order.needs_attention, order.attention_reason) == (True, "refunded_unshipped")
+    assert AuditEntry.objects.filter(action="order.refunded_unshipped").count() == 1
 
 
 def test_a_partial_refund_keeps_the_payment_paid_and_is_recorded_until_the_rest_is_returned(
@@ -281,11 +316,13 @@ def test_a_success_arriving_after_its_refund_is_settled_by_it_and_stays_flagged(
     _refund(client, payment, tx_id=2, cents=refunded)
     # when the success arrives after all
     _callback(client, payment, success=True, tx_id=1)
-    # then the refund counts: a full one refunds the payment, a part is recorded; the order stays flagged
-    # for staff to check in Paymob before shipping it
+    # then the refund counts: a full one refunds the payment, and the order is flagged not to be shipped; a
+    # part is recorded, and the order stays flagged for staff to check in Paymob before shipping it
     expected = PaymentStatus.REFUNDED if refunded == 65000 else PaymentStatus.PAID
     assert Payment.objects.get().status == expected
-    assert Order.objects.get().payment_status == expected and _flagged()
+    order = Order.objects.get()
+    assert order.payment_status == expected and order.needs_attention
+    assert order.attention_reason == ("refunded_unshipped" if refunded == 65000 else "refund_to_check")
     assert AuditEntry.objects.filter(action="order.partly_refunded").exists() == (refunded == 10000)
 
 
