@@ -95,6 +95,27 @@ def _changed(product, fields):
     return False
 
 
+def _rows(reader):
+    """(row number, row) for each row of `reader`, and (its number, None) for a row it cannot read."""
+    number = 1
+    while True:
+        number += 1
+        try:
+            yield number, next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            yield number, None
+            return
+
+
+def _first_message(errors):
+    """The first message of a field's errors: a list of them, or, for a list field, errors by position."""
+    while not isinstance(errors, str):
+        errors = next(iter(errors.values())) if isinstance(errors, dict) else errors[0]
+    return str(errors)
+
+
 def product_csv_import(*, actor, upload):
     """Create or update products from CSV rows; report created/updated/unchanged and row errors."""
 
@@ -109,14 +130,17 @@ def product_csv_import(*, actor, upload):
         raise ShopError(_("The CSV file needs a header row with at least a title column"), field="file")
     report = {"created": 0, "updated": 0, "unchanged": 0, "errors": []}
     existing = {p.slug: p for p in Product.objects.select_related("category")}
-    for number, raw in enumerate(reader, start=2):
+    for number, raw in _rows(reader):
+        if raw is None:  # a cell past the csv module's size limit, or a broken quote: the rest is unreadable
+            report["errors"].append({"row": number, "field": None, "message": _("This row could not be read")})
+            break
         if number - 1 > MAX_ROWS:
             report["errors"].append({"row": number, "field": None, "message": _("Too many rows")})
             break
         data = ProductInputSerializer(data=_parse(raw))
         if not data.is_valid():
             field, errors = next(iter(data.errors.items()))
-            report["errors"].append({"row": number, "field": field, "message": str(errors[0])})
+            report["errors"].append({"row": number, "field": field, "message": _first_message(errors)})
             continue
         fields = data.model_fields()
         product = existing.get(fields.get("slug") or "")

@@ -55,6 +55,11 @@ class ProductInputSerializer(serializers.Serializer):
                 attrs[name] = [item.strip() for item in attrs[name] if item.strip()]
         if attrs.get("category") == "":
             attrs.pop("category")
+        # a price the form could not read reaches here as 0 (spec 5): never sold free by a typo
+        if "price" in attrs and attrs["price"] <= 0:
+            raise serializers.ValidationError({"price": _("Price must be more than 0")})
+        if attrs.get("sale_price") is not None and attrs["sale_price"] <= 0:
+            raise serializers.ValidationError({"sale_price": _("Sale price must be more than 0")})
         return attrs
 
     def model_fields(self):

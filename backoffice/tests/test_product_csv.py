@@ -45,3 +45,30 @@ class TestProductCsv:
         report = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()
         assert report["created"] == 1
         assert [(e["row"], e["field"]) for e in report["errors"]] == [(2, "title"), (3, "price")]
+
+    def test_a_bad_item_in_a_list_and_an_unreadable_row_are_reported_not_a_500(self, client, manager):
+        # given a row whose second tag is too long, a good row, then a cell past the csv module's limit
+        make_category()
+        client.force_login(manager)
+        csv = (f"title,price,tags\nFirst tea,10,ok|{'t' * 150}\nFine tea,5,\n"
+               f"Long tea,5,{'x' * 140_000}\nAfter tea,5,\n")
+        # when
+        response = client.post("/api/admin/products/import", {"file": _upload(csv)}, HTTP_ACCEPT_LANGUAGE="ar")
+        # then the good row is made, each bad one reported with its row, and nothing after the unreadable one
+        assert response.status_code == 200, response.content
+        report = response.json()
+        assert report["created"] == 1 and Product.objects.get().title_en == "Fine tea"
+        assert [(e["row"], e["field"]) for e in report["errors"]] == [(2, "tags"), (4, None)]
+        assert report["errors"][1]["message"] == "تعذّرت قراءة هذا الصف"
+
+    @pytest.mark.parametrize("price, sale, field", [("0", "", "price"), ("10", "0", "sale_price")])
+    def test_a_price_of_zero_is_refused_never_sold_free(self, client, manager, price, sale, field):
+        make_category()
+        client.force_login(manager)
+        report = client.post("/api/admin/products/import",
+                             {"file": _upload(f"title,price,sale_price\nFree tea,{price},{sale}\n")}).json()
+        assert report["created"] == 0 and [e["field"] for e in report["errors"]] == [field]
+        response = client.post("/api/admin/products", {"title": "Free tea", "price": price, "salePrice": sale or None},
+                               content_type="application/json", HTTP_ACCEPT_LANGUAGE="ar")
+        assert response.status_code == 400 and Product.objects.count() == 0
+        assert response.json()["message"] in ("يجب أن يكون السعر أكبر من 0", "يجب أن يكون سعر التخفيض أكبر من 0")

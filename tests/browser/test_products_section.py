@@ -100,14 +100,15 @@ def test_saving_a_product_keeps_the_stock_orders_moved_while_its_dialog_was_open
     page.get_by_role("row").filter(has_text="Kericho Gold").get_by_role("button", name="Edit").click()
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_label("Stock")).to_have_value("10")
-    # when 3 are sold meanwhile, and staff change only the title
+    # when 3 are sold meanwhile, and staff change the title and the price, written with a thousands comma
     Product.objects.filter(pk=tea.pk).update(stock=7)
     dialog.get_by_label("Title", exact=True).fill("Kericho Gold Special")
+    dialog.get_by_label("Price (EGP)", exact=True).fill("1,250.50")
     dialog.get_by_role("button", name="Save").click()
     expect(dialog).to_be_hidden()
-    # then the title changed and the stock stayed what the orders left
+    # then the title and price changed and the stock stayed what the orders left
     tea.refresh_from_db()
-    assert (tea.title_en, tea.stock) == ("Kericho Gold Special", 7)
+    assert (tea.title_en, str(tea.price_amount), tea.stock) == ("Kericho Gold Special", "1250.50", 7)
     # when staff type a stock they counted
     page.get_by_role("row").filter(has_text="Kericho Gold Special").get_by_role("button", name="Edit").click()
     dialog.get_by_label("Stock").fill("25")

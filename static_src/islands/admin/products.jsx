@@ -8,7 +8,7 @@ import {
   upload, useServerList, useSubmit,
 } from "./components/index.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
-import { formatDate } from "../../lib/digits.js";
+import { formatDate, westernDigits } from "../../lib/digits.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/admin-products.json";
@@ -30,9 +30,13 @@ const EMPTY = {
 };
 
 // Spec 5: decimals with step 0.01, invalid becomes 0; stock integer, invalid becomes 0; lists comma-separated.
+// A price is read as staff in Egypt write one: "E£1,250.00", "1250", "١٢٥٠٫٥٠". Commas (and the Arabic
+// thousands sign) group thousands, the Arabic decimal sign is a point, a currency name around it is
+// dropped (the server refuses a price of 0, so text that is no number is never saved as a free tea).
 const toDecimal = (v) => {
-  const n = Number.parseFloat(String(v).replace(",", "."));
-  return Number.isFinite(n) ? n.toFixed(2) : "0.00";
+  const text = westernDigits(v).replace(/\u066b/g, ".").replace(/[,\u066c\s]/g, "");
+  const number = text.match(/^[^\d-]*?(\d+(?:\.\d*)?|\.\d+)[^\d]*$/);
+  return number ? Number(number[1]).toFixed(2) : "0.00";
 };
 const toInt = (v) => {
   const n = Number.parseInt(v, 10);
