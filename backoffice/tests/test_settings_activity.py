@@ -38,3 +38,21 @@ class TestSettingsChangesInTheActivity:
         client.put("/api/admin/settings", form, content_type="application/json")
         # then
         assert not AuditEntry.objects.filter(action="settings.update").exists()
+
+
+def test_every_setting_has_a_label_in_the_activity_in_both_languages():
+    # the activity names a changed setting by its label; without one staff read the code's name
+    import json
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from shop.models import StoreSettings
+
+    for language in ("en", "ar"):
+        labels = json.loads((Path(settings.BASE_DIR) / f"static_src/i18n/{language}/admin-overview.json")
+                            .read_text(encoding="utf-8"))["fields"]
+        missing = [field.name for field in StoreSettings._meta.concrete_fields
+                   if field.name not in ("id", "updated_at") and field.name not in labels
+                   and not any(label.startswith(f"{field.name}__") for label in labels)]
+        assert missing == [], language

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
+from backoffice.models import AuditEntry
 from shop.models import StoreSettings
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import PHONE
@@ -85,6 +86,22 @@ def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_s
     open_island(page, "/ar/admindash", "admin-overview")
     # the arrow points the reading way
     expect(page.locator(".admin-activity li").first).to_contain_text("رسوم الدفع عند الاستلام: 0.00 ← 15.00")
+
+
+def test_a_changed_key_of_a_setting_that_holds_several_is_named_after_the_setting(new_page, live_server, owner):
+    # given: a change to one governorate's delivery rate and to the WhatsApp number
+    AuditEntry.objects.create(actor=owner, actor_name=owner.username, action="settings.update", changes=[
+        {"field": "shipping_zones.Giza", "old": "", "new": "60.00"},
+        {"field": "whatsapp_number", "old": "", "new": "+201001234567"}])
+    page = signed_in(new_page, live_server, owner)
+    # when
+    open_island(page, "/admindash", "admin-overview")
+    # then
+    activity = page.locator(".admin-activity li").first
+    expect(activity).to_contain_text("Delivery by governorate (Giza): (empty) → 60.00")
+    expect(activity).to_contain_text("WhatsApp number: (empty) → +201001234567")
+    open_island(page, "/ar/admindash", "admin-overview")
+    expect(page.locator(".admin-activity li").first).to_contain_text("التوصيل حسب المحافظة (Giza)")
 
 
 def test_inventory_rows_stay_in_place_after_a_stock_change_until_the_list_is_refreshed(new_page, live_server, manager):

@@ -22,8 +22,17 @@ function changeValue(field, value) {
   return String(value);
 }
 
+// A key of a setting that holds several ("shipping_zones.Giza") without a label of its own is named
+// after the setting: "Delivery by governorate (Giza)".
+function changeLabel(field) {
+  const [name, key] = field.split(".");
+  const label = st(`fields.${field.replace(".", "__")}`, { defaultValue: "" });
+  if (label || !key) return label || st(`fields.${name}`, { defaultValue: field });
+  return `${st(`fields.${name}`, { defaultValue: name })} (${key})`;
+}
+
 function changeText(c) {
-  const label = st(`fields.${c.field.replace(".", "__")}`, { defaultValue: c.field });
+  const label = changeLabel(c.field);
   return `${label}: ${changeValue(c.field, c.old)} ${forwardArrow()} ${changeValue(c.field, c.new)}`;
 }
 
