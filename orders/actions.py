@@ -151,9 +151,12 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
         locked.save(update_fields=["payment_status", "paid_at", "updated_at"])
         if was_cancelled:
             _flag_captured_on_cancelled(locked, previous_payment=previous_payment, note=note)
-        elif locked.status == S.PENDING:
-            order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
-        order_confirmation_send(order=locked)
+            # not the confirmation: nothing is on its way until staff restore the order or refund it
+            order_status_send(order=locked, status="paid_after_cancel")
+        else:
+            if locked.status == S.PENDING:
+                order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
+            order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
 

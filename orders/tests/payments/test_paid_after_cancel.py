@@ -101,6 +101,22 @@ def test_a_late_success_after_expiry_is_flagged_the_same_way(
     assert AuditEntry.objects.filter(action="order.captured_on_cancelled", target_id=str(order.pk)).count() == 1
     assert any(m.to == ["hello@nilehighlandstea.example"] for m in mail.outbox)
     assert _staff_alerts(owner).get("/api/admin/dashboard").json()["attentionOrders"] == 1
+    # and the customer is told their money arrived on a cancelled order, never that it is on its way
+    customer_mail = [m for m in mail.outbox if m.to == [order.email]]
+    assert [m.subject for m in customer_mail] == [f"Payment received for your cancelled order {order.number}"]
+    assert "We will refund it or restore your order" in customer_mail[0].body
+
+
+def test_the_customer_paying_a_cancelled_order_is_told_in_their_language(
+        client, api, make_product, checkout_body, fake_paymob, django_capture_on_commit_callbacks):
+    _tea, payment = _place(api, make_product, checkout_body)
+    Order.objects.update(language="ar", created_at=timezone.now() - timedelta(minutes=31))
+    orders_expire_unpaid()
+    with django_capture_on_commit_callbacks(execute=True):
+        _callback(client, payment, success=True, tx_id=3)
+    last = [m for m in mail.outbox if m.to == [payment.order.email]][-1]
+    assert last.subject.startswith("استلمنا دفعة طلبك الملغى رقم")
+    assert "سنعيد إليك المبلغ أو نعيد تفعيل طلبك" in last.body
 
 
 def test_a_replayed_late_success_flags_once(client, api, make_product, checkout_body, fake_paymob):
