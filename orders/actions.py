@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
+from orders.cart import CartOwner, cart_clear_if_ordered
 from orders.coupons import coupon_use_give_back, coupon_use_take
 from orders.emails import (
     order_attention_send,
@@ -157,6 +158,9 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
             if locked.status == S.PENDING:
                 order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
             order_confirmation_send(order=locked)
+            if locked.user_id is not None or locked.session_key:
+                cart_clear_if_ordered(owner=CartOwner(locked.user_id, "" if locked.user_id else locked.session_key),
+                                      ordered=_lines(locked))
     order.refresh_from_db()
     return order
 

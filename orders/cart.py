@@ -1,6 +1,6 @@
 """The server-side cart: one per session for guests, one per customer."""
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
@@ -465,6 +465,21 @@ def cart_clear(*, cart: Cart | None) -> None:
     if cart is not None:
         with transaction.atomic():
             _bump(cart)
+            cart.lines.all().delete()
+            Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
+
+
+def cart_clear_if_ordered(*, owner: CartOwner, ordered: Iterable[tuple[int | None, int]]) -> None:
+    """Empty the owner's cart if it holds just what an order paid for holds (`ordered`: product id and
+    quantity of each item). The shop's page after paying empties it too, but a tab closed on the payment
+    page never comes back to it, and the cart would sell the same tea again and send its reminder. A cart
+    changed since the order (they went on shopping) is left as it is."""
+    with transaction.atomic():
+        found = _read(owner)
+        if found is None:
+            return
+        cart, lines = found
+        if lines and sorted((line.product.pk, line.quantity) for line in lines) == sorted(ordered) and cart_hold(cart):
             cart.lines.all().delete()
             Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 

@@ -119,6 +119,29 @@ def test_the_customer_paying_a_cancelled_order_is_told_in_their_language(
     assert "سنعيد إليك المبلغ أو نعيد تفعيل طلبك" in last.body
 
 
+def test_a_payment_confirmed_by_paymob_alone_empties_the_cart_it_paid_for(client, api, make_product, checkout_body,
+                                                                          fake_paymob):
+    # given a card order placed, its tab closed on Paymob's page (the shop's page never comes back)
+    _tea, payment = _place(api, make_product, checkout_body)
+    assert api.get("/api/cart").json()["itemCount"] == 2
+    # when Paymob's server reports it paid
+    _callback(client, payment, success=True, tx_id=1)
+    # then the cart no longer offers the same tea again
+    assert api.get("/api/cart").json()["itemCount"] == 0
+
+
+def test_a_cart_changed_after_its_order_is_kept_when_the_payment_comes(client, api, make_product, checkout_body,
+                                                                       fake_paymob):
+    # given a card order placed, and the shopper then adding another tea
+    _tea, payment = _place(api, make_product, checkout_body)
+    other = make_product(stock=5)
+    api.post("/api/cart/items", {"productId": other.pk, "quantity": 1}, format="json")
+    # when the payment is confirmed
+    _callback(client, payment, success=True, tx_id=1)
+    # then what they are shopping for now stays
+    assert api.get("/api/cart").json()["itemCount"] == 3
+
+
 def test_a_replayed_late_success_flags_once(client, api, make_product, checkout_body, fake_paymob):
     # given
     _tea, payment = _place(api, make_product, checkout_body)
