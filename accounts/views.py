@@ -16,7 +16,7 @@ from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
 from orders.places import GOVERNORATES
 from shop.errors import ShopError
-from shop.ratelimit import rate_limit_posts
+from shop.ratelimit import rate_limit_exceeded, rate_limit_message, rate_limit_posts
 from shop.site_url import site_url
 
 _REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
@@ -207,6 +207,9 @@ def account(request):
             else:
                 messages.success(request, _("Your profile has been saved."))
                 return redirect(reverse("accounts:account"))
+        elif action == "password" and rate_limit_exceeded(request, "sign_in"):
+            # each try of the current password counts as a sign-in: a session left open is no way to guess it
+            password_errors["currentPassword"] = rate_limit_message()
         elif action == "password":
             try:
                 services.customer_change_password(

@@ -135,6 +135,22 @@ def test_the_password_form_shows_each_message(alice_client, password, changes, f
     assert response.context["password_errors"][field] == message
 
 
+def test_guesses_of_the_current_password_count_against_the_sign_in_limit(alice_client, alice, password, settings):
+    # given the sign-in limit at 2 an hour, spent on two wrong guesses
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "sign_in": "2/hour"}
+    form = {"action": "password", "password": "Brand-new-pass-5", "confirmPassword": "Brand-new-pass-5"}
+    for guess in ("wrong-1", "wrong-2"):
+        alice_client.post("/account", {**form, "currentPassword": guess})
+    # when the right one comes third, from the Arabic page
+    response = alice_client.post("/ar/account", {**form, "currentPassword": password})
+    # then it is refused, translated, and the password stays
+    assert response.status_code == 400
+    assert response.context["password_errors"]["currentPassword"] == (
+        "طلبات كثيرة جدًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى.")
+    alice.refresh_from_db()
+    assert alice.check_password(password)
+
+
 def test_a_request_that_shows_and_adds_no_message_makes_no_message_storage(client):
     # shop.middleware.LazyMessageMiddleware: Django made one, its cookie signer included, for every request
     storage = import_string(settings.MESSAGE_STORAGE)
