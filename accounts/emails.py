@@ -28,3 +28,14 @@ def password_reset_email(*, user, token, base_url):
         text = render_to_string("accounts/email/password_reset.txt", context)
         html = render_to_string("accounts/email/password_reset.html", context)
     mail_queue(to=user.email, subject=subject, text=text, html=html, language=language)
+
+
+def email_changed_email(*, user, old_email):
+    """Tell `old_email` that the account's e-mail address is now `user.email` (changed by the shop's staff):
+    if the customer did not ask for it, they know to contact the shop before anyone uses the new address."""
+    language = user.language if user.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = {"user": user, "store": store_settings_get(), "LANG": language}
+        subject = render_to_string("accounts/email/email_changed_subject.txt", context).strip()
+        text = render_to_string("accounts/email/email_changed.txt", context)
+    mail_queue(to=old_email, subject=subject, text=text, language=language)

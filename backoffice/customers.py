@@ -3,8 +3,9 @@
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.emails import email_changed_email
 from accounts.models import User
-from backoffice.audit import audit_record
+from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
 
@@ -38,6 +39,7 @@ def customer_admin_update(*, actor, customer, **fields):
     """Change a customer's names, e-mail, phone or active flag."""
     changes = []
     fields = clean_fields(fields, LIMITS)
+    before = {name: getattr(customer, name) for name in fields}
     with transaction.atomic():
         if "email" in fields:
             email = fields.pop("email").strip().lower()
@@ -54,10 +56,13 @@ def customer_admin_update(*, actor, customer, **fields):
                 setattr(customer, name, value)
                 changes.append(name)
         customer.save()
+        if "email" in changes and before["email"]:
+            email_changed_email(user=customer, old_email=before["email"])
         if changes:
             action = "customer.update"
             if changes == ["is_active"]:
                 action = "customer.activate" if customer.is_active else "customer.deactivate"
+            after = {name: getattr(customer, name) for name in changes}
             audit_record(actor=actor, action=action, details=f"{customer.email}: {', '.join(changes)}",
-                         target=customer)
+                         target=customer, changes=audit_changes(before=before, after=after))
     return customer

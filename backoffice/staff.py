@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from accounts.lockout import lockout_reset
 from accounts.models import AuthToken, Role, User
-from backoffice.audit import audit_record
+from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PASSWORD_MAX, clean_text, text_problem
 
@@ -70,6 +70,8 @@ def staff_update(*, actor, user, username=None, email=None, password="", role=No
     """Change a staff member; an empty password keeps the current one."""
     _guard_owner(user)
     username, email = _texts(username=username, email=email, password=password)
+    watched = ("username", "email", "role", "is_active")
+    before = {name: getattr(user, name) for name in watched}
     with transaction.atomic():
         if role is not None:
             _check_role(role)
@@ -87,7 +89,11 @@ def staff_update(*, actor, user, username=None, email=None, password="", role=No
         user.save()
         if password or user.is_active is False:
             AuthToken.objects.filter(user=user).delete()  # a changed password or deactivation ends sessions
-        audit_record(actor=actor, action="staff.update", details=f"{user.username} ({user.role})", target=user)
+        changes = audit_changes(before=before, after={name: getattr(user, name) for name in watched})
+        if password:  # that it changed, never what to
+            changes.append({"field": "password", "old": "", "new": ""})
+        audit_record(actor=actor, action="staff.update", details=f"{user.username} ({user.role})", target=user,
+                     changes=changes)
     return user
 
 

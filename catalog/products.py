@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from backoffice.audit import audit_record
+from backoffice.audit import audit_changes, audit_record
 from catalog.models import Category, Product
 from catalog.services import product_upsert
 from shop.errors import ShopError
@@ -75,8 +75,19 @@ def product_update(*, product: Product, actor: User | None = None, audit_action:
             fields["slug"] = wished
     if "category" in fields:
         fields["category"] = category_resolve(fields["category"])
+    before = {name: getattr(product, name) for name in fields}
     with transaction.atomic():
         product = product_upsert(product=product, **fields)
         if actor is not None:
-            audit_record(actor=actor, action=audit_action, details=product.title_en, target=product)
+            audit_record(actor=actor, action=audit_action, details=product.title_en, target=product,
+                         changes=_changes(before, product))
     return product
+
+
+def _changes(before: dict[str, Any], product: Product) -> list[dict[str, Any]]:
+    """What a staff edit changed, old and new, for the audit log: a long text (a description) by name only."""
+    changes = audit_changes(before=before, after={name: getattr(product, name) for name in before})
+    for change in changes:
+        if Product._meta.get_field(change["field"]).get_internal_type() == "TextField":
+            change.update(old="", new="")
+    return changes

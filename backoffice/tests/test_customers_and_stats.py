@@ -1,7 +1,9 @@
 from decimal import Decimal
 
 import pytest
+from django.core import mail
 
+from accounts.models import User
 from backoffice.models import AuditEntry
 from catalog.products import product_update
 from shop.models import ContactMessage
@@ -75,6 +77,23 @@ class TestCustomers:
                                                     "phone": "1"}, content_type="application/json")
         alice.refresh_from_db()
         assert (alice.first_name, alice.email, alice.username) == ("Aly", "aly@example.com", "aly@example.com")
+
+    def test_an_email_change_is_audited_with_the_old_address_and_the_old_address_is_told(
+            self, client, head_support, alice, django_capture_on_commit_callbacks):
+        # given a customer who uses the shop in Arabic
+        User.objects.filter(pk=alice.pk).update(language="ar")
+        client.force_login(head_support)
+        # when staff change her e-mail
+        with django_capture_on_commit_callbacks(execute=True):
+            client.put(f"/api/admin/users/{alice.pk}", {"email": "mallory@example.com"},
+                       content_type="application/json")
+        # then the audit entry keeps what it was
+        entry = AuditEntry.objects.get(action="customer.update")
+        assert entry.changes == [{"field": "email", "old": "alice@example.com", "new": "mallory@example.com"}]
+        # and the old address hears of it, in her language, naming the new one
+        told, = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+        assert told.subject.startswith("تم تغيير البريد الإلكتروني لحسابك")
+        assert "mallory@example.com" in told.body and "تواصل معنا فورًا" in told.body
 
 
 @pytest.mark.django_db

@@ -56,3 +56,19 @@ def test_every_setting_has_a_label_in_the_activity_in_both_languages():
                    if field.name not in ("id", "updated_at") and field.name not in labels
                    and not any(label.startswith(f"{field.name}__") for label in labels)]
         assert missing == [], language
+
+
+def test_every_field_a_staff_edit_records_has_a_label_in_both_languages():
+    import json
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from backoffice.product_input import ProductInputSerializer
+
+    product_fields = {ProductInputSerializer._RENAMED.get(name, name) for name in ProductInputSerializer().fields}
+    staff_and_customers = {"first_name", "last_name", "email", "phone", "is_active", "username", "role", "password"}
+    for language in ("en", "ar"):
+        labels = json.loads((Path(settings.BASE_DIR) / f"static_src/i18n/{language}/admin-overview.json")
+                            .read_text(encoding="utf-8"))["fields"]
+        assert sorted((product_fields | staff_and_customers) - labels.keys()) == [], language

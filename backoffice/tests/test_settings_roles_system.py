@@ -98,6 +98,16 @@ class TestRoles:
         support.refresh_from_db()
         assert support.check_password(password) and support.role == Role.HEAD_SUPPORT
 
+    def test_an_edit_is_audited_with_the_old_role_and_that_the_password_changed(self, client, owner, support):
+        client.force_login(owner)
+        client.put(f"/api/admin/users/admin/{support.pk}", {"role": "manager", "password": "New-staff-pass-9",
+                                                            "isActive": False}, content_type="application/json")
+        entry = AuditEntry.objects.get(action="staff.update")
+        assert entry.changes == [{"field": "role", "old": "support", "new": "manager"},
+                                 {"field": "is_active", "old": True, "new": False},
+                                 {"field": "password", "old": "", "new": ""}]
+        assert "New-staff-pass-9" not in str(entry.changes) + entry.details
+
     def test_deleting_a_staff_user_is_audited(self, client, owner, support):
         client.force_login(owner)
         assert client.delete(f"/api/admin/users/admin/{support.pk}").status_code == 204

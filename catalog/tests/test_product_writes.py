@@ -88,6 +88,16 @@ def test_create_and_update_take_a_category_slug():
         product_create(title_en="X", price_amount="1", category="coffee")
 
 
+def test_a_staff_edit_is_audited_with_old_and_new_values_and_a_long_text_by_name(owner):
+    make_category("black-tea")
+    made = product_create(title_en="Sencha", price_amount="100", description_en="Old words")
+    product_update(product=Product.objects.get(pk=made.pk), actor=owner, price_amount=Decimal("120.00"),
+                   description_en="New words", title_en="Sencha")
+    entry = AuditEntry.objects.get(action="product.update")
+    assert entry.changes == [{"field": "price_amount", "old": "100.00", "new": "120.00"},
+                             {"field": "description_en", "old": "", "new": ""}]
+
+
 def test_an_update_from_a_product_read_earlier_writes_only_what_it_changes():
     # given a product read (the importer's list, a dialog), whose stock, rating and reviews then move on
     make_category("black-tea")

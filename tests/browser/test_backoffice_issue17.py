@@ -92,7 +92,8 @@ def test_a_changed_key_of_a_setting_that_holds_several_is_named_after_the_settin
     # given: a change to one governorate's delivery rate and to the WhatsApp number
     AuditEntry.objects.create(actor=owner, actor_name=owner.username, action="settings.update", changes=[
         {"field": "shipping_zones.Giza", "old": "", "new": "60.00"},
-        {"field": "whatsapp_number", "old": "", "new": "+201001234567"}])
+        {"field": "whatsapp_number", "old": "", "new": "+201001234567"},
+        {"field": "description_en", "old": "", "new": ""}])
     page = signed_in(new_page, live_server, owner)
     # when
     open_island(page, "/admindash", "admin-overview")
@@ -100,6 +101,7 @@ def test_a_changed_key_of_a_setting_that_holds_several_is_named_after_the_settin
     activity = page.locator(".admin-activity li").first
     expect(activity).to_contain_text("Delivery by governorate (Giza): (empty) → 60.00")
     expect(activity).to_contain_text("WhatsApp number: (empty) → +201001234567")
+    expect(activity).to_contain_text("Description: changed")
     open_island(page, "/ar/admindash", "admin-overview")
     expect(page.locator(".admin-activity li").first).to_contain_text("التوصيل حسب المحافظة (Giza)")
 

@@ -33,6 +33,8 @@ function changeLabel(field) {
 
 function changeText(c) {
   const label = changeLabel(c.field);
+  // a password, or a long text: that it changed, without the values (backoffice.audit)
+  if (c.old === "" && c.new === "") return st("value.fieldChanged", { field: label });
   return `${label}: ${changeValue(c.field, c.old)} ${forwardArrow()} ${changeValue(c.field, c.new)}`;
 }
 
