@@ -16,6 +16,8 @@ from importer.pricing import import_price
 # content fields staff may edit in the dashboard; a scheduled import never writes an edited one
 CONTENT_FIELDS = ("title_en", "title_ar", "description_en", "description_ar",
                   "short_description_en", "short_description_ar")
+# prices staff may set on an imported product; a scheduled import keeps a set one (the preview still offers it)
+PRICE_FIELDS = ("price_amount", "sale_price_amount")
 HISTORY_SHOWN = 50
 
 
@@ -33,8 +35,8 @@ def import_state(product: Product, *, created: bool = False) -> ImportedProduct:
 
 
 def staff_edits_record(*, product: Product, fields: Iterable[str]) -> None:
-    """Remember that staff changed these content fields of an imported product."""
-    edited = sorted(set(fields) & set(CONTENT_FIELDS))
+    """Remember that staff changed these content or price fields of an imported product."""
+    edited = sorted(set(fields) & {*CONTENT_FIELDS, *PRICE_FIELDS})
     if not product.source_url or not edited:
         return
     state = import_state(product)

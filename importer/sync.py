@@ -10,6 +10,7 @@ new and gone products go to the Owner's summary e-mail and the preview.
 
 import logging
 from dataclasses import dataclass, field
+from decimal import Decimal
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from importer import services
 from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
-from importer.records import import_state, price_record, prices_for
+from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
 from shop.mail import mail_queue
 from shop.store_settings import store_settings_get
 
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 # fields a scheduled import may refresh from the producer while staff never edited them
 PRODUCER_TEXT = {"title_en": "name", "description_en": "description"}
+# a scheduled import leaves to staff a price moving more than this (a quarter) from the one on sale
+PRICE_JUMP_HELD = Decimal("0.25")
 SHORT_DESCRIPTION = 100
 
 
@@ -59,18 +62,32 @@ def _stock_change(product, state, in_stock):
     return None
 
 
-def product_update_from_producer(*, product, item, config, reason, texts=False):
+def prices_held(product, prices, state):
+    """Why a scheduled import leaves a product's prices as they are: "edited" (staff set them), "jump" (the
+    new price is more than PRICE_JUMP_HELD away from the one on sale: a producer's typo or a rate service's
+    bad answer must not reprice the shop overnight), or "" to apply them. The preview still offers both."""
+    if set(PRICE_FIELDS) & set(state.staff_edited):
+        return "edited"
+    old = product.price_amount
+    if old and abs(prices.price - old) > old * PRICE_JUMP_HELD:
+        return "jump"
+    return ""
+
+
+def product_update_from_producer(*, product, item, config, reason, texts=False, keep_prices=False):
     """Prices (with history) and stock from the producer; with `texts`, the English
-    title and description too, unless staff edited them. Returns the changed fields."""
+    title and description too, unless staff edited them; with `keep_prices`, no price
+    (nor its history). Returns the changed fields."""
     prices = prices_for(item, config=config)
     state = import_state(product)
     changes = {}
-    if product.price_amount != prices.price:
-        changes["price_amount"] = prices.price
-    if product.sale_price_amount != prices.sale:
-        changes["sale_price_amount"] = prices.sale
-    if product.kes_price_amount != prices.kes:
-        changes["kes_price_amount"] = prices.kes
+    if not keep_prices:
+        if product.price_amount != prices.price:
+            changes["price_amount"] = prices.price
+        if product.sale_price_amount != prices.sale:
+            changes["sale_price_amount"] = prices.sale
+        if product.kes_price_amount != prices.kes:
+            changes["kes_price_amount"] = prices.kes
     stock = _stock_change(product, state, item.in_stock)
     if stock is not None:
         changes["stock"] = stock
@@ -84,7 +101,8 @@ def product_update_from_producer(*, product, item, config, reason, texts=False):
     with transaction.atomic():
         if changes:
             product_update(product=product, **changes)
-        price_record(product=product, prices=prices, reason=reason)
+        if not keep_prices:
+            price_record(product=product, prices=prices, reason=reason)
         state_fields = {"last_seen_at": timezone.now(), "gone_since": None}
         if stock is not None:
             state_fields["stock_zeroed"] = stock == 0
@@ -195,6 +213,8 @@ class ScheduleSummary:
     new: list = field(default_factory=list)
     gone: list = field(default_factory=list)
     kept_edits: int = 0
+    held: list = field(default_factory=list)  # (product, EGP on sale, EGP the producer's price makes)
+    kept_prices: int = 0
 
 
 def scheduled_update(*, run):
@@ -211,10 +231,16 @@ def scheduled_update(*, run):
             continue
         old = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount
         state = import_state(product)
+        prices = prices_for(item, config=config)
+        held = prices_held(product, prices, state)
         changed = product_update_from_producer(product=product, item=item, config=config,
-                                               reason=PriceReason.SCHEDULE, texts=True)
+                                               reason=PriceReason.SCHEDULE, texts=True, keep_prices=bool(held))
         if any(f in state.staff_edited for f in PRODUCER_TEXT):
             summary.kept_edits += 1
+        if held == "jump":
+            summary.held.append((product, old, prices.sale if prices.sale is not None else prices.price))
+        elif held:
+            summary.kept_prices += 1
         if changed:
             product.refresh_from_db()
             new = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount

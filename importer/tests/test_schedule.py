@@ -92,6 +92,34 @@ def test_a_title_staff_never_edited_follows_the_producer_and_stock_comes_back(im
     assert hangover.description_en == "Our own words."
 
 
+def test_a_price_moving_more_than_a_quarter_is_held_for_staff_not_applied_overnight(imported, owner):
+    # given the producer's Detox Tea page says KSh 1 (a typo), and Hangover Tea's price staff set
+    detox = Product.objects.get(title="Detox Tea")
+    hangover = Product.objects.get(title="Hangover Tea")
+    product_save(actor=owner, product=hangover, data={"sale_price_amount": Decimal("250.00")})
+    imported.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("350.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("1.00")),
+    ]))
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then Detox keeps the price on sale, with no history written for the one held
+    detox.refresh_from_db()
+    assert detox.price_amount == Decimal("336") and detox.kes_price_amount == Decimal("420")
+    assert not PriceRecord.objects.filter(product=detox, reason="schedule").exists()
+    # and the sale price staff set stays
+    hangover.refresh_from_db()
+    assert hangover.sale_price_amount == Decimal("250.00")
+    # and the Owner is told what was held and where to apply it
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="import")
+    assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
+    assert f"Detox Tea\u2069: {format_egp(336, 'en')} → {format_egp(1, 'en')}" in mail.text
+    assert "1 product kept the price staff set." in mail.text
+    # and the preview still offers the held change, which staff may apply
+    from importer.sync import diff_build
+    assert detox.pk in {product.pk for product, _item, _prices in diff_build().changed}
+
+
 def test_the_beat_job_queues_the_crawl_through_enqueue(imported, monkeypatch):
     # given the broker is down
     queued = []
