@@ -32,6 +32,7 @@ from urllib import robotparser
 from urllib.parse import urljoin
 
 import requests
+import urllib3
 from django.conf import settings
 from requests.adapters import HTTPAdapter
 
@@ -45,6 +46,7 @@ USER_AGENT = (
     "one request at a time)"
 )
 PAGE_TIMEOUT = 15  # seconds
+PAGE_DEADLINE = 30  # seconds for all of one page's body, however slowly it comes
 MAX_ATTEMPTS = 5
 FIRST_BACKOFF = 0.5  # seconds, doubled per attempt
 MAX_RETRY_AFTER = 30  # never park a worker longer than this on one page
@@ -377,14 +379,18 @@ class PoliteSession:
         declared = response.headers.get("Content-Length")
         if declared and declared.isdigit() and int(declared) > max_bytes:
             raise too_big
-        chunks, size = [], 0
+        chunks, size, started = [], 0, time.monotonic()
         try:
-            for chunk in response.iter_content(64 * 1024):
+            # read1: what has arrived, however little, so that the page's deadline is checked as it trickles
+            # in (the timeout only bounds the wait for each byte: a byte a second would never end)
+            while chunk := response.raw.read1(64 * 1024, decode_content=True):
                 size += len(chunk)
                 if size > max_bytes:
                     raise too_big
                 chunks.append(chunk)
-        except requests.RequestException as exc:
+                if time.monotonic() - started > PAGE_DEADLINE:
+                    raise FetchError(f"slower than {PAGE_DEADLINE} s for one page: {url[:200]}", url=url)
+        except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:
             raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
         return b"".join(chunks)
 

@@ -172,8 +172,10 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
     if run.cancel_requested:
         ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.CANCELLED, finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
-    _run_update(run.pk, status=RunStatus.RUNNING, started_at=timezone.now())
-    rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
+    # claimed once: the same job delivered again (a worker's late acknowledgement) finds it taken
+    if not ImporterRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+            status=RunStatus.RUNNING, started_at=timezone.now()):
+        return ImporterRun.objects.get(pk=run.pk)
 
     def on_progress(progress: Progress) -> None:
         _run_update(run.pk, attempts=1, pages_planned=progress.pages_planned,
@@ -187,6 +189,7 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
             return False
 
     try:
+        rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
         crawl = Crawl(base_url=run.base_url, max_pages=run.max_pages, session=session,
                       on_progress=on_progress, should_cancel=should_cancel)
         result = crawl.run()
@@ -194,20 +197,12 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
         _run_update(run.pk, status=RunStatus.FAILED, error=str(exc), finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
     except Exception as exc:  # never leave a run "running" behind
-        log.exception("importer: crawl %s crashed", run.pk)
-        _run_update(run.pk, status=RunStatus.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:500],
-                    finished_at=timezone.now())
-        return ImporterRun.objects.get(pk=run.pk)
-
+        return _run_crashed(run, exc)
     if result.products:
-        for attempt in range(5):
-            try:
-                cache_replace(run=run, products=result.products)
-                break
-            except OperationalError:
-                if attempt == 4:
-                    raise
-                time.sleep(0.2 * (attempt + 1))
+        try:
+            _cache_replace_retried(run, result.products)
+        except Exception as exc:
+            return _run_crashed(run, exc)
     if result.cancelled:
         status, error = RunStatus.CANCELLED, ""
     elif result.products:
@@ -221,6 +216,27 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
         pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
     )
     return ImporterRun.objects.get(pk=run.pk)
+
+
+def _run_crashed(run: ImporterRun, exc: Exception) -> ImporterRun:
+    """Mark `run` failed with what went wrong (a crash, a time limit, a database that would not take its
+    products): never left "running", which would refuse every new crawl for an hour."""
+    log.exception("importer: crawl %s crashed", run.pk)
+    _run_update(run.pk, status=RunStatus.FAILED, error=f"{exc.__class__.__name__}: {exc}"[:500],
+                finished_at=timezone.now())
+    return ImporterRun.objects.get(pk=run.pk)
+
+
+def _cache_replace_retried(run: ImporterRun, products: list[Any]) -> None:
+    """cache_replace, tried again a few times while the database is busy."""
+    for attempt in range(5):
+        try:
+            cache_replace(run=run, products=products)
+            return
+        except OperationalError:
+            if attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 def _run_update(pk: int, *, attempts: int = 5, **fields: Any) -> int:

@@ -153,7 +153,9 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     # a job that cannot be queued fails within a second instead of holding the request
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5}
+    # and a job a worker took is handed to another only if it is not done in 2 hours (late acks: the
+    # worker died), longer than any job may run (CELERY_TASK_TIME_LIMIT), so none runs twice at once
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 5, "visibility_timeout": 7200}
     CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
                                         "interval_max": 0.2}
 else:
@@ -189,6 +191,10 @@ SESSION_ENGINE = "shop.sessions"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
+# no job holds one of the worker's slots for ever (a crawl of a site that hangs: importer.fetch bounds each
+# page, this the whole job); a job past the soft limit is stopped by an exception it can record
+CELERY_TASK_SOFT_TIME_LIMIT = 45 * 60
+CELERY_TASK_TIME_LIMIT = 50 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = "Africa/Cairo"

@@ -32,6 +32,7 @@ class Answer:
     body: bytes | str = b""
     headers: dict = field(default_factory=dict)
     content_type: str = "text/html; charset=utf-8"
+    trickle: float = 0  # seconds between the body's bytes: a site that answers at a crawl
 
 
 class FakeServer:
@@ -60,7 +61,12 @@ class FakeServer:
                 for name, value in answer.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                self.wfile.write(body)
+                if not answer.trickle:
+                    self.wfile.write(body)
+                for byte in body if answer.trickle else b"":
+                    time.sleep(answer.trickle)
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
 
             def log_message(self, *args):
                 pass

@@ -125,6 +125,18 @@ def test_it_caps_the_body_size(site):
         session.get(site.url + "/huge")
 
 
+def test_a_page_that_trickles_in_is_given_up_at_its_deadline(site, monkeypatch):
+    # given a page that sends a byte every 50 ms (each byte well inside the timeout), and a 0.3 s deadline
+    monkeypatch.setattr("importer.fetch.PAGE_DEADLINE", 0.3)
+    site.routes["/slow"] = Answer(200, "x" * 200, trickle=0.05)
+    session, _ = session_for(site)
+    started = time.monotonic()
+    # when / then it is given up, each try at the deadline, not after the 10 s the body would take
+    with pytest.raises(FetchError, match="slower than"):
+        session.get(site.url + "/slow")
+    assert time.monotonic() - started < 5
+
+
 def test_it_refuses_off_site_urls_and_non_http_schemes(site):
     # given
     session, _ = session_for(site)

@@ -138,6 +138,26 @@ def test_a_cancelled_run_stops_before_fetching(crawl, shop_setup, owner, monkeyp
     assert run.status == RunStatus.CANCELLED and shop_setup.requests == []
 
 
+def test_a_crawl_delivered_twice_runs_once(crawl, shop_setup, owner, monkeypatch):
+    # given a queued run that a worker has started (a late acknowledgement hands the job to another)
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    run = crawl(user=owner, max_pages=100)
+    ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.RUNNING)
+    # when the second delivery runs it
+    run = services.run_crawl(run_id=run.pk)
+    # then it leaves the run to the first, and fetches nothing
+    assert run.status == RunStatus.RUNNING and shop_setup.requests == []
+
+
+def test_a_crawl_whose_products_cannot_be_kept_ends_failed_not_running(crawl, shop_setup, owner, monkeypatch):
+    monkeypatch.setattr(services, "cache_replace", lambda **kwargs: 1 / 0)
+    run = crawl(user=owner, max_pages=100)
+    assert run.status == RunStatus.FAILED and "ZeroDivisionError" in run.error
+    # and a new crawl may start
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    services.run_start(user=owner)
+
+
 def test_only_one_crawl_runs_at_a_time(shop_setup, owner, monkeypatch):
     monkeypatch.setattr(services, "dispatch", lambda run_id: None)
     services.run_start(user=owner)
