@@ -51,6 +51,15 @@ class Progress:
     errors: list = field(default_factory=list)
 
 
+def _normalised(raw):
+    """normalise(raw), or None for a record it cannot make sense of (one odd product never fails a crawl)."""
+    try:
+        return normalise(raw)
+    except Exception as exc:
+        log.warning("importer: product skipped, %s: %s", exc.__class__.__name__, str(raw)[:200])
+        return None
+
+
 @dataclass
 class CrawlResult:
     products: list
@@ -139,19 +148,22 @@ class Crawl:
                 self._error(str(exc))
             else:
                 self.progress.pages_fetched += 1
-                if page.ok:
-                    if url in feeds:
+                try:
+                    if page.ok and url in feeds:
                         if self._read_feed(page, feeds[url]):
                             # a structured feed has the whole catalogue: stop guessing
                             self._queue = [q for q in self._queue if q[0] <= P_FEED]
-                    else:
+                    elif page.ok:
                         self._read_page(page)
+                except Exception as exc:  # a page no parser expected (odd JSON-LD, deep nesting): skipped
+                    log.warning("importer: page skipped, %s: %s", exc.__class__.__name__, url)
+                    self._error(f"page skipped ({exc.__class__.__name__}): {url[:200]}")
             self._plan()
             self.on_progress(self.progress)
 
         if self._own_session:
             self.session.close()
-        products = deduplicate([p for p in (normalise(raw) for raw in self._found.values()) if p])
+        products = deduplicate([p for p in (_normalised(raw) for raw in self._found.values()) if p])
         self.progress.products_found = len(products)
         self.progress.pages_planned = self.progress.pages_fetched if not cancelled else self.progress.pages_planned
         self.on_progress(self.progress)

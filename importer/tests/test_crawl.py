@@ -95,6 +95,24 @@ def test_it_stops_at_max_pages_and_keeps_what_it_found(producer):
         "Kericho Gold Pure Kenya Tea 100 Tea Bags", "Strawberry & Vanilla 20TB", "Luxury Pyramid Darjeeling"}
 
 
+def test_a_page_no_parser_expected_is_skipped_and_the_crawl_goes_on(producer, monkeypatch):
+    # given one category page that makes the parser raise (odd JSON-LD: a list where a text was expected)
+    read = Crawl._read_page
+
+    def read_or_choke(self, page):
+        if "black-tea" in page.url:
+            raise AttributeError("'list' object has no attribute 'strip'")
+        return read(self, page)
+
+    monkeypatch.setattr(Crawl, "_read_page", read_or_choke)
+    session = PoliteSession(base_url=producer.url + "/", delay=0)
+    # when
+    result = Crawl(base_url=producer.url, max_pages=100, session=session).run()
+    # then the other pages' products are kept, and the skipped page is reported
+    assert "Luxury Pyramid Darjeeling" in {p.name for p in result.products}
+    assert any(error.startswith("page skipped (AttributeError)") for error in result.errors)
+
+
 def test_it_stops_when_cancelled(producer):
     # given
     session = PoliteSession(base_url=producer.url + "/", delay=0)
