@@ -68,6 +68,7 @@ class CrawlResult:
     cancelled: bool = False
     requests_made: int = 0
     seconds: float = 0.0
+    complete: bool = False  # every page found was read (none left at max_pages), none failed
 
 
 class Crawl:
@@ -169,6 +170,7 @@ class Crawl:
         self.on_progress(self.progress)
         return CrawlResult(products=products, errors=list(self.progress.errors),
                            pages_fetched=self.progress.pages_fetched, cancelled=cancelled,
+                           complete=not (cancelled or self._queue or self.progress.errors),
                            requests_made=self.session.requests_made,
                            seconds=time.monotonic() - started)
 

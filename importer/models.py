@@ -23,6 +23,8 @@ class ImporterRun(models.Model):
     errors = models.JSONField(default=list, blank=True)
     error = models.TextField(blank=True)
     cancel_requested = models.BooleanField(default=False)
+    # the crawl read every page it found, none failing: only then is a product it did not find gone
+    complete = models.BooleanField(default=False)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

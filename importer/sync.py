@@ -153,11 +153,16 @@ def diff_build(*, config=None):
         stock = _stock_change(product, state or ImportedProduct(stock_zeroed=False), item.in_stock)
         if (product.price_amount, product.sale_price_amount) != (prices.price, prices.sale) or stock is not None:
             diff.changed.append((product, item, prices))
-    finished = run is not None and run.status == RunStatus.DONE and bool(items)
-    if finished:
+    if run is not None and _crawl_complete(run) and items:
         diff.gone_checked = True
         diff.gone = [p for url, p in shop.items() if url not in seen and p.is_active]
     return diff
+
+
+def _crawl_complete(run):
+    """Whether `run` read the whole site: done, with every page it found read and none failed. Only then is
+    a product it did not find gone; a crawl cut short (its page limit, a page that failed) proves nothing."""
+    return run.status == RunStatus.DONE and run.complete
 
 
 @dataclass

@@ -45,13 +45,16 @@ def auto_import_tick():
     store = store_settings_get()
     if not (store.external_enabled and store.external_auto_import):
         return "off"
-    last = ImporterRun.objects.order_by("-created_at").first()
+    # the last scheduled run that read the site (started by nobody): a crawl staff start to look at the
+    # preview refreshes no price, and a failed one is tried again on the next tick
+    last = ImporterRun.objects.filter(started_by=None, status=RunStatus.DONE).order_by("-created_at").first()
     hours = store.external_refresh_interval or 24
     if last is not None and timezone.now() - last.created_at < timedelta(hours=hours):
         return "not due"
     if services.run_active():
         return "busy"
-    run = ImporterRun.objects.create(base_url=services.importer_config()["base_url"], max_pages=services.DEFAULT_PAGES)
+    # the whole site, so that every imported product is refreshed and a product not found is truly gone
+    run = ImporterRun.objects.create(base_url=services.importer_config()["base_url"], max_pages=services.MAX_PAGES)
     if not enqueue(crawl_run_task, run.pk, scheduled=True, fail_fast=False):
         run.delete()  # not a run that happened: the next hourly tick tries again
         return "queue down"

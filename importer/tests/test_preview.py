@@ -9,6 +9,7 @@ from backoffice.products import product_save
 from catalog.models import Product
 from importer import services
 from importer.models import ImportedProduct, PriceRecord
+from importer.tests.fake_site import Answer
 from importer.tests.test_schedule import _producer_changes
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,22 @@ def test_the_preview_lists_new_repriced_and_gone_products_and_writes_nothing(rec
     assert changed["Kericho Gold Loose Leaf 500g"]["inStock"] is False  # same price, sold out
     assert body["goneChecked"] is True and [g["title"] for g in body["gone"]] == ["Ginger & Lemon"]
     assert list(Product.objects.order_by("pk").values_list("price_amount", "stock", "is_active")) == before
+
+
+@pytest.mark.parametrize("cut_short", ["page limit", "a page that failed"])
+def test_a_crawl_cut_short_calls_no_product_gone(shop_setup, crawl, owner, staff, cut_short):
+    # given nine products imported, then a crawl that did not read the whole site
+    crawl(user=owner, max_pages=100)
+    services.external_products_import(user=owner)
+    if cut_short == "a page that failed":
+        shop_setup.routes["/shop/page/2/"] = Answer(500, "down")
+        crawl(user=owner, max_pages=100)
+    else:
+        crawl(user=owner, max_pages=3)
+    # when
+    body = staff.get("/api/admin/scrape/preview").json()
+    # then nothing it did not reach is offered for deactivation
+    assert body["goneChecked"] is False and body["gone"] == []
 
 
 def test_only_the_checked_changes_are_applied_and_gone_products_are_deactivated_not_deleted(recrawled, staff):

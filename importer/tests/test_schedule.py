@@ -135,3 +135,15 @@ def test_the_beat_job_queues_the_crawl_through_enqueue(imported, monkeypatch):
 def test_the_scheduled_import_is_off_unless_auto_import_is_on(imported):
     store_settings_update(external_auto_import=False)
     assert tasks.auto_import_tick() == "off"
+
+
+def test_a_crawl_staff_start_does_not_put_the_scheduled_import_off(imported, crawl, owner, monkeypatch):
+    # given the last scheduled import a day ago, and a crawl staff started an hour ago to look at the preview
+    ImporterRun.objects.update(started_by=None)
+    monkeypatch.setattr(services, "dispatch", lambda run_id: None)
+    staff_run = crawl(user=owner, max_pages=5)
+    ImporterRun.objects.filter(pk=staff_run.pk).update(status="done", created_at=timezone.now() - timedelta(hours=1))
+    # when beat ticks, the scheduled import is due all the same, and reads the whole site
+    monkeypatch.setattr(tasks, "enqueue", lambda task, *a, **kw: True)
+    assert tasks.auto_import_tick() == "started"
+    assert ImporterRun.objects.order_by("-created_at").first().max_pages == services.MAX_PAGES
