@@ -137,8 +137,9 @@ def backup_create(*, output_dir=None, now=None):
         database = Path(work) / ("db.sqlite3" if engine == "sqlite" else "db.dump")
         (_snapshot_sqlite if engine == "sqlite" else _snapshot_postgresql)(database)
         media_files = [p for p in media_root.rglob("*") if p.is_file()] if media_root.is_dir() else []
+        key_file = _generated_key_file()
         manifest = {"format": FORMAT, "created_at": now.isoformat(), "engine": engine,
-                    "database": database.name, "media_files": len(media_files)}
+                    "database": database.name, "media_files": len(media_files), "secret_key": key_file is not None}
         partial = archive.with_suffix(".partial")
         with tarfile.open(partial, "w:gz") as tar:
             data = json.dumps(manifest, indent=2).encode()
@@ -146,11 +147,20 @@ def backup_create(*, output_dir=None, now=None):
             info.size, info.mtime = len(data), int(now.timestamp())
             tar.addfile(info, fileobj=_bytes(data))
             tar.add(database, arcname=database.name)
+            if key_file is not None:
+                tar.add(key_file, arcname="secret_key")
             for path in media_files:
                 tar.add(path, arcname=f"media/{path.relative_to(media_root).as_posix()}")
         partial.rename(archive)  # never a half-written archive under the final name
     Heartbeat.objects.update_or_create(name=BACKUP_MARK, defaults={"seen_at": timezone.now()})
     return archive, manifest
+
+
+def _generated_key_file():
+    """DATA_DIR/secret_key when the shop signs with it (no SECRET_KEY set): a restore without it would break
+    every signed link in the e-mails customers already have."""
+    path = Path(settings.DATA_DIR) / "secret_key"
+    return path if not os.environ.get("SECRET_KEY") and path.is_file() else None
 
 
 def _bytes(data):
@@ -213,6 +223,13 @@ def restore_archive(*, archive, force=False):
         media = Path(work) / "media"
         if media.is_dir():
             shutil.copytree(media, settings.MEDIA_ROOT, dirs_exist_ok=True)
+        key = Path(work) / "secret_key"
+        if key.is_file() and not os.environ.get("SECRET_KEY"):
+            # the key the links in customers' e-mails were signed with (tracking, invoices, unsubscribe);
+            # the shop's processes read it when they start
+            target = Path(settings.DATA_DIR) / "secret_key"
+            shutil.copyfile(key, target)
+            target.chmod(0o600)
     connections.close_all()
     call_command("migrate", interactive=False, verbosity=0)
     return manifest

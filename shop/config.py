@@ -1,5 +1,6 @@
 """Read the environment for settings, failing loudly with one line per problem."""
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -52,8 +53,17 @@ def secret_key(data_dir):
         return value
     path = Path(data_dir) / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        # written whole under another name, then linked into place: of processes starting together, the
+        # first link wins and every one reads that key (never an empty or half-written file)
+        draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        draft.write_text(secrets.token_urlsafe(50))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

@@ -92,6 +92,10 @@ def _backup_and_restore(tmp_path, shop, database_url=None):
     assert "/media/products/backup-test-kericho.png" in found["images"]
     assert "كيريتشو جولد" in found["titles_ar"]
     assert (fresh / "media" / shop["image"]).read_bytes() == PNG
+    # and the generated key that signed the links in customers' e-mails came along
+    if not os.environ.get("SECRET_KEY"):
+        assert (fresh / "secret_key").read_text() == (Path(settings.DATA_DIR) / "secret_key").read_text()
+        assert "restart the web and worker processes" in restored.stdout
     # and a second restore into the now full install is refused
     again = _manage(env, "restore", str(archive))
     assert again.returncode != 0 and "already has" in again.stderr

@@ -45,6 +45,21 @@ def test_a_secret_key_is_generated_once_and_kept(tmp_path):
     assert len(key) >= 50
 
 
+def test_processes_starting_together_all_read_the_one_key_the_first_wrote(tmp_path, monkeypatch):
+    # given several processes' first start at once, each about to find no key file
+    from concurrent.futures import ThreadPoolExecutor
+
+    from shop.config import secret_key
+
+    monkeypatch.setenv("SECRET_KEY", "")
+    # when they each make and read it (threads: the same steps, interleaved as processes' would be)
+    with ThreadPoolExecutor(8) as pool:
+        keys = list(pool.map(lambda _n: secret_key(tmp_path), range(40)))
+    # then every one has the same key, never an empty one, and no draft is left behind
+    assert len(set(keys)) == 1 and len(keys[0]) >= 50
+    assert [path.name for path in tmp_path.iterdir()] == ["secret_key"]
+
+
 @pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="the embedded broker is used only without Redis")
 def test_the_embedded_broker_keeps_every_folder_under_the_data_folder(settings):
     folders = {k: v for k, v in settings.CELERY_BROKER_TRANSPORT_OPTIONS.items() if k.endswith("_folder")

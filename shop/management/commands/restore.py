@@ -1,5 +1,7 @@
 """manage.py restore ARCHIVE [--force]: put a backup into an empty install."""
 
+import os
+
 from django.core.management.base import BaseCommand, CommandError
 
 from shop.backup import BackupError, restore_archive
@@ -20,3 +22,6 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         self.stdout.write(f"Restored the {manifest['engine']} database of {manifest['created_at']} "
                           f"and {manifest['media_files']} media files.")
+        if manifest.get("secret_key") and not os.environ.get("SECRET_KEY"):
+            self.stdout.write("Restored the generated secret key too: restart the web and worker processes, so "
+                              "that the links in customers' e-mails keep working.")
