@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from shop.models import FailedJob, Heartbeat
 from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due
-from shop.whatsapp import whatsapp_deliver, whatsapp_send_due
+from shop.whatsapp import WhatsAppSendError, whatsapp_deliver, whatsapp_send_due
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,10 @@ def outbox_prune_task():
 @shared_task(ignore_result=True)
 def whatsapp_deliver_task(message_id):
     """Send one WhatsApp message just queued (shop.whatsapp.whatsapp_queue asks for this after the commit)."""
-    whatsapp_deliver(message_id=message_id)
+    try:
+        whatsapp_deliver(message_id=message_id)
+    except WhatsAppSendError:  # the service is down: the message waits for the sweep, not a failed job
+        pass
 
 
 @shared_task(ignore_result=True)

@@ -18,7 +18,8 @@ WHATSAPP_ACCESS_TOKEN).
 
 import logging
 import re
-from datetime import datetime
+import time
+from datetime import datetime, timedelta
 from functools import partial
 from urllib.parse import quote
 
@@ -30,7 +31,7 @@ from django.utils import timezone
 
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
 from shop.outbound import outside_transaction
-from shop.outbox import ERROR_MAX, SEND_LEASE, retry_wait
+from shop.outbox import ERROR_MAX, SEND_LEASE, SWEEP_BUDGET, retry_wait
 from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
@@ -61,7 +62,12 @@ def chat_url(number: str | None, text: str = "") -> str:
 # --- senders ---------------------------------------------------------------
 
 class WhatsAppSendError(Exception):
-    pass
+    """A message not sent; `service_down` when the service itself did not answer (the next ones would not go
+    either)."""
+
+    def __init__(self, message: str, *, service_down: bool = False) -> None:
+        super().__init__(message)
+        self.service_down = service_down
 
 
 class ConsoleSender:
@@ -86,9 +92,10 @@ class CloudApiSender:
             response = requests.post(url, json=body, timeout=settings.WHATSAPP_TIMEOUT,
                                      headers={"Authorization": f"Bearer {settings.WHATSAPP_ACCESS_TOKEN}"})
         except requests.RequestException as exc:
-            raise WhatsAppSendError(f"{type(exc).__name__}: {exc}") from None
+            raise WhatsAppSendError(f"{type(exc).__name__}: {exc}", service_down=True) from None
         if response.status_code >= 300:
-            raise WhatsAppSendError(f"HTTP {response.status_code}: {response.text[:300]}")
+            raise WhatsAppSendError(f"HTTP {response.status_code}: {response.text[:300]}",
+                                    service_down=response.status_code >= 500)
         try:
             return str(response.json()["messages"][0]["id"])
         except (ValueError, KeyError, IndexError, TypeError):
@@ -119,7 +126,8 @@ def _due(now: datetime) -> Q:
 
 
 def whatsapp_deliver(*, message_id: int) -> bool:
-    """Send message `message_id` if it is due and nobody else holds it; return whether it went."""
+    """Send message `message_id` if it is due and nobody else holds it; return whether it went. A
+    WhatsAppSendError with `service_down` is raised on, after the message is put back to try later."""
     now = timezone.now()
     claimed = OutboundWhatsApp.objects.filter(_due(now), pk=message_id).update(
         status=S.SENDING, attempts=F("attempts") + 1, last_attempt_at=now, locked_until=now + SEND_LEASE)
@@ -135,14 +143,30 @@ def whatsapp_deliver(*, message_id: int) -> bool:
             locked_until=None, last_error=str(error)[:ERROR_MAX])
         logger.warning("WhatsApp message %s to %s failed (attempt %s%s): %s", message.pk, message.to,
                        message.attempts, ", given up" if gave_up else "", error)
+        if getattr(error, "service_down", False):
+            raise
         return False
     OutboundWhatsApp.objects.filter(pk=message.pk).update(
         status=S.SENT, sent_at=timezone.now(), locked_until=None, last_error="", provider_id=str(provider_id)[:200])
     return True
 
 
-def whatsapp_send_due(*, limit: int = 200) -> int:
-    """Send up to `limit` due messages, oldest first; return how many went out."""
+def whatsapp_send_due(*, limit: int = 200, budget: timedelta = SWEEP_BUDGET) -> int:
+    """Send up to `limit` due messages, oldest first; return how many went out.
+
+    As the e-mail sweep (shop.outbox): it stops when the service itself fails (down, hanging) or after
+    `budget`, rather than wait out a timeout per message while beat starts another sweep every minute.
+    The rest stay due for a later sweep.
+    """
+    started = time.monotonic()
     due = (OutboundWhatsApp.objects.filter(_due(timezone.now())).order_by("next_attempt_at", "pk")
            .values_list("pk", flat=True)[:limit])
-    return sum(whatsapp_deliver(message_id=pk) for pk in list(due))
+    sent = 0
+    for pk in list(due):
+        try:
+            sent += whatsapp_deliver(message_id=pk)
+        except WhatsAppSendError:
+            break
+        if time.monotonic() - started > budget.total_seconds():
+            break
+    return sent

@@ -113,6 +113,20 @@ def test_a_failed_send_is_retried_and_never_touches_the_order(api, make_product,
     assert len(fake_whatsapp.messages) == 1
 
 
+def test_a_sweep_stops_at_the_first_message_the_service_fails_and_leaves_the_rest_due(fake_whatsapp):
+    # given three messages due and the Cloud API down
+    for n in range(3):
+        OutboundWhatsApp.objects.create(to=f"20101234567{n}", text="Your order is on its way.",
+                                        next_attempt_at=timezone.now())
+    fake_whatsapp.fail_next = 10
+    # when the sweep runs
+    assert whatsapp_send_due() == 0
+    # then it tried one, not one after another; the other two wait, untried
+    assert sorted(OutboundWhatsApp.objects.values_list("attempts", flat=True)) == [0, 0, 1]
+    assert OutboundWhatsApp.objects.filter(status=OutboundWhatsAppStatus.QUEUED).count() == 3
+    assert fake_whatsapp.fail_next == 9
+
+
 def test_wrong_credentials_are_given_up_after_the_attempts(api, make_product, checkout_body, fake_whatsapp, settings):
     settings.WHATSAPP_ACCESS_TOKEN = "expired"
     settings.EMAIL_MAX_ATTEMPTS = 2
