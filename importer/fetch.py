@@ -52,6 +52,7 @@ FIRST_BACKOFF = 0.5  # seconds, doubled per attempt
 MAX_RETRY_AFTER = 30  # never park a worker longer than this on one page
 MAX_PAGE_BYTES = 3 * 1024 * 1024
 MAX_REDIRECTS = 5
+DISALLOW_ALL = ["User-agent: *", "Disallow: /"]
 
 
 class FetchError(Exception):
@@ -269,16 +270,18 @@ class PoliteSession:
             raise FetchError(str(exc), url=str(url)[:200], permanent=True) from None
 
     def allowed(self, url):
-        """Whether robots.txt lets us fetch `url` (an unreadable robots.txt allows all)."""
+        """Whether robots.txt lets us fetch `url`. As RFC 9309 says: a robots.txt that is not there (4xx)
+        allows all; one the site cannot serve now (5xx, unreachable) disallows all, since the rules it
+        holds are unknown, and the crawl finds nothing and fails, to be tried again later."""
         origin = self._target(url).origin
         parser = self._robots.get(origin)
         if parser is None:
             parser = robotparser.RobotFileParser()
             try:
                 page = self._request(origin + "/robots.txt", retry=False)
-                lines = page.text.splitlines() if page.ok else []
+                lines = page.text.splitlines() if page.ok else [] if page.status < 500 else DISALLOW_ALL
             except FetchError:
-                lines = []
+                lines = DISALLOW_ALL
             parser.parse(lines)
             self._robots[origin] = parser
         return parser.can_fetch(self.user_agent, url)

@@ -78,6 +78,21 @@ def test_it_respects_robots_txt(site):
     assert site.hits("/private/page") == 0 and site.hits("/robots.txt") == 1
 
 
+@pytest.mark.parametrize(("robots", "fetched"), [(Answer(404, "none"), True), (Answer(503, "busy"), False)])
+def test_a_missing_robots_txt_allows_all_and_one_the_site_cannot_serve_allows_nothing(site, robots, fetched):
+    # given robots.txt not there, or failing on the server (its rules unknown: RFC 9309 says disallow all)
+    site.routes["/robots.txt"] = robots
+    site.routes["/shop/"] = Answer(200, "<p>teas</p>")
+    session, _ = session_for(site)
+    # when / then
+    if fetched:
+        assert session.get(site.url + "/shop/").text == "<p>teas</p>"
+    else:
+        with pytest.raises(FetchError, match="robots.txt"):
+            session.get(site.url + "/shop/")
+    assert site.hits("/shop/") == int(fetched)
+
+
 def test_it_sends_a_descriptive_user_agent(site):
     # given
     site.routes["/"] = Answer(200, "home")
