@@ -201,7 +201,7 @@ def _floor_project(page_bytes):
 
 
 def _gunicorn(app, cwd, env, args):
-    """The Procfile's gunicorn (without the access log, which would measure the terminal)."""
+    """The Procfile's gunicorn."""
     port = _free_port()
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), app, "--bind", f"127.0.0.1:{port}",

@@ -48,6 +48,16 @@ def log_order(number: str) -> None:
         order_number_var.set(number)
 
 
+# a path segment that is a secret: a tracking link's token opens its order's page to whoever holds it
+_SECRET_SEGMENT = re.compile(r"(/track/)[^/]+")
+
+
+def loggable_path(path):
+    """`path` as the request log keeps it: a tracking token masked (query strings, which carry reset and
+    invoice tokens, are never logged)."""
+    return _SECRET_SEGMENT.sub(r"\1…", path)
+
+
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON object: time, level, logger, message, request id, order number, extras."""
 
@@ -93,10 +103,11 @@ class RequestLogMiddleware:
             return response
         finally:
             user = getattr(request, "user", None)
+            path = loggable_path(request.path)
             request_log.info(
-                "%s %s %s", request.method, request.path, status,
+                "%s %s %s", request.method, path, status,
                 extra={"request_id": request_id, "order_number": order_number_var.get(),
-                       "method": request.method, "path": request.path, "status": status,
+                       "method": request.method, "path": path, "status": status,
                        "duration_ms": round((time.monotonic() - started) * 1000, 1),
                        "user_id": user.pk if user is not None and user.is_authenticated else None},
             )

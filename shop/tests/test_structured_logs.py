@@ -38,6 +38,17 @@ def test_each_request_is_one_json_line_with_a_new_request_id(client, caplog):
     assert line["level"] == "INFO" and "duration_ms" in line and line["time"].endswith("+00:00")
 
 
+@pytest.mark.django_db
+def test_a_tracking_token_and_a_query_string_never_reach_the_log(client, caplog):
+    # the token opens an order's page to whoever holds it; reset and invoice tokens ride in query strings
+    with caplog.at_level(logging.INFO, logger="shop.request"):
+        client.get("/track/secret-token-123")
+        client.get("/reset-password?token=reset-secret-456")
+    text = json.dumps(_lines(caplog, "shop.request"))
+    assert "secret-token-123" not in text and "reset-secret-456" not in text
+    assert [line["path"] for line in _lines(caplog, "shop.request")] == ["/track/…", "/reset-password"]
+
+
 def test_the_callers_request_id_is_honoured_and_a_bad_one_replaced(client, caplog):
     # when
     with caplog.at_level(logging.INFO, logger="shop.request"):
