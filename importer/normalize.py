@@ -47,19 +47,21 @@ def _key(name):
 
 
 def is_similar(a, b):
-    """Same product under two spellings: names match, or one holds the other at a close price."""
+    """Same product under two spellings, at a close price: names match, or one holds the other's words."""
     return _similar(_key(a.name), a.price, _key(b.name), b.price)
 
 
 def _similar(ka, pa, kb, pb):
+    # a close price first: one name at two prices on two pages is two packs ("Hangover Tea", 25 and 100 bags)
+    low, high = sorted((pa, pb))
+    if (high - low) / high >= SIMILAR_PRICE:
+        return False
     if ka == kb:
         return True
     short, long_ = (ka, kb) if len(ka) <= len(kb) else (kb, ka)
-    # cheap length test first: this runs for every pair of a large catalogue
-    if not short or len(short) < SIMILAR_LENGTH * len(long_) or short not in long_:
-        return False
-    low, high = sorted((pa, pb))
-    return (high - low) / high < SIMILAR_PRICE
+    # cheap length test first: this runs for every pair of a large catalogue; whole words only ("blend 1"
+    # is not in "blend 10")
+    return bool(short) and len(short) >= SIMILAR_LENGTH * len(long_) and f" {short} " in f" {long_} "
 
 
 def deduplicate(products):
@@ -71,11 +73,12 @@ def deduplicate(products):
     kept, keys, exact = [], [], {}
     for product in by_url.values():
         key = _key(product.name)
-        index = exact.get(key)
+        # the same name is looked up at once (most duplicates), then any similar one
+        index = next((i for i in exact.get(key, ()) if _similar(key, product.price, *keys[i])), None)
         if index is None:
             index = next((i for i, (k, price) in enumerate(keys) if _similar(key, product.price, k, price)), None)
         if index is None:
-            exact[key] = len(kept)
+            exact.setdefault(key, []).append(len(kept))
             kept.append(product)
             keys.append((key, product.price))
         else:

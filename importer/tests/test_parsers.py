@@ -151,3 +151,12 @@ def test_deduplication_merges_by_url_name_and_similarity():
                 _p("Detox", "100", BASE + "/f")]
     kept = deduplicate(products)
     assert [p.name for p in kept] == ["Hangover Tea", "Earl Grey", "Royal Earl Grey", "Detox"]
+
+
+def test_one_name_at_two_prices_or_a_name_inside_another_word_stays_two_products():
+    products = [_p("Hangover Tea", "350", BASE + "/hangover-tea-25/"),
+                _p("Hangover Tea", "1250", BASE + "/hangover-tea-100/"),
+                _p("Blend 1", "300", BASE + "/blend-1/"), _p("Blend 10", "310", BASE + "/blend-10/")]
+    kept = deduplicate(products)
+    assert [(p.name, str(p.price)) for p in kept] == [
+        ("Hangover Tea", "350"), ("Hangover Tea", "1250"), ("Blend 1", "300"), ("Blend 10", "310")]
