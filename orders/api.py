@@ -31,6 +31,7 @@ from orders.models import Order, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify, signed_redirect
 from orders.places import governorate_stored
+from orders.prefill import checkout_coupon_remember
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
@@ -176,6 +177,7 @@ class CartSummaryApi(APIView):
         if code:
             subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
+        checkout_coupon_remember(request=request._request, code=coupon.code if coupon else "")
         summary = cart_summary(cart, coupon=coupon, governorate=governorate,
                                payment_method=data["payment_method"])
         return Response(cart_output(summary))

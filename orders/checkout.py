@@ -54,6 +54,7 @@ from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_start
 from orders.places import COUNTRIES, governorate_stored
+from orders.prefill import checkout_coupon_remember
 from orders.selectors import unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from orders.tasks import UNPAID_LIFETIME
@@ -357,6 +358,7 @@ def _remember_order(request: HttpRequest | Request, order: Order) -> None:
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
+    checkout_coupon_remember(request=request, code="")  # used: the next checkout starts without it
     if order.country == "EGY":
         shopper_governorate_remember(request, order.state)
 

@@ -5,7 +5,9 @@ island's field names. Sources, later ones winning field by field:
 
 1. the signed-in customer's account (name, e-mail, phone);
 2. a saved address: the one asked for (`?address=<id>` on /checkout), else the default;
-3. what this session typed before a failed card payment (`orders.drafts`), which the shopper
+3. the coupon this session applied last (`checkout_coupon_remember`), so that leaving checkout for
+   the cart and coming back, or reloading, keeps the discount;
+4. what this session typed before a failed card payment (`orders.drafts`), which the shopper
    expects to see again, with the coupon and payment method it chose.
 
 Only non-empty values override, and only known fields pass. Every field is
@@ -22,6 +24,8 @@ from django.http import HttpRequest
 from accounts.addresses import address_default
 from accounts.models import Address, User
 from orders.drafts import checkout_draft_get
+
+_COUPON_KEY = "checkout_coupon"
 
 # the checkout island's field names that may be prefilled
 FIELDS = ("email", "firstName", "lastName", "phone", "street", "building", "apartment", "floor",
@@ -50,6 +54,14 @@ def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: int
     return address_default(user=user)
 
 
+def checkout_coupon_remember(*, request: HttpRequest, code: str) -> None:
+    """Keep the coupon the shopper applied (a valid one) for this session's next checkout; "" forgets it."""
+    if code and request.session.get(_COUPON_KEY) != code:
+        request.session[_COUPON_KEY] = code
+    elif not code and _COUPON_KEY in request.session:
+        del request.session[_COUPON_KEY]
+
+
 def checkout_prefill(*, request: HttpRequest,
                      address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
     """The checkout form's starting values (island field names) and the saved address used, if any."""
@@ -61,7 +73,10 @@ def checkout_prefill(*, request: HttpRequest,
     address = checkout_saved_address(user=user, address_id=address_id)
     if address is not None:
         _merge(values, {form: getattr(address, field) for form, field in _ADDRESS_FIELDS.items()})
-    draft = checkout_draft_get(request=request) if getattr(request, "session", None) is not None else None
+    session = getattr(request, "session", None)
+    if session is not None and session.get(_COUPON_KEY):
+        values["couponCode"] = session[_COUPON_KEY]
+    draft = checkout_draft_get(request=request) if session is not None else None
     if draft:
         _merge(values, draft)
         values.update({name: draft[name] for name in ("couponCode", "paymentMethod") if draft.get(name)})

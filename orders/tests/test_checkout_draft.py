@@ -55,3 +55,24 @@ def test_pay_cod_chooses_cash_on_delivery_and_a_paid_order_ends_the_draft(api, m
 def test_a_cash_on_delivery_order_keeps_no_draft(api, make_product, checkout_body):
     _place(api, make_product, checkout_body, "cod")
     assert "checkout_draft" not in api.session
+
+
+def test_an_applied_coupon_stays_applied_when_the_shopper_comes_back_to_checkout(api, make_product):
+    # given a coupon applied on the checkout page
+    from decimal import Decimal
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
+    tea = make_product(price="300.00", stock=10)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    assert api.post("/api/cart/summary", {"couponCode": "save50"}, format="json").status_code == 200
+    # when they go to the cart, add one more, and come back (or reload)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    props = _props(api.get("/checkout"), "checkout-props")
+    # then the coupon is still typed and applied to the summary
+    assert props["prefill"]["couponCode"] == "SAVE50"
+    assert (props["cart"]["couponCode"], props["cart"]["discount"]) == ("SAVE50", "50.00")
+    # and taking it off (applying an empty code) forgets it
+    api.post("/api/cart/summary", {"couponCode": ""}, format="json")
+    assert _props(api.get("/checkout"), "checkout-props")["prefill"].get("couponCode", "") == ""

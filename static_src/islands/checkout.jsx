@@ -69,7 +69,10 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     setCart(data);
     // the governorate takes no cash on delivery: another method is chosen (the server refuses it anyway)
     const other = methods.find((m) => m !== "cod");
-    if (data.codAvailable === false && paymentMethod === "cod" && other) setForm((f) => ({ ...f, paymentMethod: other }));
+    if (data.codAvailable === false && paymentMethod === "cod" && other) {
+      setForm((f) => ({ ...f, paymentMethod: other }));
+      toast(t("checkout:codUnavailable"), "info");
+    }
     return data;
   }
 
@@ -245,7 +248,9 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
                   disabled={m === "cod" && cart.codAvailable === false}
                   onChange={() => update("paymentMethod", m)} />
                 <span className="pay-method__name">{t(`checkout:method_${m}`)}</span>
-                <span className="pay-method__hint">{t(`checkout:methodHint_${m}`)}</span>
+                <span className="pay-method__hint">
+                  {t(m === "cod" && cart.codAvailable === false ? "checkout:codUnavailable" : `checkout:methodHint_${m}`)}
+                </span>
               </label>
             ))}
           </div>

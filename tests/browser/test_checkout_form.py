@@ -72,3 +72,24 @@ def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed
     page.wait_for_function("document.activeElement.id === 'co-phone'")
     assert Order.objects.count() == 0
     _shot(screenshot, page, f"checkout-server-errors-{lang}-{size}")
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_cash_on_delivery_switched_off_by_the_governorate_says_why(new_page, screenshot, teas, locale, prefix, lang):
+    # given cash on delivery chosen at checkout
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    page.locator('input[name="paymentMethod"][value="cod"]').check()
+    # when the governorate chosen takes no cash on delivery (North Sinai)
+    page.select_option("#co-state", "North Sinai")
+    # then another method is chosen, and the shopper is told why, in their language
+    cod = page.locator('input[name="paymentMethod"][value="cod"]')
+    page.wait_for_function("() => document.querySelector('input[name=paymentMethod][value=cod]').disabled")
+    assert not cod.is_checked()
+    why = {"en": "Not available for this governorate or order total", "ar": "غير متاح لهذه المحافظة أو لقيمة هذا الطلب"}
+    assert why[lang] in page.locator(".pay-method").filter(has=cod).inner_text()
+    assert why[lang] in page.locator("#toasts").inner_text()
+    _shot(screenshot, page, f"checkout-cod-unavailable-{lang}-phone")
