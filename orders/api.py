@@ -292,7 +292,9 @@ class PaymentVerifyApi(APIView):
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
         if owned:
             body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
-                             "amount": _money.to_representation(payment.amount)}
+                             "amount": _money.to_representation(payment.amount),
+                             # its page, for a guest who has only this one way back besides the e-mail
+                             "trackPath": tracking_path(order, get_language())}
             if confirmed:
                 carts.cart_clear(cart=carts.cart_get_for_request(request))
         return Response(body)

@@ -93,6 +93,9 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
         </dl>
       )}
       <div className="result-card__actions">
+        {order?.trackPath && (
+          <a className="button button--gold" href={order.trackPath} data-testid="track-link">{t("payment:trackOrder")}</a>
+        )}
         <a className="button" href={urls.shop}>{t("payment:continueShopping")}</a>
         <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
       </div>

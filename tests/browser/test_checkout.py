@@ -71,6 +71,12 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     assert page.get_by_test_id("order-total").text_content() == "E£850.00"
     assert page.get_by_test_id("order-email").text_content() == "mona@example.com"
     _shot(screenshot, page, "checkout-success-en-desktop")
+    # and a guest has a way back to the order other than the e-mail
+    page.get_by_test_id("track-link").click()
+    page.wait_for_url("**/track/**")
+    assert order.number in page.content()
+    # and every page's footer leads to tracking too
+    assert page.locator(".site-footer").get_by_role("link", name="Track your order").get_attribute("href") == "/track"
     page.goto("/thankyou")
     assert page.get_by_test_id("order-number").text_content() == order.number
     assert page.get_by_test_id("order-delivery").text_content().startswith("Arrives ")  # issue 16: the promised window
