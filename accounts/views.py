@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import addresses, services
 from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
-from orders.places import GOVERNORATES
+from orders.places import governorate_choices
 from shop.errors import ShopError
 from shop.ratelimit import rate_limit_exceeded, rate_limit_message, rate_limit_posts
 from shop.site_url import site_url
@@ -239,8 +239,7 @@ def account(request):
 
 
 def _governorate_choices():
-    arabic = get_language() == "ar"
-    return [(en, ar if arabic else en) for en, ar in GOVERNORATES]
+    return governorate_choices(get_language())
 
 
 def _address_action(request, action):

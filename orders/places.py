@@ -42,6 +42,18 @@ def governorate_name(value: str | None, language: str | None) -> str:
     return value or ""
 
 
+# an alef with a hamza or madda sorts as a plain alef, as in an Arabic dictionary's order
+_ALEFS = str.maketrans("أإآ", "ااا")
+
+
+def governorate_choices(language: str | None) -> list[tuple[str, str]]:
+    """(stored name, name in `language`) of every governorate, in the alphabetical order of that language's
+    names, so that a shopper finds "القاهرة" where an Arabic reader looks for it."""
+    arabic = language == "ar"
+    named = [(english, arabic_name if arabic else english) for english, arabic_name in GOVERNORATES]
+    return sorted(named, key=lambda pair: pair[1].translate(_ALEFS) if arabic else pair[1])
+
+
 def country_name(code: str | None, language: str) -> str:
     """A stored country code (EGY) as its name in `language`, never the ISO code."""
     names = dict(COUNTRIES)

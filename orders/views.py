@@ -22,7 +22,7 @@ from orders.documents import Kind, document_filename, document_pdf, invoice_allo
 from orders.drafts import checkout_draft_get
 from orders.models import Cart, Coupon, Order, Payment
 from orders.payments import methods_available
-from orders.places import COUNTRIES, GOVERNORATES
+from orders.places import COUNTRIES, governorate_choices
 from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder
@@ -49,8 +49,7 @@ def cart_page(request: HttpRequest) -> HttpResponse:
 
 
 def _governorates() -> list[dict[str, str]]:
-    language = get_language()
-    return [{"value": en, "name": ar if language == "ar" else en} for en, ar in GOVERNORATES]
+    return [{"value": value, "name": name} for value, name in governorate_choices(get_language())]
 
 
 @ensure_csrf_cookie

@@ -78,6 +78,10 @@ def test_account_page_adds_lists_and_makes_default(client, alice):
     assert work.is_default
     page = client.get("/ar/account").content.decode()
     assert "العناوين المحفوظة" in page and "5 Tahrir Sq" in page
+    # the governorate in the page's language, after an Arabic comma; the list in Arabic alphabetical order
+    assert "Giza، الجيزة" in page and "Zamalek، القاهرة" in page and ", Cairo" not in page
+    listed = re.findall(r'<option value="([^"]+)"', page[page.index('id="id_a_state"'):])[:4]
+    assert listed[:3] == ["Aswan", "Assiut", "Alexandria"]
     bad = client.post("/account", {"action": "address_add", "a_firstName": "A"})
     assert bad.status_code == 400 and "يرجى" not in bad.content.decode()  # English page, English message
     assert 'aria-invalid="true"' in bad.content.decode()
