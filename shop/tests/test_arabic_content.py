@@ -184,3 +184,13 @@ def test_an_arabic_announcement_missing_its_arabic_title_keeps_the_english_one(c
     _announcement(content_ar="الشحن مجاني.")
     [shown] = client.get("/api/announcements", HTTP_ACCEPT_LANGUAGE="ar").json()
     assert shown["title"] == "Eid sale" and shown["content"] == "الشحن مجاني." and shown["language"] == "ar"
+
+
+def test_the_arabic_contact_form_leaves_checking_to_the_shop_and_answers_in_arabic(client):
+    # novalidate: the browser's own "Please fill out this field" bubble speaks the browser's language
+    page = client.get("/ar/contact").content.decode()
+    assert 'class="contact-form" novalidate' in page
+    response = client.post("/ar/contact", {"name": "", "email": "", "subject": "", "message": ""})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert 'role="alert">حدث خطأ أثناء إرسال رسالتك. يرجى المحاولة مرة أخرى. يرجى ملء جميع الحقول' in text
