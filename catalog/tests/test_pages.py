@@ -12,6 +12,13 @@ from tests.factories import make_category, make_delivered_order, make_product
 pytestmark = pytest.mark.django_db
 
 
+def test_the_count_names_the_range_shown_in_the_languages_plural(client):
+    for n in range(30):
+        make_product(title=f"Tea {n:02d}", price_amount=Decimal("100"))
+    assert "Showing 25–30 of 30 products" in client.get("/shop?page=2").content.decode()
+    assert "عرض 1–24 من 30 منتجًا" in client.get("/ar/shop").content.decode()
+
+
 def test_the_shop_renders_the_filtered_list_without_javascript(client):
     # given
     green = make_category("green-tea", "Green Tea", "شاي أخضر")
@@ -22,7 +29,7 @@ def test_the_shop_renders_the_filtered_list_without_javascript(client):
     # then
     assert "Sencha" in html and "Kenya Black" not in html
     assert 'href="/product/' in html
-    assert "Showing 1 of 1 products" in html
+    assert "Showing 1–1 of 1 product" in html
     assert "product-grid--list" in html
     assert "Clear all" in html
 
