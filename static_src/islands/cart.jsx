@@ -1,5 +1,5 @@
 // The cart page: quantity controls and remove over the server's cart; totals from the server.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
@@ -17,9 +17,13 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   const [busy, setBusy] = useState(false);
   // the lines the last remove/clear took away, so one tap on Undo puts them back
   const [removed, setRemoved] = useState(null);
+  const undoButton = useRef(null);
   const lang = currentLanguage();
+  // a removed line takes its focused button with it: focus goes to Undo, not to the page's start
+  useEffect(() => { if (removed) undoButton.current?.focus(); }, [removed]);
 
   async function change(request) {
+    if (busy) return false; // buttons stay focusable while a change is on its way (aria-disabled), so say no here
     setBusy(true);
     try {
       const next = await request();
@@ -47,19 +51,22 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   };
   const undo = async () => {
     const { items } = removed;
-    setRemoved(null);
-    await change(async () => {
+    const restored = await change(async () => {
       let next = null;
       for (const item of items) {
         next = await api("/api/cart/items", { method: "POST", body: { productId: item.productId, quantity: item.quantity } });
       }
       return next;
     });
+    if (!restored) return;
+    setRemoved(null);
+    setTimeout(() => document.getElementById(`cart-line-${items[0].productId}`)?.focus(), 0); // back on the line
   };
   const undoBar = removed && (
     <p className="cart-undo" role="status">
       <span>{removed.message}</span>
-      <button type="button" className="button button--small button--ghost" disabled={busy} onClick={undo}>{t("cart:undo")}</button>
+      <button type="button" className="button button--small button--ghost" ref={undoButton} aria-disabled={busy}
+        onClick={undo}>{t("cart:undo")}</button>
     </p>
   );
 
@@ -80,24 +87,32 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
           <li className="cart-line" key={item.productId} data-testid="cart-line">
             {safeUrl(item.image) ? <img className="cart-line__image" src={safeUrl(item.image)} alt="" loading="lazy" /> : <span className="cart-line__image" />}
             <div className="cart-line__info">
-              <a href={productUrl(urls, item.slug)} className="cart-line__title" dir="auto">{keepUnits(item.title)}</a>
+              <a href={productUrl(urls, item.slug)} className="cart-line__title" dir="auto"
+                id={`cart-line-${item.productId}`}>{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
+              {item.quantity >= item.stock && (
+                <span className="cart-line__unit" data-testid="stock-limit">{t("cart:onlyLeft", { count: item.stock })}</span>
+              )}
             </div>
-            <div className="qty" role="group" aria-label={t("cart:quantity")}>
-              <button type="button" className="qty__btn" disabled={busy} aria-label={t("cart:decrease")}
+            {/* each control names its line (aria-describedby: the title), and stays focusable while busy */}
+            <div className="qty" role="group" aria-label={t("cart:quantity")} aria-describedby={`cart-line-${item.productId}`}>
+              <button type="button" className="qty__btn" aria-disabled={busy} aria-label={t("cart:decrease")}
+                aria-describedby={`cart-line-${item.productId}`}
                 onClick={() => (item.quantity > 1 ? setQuantity(item, item.quantity - 1) : remove(item))}>−</button>
               <span className="qty__value" data-testid="qty">{item.quantity}</span>
-              <button type="button" className="qty__btn" disabled={busy || item.quantity >= item.stock}
-                aria-label={t("cart:increase")} onClick={() => setQuantity(item, item.quantity + 1)}>+</button>
+              <button type="button" className="qty__btn" aria-disabled={busy || item.quantity >= item.stock}
+                aria-label={t("cart:increase")} aria-describedby={`cart-line-${item.productId}`}
+                onClick={() => (item.quantity < item.stock ? setQuantity(item, item.quantity + 1) : null)}>+</button>
             </div>
             <span className="price cart-line__total">{formatEgp(item.lineTotal, lang)}</span>
-            <button type="button" className="link-button cart-line__remove" disabled={busy} onClick={() => remove(item)}>
+            <button type="button" className="link-button cart-line__remove" aria-disabled={busy}
+              aria-describedby={`cart-line-${item.productId}`} onClick={() => remove(item)}>
               {t("cart:remove")}
             </button>
           </li>
         ))}
         <li className="cart-lines__actions">
-          <button type="button" className="link-button" disabled={busy} onClick={clear}>{t("cart:clear")}</button>
+          <button type="button" className="link-button" aria-disabled={busy} onClick={clear}>{t("cart:clear")}</button>
         </li>
       </ul>
       <aside className="form-card cart-summary">

@@ -66,3 +66,38 @@ def test_minus_at_one_and_clear_cart_can_be_undone(new_page, screenshot, teas, v
     page.locator('[data-testid="cart-line"] >> nth=1').wait_for()
     assert _quantities() == {"tea-1": 1, "tea-2": 3}
     expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("4")
+
+
+@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
+def test_the_cart_keeps_keyboard_focus_and_names_each_lines_controls(new_page, teas, locale, prefix, lang):
+    # given two teas in the cart, the first at 8 of the 9 in stock
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add(page, teas[0], 8)
+    _add(page, teas[1], 1)
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    first = page.get_by_test_id("cart-line").first
+    plus = first.locator(".qty__btn").last
+    # then each control is described by its line's title
+    described = page.evaluate("(id) => document.getElementById(id).textContent", plus.get_attribute("aria-describedby"))
+    assert described.replace("\xa0", " ") == (teas[0].title_ar if lang == "ar" else teas[0].title)
+    # when the keyboard raises the first line to the last one in stock
+    plus.focus()
+    page.keyboard.press("Enter")
+    expect(first.get_by_test_id("qty")).to_have_text("9")
+    # then focus stayed on +, which now says no more, and the line says how many are left
+    assert page.evaluate("() => document.activeElement.classList.contains('qty__btn')")
+    assert plus.get_attribute("aria-disabled") == "true"
+    expect(first.get_by_test_id("stock-limit")).to_have_text("Only 9 left" if lang == "en" else "تبقّت 9 قطع فقط")
+    page.keyboard.press("Enter")
+    assert _quantities()["tea-1"] == 9
+    # when the keyboard removes the second line, focus goes to Undo; Undo brings focus back to the line
+    second = page.get_by_test_id("cart-line").nth(1)
+    second.locator(".cart-line__remove").focus()
+    page.keyboard.press("Enter")
+    undo = page.locator(".cart-undo button")
+    expect(undo).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator(f"#cart-line-{teas[1].pk}")).to_be_focused()
+    assert _quantities() == {"tea-1": 9, "tea-2": 1}
