@@ -29,10 +29,25 @@ function initDrawer() {
     opener.setAttribute("aria-expanded", String(open));
     document.body.classList.toggle("no-scroll", open);
     if (open) drawer.querySelector("a, button")?.focus();
+    else opener.focus(); // back where the shopper opened it, not the page's start
   };
   opener.addEventListener("click", () => setOpen(true));
   drawer.querySelectorAll("[data-drawer-close]").forEach((el) => el.addEventListener("click", () => setOpen(false)));
-  document.addEventListener("keydown", (e) => e.key === "Escape" && !drawer.hidden && setOpen(false));
+  document.addEventListener("keydown", (e) => {
+    if (drawer.hidden) return;
+    if (e.key === "Escape") setOpen(false);
+    if (e.key !== "Tab") return;
+    // Tab cycles inside the open menu: the page behind it is covered
+    const items = [...drawer.querySelectorAll("a[href], button, input, select")].filter((el) => el.offsetParent);
+    const [first, last] = [items[0], items[items.length - 1]];
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  });
 }
 
 // Product colour dots: the colour comes as data-swatch and is set through the

@@ -66,6 +66,26 @@ def test_the_mobile_drawer_opens_with_sign_in_and_register(new_page, screenshot)
     screenshot(page, "shell-drawer-en-phone")
 
 
+@pytest.mark.parametrize("prefix", ["", "/ar"])
+def test_the_open_drawer_keeps_keyboard_focus_and_escape_returns_it_to_the_menu_button(new_page, prefix):
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    page.goto(f"{prefix}/shop")
+    opener = page.locator("[data-drawer-open]")
+    opener.click()
+    inside = "() => document.getElementById('drawer').contains(document.activeElement)"
+    # Tab past the last item and Shift+Tab past the first stay inside the menu
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside)
+    for _ in range(3):
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(inside)
+    # Escape closes it and focus is back on the menu button
+    page.keyboard.press("Escape")
+    expect(page.locator("#drawer")).to_be_hidden()
+    expect(opener).to_be_focused()
+
+
 def test_maintenance_mode_hides_the_storefront(new_page, screenshot):
     store_settings_update(maintenance_mode=True)
     page = new_page()
