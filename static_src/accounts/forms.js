@@ -102,6 +102,9 @@ function initSubmitting(form) {
 }
 
 export async function initAccountForms(root = document) {
+  // a form sent back with a problem (the page reloaded, focus at its start): focus goes to the first field
+  // at fault, so that a screen reader reads its label and the message tied to it (aria-describedby)
+  root.querySelector("main form [aria-invalid='true']")?.focus();
   const forms = root.querySelectorAll("form[data-account-form]");
   if (!forms.length) return;
   await initI18n(document.documentElement.lang || "en");

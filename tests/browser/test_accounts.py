@@ -221,3 +221,23 @@ def test_auth_pages_in_arabic_on_desktop(new_page, screenshot):
     page.goto("/ar/reset-password?token=nope")
     expect(page.get_by_role("heading", name="رابط غير صالح أو منتهي الصلاحية")).to_be_visible()
     screenshot(page, "accounts-reset-invalid-ar-desktop")
+
+
+def test_a_form_sent_back_with_a_problem_puts_focus_on_the_field_at_fault(new_page):
+    # given the Arabic register form, without JavaScript's checks in the way (the server's answer is tested)
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto("/ar/register")
+    page.fill("#id_firstName", "منى")
+    page.fill("#id_lastName", "علي")
+    page.fill("#id_email", "mona@example.com")
+    page.fill("#id_password", "short")
+    page.fill("#id_confirmPassword", "short")
+    page.locator('input[name="agreeToTerms"]').check()
+    # when it is sent and comes back with the password refused
+    page.locator('form[data-account-form="register"] button[type="submit"]').click()
+    page.wait_for_load_state()
+    # then focus is on the password field, whose message in Arabic it points to
+    focused = page.locator("#id_password")
+    expect(focused).to_be_focused()
+    message = page.locator(f"#{focused.get_attribute('aria-describedby')}")
+    expect(message).to_contain_text("8")
