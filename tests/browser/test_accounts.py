@@ -120,6 +120,8 @@ def test_register_sign_in_check_out_and_see_the_order_in_english_on_desktop(new_
     page.click(".auth__submit")
     page.wait_for_url(f"{live_server.url}/")
     expect(page.get_by_text("Welcome, Mona").first).to_be_visible()
+    # as drawn: the space after the comma survives the link's flex layout
+    assert page.locator(".site-header__actions .welcome").inner_text() == "Welcome, Mona"
     session = next(c for c in page.context.cookies() if c["name"] == "sessionid")
     assert session["httpOnly"] and session["sameSite"] == "Lax"
 
