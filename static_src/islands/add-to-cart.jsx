@@ -70,8 +70,10 @@ export default function AddToCart({ productId, stock = 0, lineTotals = [], title
           <span className="sticky-atc__title">{title}</span>
           <span className="sticky-atc__price">{price}</span>
         </div>
+        {/* what the tap adds: the quantity chosen above, at its total (the text beside shows the unit price) */}
         <button type="button" className="button button--gold sticky-atc__button" disabled={busy} onClick={add}>
           {busy ? tr("adding") : tr("addToCart")}
+          {quantity > 1 && <> · <span className="line-total">{lineTotals[quantity - 1]}</span></>}
         </button>
       </div>
       {sheet && <sheet.MiniCart cart={sheet.cart} urls={urls} onClose={() => { setSheet(null); (opener.current || button.current)?.focus(); }} />}

@@ -57,6 +57,12 @@ def test_the_sticky_bar_follows_the_main_button_on_a_phone(new_page, screenshot,
     # when the main button comes back into view, the bar goes
     main.scroll_into_view_if_needed()
     bar.wait_for(state="hidden")
+    # and with 3 chosen above, the bar's button says what a tap adds: 3 at their total
+    page.locator(".stepper button").last.click()
+    page.locator(".stepper button").last.click()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    bar.wait_for(state="visible")
+    assert "900.00" in bar.get_by_role("button").inner_text()
 
 
 @pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
