@@ -363,9 +363,15 @@ def _remember_order(request: HttpRequest | Request, order: Order) -> None:
         shopper_governorate_remember(request, order.state)
 
 
-# what makes a card checkout submitted again the same order (with the payment method, coupon and lines)
+# what makes a checkout submitted again the same order (with the payment method, coupon and lines)
 _SAME_DETAILS = ("email", "first_name", "last_name", "phone", "street", "building", "apartment", "floor", "city",
                  "state", "postal_code", "country", "whatsapp_opt_in")
+
+
+def _placed_as(form: CheckoutForm) -> dict[str, Any]:
+    """The filter on orders placed with `form`'s payment method, coupon and details."""
+    return {"payment_method": form.payment_method, "coupon_code": _clean(form.coupon_code).upper(),
+            **{name: getattr(form, name) for name in _SAME_DETAILS}}
 
 
 # an order sent to its payment page again has this long left before it expires unpaid (orders.tasks)
@@ -393,8 +399,7 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     what the cart costs now (a price or a setting changed): a new order is placed.
     """
     orders = _awaiting_orders_of(user=user, session_key=session_key).filter(
-        payment_method=form.payment_method, coupon_code=_clean(form.coupon_code).upper(),
-        created_at__gt=timezone.now() - _PAYABLE_FOR, **{name: getattr(form, name) for name in _SAME_DETAILS})
+        created_at__gt=timezone.now() - _PAYABLE_FOR, **_placed_as(form))
     wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in orders.order_by("-created_at")[:3]:
         if sorted(order.items.values_list("product_id", "quantity")) == wanted:
@@ -422,9 +427,7 @@ def _cod_order_just_placed(*, form: CheckoutForm, numbers: Sequence[str],
     if form.payment_method != PaymentMethod.COD or not numbers:
         return None
     order = Order.objects.exclude(status=OrderStatus.CANCELLED).filter(
-        number=numbers[-1], payment_method=PaymentMethod.COD, coupon_code=_clean(form.coupon_code).upper(),
-        created_at__gt=timezone.now() - _RESUBMITTED_WITHIN,
-        **{name: getattr(form, name) for name in _SAME_DETAILS}).first()
+        number=numbers[-1], created_at__gt=timezone.now() - _RESUBMITTED_WITHIN, **_placed_as(form)).first()
     if order is None:
         return None
     if items is not None and _quantities(items) != dict(order.items.values_list("product_id", "quantity")):
