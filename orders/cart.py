@@ -465,8 +465,13 @@ def cart_clear(*, cart: Cart | None) -> None:
     if cart is not None:
         with transaction.atomic():
             _bump(cart)
-            cart.lines.all().delete()
-            Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
+            _empty(cart)
+
+
+def _empty(cart: Cart) -> None:
+    """Delete the (held) cart's lines; the next lines it holds may get their own reminder."""
+    cart.lines.all().delete()
+    Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
 
 
 def cart_clear_if_ordered(*, owner: CartOwner, ordered: Iterable[tuple[int | None, int]]) -> None:
@@ -480,8 +485,7 @@ def cart_clear_if_ordered(*, owner: CartOwner, ordered: Iterable[tuple[int | Non
             return
         cart, lines = found
         if lines and sorted((line.product.pk, line.quantity) for line in lines) == sorted(ordered) and cart_hold(cart):
-            cart.lines.all().delete()
-            Cart.objects.filter(pk=cart.pk).update(reminder_sent_at=None)
+            _empty(cart)
 
 
 def cart_lines(cart: Cart | None) -> list[tuple[Product, int]]:
