@@ -103,8 +103,9 @@ function initSubmitting(form) {
 
 export async function initAccountForms(root = document) {
   // a form sent back with a problem (the page reloaded, focus at its start): focus goes to the first field
-  // at fault, so that a screen reader reads its label and the message tied to it (aria-describedby)
-  root.querySelector("main form [aria-invalid='true']")?.focus();
+  // at fault, so that a screen reader reads its label and the message tied to it (aria-describedby);
+  // a problem with the form as a whole (a wrong password) has only its banner, which then takes focus
+  (root.querySelector("main form [aria-invalid='true']") ?? root.querySelector("main [data-form-error]"))?.focus();
   const forms = root.querySelectorAll("form[data-account-form]");
   if (!forms.length) return;
   await initI18n(document.documentElement.lang || "en");

@@ -243,3 +243,19 @@ def test_a_form_sent_back_with_a_problem_puts_focus_on_the_field_at_fault(new_pa
     expect(focused).to_be_focused()
     message = page.locator(f"#{focused.get_attribute('aria-describedby')}")
     expect(message).to_contain_text("8")
+
+
+def test_a_wrong_password_puts_focus_on_the_banner_that_says_so(new_page, live_server):
+    # given a customer who mistypes their password on the Arabic sign-in page
+    User.objects.create_user(username="mona@example.com", email="mona@example.com", password=PASSWORD, first_name="Mona", last_name="Saleh")
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto("/ar/login")
+    page.fill("#id_email", "mona@example.com")
+    page.fill("#id_password", "not-the-password")
+    # when the form comes back refused as a whole (no one field is at fault)
+    page.locator('form[data-account-form="login"] button[type="submit"]').click()
+    page.wait_for_load_state()
+    # then focus is on the banner, so that a screen reader reads the reason first
+    banner = page.locator("[data-form-error]")
+    expect(banner).to_be_focused()
+    expect(banner).not_to_contain_text("Invalid")
