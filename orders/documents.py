@@ -87,7 +87,6 @@ def document_section(*, order: Order, kind: str, language: str) -> str:
         return render_to_string(template, {
             "order": order, "lines": lines, "units": sum(line.quantity for line in lines),
             "store": store_settings_get(), "LANG": language, "dir": "rtl" if language == "ar" else "ltr",
-            "comma": "، " if language == "ar" else ", ",
         })
 
 

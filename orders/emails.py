@@ -21,7 +21,7 @@ from shop.whatsapp import whatsapp_number, whatsapp_queue
 
 def _context(order: Order, store: StoreSettings, language: str, extra: dict[str, Any] | None) -> dict[str, Any]:
     return {"order": order, "items": list(order.items.all()), "store": store, "LANG": language,
-            "DIR": "rtl" if language == "ar" else "ltr", "comma": "، " if language == "ar" else ", ",
+            "DIR": "rtl" if language == "ar" else "ltr",
             # an Arabic subject keeps the order number whole and left-to-right
             "subject_number": isolate_ltr(order.number) if language == "ar" else order.number,
             "track_url": tracking_url(order, language), "shipment": shipment_of(order), **(extra or {})}

@@ -80,6 +80,9 @@ def test_account_page_adds_lists_and_makes_default(client, alice):
     assert "العناوين المحفوظة" in page and "5 Tahrir Sq" in page
     # the governorate in the page's language, after an Arabic comma; the list in Arabic alphabetical order
     assert "Giza، الجيزة" in page and "Zamalek، القاهرة" in page and ", Cairo" not in page
+    # the street line's parts after Arabic commas too, and English commas on the English page
+    assert "12 Nile St، مبنى 4، الطابق 3" in page
+    assert "12 Nile St, Building 4, Floor 3" in client.get("/account").content.decode()
     listed = re.findall(r'<option value="([^"]+)"', page[page.index('id="id_a_state"'):])[:4]
     assert listed[:3] == ["Aswan", "Assiut", "Alexandria"]
     bad = client.post("/account", {"action": "address_add", "a_firstName": "A"})

@@ -124,11 +124,16 @@ def units(text):
     return keep_units(text)
 
 
+@register.simple_tag
+def comma() -> str:
+    """The comma between a list's parts in the page's language: ", " in English, the Arabic "، " in Arabic."""
+    return "، " if get_language() == "ar" else ", "
+
+
 @register.filter
 def list_join(items):
     """Words joined for the page's language: "a, b" in English, "أ، ب" with the Arabic comma."""
-    separator = "، " if get_language() == "ar" else ", "
-    return separator.join(str(item) for item in (items or []))
+    return comma().join(str(item) for item in (items or []))
 
 
 @register.filter

@@ -247,7 +247,8 @@ def test_a_form_sent_back_with_a_problem_puts_focus_on_the_field_at_fault(new_pa
 
 def test_a_wrong_password_puts_focus_on_the_banner_that_says_so(new_page, live_server):
     # given a customer who mistypes their password on the Arabic sign-in page
-    User.objects.create_user(username="mona@example.com", email="mona@example.com", password=PASSWORD, first_name="Mona", last_name="Saleh")
+    User.objects.create_user(username="mona@example.com", email="mona@example.com", password=PASSWORD,
+                             first_name="Mona", last_name="Saleh")
     page = new_page(viewport=PHONE, locale="ar-EG")
     page.goto("/ar/login")
     page.fill("#id_email", "mona@example.com")
