@@ -17,6 +17,9 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   const [busy, setBusy] = useState(false);
   // the lines the last remove/clear took away, so one tap on Undo puts them back
   const [removed, setRemoved] = useState(null);
+  // quantities tapped and not yet settled by the server, by product: a quick "+ +" adds two, as a shopper expects
+  const [wanted, setWanted] = useState({});
+  const quantityOf = (item) => wanted[item.productId] ?? item.quantity;
   const undoButton = useRef(null);
   const lang = currentLanguage();
   // a removed line takes its focused button with it: focus goes to Undo, not to the page's start
@@ -32,14 +35,31 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
       if (next.notice) toast(next.notice, "info");
       return true;
     } catch (err) {
+      setWanted({}); // after a failed change nothing tapped is sent: the lines show the server's cart again
       toast(userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")), "error");
       return false;
     } finally {
       setBusy(false);
     }
   }
-  const setQuantity = (item, quantity) =>
-    change(() => api(`/api/cart/items/${item.productId}`, { method: "PATCH", body: { quantity } }));
+  // a tapped quantity shows at once; one change is sent at a time, and when it is back the line's latest tapped
+  // quantity follows (the server's answer settles the line, also when it allowed fewer than asked)
+  const setQuantity = (item, quantity) => setWanted((now) => ({ ...now, [item.productId]: quantity }));
+  useEffect(() => {
+    if (busy) return;
+    const [productId, quantity] = Object.entries(wanted)[0] ?? [];
+    if (productId === undefined) return;
+    const line = cart.items.find((item) => String(item.productId) === productId);
+    if (!line || line.quantity === quantity) {
+      setWanted(({ [productId]: _settled, ...rest }) => rest);
+      return;
+    }
+    change(async () => {
+      const next = await api(`/api/cart/items/${productId}`, { method: "PATCH", body: { quantity } });
+      setWanted(({ [productId]: latest, ...rest }) => (latest === quantity ? rest : { ...rest, [productId]: latest }));
+      return next;
+    });
+  }, [busy, wanted, cart]);
   const remove = async (item) => {
     if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }))) {
       setRemoved({ items: [item], message: t("cart:removed", { title: `\u2068${keepUnits(item.title)}\u2069` }) });
@@ -90,19 +110,19 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
               <a href={productUrl(urls, item.slug)} className="cart-line__title" dir="auto"
                 id={`cart-line-${item.productId}`}>{keepUnits(item.title)}</a>
               <span className="cart-line__unit">{formatEgp(item.unitPrice, lang)}</span>
-              {item.quantity >= item.stock && (
+              {quantityOf(item) >= item.stock && (
                 <span className="cart-line__unit" data-testid="stock-limit">{t("cart:onlyLeft", { count: item.stock })}</span>
               )}
             </div>
             {/* each control names its line (aria-describedby: the title), and stays focusable while busy */}
             <div className="qty" role="group" aria-label={t("cart:quantity")} aria-describedby={`cart-line-${item.productId}`}>
-              <button type="button" className="qty__btn" aria-disabled={busy} aria-label={t("cart:decrease")}
-                aria-describedby={`cart-line-${item.productId}`}
-                onClick={() => (item.quantity > 1 ? setQuantity(item, item.quantity - 1) : remove(item))}>−</button>
-              <span className="qty__value" data-testid="qty">{item.quantity}</span>
-              <button type="button" className="qty__btn" aria-disabled={busy || item.quantity >= item.stock}
+              <button type="button" className="qty__btn" aria-disabled={busy && quantityOf(item) <= 1}
+                aria-label={t("cart:decrease")} aria-describedby={`cart-line-${item.productId}`}
+                onClick={() => (quantityOf(item) > 1 ? setQuantity(item, quantityOf(item) - 1) : remove(item))}>−</button>
+              <span className="qty__value" data-testid="qty">{quantityOf(item)}</span>
+              <button type="button" className="qty__btn" aria-disabled={quantityOf(item) >= item.stock}
                 aria-label={t("cart:increase")} aria-describedby={`cart-line-${item.productId}`}
-                onClick={() => (item.quantity < item.stock ? setQuantity(item, item.quantity + 1) : null)}>+</button>
+                onClick={() => (quantityOf(item) < item.stock ? setQuantity(item, quantityOf(item) + 1) : null)}>+</button>
             </div>
             <span className="price cart-line__total">{formatEgp(item.lineTotal, lang)}</span>
             <button type="button" className="link-button cart-line__remove" aria-disabled={busy}

@@ -1,6 +1,8 @@
 """Removing from the cart can be undone (issue 12: "Clear cart" and "−" at quantity 1 deleted at
 once): the line goes, a "Removed … Undo" line appears, and Undo restores it through the cart API."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -25,8 +27,22 @@ def _add(page, product, quantity):
         body: JSON.stringify({productId: id, quantity})})""", [product.pk, quantity])
 
 
+# taps a few milliseconds apart, each its own task as a finger's are
+TAPS = """async (button, count) => {
+  for (let tap = 0; tap < count; tap++) { button.click(); await new Promise((done) => setTimeout(done, 20)); }
+}"""
+
+
 def _quantities():
     return {line.product.slug: line.quantity for line in Cart.objects.get().lines.select_related("product")}
+
+
+def _settles_at(page, quantities, seconds=5):
+    """The server's cart reaches `quantities` (the changes after the first go one at a time)."""
+    deadline = time.monotonic() + seconds
+    while _quantities() != quantities and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # not time.sleep: the page's requests go on meanwhile
+    assert _quantities() == quantities
 
 
 @pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
@@ -101,3 +117,28 @@ def test_the_cart_keeps_keyboard_focus_and_names_each_lines_controls(new_page, t
     page.keyboard.press("Enter")
     expect(page.locator(f"#cart-line-{teas[1].pk}")).to_be_focused()
     assert _quantities() == {"tea-1": 9, "tea-2": 1}
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
+def test_quick_taps_on_plus_and_minus_each_count(new_page, teas, locale, prefix):
+    # given one of the first tea in the cart
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add(page, teas[0], 1)
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    line = page.get_by_test_id("cart-line").first
+    minus, plus = line.locator(".qty__btn").first, line.locator(".qty__btn").last
+    # when + is tapped three times in a row, the later taps while the first change is on its way (the server
+    # answers a change after a moment, as on a phone's connection)
+    page.route("**/api/cart/items/*", lambda route: (time.sleep(0.3), route.continue_()))
+    plus.evaluate(TAPS, 3)
+    # then the line shows 4 at once and the server's cart ends at 4
+    expect(line.get_by_test_id("qty")).to_have_text("4")
+    _settles_at(page, {"tea-1": 4})
+    expect(line.get_by_test_id("qty")).to_have_text("4")
+    # and two quick taps on − take two away
+    minus.evaluate(TAPS, 2)
+    expect(line.get_by_test_id("qty")).to_have_text("2")
+    _settles_at(page, {"tea-1": 2})
+    expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("2")
