@@ -233,6 +233,8 @@ class CreateIntentionApi(OwnTransactionsApiView):
         billing_address = serializers.DictField(required=False, default=dict)
         # optional: when sent, they must match the server-side cart (409 otherwise)
         items = serializers.ListField(child=serializers.DictField(), required=False)
+        # optional: the total the shopper was shown; the order's must be the same (409 otherwise)
+        total = serializers.DecimalField(max_digits=12, decimal_places=2, required=False, allow_null=True)
         coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
         create_account = serializers.BooleanField(required=False, default=False)
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
@@ -256,7 +258,7 @@ class CreateIntentionApi(OwnTransactionsApiView):
                   "create_account": data["create_account"], "password": data["password"],
                   "confirm_password": data["confirm_password"], "whatsapp_opt_in": data["whatsapp_opt_in"]}
         result = checkout_complete(request=request._request, fields=fields, payment_method=data["payment_method"],
-                                   test_mode=data["test_mode"], items=data.get("items"))
+                                   test_mode=data["test_mode"], items=data.get("items"), total=data.get("total"))
         order, payment = result.order, result.payment
         if result.error:
             return Response({"success": False, "error": result.error, "message": result.error,

@@ -226,13 +226,14 @@ def _order_number() -> str:
 
 def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: User | AnonymousUser | None = None,
                 session_key: str = "", language: str = "en", client_ip: str | None = None,
-                base_url: str = "", cart: Cart | None = None) -> Order:
+                base_url: str = "", cart: Cart | None = None, expected_total: Decimal | None = None) -> Order:
     """Create a pending order for `lines` [(product, quantity)] from a CheckoutForm.
 
     One transaction: the cart the lines were read from, if given, is held
     (a 409 if it changed since: orders.cart.cart_hold); the quantity caps
     are checked again; the prices, shipping, VAT, discount and COD fee are
-    recomputed here; the stock is reserved (InsufficientStock names the
+    recomputed here (and, with `expected_total`, must come to what the
+    shopper was shown: a 409 if a price changed since); the stock is reserved (InsufficientStock names the
     short products); the coupon use is counted; the items are snapshots.
     A test-page order is flagged `is_test`.
     """
@@ -257,6 +258,8 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
         governorate = form.state if form.country == "EGY" else ""
         totals = order_totals(lines=lines, coupon=coupon, payment_method=method, store=store,
                               governorate=governorate)
+        if expected_total is not None and totals.total != expected_total:
+            raise _cart_changed()
         if method == PaymentMethod.COD:
             if not store.cod_enabled:
                 raise CheckoutError(_("Cash on delivery is not available"), field="paymentMethod")
@@ -468,12 +471,14 @@ class CheckoutResult:
 
 
 def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, Any], payment_method: str,
-                      test_mode: bool = False, items: Iterable[Mapping[str, Any]] | None = None) -> CheckoutResult:
+                      test_mode: bool = False, items: Iterable[Mapping[str, Any]] | None = None,
+                      total: Decimal | None = None) -> CheckoutResult:
     """Place the visitor's server-side cart as an order and start its payment.
 
     `request` is the Django request (its user, session, cart and address);
-    `fields` the customer's and address fields (snake_case); `items`, when
-    given, must confirm the cart. In order: pick the provider, validate, check
+    `fields` the customer's and address fields (snake_case); `items` and
+    `total`, when given, are what the shopper saw: the cart and the order's
+    total must still be those (a 409 otherwise). In order: pick the provider, validate, check
     the cart and the visitor's unpaid orders (the same card order submitted
     again gets its payment page back; the same cash-on-delivery order, whose
     placing emptied the cart, its order page), create the account if asked,
@@ -507,7 +512,7 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
         if awaiting is not None:
             return CheckoutResult(order=awaiting.order, payment=awaiting, payment_url=awaiting.redirect_url)
     order, payment, payment_url = _order_place_for(request, form=form, cart=cart, lines=lines, user=user,
-                                                   provider_name=provider_name)
+                                                   provider_name=provider_name, expected_total=total)
     if payment_url:  # cash on delivery: confirmed already
         checkout_draft_drop(request=request)
         return CheckoutResult(order=order, payment=payment, payment_url=payment_url)
@@ -524,7 +529,7 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
 
 def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart: Cart,
                      lines: list[tuple[Product, int]], user: User | None,
-                     provider_name: str) -> tuple[Order, Payment, str]:
+                     provider_name: str, expected_total: Decimal | None = None) -> tuple[Order, Payment, str]:
     """Place the visitor's order and its payment (creating their account first, if asked), and remember
     the order in their session. A cash-on-delivery order is also confirmed and its cart emptied, all in
     one transaction (it has no provider to ask outside it), and comes back with its page's address; a card
@@ -540,7 +545,8 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
             if form.create_account and user is None:
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
-                                language=get_language(), client_ip=address, base_url=site_url(request), cart=cart)
+                                language=get_language(), client_ip=address, base_url=site_url(request), cart=cart,
+                                expected_total=expected_total)
             payment = payment_create(order=order, provider_name=provider_name)
             payment_url = ""
             if provider_name == "cod":

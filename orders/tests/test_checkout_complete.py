@@ -10,6 +10,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from catalog.models import Product
 from orders import cart as carts
 from orders.checkout import CheckoutResult, checkout_complete
 from orders.models import Order, OrderStatus, PaymentStatus
@@ -70,6 +71,28 @@ def test_items_that_name_another_product_are_refused_too(api, make_product, chec
                         format="json")
     assert response.status_code == 409
     assert Order.objects.count() == 0
+
+
+def test_a_total_other_than_the_one_shown_is_refused_with_409_and_nothing_changes(api, make_product, checkout_body):
+    # given a tea on sale, and the checkout's summary showing its total
+    tea = make_product(price="400.00", sale="300.00", stock=10)
+    _fill_cart(api, tea)
+    shown = api.post("/api/cart/summary", {"paymentMethod": "cod", "governorate": "Cairo"}, format="json").json()
+    items = [{"id": tea.pk, "quantity": 1}]
+    # when the sale ends before the shopper presses Place order
+    Product.objects.filter(pk=tea.pk).update(sale_price_amount=None)
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod", items=items, total=shown["total"]),
+                        format="json")
+    # then nothing is placed at a price they did not see
+    assert response.status_code == 409
+    assert response.json() | {"field": "items"} == response.json()
+    assert Order.objects.count() == 0
+    assert Product.objects.get(pk=tea.pk).stock == 10
+    # and the total they see now places the order
+    shown = api.post("/api/cart/summary", {"paymentMethod": "cod", "governorate": "Cairo"}, format="json").json()
+    placed = api.post(INTENTION, checkout_body(paymentMethod="cod", items=items, total=shown["total"]), format="json")
+    assert placed.status_code == 201
+    assert str(Order.objects.get().total_amount) == shown["total"]
 
 
 def test_items_that_match_the_cart_confirm_it(api, make_product, checkout_body):

@@ -109,6 +109,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     setErrors({});
     setFormError("");
     setProcessing(true);
+    const couponCode = appliedCoupon || form.couponCode;
     try {
       const result = await api("/api/payment/create-intention", {
         method: "POST",
@@ -121,7 +122,11 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
             street: form.street, building: form.building, apartment: form.apartment, floor: form.floor,
             city: form.city, state: form.state, postalCode: form.postalCode, country: form.country,
           },
-          couponCode: appliedCoupon || form.couponCode,
+          couponCode,
+          // what the shopper sees: the server places nothing else (another tab's addition, a price changed
+          // since); a typed coupon not yet applied is not in the shown total, so the total is not sent then
+          items: cart.items.map((item) => ({ id: item.productId, quantity: item.quantity })),
+          total: couponCode === appliedCoupon ? cart.total : null,
           createAccount: form.createAccount && !user,
           whatsappOptIn: form.whatsappOptIn,
           password: form.password,
@@ -141,6 +146,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       setFormError(Object.keys(fields).length ? "" : message);
       toast(message, "error");
       if (err.field) focusField(err.field);
+      if (err.status === 409 && err.field === "items") refreshSummary().catch(() => {}); // the cart as it is now
       setProcessing(false);
     }
   }

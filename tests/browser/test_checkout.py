@@ -5,9 +5,10 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
+from catalog.models import Product
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.settle import place_order
+from tests.browser.settle import place_order, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,6 +127,34 @@ def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas)
     assert order.payment_status == PaymentStatus.COD
     assert page.get_by_test_id("order-total").text_content() == "E£1,000.00"
     _shot(screenshot, page, "checkout-thankyou-en-phone")
+
+
+@pytest.mark.parametrize("change", ["another tab adds a tea", "the sale ends"])
+def test_place_order_buys_only_the_cart_and_total_on_the_screen(new_page, teas, change):
+    # given a shopper at checkout with one Green Leaf (on sale) in the cart, the form filled
+    page = new_page(viewport=PHONE, locale="ar-EG")
+    page.goto("/ar/")
+    _add_to_cart(page, teas[1])
+    page.goto("/ar/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=True)
+    page.locator("input[value=cod]").check()
+    settle(page)  # the summary for the chosen governorate and method is on the screen
+    # when the cart or a price changes behind the page, and Place order is pressed
+    if change == "another tab adds a tea":
+        _add_to_cart(page, teas[0])
+    else:
+        Product.objects.filter(pk=teas[1].pk).update(sale_price_amount=None)
+    place_order(page)
+    # then nothing is placed, the shopper is told in Arabic and sees the cart as it is now
+    expect(page.get_by_role("alert")).to_have_text("تغيّرت سلة التسوق. يرجى مراجعتها والمحاولة مرة أخرى.")
+    assert Order.objects.count() == 0
+    if change == "another tab adds a tea":
+        expect(page.locator(".checkout-summary .mini-lines > li")).to_have_count(2)
+    # and a second press places what is shown now
+    place_order(page)
+    page.wait_for_url("**/thankyou")
+    assert Order.objects.get().items.count() == (2 if change == "another tab adds a tea" else 1)
 
 
 def test_the_purchase_works_in_arabic(new_page, screenshot, teas):
