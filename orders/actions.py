@@ -174,6 +174,17 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
     order_attention_send(order=order)
 
 
+def order_paid_twice(*, order: Order, note: str) -> None:
+    """A second transaction captured money for an order already paid (two tabs on one payment page): flagged
+    for staff to refund one of them, with an audit entry and an e-mail to the store's address."""
+    with transaction.atomic():
+        locked = _locked(order)
+        _order_flag(locked, "paid_twice", action="order.paid_twice",
+                    details=f"{locked.number}: paid a second time ({note}), {locked.total_amount} EGP more. "
+                            f"Refund one of the two payments in Paymob.")
+        order_attention_send(order=locked, reason="paid_twice")
+
+
 def _order_flag(order: Order, reason: str, *, action: str, details: str) -> None:
     """Flag `order` (locked) for staff with `reason`, the latest thing to act on (the audit log, entry
     `action`, keeps every earlier one)."""

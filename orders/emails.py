@@ -62,11 +62,12 @@ def order_status_send(*, order: Order, status: str) -> None:
     _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status})
 
 
-def order_attention_send(*, order: Order) -> None:
-    """Tell the store that money arrived on a cancelled order (refund or restore it)."""
+def order_attention_send(*, order: Order, reason: str = "paid_after_cancel") -> None:
+    """Tell the store that money arrived on a cancelled order (refund or restore it), or that an order
+    was paid twice (`reason` "paid_twice": refund one payment)."""
     store = store_settings_get()
     with translation.override(settings.LANGUAGE_CODE):
-        context = {"order": order, "store": store}
+        context = {"order": order, "store": store, "reason": reason}
         subject = render_to_string("orders/email/attention_subject.txt", context).strip()
         body = render_to_string("orders/email/attention.txt", context)
     mail_queue(to=store.store_email, subject=_test_prefix(order) + subject, text=body,

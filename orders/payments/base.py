@@ -44,6 +44,8 @@ class TransactionResult:
     returns: str = ""
     returns_transaction: str = ""
     claimed_cents: int = 0
+    # the capture of an earlier authorisation: the money the authorisation reported, not money received again
+    captures: bool = False
 
 
 class Provider(Protocol):

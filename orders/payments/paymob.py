@@ -109,6 +109,7 @@ def transaction_result(obj: Mapping[str, Any]) -> TransactionResult:
     return TransactionResult(
         transaction_id=tx_id, provider_order_id=order_id, success=_bool(_lookup(obj, "success")),
         pending=_bool(_lookup(obj, "pending")), amount_cents=cents, currency=_text(currency), raw=dict(obj),
+        captures=_bool(_lookup(obj, "has_parent_transaction")) and _bool(_lookup(obj, "is_capture")),
         **_returns(obj, cents),
     )
 

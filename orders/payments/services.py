@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from orders.actions import (
     order_mark_paid,
+    order_paid_twice,
     order_partly_refunded,
     order_payment_failed,
     order_refund_to_check,
@@ -122,6 +123,10 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             order_mark_paid(order=locked.order,
                             note=f"Paid after a decline ({locked.provider} {result.transaction_id})")
             _returns_settle(locked)
+        elif (result.success and not result.captures and locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED)
+              and result.transaction_id != locked.transaction_id):
+            # another transaction captured the same amount (two tabs on one hosted page): paid twice
+            order_paid_twice(order=locked.order, note=f"{locked.provider} {result.transaction_id}")
         elif not result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.FAILED
             locked.transaction_id = result.transaction_id
@@ -177,6 +182,8 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
     is voided; a part returned is written to the audit log and the payment stays paid."""
     if payment.status != PaymentStatus.PAID:
         return  # all of it was returned already
+    # its transaction may have been reported voided before it was reported paid (callbacks cross)
+    voided = voided or payment.events.filter(transaction_id=f"{payment.transaction_id}/voided").exists()
     returned = sum(_refunds(payment, payment.transaction_id).values())
     if not voided and returned < to_minor_units(payment.amount):
         if returned > 0:

@@ -365,6 +365,41 @@ def test_a_success_arriving_after_its_refund_is_settled_by_it_and_stays_flagged(
     assert AuditEntry.objects.filter(action="order.partly_refunded").exists() == (refunded == 10000)
 
 
+def test_a_void_arriving_before_its_success_is_settled_by_it(client, api, make_product, checkout_body, fake_paymob):
+    # given the payment's transaction reported voided before it was reported paid (the callbacks crossed)
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1, is_voided=True)
+    # when the success arrives
+    _callback(client, payment, success=True, tx_id=1)
+    # then the void counts, as it would had it come second: refunded, and flagged not to be shipped
+    order = Order.objects.get()
+    assert Payment.objects.get().status == order.payment_status == PaymentStatus.REFUNDED
+    assert order.refunded_amount == order.total_amount
+    assert (order.needs_attention, order.attention_reason) == (True, "refunded_unshipped")
+
+
+def test_a_second_payment_for_a_paid_order_is_flagged_for_staff(
+        client, api, owner, make_product, checkout_body, fake_paymob, django_capture_on_commit_callbacks):
+    # given a paid card order (one hosted payment page open in two tabs)
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=True, tx_id=1)
+    # when another transaction captures the same amount, and is reported again
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _callback(client, payment, success=True, tx_id=2).status_code == 200
+        _callback(client, payment, success=True, tx_id=2)
+    # then the order stays paid, is flagged for staff to refund one payment, once, and the store is told
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.PAID)
+    assert (order.needs_attention, order.attention_reason) == (True, "paid_twice")
+    assert AuditEntry.objects.filter(action="order.paid_twice").count() == 1
+    assert [m.subject for m in mail.outbox if "paid twice" in m.subject] == [
+        f"Action needed: order {order.number} was paid twice"]
+    # and the capture of an earlier authorisation is not a second payment
+    Order.objects.update(needs_attention=False, attention_reason="")
+    _callback(client, payment, success=True, tx_id=3, has_parent_transaction=True, is_capture=True)
+    assert not Order.objects.get().needs_attention
+
+
 def test_a_refund_voided_the_same_day_returns_nothing(client, api, make_product, checkout_body, fake_paymob):
     # given a paid order of E£650, E£325 of it refunded
     payment = _paid(client, api, make_product, checkout_body)

@@ -87,8 +87,11 @@ def test_a_tampered_body_gets_the_servers_amount(api, make_product, checkout_bod
     tea = make_product(price="300.00")
     api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
     body = checkout_body(paymentMethod="card", items=[{"id": tea.pk, "title": "x", "price": 1, "quantity": 2}],
-                         subtotal=2, shipping=0, tax=0, total=1)
-    # when
+                         subtotal=2, shipping=0, tax=0)
+    # when it claims a total of one pound, it is refused: an order is placed only at the total shown
+    assert api.post("/api/payment/create-intention", {**body, "total": 1}, format="json").status_code == 409
+    assert fake_paymob.requests == []
+    # when it claims only the prices
     response = api.post("/api/payment/create-intention", body, format="json")
     # then
     assert response.json()["amount"] == "650.00"
