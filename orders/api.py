@@ -297,8 +297,10 @@ class PaymentVerifyApi(APIView):
                              "amount": _money.to_representation(payment.amount),
                              # its page, for a guest who has only this one way back besides the e-mail
                              "trackPath": tracking_path(order, get_language())}
-            if confirmed:
-                carts.cart_clear(cart=carts.cart_get_for_request(request))
+            owner = carts.cart_owner(request)
+            if confirmed and owner is not None:  # what it paid for, not what was added since
+                ordered = [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
+                carts.cart_clear_if_ordered(owner=owner, ordered=ordered)
         return Response(body)
 
 

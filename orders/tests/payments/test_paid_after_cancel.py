@@ -138,7 +138,9 @@ def test_a_cart_changed_after_its_order_is_kept_when_the_payment_comes(client, a
     api.post("/api/cart/items", {"productId": other.pk, "quantity": 1}, format="json")
     # when the payment is confirmed
     _callback(client, payment, success=True, tx_id=1)
-    # then what they are shopping for now stays
+    # then what they are shopping for now stays, also when the payment's return page asks about it
+    assert api.get("/api/cart").json()["itemCount"] == 3
+    assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is True
     assert api.get("/api/cart").json()["itemCount"] == 3
 
 
