@@ -278,6 +278,10 @@ class PaymentVerifyApi(APIView):
     unknown payment, and no provider is asked on their behalf.
     """
 
+    # each GET may ask Paymob (at most once every few seconds per payment: orders.payments.paymob)
+    throttle_scope = "payment_verify"
+    throttle_reads = True
+
     @extend_schema(responses=inline_serializer("PaymentVerification", {
         "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
         "status": serializers.CharField(),
@@ -312,6 +316,8 @@ class OrderCreateApi(OwnTransactionsApiView):
     ask: anyone else holding the payment id gets the same 404 as for an
     unknown id, and nothing is verified on their behalf.
     """
+
+    throttle_scope = "payment_verify"
 
     @extend_schema_serializer(component_name="OrderCreateInput")
     class InputSerializer(serializers.Serializer[Any]):

@@ -9,7 +9,9 @@ every web process sees the same counts; when the cache is down the limit is
 simply not applied (shop/cache.py fails open), never a 500.
 
 The API uses `ScopedRateLimit` (in DRF's DEFAULT_THROTTLE_CLASSES; a view opts
-in with `throttle_scope`), the HTML form posts call `rate_limit_exceeded`.
+in with `throttle_scope`, and a read that costs a call to an outside service also
+counts its GETs with `throttle_reads = True`), the HTML form posts call
+`rate_limit_exceeded`.
 """
 
 import hashlib
@@ -84,14 +86,17 @@ def rate_limit_exceeded(request, scope):
 
 
 class ScopedRateLimit(BaseThrottle):
-    """DRF throttle for write methods of views that name a `throttle_scope`."""
+    """DRF throttle for write methods of views that name a `throttle_scope`, and for their reads too
+    when they set `throttle_reads` (a read that may ask an outside service, e.g. payment verify)."""
 
     def allow_request(self, request, view):
         # the Django request: DRF's session and user are the same objects, and every attribute DRF's
         # request passes on to it is an AttributeError caught first
         request = request._request
         scope = getattr(view, "throttle_scope", None)
-        if not scope or request.method in ("GET", "HEAD", "OPTIONS"):
+        if not scope or request.method == "OPTIONS":
+            return True
+        if request.method in ("GET", "HEAD") and not getattr(view, "throttle_reads", False):
             return True
         self._request = request
         return not rate_limit_exceeded(request, scope)

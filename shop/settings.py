@@ -413,6 +413,9 @@ RATE_LIMITS = {
     "review": env("RATE_LIMIT_REVIEW", default="20/hour"),
     "stock_alert": env("RATE_LIMIT_STOCK_ALERT", default="10/hour"),
     "track": env("RATE_LIMIT_TRACK", default="10/hour"),
+    # reads too: payment verify and POST /api/orders, which may ask Paymob; the return page
+    # asks 6 times per payment
+    "payment_verify": env("RATE_LIMIT_PAYMENT_VERIFY", default="60/minute"),
     # every sign-in attempt from one address, whatever the account (axes locks
     # each account+address pair after AXES_FAILURE_LIMIT failures); generous,
     # because Egyptian mobile carriers put many shoppers behind one address

@@ -13,6 +13,7 @@ from typing import Any
 
 import requests
 from django.conf import settings
+from django.core.cache import cache
 
 from orders.models import Order, Payment
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
@@ -27,6 +28,17 @@ HMAC_FIELDS = [
     "is_standalone_payment", "is_voided", "order.id", "owner", "pending", "source_data.pan",
     "source_data.sub_type", "source_data.type", "success",
 ]
+
+
+# Paymob's auth tokens last about an hour (Odoo refreshes after 55 minutes): one is reused until then
+TOKEN_LIFETIME = 50 * 60
+# seconds between two inquiries about one payment; meanwhile its stored state answers (the callback keeps
+# it current), so however often a return page or a script asks, Paymob hears of a payment this rarely
+INQUIRY_INTERVAL = 5
+
+
+class _Unauthorized(PaymentError):
+    """Paymob refused the credentials (401): a cached auth token it no longer accepts."""
 
 
 def _text(value: object) -> str:
@@ -152,6 +164,8 @@ class PaymobProvider:
             raise PaymentError(f"Paymob unreachable: {exc.__class__.__name__}") from None
         if response.status_code >= 500:
             raise PaymentError(f"Paymob error {response.status_code}")
+        if response.status_code == 401:
+            raise _Unauthorized("Paymob refused the credentials (401)", permanent=True)
         try:
             data = response.json()
         except ValueError:
@@ -212,21 +226,57 @@ class PaymobProvider:
         url = f"{self.base_url}/unifiedcheckout/?publicKey={settings.PAYMOB_PUBLIC_KEY}&clientSecret={secret}"
         return PaymentStart(payment_url=url, provider_order_id=str(order_id), reference=str(data.get("id") or ""))
 
+    def _token_key(self) -> str:
+        """The cache key of the auth token: named after the host and API key, so another key gets its own."""
+        digest = hashlib.sha256(f"{self.base_url}\n{settings.PAYMOB_API_KEY}".encode()).hexdigest()[:32]
+        return f"paymob:auth-token:{digest}"
+
+    def _token_new(self, *, deadline: float) -> str:
+        """Sign in to Paymob with the API key and keep the token for TOKEN_LIFETIME."""
+        token = self._post("/api/auth/tokens", {"api_key": settings.PAYMOB_API_KEY}, {},
+                           deadline=deadline).get("token")
+        if not token or not isinstance(token, str):
+            raise PaymentError("Paymob gave no auth token")
+        cache.set(self._token_key(), token, TOKEN_LIFETIME)
+        return token
+
+    @staticmethod
+    def _asked_recently(payment: Payment) -> bool:
+        """True when Paymob was asked about `payment` less than INQUIRY_INTERVAL ago; else count this one.
+
+        `add` is atomic, so of requests arriving together one asks. A cache that is down (add fails, get
+        misses) never stops an inquiry, as rate limits are not applied then (shop/cache.py)."""
+        key = f"paymob:inquired:{payment.pk}"
+        return not cache.add(key, True, INQUIRY_INTERVAL) and cache.get(key) is not None
+
     def inquire(self, *, payment: Payment) -> TransactionResult | None:
-        """Ask Paymob for the latest transaction of the payment's order (server to server)."""
-        if not settings.PAYMOB_API_KEY:
+        """Ask Paymob for the latest transaction of the payment's order (server to server).
+
+        None when there is nothing to report, or when it was asked about this payment a moment ago (the
+        payment's stored state stands until INQUIRY_INTERVAL has passed). The auth token is cached; one
+        Paymob no longer accepts is dropped and a new one tried, once.
+        """
+        if not settings.PAYMOB_API_KEY or self._asked_recently(payment):
             return None
         deadline = self._deadline()
-        token = self._post("/api/auth/tokens", {"api_key": settings.PAYMOB_API_KEY}, {}, deadline=deadline).get("token")
-        if not token:
-            raise PaymentError("Paymob gave no auth token")
-        body = {"auth_token": token}
+        body: dict[str, Any] = {}
         if payment.provider_order_id.isdigit():
             body["order_id"] = int(payment.provider_order_id)
         else:
             body["merchant_order_id"] = payment.order.number
-        data = self._post("/api/ecommerce/orders/transaction_inquiry", body,
-                          {"Authorization": f"Bearer {token}"}, deadline=deadline)
+        cached = cache.get(self._token_key())
+        token = cached if isinstance(cached, str) and cached else self._token_new(deadline=deadline)
+        try:
+            data = self._transaction_inquiry(body, token, deadline=deadline)
+        except _Unauthorized:
+            if token != cached:  # a token just given was refused: the API key is wrong, asking again won't help
+                raise
+            cache.delete(self._token_key())
+            data = self._transaction_inquiry(body, self._token_new(deadline=deadline), deadline=deadline)
         if not data or not data.get("id"):
             return None
         return transaction_result(data)
+
+    def _transaction_inquiry(self, body: dict[str, Any], token: str, *, deadline: float) -> Any:
+        return self._post("/api/ecommerce/orders/transaction_inquiry", {"auth_token": token, **body},
+                          {"Authorization": f"Bearer {token}"}, deadline=deadline)

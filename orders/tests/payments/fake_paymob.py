@@ -35,6 +35,8 @@ class FakePaymob:
         self.hmac_secret = "test_hmac_secret"
         self.intentions = {}  # client_secret -> (intention body, intention_order_id)
         self.callbacks = []  # HTTP statuses our shop answered to the fake's callbacks
+        self.tokens = []  # auth tokens given; transaction_inquiry accepts these (401 otherwise), until expired
+        self.accept_tokens = True  # False: every token is refused, as for an API key of another account
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -46,6 +48,14 @@ class FakePaymob:
     def stop(self):
         self._server.shutdown()
         self._server.server_close()
+
+    def expire_tokens(self):
+        """Every token given so far is refused from now on (an hour has passed)."""
+        self.tokens = [f"expired-{token}" for token in self.tokens]
+
+    def calls(self, path):
+        """How many requests the shop sent to `path`."""
+        return sum(1 for _method, requested, _headers, _body in self.requests if requested == path)
 
     def _check_intention(self, headers, body):
         problems = []
@@ -118,8 +128,11 @@ class FakePaymob:
                     }
                     return self._answer(201, {k: v for k, v in answer.items() if k not in fake.intention_leaves_out})
                 if self.path == "/api/auth/tokens":
-                    return self._answer(201, {"token": "auth-token-1"})
+                    fake.tokens.append(f"auth-token-{len(fake.tokens) + 1}")
+                    return self._answer(201, {"token": fake.tokens[-1]})
                 if self.path == "/api/ecommerce/orders/transaction_inquiry":
+                    if not fake.accept_tokens or body.get("auth_token") not in fake.tokens:
+                        return self._answer(401, {"detail": "Invalid token."})
                     if fake.inquiry is None:
                         return self._answer(404, {"detail": "not found"})
                     return self._answer(200, fake.inquiry)
