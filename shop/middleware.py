@@ -9,7 +9,7 @@ from django.contrib.messages.storage import default_storage
 from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponseRedirect, JsonResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponseRedirect, JsonResponse, QueryDict
 from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
@@ -180,12 +180,18 @@ class MaintenanceModeMiddleware:
         return self.get_response(request)
 
 
-class StripNullBytesMiddleware:
-    """Drop NUL characters from query parameters.
+# C0 control characters and DEL: no URL of ours has one in its path
+_CONTROL_IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
 
-    PostgreSQL text cannot hold them, so a crafted `?q=%00` would otherwise
-    turn a harmless lookup into a 500. Forms and serializers already refuse
-    NUL in submitted fields; this covers every raw `request.GET` read.
+
+class StripNullBytesMiddleware:
+    """Drop NUL characters from query parameters; a path holding NUL or another control character is a 404.
+
+    PostgreSQL text cannot hold NUL, so a crafted `?q=%00` or `/api/payment/verify/x%00` would otherwise
+    turn a harmless lookup into a 500. Forms and serializers already refuse NUL in submitted fields; this
+    covers every raw `request.GET` read and every part of a path a view is given (`<str:…>` and
+    `<path:…>` take anything), before any view runs. The 404 is the shop's own (translated, JSON under
+    /api/): raised in `process_view`, once session, language and user are set.
     """
 
     def __init__(self, get_response):
@@ -199,6 +205,11 @@ class StripNullBytesMiddleware:
             cleaned._mutable = False
             request.GET = cleaned
         return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if _CONTROL_IN_PATH.search(request.path_info):
+            raise Http404("control character in the path")
+        return None
 
 
 class WesternDigitsMiddleware:
