@@ -292,7 +292,7 @@ class PaymentVerifyApi(APIView):
         owned = payment is not None and session_owns(request, payment.order)
         if payment is None or not (owned or signed_redirect(payment=payment, params=params)):
             raise ShopError(_("Payment verification failed"), status=404)
-        payment = payment_verify(payment=payment, params=params)
+        payment = payment_verify(payment=payment, params=params, for_visitor=True)
         order = payment.order
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
@@ -331,7 +331,7 @@ class OrderCreateApi(OwnTransactionsApiView):
             payment_id=data.validated_data["payment_id"]).first()
         if payment is None or not session_owns(request, payment.order):
             raise ShopError(_("Payment not found"), field="paymentId", status=404)
-        payment = payment_verify(payment=payment)
+        payment = payment_verify(payment=payment, for_visitor=True)
         if payment.status != PaymentStatus.PAID:
             raise ShopError(_("Payment not confirmed"), field="paymentId")
         order = Order.objects.get(pk=payment.order_id)

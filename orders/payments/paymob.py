@@ -32,9 +32,6 @@ HMAC_FIELDS = [
 
 # Paymob's auth tokens last about an hour (Odoo refreshes after 55 minutes): one is reused until then
 TOKEN_LIFETIME = 50 * 60
-# seconds between two inquiries about one payment; meanwhile its stored state answers (the callback keeps
-# it current), so however often a return page or a script asks, Paymob hears of a payment this rarely
-INQUIRY_INTERVAL = 5
 
 
 class _Unauthorized(PaymentError):
@@ -240,23 +237,13 @@ class PaymobProvider:
         cache.set(self._token_key(), token, TOKEN_LIFETIME)
         return token
 
-    @staticmethod
-    def _asked_recently(payment: Payment) -> bool:
-        """True when Paymob was asked about `payment` less than INQUIRY_INTERVAL ago; else count this one.
-
-        `add` is atomic, so of requests arriving together one asks. A cache that is down (add fails, get
-        misses) never stops an inquiry, as rate limits are not applied then (shop/cache.py)."""
-        key = f"paymob:inquired:{payment.pk}"
-        return not cache.add(key, True, INQUIRY_INTERVAL) and cache.get(key) is not None
-
     def inquire(self, *, payment: Payment) -> TransactionResult | None:
         """Ask Paymob for the latest transaction of the payment's order (server to server).
 
-        None when there is nothing to report, or when it was asked about this payment a moment ago (the
-        payment's stored state stands until INQUIRY_INTERVAL has passed). The auth token is cached; one
-        Paymob no longer accepts is dropped and a new one tried, once.
+        None when there is nothing to report. The auth token is cached; one Paymob no longer accepts is
+        dropped and a new one tried, once.
         """
-        if not settings.PAYMOB_API_KEY or self._asked_recently(payment):
+        if not settings.PAYMOB_API_KEY:
             return None
         deadline = self._deadline()
         body: dict[str, Any] = {}

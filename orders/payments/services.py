@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from orders.actions import (
@@ -247,10 +248,25 @@ def signed_redirect(*, payment: Payment, params: Mapping[str, Any] | None) -> Tr
     return result if result.provider_order_id == payment.provider_order_id else None
 
 
-def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None) -> Payment:
+# seconds between two inquiries a visitor's page makes about one payment; meanwhile its stored state answers
+# (the callback keeps it current), so however often a return page or a script asks, the provider hears rarely
+INQUIRY_INTERVAL = 5
+
+
+def _asked_recently(payment: Payment) -> bool:
+    """True when the provider was asked about `payment` for a visitor less than INQUIRY_INTERVAL ago; else
+    count this one. `add` is atomic, so of requests arriving together one asks. A cache that is down (add
+    fails, get misses) never stops an inquiry, as rate limits are not applied then (shop/cache.py)."""
+    key = f"payments:inquired:{payment.pk}"
+    return not cache.add(key, True, INQUIRY_INTERVAL) and cache.get(key) is not None
+
+
+def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None, for_visitor: bool = False) -> Payment:
     """Bring `payment` up to date: signed redirect params first, else ask the provider.
 
-    Return the payment. Never trusts unsigned query parameters.
+    Return the payment. Never trusts unsigned query parameters. `for_visitor`: a page asking (the return
+    page's polling, or anyone's script), for which the provider is asked at most once every
+    INQUIRY_INTERVAL per payment; the expiry job always asks.
     """
     if payment.status != PaymentStatus.AWAITING:
         return payment
@@ -261,6 +277,8 @@ def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None)
             return _apply(payment, result, "redirect")
         except CallbackRejected:
             return payment
+    if for_visitor and _asked_recently(payment):
+        return payment
     try:
         result = provider.inquire(payment=payment)
     except PaymentError as exc:

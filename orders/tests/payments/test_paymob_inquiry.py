@@ -2,13 +2,16 @@
 
 import json
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from orders.models import Payment, PaymentStatus
-from orders.payments import paymob
+from orders.models import Order, Payment, PaymentStatus
+from orders.payments import services as payment_services
 from orders.payments.paymob import hmac_sign
+from orders.tasks import orders_expire_unpaid
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +99,7 @@ def test_a_changed_api_key_never_uses_the_token_of_the_old_one(make_product, che
 def test_paymob_is_asked_about_one_payment_at_most_once_every_few_seconds(
         client, make_product, checkout_body, fake_paymob, monkeypatch):
     # given a card order whose callback has not arrived, and a return page asking again and again
-    monkeypatch.setattr(paymob, "INQUIRY_INTERVAL", 1)
+    monkeypatch.setattr(payment_services, "INQUIRY_INTERVAL", 1)
     shopper, payment = _card_order(make_product, checkout_body)
     # when it asks five times at once
     statuses = [_verify(shopper, payment).json()["status"] for _ in range(5)]
@@ -169,3 +172,16 @@ def test_the_default_limit_leaves_the_return_pages_polling_alone(settings):
     # back from several attempts within a minute is never refused
     count, seconds = parse_rate(settings.RATE_LIMITS["payment_verify"])
     assert count * 60 // seconds >= 6 * 5
+
+
+def test_the_expiry_job_asks_paymob_even_just_after_a_return_page_did(make_product, checkout_body, fake_paymob):
+    # given a card order left unpaid for 30 minutes, whose return page has just asked (Paymob knew nothing yet)
+    shopper, payment = _card_order(make_product, checkout_body)
+    _verify(shopper, payment)
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    # when the payment lands in Paymob and the expiry job runs within the return page's interval
+    fake_paymob.inquiry = _transaction(payment)
+    orders_expire_unpaid()
+    # then the job asked Paymob itself and kept the paid order
+    assert fake_paymob.calls(INQUIRY) == 2
+    assert Order.objects.get().payment_status == PaymentStatus.PAID
