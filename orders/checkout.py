@@ -33,7 +33,7 @@ from accounts.services import (
 )
 from catalog.models import Product
 from orders import cart as carts
-from orders.actions import order_confirm_cod, order_expire_unpaid
+from orders.actions import order_confirm_cod, order_expire_unpaid, order_mark_paid
 from orders.calculations import order_totals
 from orders.cart import quantity_limit_problem
 from orders.coupons import coupon_use_take
@@ -52,7 +52,7 @@ from orders.models import (
 )
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
-from orders.payments.services import payment_create, payment_start
+from orders.payments.services import payment_create, payment_nothing_due, payment_start
 from orders.places import COUNTRIES, governorate_stored
 from orders.prefill import checkout_coupon_remember
 from orders.selectors import unpaid_orders_count
@@ -532,8 +532,9 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
                      provider_name: str, expected_total: Decimal | None = None) -> tuple[Order, Payment, str]:
     """Place the visitor's order and its payment (creating their account first, if asked), and remember
     the order in their session. A cash-on-delivery order is also confirmed and its cart emptied, all in
-    one transaction (it has no provider to ask outside it), and comes back with its page's address; a card
-    order's provider is still to be asked (no address)."""
+    one transaction (it has no provider to ask outside it), and comes back with its page's address, as
+    does a card order a coupon made free (paid: nothing to take); a card order's provider is still to be
+    asked (no address)."""
     session_key = request.session.session_key or ""
     address = client_ip(request)
     new_user = None
@@ -552,6 +553,12 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
             if provider_name == "cod":
                 payment_url = _payment_start(request, payment).payment_url
                 order = order_confirm_cod(order=order)
+                carts.cart_clear(cart=cart)
+            elif order.total_amount == 0:
+                # a coupon covers all of it: nothing for a provider to take (Paymob takes no 0), so paid now
+                payment = payment_nothing_due(payment=payment)
+                order = order_mark_paid(order=order, note="Nothing to pay: the coupon covers the order")
+                payment_url = reverse("orders:thankyou")
                 carts.cart_clear(cart=cart)
     except InsufficientStock as exc:
         raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None

@@ -45,6 +45,14 @@ def payment_create(*, order: Order, provider_name: str) -> Payment:
     )
 
 
+def payment_nothing_due(*, payment: Payment) -> Payment:
+    """Record a card payment of nothing as paid, no provider asked: a coupon covered the whole order."""
+    payment.status = PaymentStatus.PAID
+    payment.transaction_id = "nothing-due"
+    payment.save(update_fields=["status", "transaction_id", "updated_at"])
+    return payment
+
+
 def payment_start(*, payment: Payment, return_url: str, notification_url: str) -> PaymentStart:
     """Ask the payment's provider where to send the browser, and keep its answer on the payment.
 

@@ -2,6 +2,7 @@
 
 import json
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -13,7 +14,7 @@ from rest_framework.test import APIClient
 from catalog.models import Product
 from orders import cart as carts
 from orders.checkout import CheckoutResult, checkout_complete
-from orders.models import Order, OrderStatus, PaymentStatus
+from orders.models import Coupon, Order, OrderStatus, PaymentStatus
 from shop.store_settings import store_settings_update
 
 pytestmark = pytest.mark.django_db
@@ -267,3 +268,25 @@ def test_the_order_is_given_back_only_to_its_session_and_only_for_ten_minutes(ap
     Order.objects.update(created_at=timezone.now() - timedelta(minutes=11))
     response = api.post(INTENTION, body, format="json")
     assert response.status_code == 400 and response.json()["message"] == "Your cart is empty"
+
+
+def test_a_card_order_a_coupon_makes_free_is_paid_at_once_without_paymob(api, make_product, checkout_body,
+                                                                         fake_paymob):
+    # given a gift coupon covering a whole order big enough to ship free
+    Coupon.objects.create(code="GIFT100", type="percentage", value=Decimal("100"), usage_limit=1)
+    tea = make_product(price="600.00", stock=10)
+    _fill_cart(api, tea, 2)
+    # when it is placed by card
+    response = api.post(INTENTION, checkout_body(paymentMethod="card", couponCode="GIFT100"), format="json")
+    # then nothing is asked of Paymob (it takes no payment of 0), and the order is paid and confirmed
+    assert response.status_code == 201, response.content
+    assert response.json()["paymentUrl"] == "/thankyou"
+    assert fake_paymob.requests == []
+    order = Order.objects.get()
+    assert order.total_amount == Decimal("0.00")
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.PAID)
+    assert order.payments.get().status == PaymentStatus.PAID
+    assert Coupon.objects.get().used_count == 1
+    assert Product.objects.get(pk=tea.pk).stock == 8
+    assert api.get("/api/cart").json()["itemCount"] == 0
+    assert api.get("/thankyou").status_code == 200
