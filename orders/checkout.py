@@ -52,10 +52,10 @@ from orders.models import (
 )
 from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
-from orders.payments.services import payment_create, payment_nothing_due, payment_start
+from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
 from orders.prefill import checkout_coupon_remember
-from orders.selectors import unpaid_orders_count
+from orders.selectors import open_cod_orders_count, unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from orders.tasks import UNPAID_LIFETIME
 from shop.errors import ShopError, camel_case
@@ -337,6 +337,21 @@ def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | 
         )
 
 
+# a day's cash-on-delivery orders not yet shipped, per session or customer, count against the same limit
+OPEN_COD_WINDOW = timedelta(hours=24)
+
+
+def open_cod_limit_check(*, session_key: str, user: User | AnonymousUser | None) -> None:
+    """Refuse another cash-on-delivery order while this visitor's earlier ones of the day, each holding its
+    stock until it ships, reach the store's limit of unpaid orders (one visitor must not take the stock)."""
+    limit = store_settings_get().max_unpaid_orders
+    if open_cod_orders_count(session_key=session_key, user=user, since=timezone.now() - OPEN_COD_WINDOW) >= limit:
+        raise CheckoutError(
+            _("You have too many orders waiting to be shipped. Please wait until one ships, or contact us."),
+            status=429, code="too_many_cod",
+        )
+
+
 def _checkout_provider(method: str, *, test_mode: bool) -> str:
     """The provider for the body's method; the test page only where it may be used."""
     if wants_sandbox(method, test_mode=test_mode) and settings.PAYMENT_PROVIDER == "paymob":
@@ -511,6 +526,8 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
         awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key)
         if awaiting is not None:
             return CheckoutResult(order=awaiting.order, payment=awaiting, payment_url=awaiting.redirect_url)
+    else:  # one of them paid meanwhile empties the cart: placing then finds it changed (409)
+        _card_payments_ask(lines=lines, user=user, session_key=session_key)
     order, payment, payment_url = _order_place_for(request, form=form, cart=cart, lines=lines, user=user,
                                                    provider_name=provider_name, expected_total=total)
     if payment_url:  # cash on delivery: confirmed already
@@ -541,8 +558,11 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     try:
         with transaction.atomic():
             # in the placing's transaction: they stay if this order is refused
-            _unpayable_orders_cancel(user=user, session_key=session_key)
+            _unpayable_orders_cancel(user=user, session_key=session_key,
+                                     cod_lines=lines if provider_name == "cod" else None)
             unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
+            if provider_name == "cod":
+                open_cod_limit_check(session_key=session_key, user=user)
             if form.create_account and user is None:
                 new_user = _account_create(form)
             order = order_place(lines=lines, form=form, user=user or new_user, session_key=session_key,
@@ -568,17 +588,36 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     return order, payment, payment_url
 
 
-def _unpayable_orders_cancel(*, user: User | None, session_key: str) -> None:
+def _unpayable_orders_cancel(*, user: User | None, session_key: str,
+                             cod_lines: Sequence[tuple[Product, int]] | None = None) -> None:
     """Cancel this visitor's card orders that nobody can pay: their payment page could not be made, or the
-    request asking for it died. They are about to place another (the same cart again, or cash on
-    delivery instead), so the stock and coupon use come back now rather than when the orders expire,
-    the orders do not count against the unpaid-order limit, and no cancellation e-mail is sent."""
+    request asking for it died; and, when they are about to pay the same cart on delivery instead
+    (`cod_lines`), the card orders of exactly those lines ("Pay on delivery instead": otherwise their own
+    unpaid order holds the last packs). They are about to place another, so the stock and coupon use come
+    back now rather than when the orders expire, the orders do not count against the unpaid-order limit,
+    and no cancellation e-mail is sent."""
     orders = _awaiting_orders_of(user=user, session_key=session_key)
+    wanted = sorted((product.pk, quantity) for product, quantity in cod_lines or [])
     for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
                                 notify=False)
+        elif wanted and sorted(order.items.values_list("product_id", "quantity")) == wanted:
+            order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
+                                notify=False)
+
+
+def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | None, session_key: str) -> None:
+    """Ask the provider about this visitor's card orders of exactly `lines` before they are replaced by a
+    cash-on-delivery order: one paid meanwhile is recorded (and the cart it paid for emptied), not cancelled.
+    Outside any transaction: the provider is an outside service (shop.outbound)."""
+    wanted = sorted((product.pk, quantity) for product, quantity in lines)
+    for order in _awaiting_orders_of(user=user, session_key=session_key).exclude(
+            payment_method=PaymentMethod.COD)[:10]:
+        if sorted(order.items.values_list("product_id", "quantity")) == wanted:
+            for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
+                payment_verify(payment=payment)
 
 
 def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentStart:

@@ -1,6 +1,7 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -51,3 +52,16 @@ def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
     if user is not None and user.is_authenticated:
         who |= Q(user=user)
     return Order.objects.filter(who, status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING).count()
+
+
+def open_cod_orders_count(*, session_key: str = "", user: AbstractBaseUser | AnonymousUser | None = None,
+                          since: datetime) -> int:
+    """Cash-on-delivery orders this session or customer placed since `since` that have not shipped yet:
+    each holds its stock until staff act. (Not by address: many homes share a mobile carrier's.)"""
+    who = Q(pk__in=[])
+    if session_key:
+        who |= Q(session_key=session_key)
+    if user is not None and user.is_authenticated:
+        who |= Q(user=user)
+    return Order.objects.filter(who, payment_status=PaymentStatus.COD, created_at__gte=since,
+                                status__in=[OrderStatus.PENDING, OrderStatus.PROCESSING]).count()

@@ -290,3 +290,22 @@ def test_a_card_order_a_coupon_makes_free_is_paid_at_once_without_paymob(api, ma
     assert Product.objects.get(pk=tea.pk).stock == 8
     assert api.get("/api/cart").json()["itemCount"] == 0
     assert api.get("/thankyou").status_code == 200
+
+
+def test_one_visitor_cannot_take_the_stock_with_cash_on_delivery_orders(api, make_product, checkout_body):
+    # given a tea with twelve packs, and a visitor placing cash-on-delivery orders of two, each with another phone
+    tea = make_product(price="300.00", stock=12)
+    answers = []
+    for n in range(5):
+        _fill_cart(api, tea, 2)
+        body = checkout_body(paymentMethod="cod")
+        body["customer"]["phone"] = f"0101234567{n}"
+        answers.append(api.post(INTENTION, body, format="json"))
+    # then the store's limit of unpaid orders (3) holds for them too, with a message that says why
+    assert [answer.status_code for answer in answers] == [201, 201, 201, 429, 429]
+    assert answers[3].json()["message"] == ("You have too many orders waiting to be shipped. "
+                                            "Please wait until one ships, or contact us.")
+    assert Product.objects.get(pk=tea.pk).stock == 6
+    # and once one of them ships, another may be placed
+    Order.objects.filter(pk=Order.objects.earliest("created_at").pk).update(status=OrderStatus.SHIPPED)
+    assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201

@@ -500,6 +500,31 @@ def test_cash_on_delivery_instead_of_a_card_payment_that_could_not_start_holds_t
     assert not OutboundEmail.objects.filter(subject__contains=first.json()["orderId"]).exists()
 
 
+@pytest.mark.parametrize("paid_meanwhile", [False, True], ids=["unpaid", "paid meanwhile"])
+def test_pay_on_delivery_instead_replaces_the_shoppers_own_card_order_of_the_same_cart(
+        api, make_product, checkout_body, fake_paymob, paid_meanwhile):
+    # given a card order of the last two packs, its payment page made but not paid
+    tea, first = _place(api, make_product, checkout_body, quantity=2, stock=2)
+    card_order = Order.objects.get(number=first.json()["orderId"])
+    if paid_meanwhile:  # paid on Paymob's page after all, its callback not yet arrived
+        fake_paymob.inquiry = _callback_body(card_order.payments.get())["obj"]
+    # when the shopper chooses to pay on delivery instead
+    cod = api.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"), format="json")
+    card_order.refresh_from_db()
+    tea.refresh_from_db()
+    if paid_meanwhile:
+        # then Paymob was asked first: the paid order is kept, and nothing is bought twice
+        assert card_order.payment_status == PaymentStatus.PAID
+        assert cod.status_code == 409 and Order.objects.count() == 1
+    else:
+        # then their own card order is cancelled without a word, and the cash order takes its packs
+        assert cod.status_code == 201, cod.content
+        assert card_order.status == OrderStatus.CANCELLED
+        assert Order.objects.get(number=cod.json()["orderId"]).status == OrderStatus.PROCESSING
+        assert not OutboundEmail.objects.filter(subject__contains=card_order.number).exists()
+    assert tea.stock == 0
+
+
 @pytest.mark.parametrize("change", ["cart", "address", "coupon", "price"])
 def test_a_card_checkout_with_anything_changed_is_a_new_order(api, make_product, checkout_body, fake_paymob, change):
     # given a card order awaiting payment
