@@ -4,6 +4,7 @@ import { useState } from "react";
 import { api, latestOnly, STALE, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
+import { phoneValid } from "../lib/phone.js";
 import { keepUnits } from "../lib/units.js";
 import { OrderSummary } from "./order-summary.jsx";
 import cartEn from "../i18n/en/cart.json";
@@ -26,6 +27,7 @@ function clientErrors(form, user) {
   const add = (name, message) => { errors[name] ??= message; };
   REQUIRED.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:requiredFields")));
   if (form.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) add("email", t("checkout:invalidEmail"));
+  if (form.phone.trim() && !phoneValid(form.phone)) add("phone", t("checkout:invalidPhone"));
   ADDRESS.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:billingAddress")));
   if (form.createAccount && !user) {
     if (form.password.length < PASSWORD_MIN) add("password", t("checkout:passwordLength"));

@@ -2,6 +2,7 @@
 methods that work are offered, and every field's problem shows at once."""
 
 import pytest
+from playwright.sync_api import expect
 
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import DESKTOP, PHONE
@@ -60,16 +61,25 @@ def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed
     banner = page.locator(".checkout-main .alert--error")
     assert banner.is_visible()
     _shot(screenshot, page, f"checkout-errors-{lang}-{size}")
-    # when the shopper fills them in (with a phone the server refuses)
+    # when the shopper fills them in, but with a phone number too short and no governorate
     _fill_checkout(page, arabic=lang == "ar")
     assert banner.count() == 0
-    page.fill("#co-phone", "12")
+    page.fill("#co-phone", "12345")
+    page.select_option("#co-state", "")
+    place_order(page)
+    # then both show at once, before anything is sent, the phone's saying what is wrong with it
+    expect(page.locator("#co-phone-error")).to_have_text(
+        "Please enter a valid phone number" if lang == "en" else "يرجى إدخال رقم هاتف صالح")
+    assert page.locator("#co-state-error").is_visible()
+    page.wait_for_function("document.activeElement.id === 'co-phone'")
+    # when those are right and the postal code is one only the server refuses
+    page.fill("#co-phone", "010 1234 5678")
+    page.select_option("#co-state", "Giza")
     page.fill("#co-postalCode", "!!")
     place_order(page)
-    # then the server's answer marks both fields, not only the first, and focuses the first
+    # then the server's answer marks it and focuses it
     page.locator("#co-postalCode-error").wait_for()
-    assert page.locator("#co-phone-error").is_visible()
-    page.wait_for_function("document.activeElement.id === 'co-phone'")
+    page.wait_for_function("document.activeElement.id === 'co-postalCode'")
     assert Order.objects.count() == 0
     _shot(screenshot, page, f"checkout-server-errors-{lang}-{size}")
 
