@@ -119,8 +119,10 @@ def _seo_out(seo):
 
 
 def _seo_in(seo):
-    return {"metaTitle": seo.get("meta_title", ""), "metaDescription": seo.get("meta_description", ""),
-            "keywords": [k.strip() for k in seo.get("keywords", []) if k.strip()]}
+    # only the keys sent: the rest of the group keeps its stored value (backoffice.store)
+    stored = {"metaTitle": seo.get("meta_title"), "metaDescription": seo.get("meta_description"),
+              "keywords": None if "keywords" not in seo else [k.strip() for k in seo["keywords"] if k.strip()]}
+    return {key: value for key, value in stored.items() if value is not None}
 
 
 def settings_data(store):

@@ -2,6 +2,7 @@ import json
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from accounts.models import Role, User
 from backoffice.database import system_info
@@ -39,6 +40,37 @@ class TestSettings:
         assert store.store_name == "Chai Corner" and store.external_refresh_interval == 6
         assert store.seo == {"metaTitle": "Tea", "metaDescription": "d", "keywords": ["tea"]}
         assert AuditEntry.objects.filter(action="settings.update", actor=owner).exists()
+
+    def test_a_save_of_other_fields_leaves_maintenance_mode_as_another_staff_member_set_it(self, client, owner,
+                                                                                           manager):
+        # given: the owner switches maintenance mode on while the manager has Settings open
+        owner_browser = Client()
+        owner_browser.force_login(owner)
+        owner_browser.put("/api/admin/settings", {"maintenanceMode": True}, content_type="application/json")
+        client.force_login(manager)
+        # when: the manager's Save sends the one field they changed (what the island sends)
+        response = client.put("/api/admin/settings", {"shippingRate": "60.00"}, content_type="application/json")
+        # then
+        assert response.status_code == 200, response.content
+        store = store_settings_get()
+        assert store.shipping_rate == 60 and store.maintenance_mode is True
+
+    def test_one_key_of_a_group_keeps_the_group_s_other_keys(self, client, manager):
+        # given
+        client.force_login(manager)
+        client.put("/api/admin/settings", {"seo": {"metaTitle": "Tea", "metaDescription": "d", "keywords": ["tea"]},
+                                           "socialMedia": {"facebook": "https://facebook.com/nile"}},
+                   content_type="application/json")
+        # when
+        response = client.put("/api/admin/settings", {"seo": {"metaTitle": "Chai"},
+                                                      "socialMedia": {"instagram": "https://instagram.com/nile"}},
+                              content_type="application/json")
+        # then
+        assert response.status_code == 200, response.content
+        store = store_settings_get()
+        assert store.seo == {"metaTitle": "Chai", "metaDescription": "d", "keywords": ["tea"]}
+        assert store.social_media == {"facebook": "https://facebook.com/nile",
+                                      "instagram": "https://instagram.com/nile", "twitter": ""}
 
     def test_an_unknown_time_zone_is_refused(self, client, manager):
         client.force_login(manager)

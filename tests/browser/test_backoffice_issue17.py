@@ -69,6 +69,25 @@ def test_the_maintenance_switch_asks_first_and_then_takes_effect_without_save(ne
         has_text="Maintenance mode is on: shoppers see the maintenance page")).to_be_visible()
 
 
+def test_a_save_sends_only_what_was_changed_and_keeps_maintenance_mode_switched_on_meanwhile(
+        new_page, live_server, owner):
+    # given: Settings open, then maintenance mode switched on elsewhere (another staff member)
+    page = signed_in(new_page, live_server, owner)
+    open_island(page, "/admindash/settings", "admin-settings")
+    store_settings_update(maintenance_mode=True)
+    # when: only the COD fee changed, and Save
+    page.get_by_label("Cash on delivery fee (EGP)").fill("15")
+    with page.expect_request(lambda r: r.url.endswith("/api/admin/settings") and r.method == "PUT") as sent:
+        page.get_by_role("button", name="Save Settings").click()
+    expect(page.locator("#toasts")).to_contain_text("Settings saved")
+    # then: the one field went, and the shop stays closed
+    assert sent.value.post_data_json == {"codFee": "15"}
+    store = _store()
+    assert store.cod_fee == Decimal("15") and store.maintenance_mode is True
+    # and the switch shows what the server holds now
+    expect(page.get_by_role("checkbox", name="Maintenance mode")).to_be_checked()
+
+
 def test_recent_activity_shows_the_one_changed_setting_in_words(new_page, live_server, owner):
     # given: the whole settings form saved with only the COD fee changed
     page = signed_in(new_page, live_server, owner)

@@ -14,10 +14,30 @@ const toForm = (data) => ({
   seoAr: { metaTitle: "", metaDescription: "", ...data.seoAr, keywords: ((data.seoAr || {}).keywords || []).join("، ") },
   deliveryHolidays: (data.deliveryHolidays || []).join("\n"),
 });
+// the form as the API takes it: VAT as the percentage typed (taxRatePercent), never the two
+// switches, which save themselves (a value held since the page opened would undo another's change)
+const toBody = (form) => {
+  const { taxRate, maintenanceMode, disableDiscovery, ...fields } = form;
+  return {
+    ...fields,
+    codMaxTotal: form.codMaxTotal === "" ? null : form.codMaxTotal,
+    seo: { ...form.seo, keywords: splitList(form.seo.keywords) },
+    seoAr: { ...form.seoAr, keywords: splitList(form.seoAr.keywords) },
+    deliveryHolidays: String(form.deliveryHolidays).split(/[\s,]+/).filter(Boolean),
+  };
+};
+// Only what this staff member changed since the form was filled: a setting someone else saved
+// meanwhile stays theirs. A group (SEO, social links, the delivery table) goes whole.
+const changedFields = (base, form) => {
+  const before = toBody(base);
+  return Object.fromEntries(Object.entries(toBody(form))
+    .filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])));
+};
 
 export default function Settings({ permissions }) {
   const { data, setData, loading } = useAdminData("/api/admin/settings");
   const [form, setForm] = useState(null);
+  const [base, setBase] = useState(null); // the server's values the form was filled from
   const [errors, setErrors] = useState({});
   const [busy, setBusy] = useState(false);
   const [confirmMaintenance, setConfirmMaintenance] = useState(null); // the value waiting for a yes
@@ -26,7 +46,10 @@ export default function Settings({ permissions }) {
   // Take the server's values unless the form has unsaved edits.
   const [dirty, setDirty] = useState(false);
   useEffect(() => {
-    if (data && !dirty) setForm(toForm(data));
+    if (data && !dirty) {
+      setForm(toForm(data));
+      setBase(toForm(data));
+    }
   }, [data]);
 
   if (!form) return <p className="admin-loading">{loading ? at("loading") : st("loadFailed")}</p>;
@@ -82,19 +105,12 @@ export default function Settings({ permissions }) {
   const save = async (e) => {
     e.preventDefault();
     setBusy(true);
-    const { taxRate, ...fields } = form; // VAT goes as the percentage typed (taxRatePercent)
-    const body = {
-      ...fields,
-      codMaxTotal: form.codMaxTotal === "" ? null : form.codMaxTotal,
-      seo: { ...form.seo, keywords: splitList(form.seo.keywords) },
-      seoAr: { ...form.seoAr, keywords: splitList(form.seoAr.keywords) },
-      deliveryHolidays: String(form.deliveryHolidays).split(/[\s,]+/).filter(Boolean),
-    };
     try {
-      const saved = await api("/api/admin/settings", { method: "PUT", body });
+      const saved = await api("/api/admin/settings", { method: "PUT", body: changedFields(base, form) });
       setDirty(false);
       setData(saved);
       setForm(toForm(saved));
+      setBase(toForm(saved));
       toast(st("saved"), "success");
     } catch (error) {
       if (error.field) setErrors({ [error.field]: error.message });
