@@ -31,7 +31,10 @@ class DayOrDateTimeField(serializers.DateTimeField):
 
     def _parse(self, value):
         if isinstance(value, str) and len(value.strip()) == 10:
-            day = parse_date(value.strip())
+            try:
+                day = parse_date(value.strip())
+            except ValueError:  # shaped like a date, but no such day (2026-02-30, 2026-13-01)
+                day = None  # DRF's own parse below refuses it with the field's "invalid" error
             if day is not None:
                 return self._aware(day)
         if isinstance(value, date) and not isinstance(value, datetime):

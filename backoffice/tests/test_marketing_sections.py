@@ -79,6 +79,26 @@ def test_it_rejects_an_incomplete_or_wrong_announcement(client, manager, body, f
     assert not Announcement.objects.exists()
 
 
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/api/admin/coupons", {"code": "EID", "type": "fixed", "value": "5", "expiryDate": "2026-02-30"}, "expiryDate"),
+    ("/api/admin/coupons/generate", {"type": "fixed", "value": "5", "count": 2, "expiryDate": "2026-04-31"},
+     "expiryDate"),
+    ("/api/admin/announcements", {"title": "Eid", "content": "Eid hours", "displayEndDate": "2026-13-01"},
+     "displayEndDate"),
+    ("/api/admin/announcements", {"title": "Eid", "content": "Eid hours", "displayStartDate": "2026-02-30T10:00"},
+     "displayStartDate"),
+])
+def test_a_day_the_calendar_does_not_have_is_a_field_error(client, manager, path, body, field):
+    # given: a date shaped right that names no day (it was a 500)
+    client.force_login(manager)
+    # when
+    response = _post(client, path, body)
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+    assert not Coupon.objects.exists() and not Announcement.objects.exists()
+
+
 def test_only_one_announcement_is_main(client, owner):
     # given
     client.force_login(owner)
