@@ -14,6 +14,7 @@ from backoffice.exports import BOM, FORMULA_START, safe_cell
 from backoffice.product_input import ProductInputSerializer
 from backoffice.products import product_save
 from catalog.models import Product
+from catalog.products import product_slug_base
 from shop.errors import ShopError
 from shop.money import money_text
 
@@ -143,7 +144,9 @@ def product_csv_import(*, actor, upload):
             report["errors"].append({"row": number, "field": field, "message": _first_message(errors)})
             continue
         fields = data.model_fields()
-        product = existing.get(fields.get("slug") or "")
+        # the slug cell as creation reads it ("Earl Grey Special" made `earl-grey-special`), so a
+        # file imported again updates its products instead of creating `earl-grey-special-2`
+        product = existing.get(product_slug_base(fields.get("slug") or "") or None)
         try:
             if product is None:
                 product = product_save(actor=actor, data=fields)

@@ -23,9 +23,18 @@ DEFAULT_CATEGORY = "black-tea"
 SLUG_BASE_MAX = 180
 
 
+def product_slug_base(text: str) -> str:
+    """The slug `text` (a wished slug or a title) asks for, before a number makes it free: "Kenya Gold" → `kenya-gold`.
+
+    Empty when `text` has nothing a slug keeps. A lookup by a typed slug (the CSV import) goes through
+    this, as creation does, so "Kenya Gold" finds the product it created.
+    """
+    return slugify(text)[:SLUG_BASE_MAX]
+
+
 def product_slug_unique(text: str, *, exclude: Product | None = None) -> str:
     """A free slug made from `text` (a wished slug or a title): `kenya-gold`, else `kenya-gold-2`, …"""
-    base = slugify(text)[:SLUG_BASE_MAX] or "product"
+    base = product_slug_base(text) or "product"
     taken = Product.objects.all() if exclude is None else Product.objects.exclude(pk=exclude.pk)
     slug, n = base, 2
     while taken.filter(slug=slug).exists():

@@ -38,6 +38,18 @@ class TestProductCsv:
         assert Product.objects.get(slug="kenya-gold").stock == 40
         assert Product.objects.get(slug="fresh-chai").tags == ["spicy", "warm"]
 
+    def test_a_slug_typed_as_words_finds_the_product_it_made_when_imported_again(self, client, manager):
+        # given: a file whose slug cell is not in slug form, imported once
+        make_category()
+        client.force_login(manager)
+        csv = "slug,title,price,category\nEarl Grey Special,Earl Grey Special,120.00,black-tea\n"
+        first = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()
+        # when: imported again (say, after fixing another row)
+        again = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()
+        # then: the one product it made, found by the slug creation gave it
+        assert first["created"] == 1 and again == {"created": 0, "updated": 0, "unchanged": 1, "errors": []}
+        assert list(Product.objects.values_list("slug", flat=True)) == ["earl-grey-special"]
+
     def test_it_reports_bad_rows_and_keeps_the_good_ones(self, client, manager):
         make_category()
         client.force_login(manager)
