@@ -88,6 +88,7 @@ def store_settings_update(**fields: Any) -> StoreSettings:
         fields["seo_ar"] = clean_fields(fields["seo_ar"], SEO_LIMITS, names=names)
     _delivery_clean(fields)
     settings, _created = StoreSettings.objects.get_or_create(pk=1)
+    _delivery_days_check(fields, settings)
     for name, value in fields.items():
         setattr(settings, name, value)
     settings.full_clean()
@@ -116,7 +117,21 @@ def _delivery_clean(fields: dict[str, Any]) -> None:
             raise DeliveryError(_("Please enter a WhatsApp number with its country code, like +20 100 123 4567"),
                                 field="whatsappNumber")
         fields["whatsapp_number"] = number
-    low, high = fields.get("delivery_min_days"), fields.get("delivery_max_days")
-    if low is not None and high is not None and high < low:
+
+
+def _delivery_days_check(fields: dict[str, Any], stored: StoreSettings) -> None:
+    """Refuse a default delivery window that ends before it starts, a side not sent read as stored.
+
+    A save may send one of the two days (the dashboard sends only what changed): 5 as the shortest
+    against a stored longest of 4 would promise shoppers "5 to 4 working days".
+    """
+    if "delivery_min_days" not in fields and "delivery_max_days" not in fields:
+        return
+    low = fields.get("delivery_min_days", stored.delivery_min_days)
+    high = fields.get("delivery_max_days", stored.delivery_max_days)
+    if low is None or high is None or high >= low:
+        return
+    if "delivery_max_days" in fields:
         raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                             field="deliveryMaxDays")
+    raise DeliveryError(_("The shortest delivery time cannot be longer than the longest"), field="deliveryMinDays")

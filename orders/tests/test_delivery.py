@@ -145,6 +145,27 @@ def test_staff_edit_the_table_days_off_and_holidays(api, owner, make_product):
     assert response.status_code == 400 and response.json()["field"] == "deliveryHolidays"
 
 
+@pytest.mark.parametrize(("body", "field", "arabic"), [
+    ({"deliveryMinDays": 5}, "deliveryMinDays", "لا يمكن أن تكون أقصر مدة توصيل أطول من أطولها"),
+    ({"deliveryMaxDays": 1}, "deliveryMaxDays", "لا يمكن أن تكون أطول مدة توصيل أقصر من أقصرها"),
+])
+def test_one_delivery_day_sent_alone_is_checked_against_the_stored_other(client, manager, body, field, arabic):
+    # given: the stored window is 2 to 4 working days
+    client.force_login(manager)
+    # when: a save sends only one side, past the other
+    response = client.put("/api/admin/settings", body, content_type="application/json")
+    in_arabic = client.put("/api/admin/settings", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="ar")
+    # then: refused on the side sent, and the window shoppers see still runs forwards
+    assert response.status_code == 400 and response.json()["field"] == field
+    assert in_arabic.json()["message"] == arabic
+    store = store_settings_get()
+    assert (store.delivery_min_days, store.delivery_max_days) == (2, 4)
+    earliest, latest = delivery_window(governorate=None, store=store)
+    assert earliest <= latest
+    # and one side that keeps the window the right way round is taken
+    assert client.put("/api/admin/settings", {"deliveryMinDays": 4}, content_type="application/json").status_code == 200
+
+
 def test_a_store_without_a_default_change_keeps_its_shipping_rate_outside_egypt(make_product):
     store_settings_update(shipping_rate=Decimal("75.00"))
     assert order_totals(lines=[(make_product(price="100.00"), 1)], governorate="Riyadh").shipping == Decimal("75.00")
