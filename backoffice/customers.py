@@ -5,6 +5,7 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import email_changed_email
 from accounts.models import User
+from accounts.services import phone_is_valid, phone_normalize
 from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
@@ -18,17 +19,30 @@ def _email_taken(email, *, exclude_pk=None):
         User.objects.filter(username__iexact=email).exclude(pk=exclude_pk).exists()
 
 
+def _phone_clean(phone: str, *, stored: str | None = None) -> str:
+    """The phone as registration, the profile, addresses and checkout keep it: empty, or a valid
+    number without its spaces and dashes (a number checkout would refuse must not be stored for it).
+
+    The `stored` phone, sent back unchanged with an edit of something else, stays as it is.
+    """
+    if stored is not None and phone == stored:
+        return phone
+    if phone.strip() and not phone_is_valid(phone):
+        raise ShopError(_("Please enter a valid phone number"), field="phone")
+    return phone_normalize(phone)
+
+
 def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_active=True):
     """Create a customer without a password (they set one through 'Forgot password')."""
     texts = clean_fields({"first_name": first_name, "last_name": last_name, "email": email, "phone": phone or ""},
                          LIMITS)
-    first_name, last_name, phone = texts["first_name"], texts["last_name"], texts["phone"]
+    first_name, last_name, phone = texts["first_name"], texts["last_name"], _phone_clean(texts["phone"])
     email = texts["email"].lower()
     with transaction.atomic():
         if _email_taken(email):
             raise ShopError(_("An account with this email already exists"), field="email")
         user = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
-                    phone=(phone or "").strip(), is_active=is_active)
+                    phone=phone, is_active=is_active)
         user.set_unusable_password()
         user.save()
         audit_record(actor=actor, action="customer.create", details=email, target=user)
@@ -39,6 +53,8 @@ def customer_admin_update(*, actor, customer, **fields):
     """Change a customer's names, e-mail, phone or active flag."""
     changes = []
     fields = clean_fields(fields, LIMITS)
+    if "phone" in fields:
+        fields["phone"] = _phone_clean(fields["phone"], stored=customer.phone)
     before = {name: getattr(customer, name) for name in fields}
     with transaction.atomic():
         if "email" in fields:

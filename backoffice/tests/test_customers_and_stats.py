@@ -44,8 +44,44 @@ class TestCustomers:
                               content_type="application/json")
         assert missing.json()["field"] == "firstName" and missing.json()["message"] == "First name is required"
         ok = client.post("/api/admin/users", {"firstName": "Mona", "lastName": "Said", "email": "Mona@Example.com",
-                                              "phone": "0100"}, content_type="application/json")
+                                              "phone": "0100 123-4567"}, content_type="application/json")
         assert ok.status_code == 201 and ok.json()["email"] == "mona@example.com" and ok.json()["isActive"] is True
+        assert ok.json()["phone"] == "01001234567"  # stored as registration and checkout store it
+
+    @pytest.mark.parametrize(("language", "message"), [("en", "Please enter a valid phone number"),
+                                                       ("ar", "يرجى إدخال رقم هاتف صالح")])
+    def test_a_phone_checkout_would_refuse_is_refused_as_every_other_form_refuses_it(self, client, manager, alice,
+                                                                                    language, message):
+        # given
+        client.force_login(manager)
+        # when: a new customer, and an edit of alice, with something that is not a phone number
+        created = client.post("/api/admin/users", {"firstName": "Mona", "lastName": "Said", "email": "mona@example.com",
+                                                   "phone": "call me after 5"},
+                              content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        edited = client.put(f"/api/admin/users/{alice.pk}", {"phone": "0100"},
+                            content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        # then: the registration form's message, on the phone field, and nothing stored
+        for response in (created, edited):
+            assert response.status_code == 400
+            assert (response.json()["field"], response.json()["message"]) == ("phone", message)
+        assert not User.objects.filter(email="mona@example.com").exists()
+        alice.refresh_from_db()
+        assert alice.phone == "01012345678"
+
+    def test_an_edit_keeps_a_phone_it_sends_back_unchanged_and_normalises_a_new_one(self, client, manager, alice):
+        # given: a phone stored before the dashboard checked phones
+        User.objects.filter(pk=alice.pk).update(phone="ask at reception")
+        client.force_login(manager)
+        # when: staff change her name, the form sending the phone back as it was
+        renamed = client.put(f"/api/admin/users/{alice.pk}", {"firstName": "Alia", "phone": "ask at reception"},
+                             content_type="application/json")
+        # then: the unrelated edit goes through
+        assert renamed.status_code == 200 and renamed.json()["firstName"] == "Alia"
+        # when: a new number typed with spaces
+        rephoned = client.put(f"/api/admin/users/{alice.pk}", {"phone": "+20 100 123 4567"},
+                              content_type="application/json")
+        # then
+        assert rephoned.status_code == 200 and rephoned.json()["phone"] == "+201001234567"
 
     def test_field_errors_come_in_the_staff_members_language(self, client, manager):
         # given a staff member working in Arabic
@@ -74,7 +110,7 @@ class TestCustomers:
     def test_an_edit_changes_the_sign_in_email_too(self, client, manager, alice):
         client.force_login(manager)
         client.put(f"/api/admin/users/{alice.pk}", {"firstName": "Aly", "lastName": "H", "email": "aly@example.com",
-                                                    "phone": "1"}, content_type="application/json")
+                                                    "phone": "01001234567"}, content_type="application/json")
         alice.refresh_from_db()
         assert (alice.first_name, alice.email, alice.username) == ("Aly", "aly@example.com", "aly@example.com")
 
