@@ -66,7 +66,9 @@ def product_delete(*, actor, product):
 
 def product_delete_all(*, actor):
     with transaction.atomic():
-        count, _detail = Product.objects.all().delete()
+        # delete() counts every row it took (reviews, prices, stock alerts…): staff deleted products
+        _rows, by_model = Product.objects.all().delete()
+        count = by_model.get(Product._meta.label, 0)
         audit_record(actor=actor, action="product.delete_all", details=f"{Product._meta.verbose_name_plural}: {count}")
     return count
 

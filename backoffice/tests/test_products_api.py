@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from backoffice.models import AuditEntry
 from catalog.models import Product
-from tests.factories import make_category, make_product
+from tests.factories import make_category, make_product, make_review
 
 
 @pytest.fixture
@@ -62,6 +62,19 @@ class TestProductsApi:
         assert response.status_code == 200 and response.json()["deleted"] == 2
         assert not Product.objects.exists()
         assert AuditEntry.objects.filter(action="product.delete_all", actor=owner).exists()
+
+    def test_delete_all_counts_the_products_not_the_rows_that_went_with_them(self, client, owner):
+        # given: two products, one with two reviews (deleted with it)
+        tea = make_product(title="A")
+        make_product(title="B")
+        make_review(product=tea)
+        make_review(product=tea)
+        client.force_login(owner)
+        # when
+        response = client.delete("/api/admin/products")
+        # then: the answer and the audit entry say 2, not 4
+        assert response.json()["deleted"] == 2
+        assert AuditEntry.objects.get(action="product.delete_all").details.endswith(": 2")
 
     def test_an_uploaded_image_lands_in_media(self, as_manager, settings, tmp_path):
         from backoffice.tests.test_role_matrix import PNG
