@@ -20,7 +20,8 @@ from shop.validation import clean_text
 
 def order_status_change(*, actor: User, order: Order, status: str, note: str = "", tracking_number: str = "",
                         courier: str = "", customer_note: str = "", one_order: bool = True) -> Order:
-    """Move one order to `status`; a move that changes it records one audit entry.
+    """Move one order to `status`; a move that changes it records one audit entry, and so does a note or
+    new shipping details sent with the status it already has (`orders.actions._details_record`).
 
     Moved on its own (from its page, where its alert shows), the order's flag for staff is cleared: they
     restored or settled what it was about. Moved with a selection (`one_order` False), it stays flagged:
@@ -31,11 +32,16 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
     customer_note = clean_text(customer_note, field="customerNote", max_length=NOTE_MAX)
     previous = order.status
     with transaction.atomic():
+        last = order.status_changes.order_by("-pk").values_list("pk", flat=True).first() or 0
         order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
                          courier=courier, customer_note=customer_note, settles_attention=one_order)
         if order.status != previous:
             audit_record(actor=actor, action="order.status", details=f"{order.number}: {previous} → {status}",
                          target=order)
+        elif added := order.status_changes.filter(pk__gt=last).first():
+            shipping = added.tracking_number or added.courier or added.customer_note
+            audit_record(actor=actor, action="order.shipment" if shipping else "order.note",
+                         details=f"{order.number}: {added.tracking_number or added.note}", target=order)
     return order
 
 
@@ -53,9 +59,11 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     result = BulkResult()
     for order in orders:
+        previous = order.status
         try:
             order_status_change(actor=actor, order=order, status=status, note=note, one_order=False)
-            result.updated += 1
+            # an order already at `status` is not counted: "3 orders updated" means three moved
+            result.updated += int(order.status != previous)
         except ShopError as error:
             result.failed.append({"id": order.pk, "number": order.number, "message": error.message})
     return result

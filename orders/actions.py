@@ -22,6 +22,7 @@ from orders.emails import (
 )
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
 from orders.stock import InsufficientStock, stock_release, stock_reserve
+from orders.tracking import shipment_of
 from shop.errors import ShopError
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
     moved it from its own page, beside its alert, so its flag is cleared.
 
     Cancelling releases reserved stock and gives the coupon's use back; un-cancelling takes both again.
-    Setting the current status again changes nothing. Return the order.
+    Setting the current status again moves nothing, but a note or new shipping details sent with it are
+    recorded (`_details_record`). Return the order.
     """
     if status not in S.values:
         raise OrderStatusError(_("Unknown order status"))
@@ -73,6 +75,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
         locked = _locked(order)
         current = locked.status
         if status == current:
+            _details_record(locked, actor=actor, note=note[:NOTE_MAX], tracking_number=tracking_number[:TRACKING_MAX],
+                            courier=courier[:COURIER_MAX], customer_note=customer_note[:NOTE_MAX], notify=notify)
             return locked
         fields = ["status", "updated_at"]
         if status == S.CANCELLED and locked.stock_reserved:
@@ -111,6 +115,31 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
             order_status_send(order=locked, status=status)
     order.refresh_from_db()
     return order
+
+
+def _details_record(order: Order, *, actor: User | None, note: str, tracking_number: str, courier: str,
+                    customer_note: str, notify: bool) -> bool:
+    """Record what came with the order's current status: a staff note, or new shipping details; True if anything was.
+
+    A tracking number often comes after the parcel left (the courier books it later). It is kept as a change from
+    shipped to shipped, keeping the courier and note to the customer already given unless new ones come, and the
+    customer hears of it as they heard of the shipping. Details already given, sent again, record nothing.
+    """
+    given = shipment_of(order) if order.status == S.SHIPPED else None
+    before = (given.tracking_number, given.courier, given.note) if given else ("", "", "")
+    after = (tracking_number or before[0], courier or before[1], customer_note or before[2])
+    new_shipment = order.status == S.SHIPPED and after != before
+    if not (new_shipment or note):
+        return False
+    tracking_number, courier, customer_note = after if new_shipment else ("", "", "")
+    OrderStatusChange.objects.create(
+        order=order, from_status=order.status, to_status=order.status, note=note, tracking_number=tracking_number,
+        courier=courier, customer_note=customer_note,
+        actor=actor if actor is not None and actor.is_authenticated else None,
+    )
+    if new_shipment and notify:
+        order_status_send(order=order, status=order.status)
+    return True
 
 
 def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> Order:

@@ -117,8 +117,13 @@ class Shipment:
 
 
 def shipment_of(order: Order) -> Shipment | None:
-    """The latest 'shipped' change with its tracking number, courier and note to the customer."""
-    changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED]
+    """The latest 'shipped' change with its tracking number, courier and note to the customer.
+
+    A staff note added to an order already shipped (a change from shipped to shipped without shipping
+    details) leaves the shipment as it was; a new shipping (from another status) starts afresh.
+    """
+    changes = [c for c in order.status_changes.all() if c.to_status == OrderStatus.SHIPPED and not (
+        c.from_status == OrderStatus.SHIPPED and not (c.tracking_number or c.courier or c.customer_note))]
     change = changes[-1] if changes else None
     if change is None or not (change.tracking_number or change.courier or change.customer_note):
         return None

@@ -183,7 +183,7 @@ function OrderDetail({ orderId, onClose }) {
             <ol className="admin-b-history">
               {order.history.map((h, i) => (
                 <li key={i}>
-                  <strong>{h.fromStatus ? `${st(`status.${h.fromStatus}`)} ${forwardArrow()} ` : ""}{st(`status.${h.toStatus}`)}</strong>
+                  <strong>{h.fromStatus && h.fromStatus !== h.toStatus ? `${st(`status.${h.fromStatus}`)} ${forwardArrow()} ` : ""}{st(`status.${h.toStatus}`)}</strong>
                   <span className="admin-muted">
                     {" "}
                     {formatDateTime(h.createdAt)}
