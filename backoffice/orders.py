@@ -52,12 +52,19 @@ class BulkResult:
 
 
 def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, note: str = "") -> BulkResult:
-    """Move each selected order to `status`; one refused move does not stop the others."""
-    orders = list(Order.objects.filter(pk__in=order_ids).order_by("pk")) if order_ids else []
-    if not orders:
+    """Move each selected order to `status`; one refused move does not stop the others.
+
+    An id that is no order (deleted since the list was read, or mistyped) is reported in `failed`.
+    """
+    if not order_ids:
         raise ShopError(_("No orders selected"), field="orderIds")
+    orders = list(Order.objects.filter(pk__in=order_ids).order_by("pk"))
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     result = BulkResult()
+    found = {order.pk for order in orders}
+    for pk in dict.fromkeys(order_ids):  # each missing id once, in the order sent
+        if pk not in found:
+            result.failed.append({"id": pk, "number": f"#{pk}", "message": _("Order not found")})
     for order in orders:
         previous = order.status
         try:

@@ -11,7 +11,7 @@ from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers
@@ -251,7 +251,8 @@ class OrderBulkStatusApi(StaffApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = order_status_change_bulk(actor=request.user, **data.validated_data)
-        message = _("%(count)d orders updated") % {"count": result.updated}
+        message = ngettext("%(count)d order updated", "%(count)d orders updated", result.updated) % {
+            "count": result.updated}
         return Response({"updated": result.updated, "failed": result.failed, "message": message})
 
 

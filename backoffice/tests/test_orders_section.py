@@ -168,6 +168,47 @@ def test_bulk_without_a_selection_says_no_orders_selected(client, manager):
     assert response.json()["message"] == "No orders selected"
 
 
+def test_bulk_reports_each_id_that_is_no_order(client, manager):
+    # given: a selection holding an order deleted since the list was read
+    order = make_order()
+    client.force_login(manager)
+    # when
+    body = client.put("/api/admin/bulk/orders", {"orderIds": [order.pk, 987654, 987654], "status": "shipped"},
+                      content_type="application/json").json()
+    # then: the order moved, the missing id named once
+    assert body["updated"] == 1
+    assert body["failed"] == [{"id": 987654, "number": "#987654", "message": "Order not found"}]
+
+
+@pytest.mark.parametrize(("moved", "language", "message"), [
+    (1, "en", "1 order updated"),
+    (2, "en", "2 orders updated"),
+    (0, "ar", "لم يُحدَّث أي طلب"),
+    (1, "ar", "تم تحديث طلب واحد"),
+    (2, "ar", "تم تحديث طلبين"),
+    (3, "ar", "تم تحديث 3 طلبات"),
+])
+def test_bulk_says_how_many_orders_moved_in_the_right_number(client, manager, moved, language, message):
+    # given: orders to move and one already at the status, which does not count
+    orders = [make_order() for _ in range(moved)] + [make_order(status="shipped")]
+    client.force_login(manager)
+    # when
+    body = client.put("/api/admin/bulk/orders", {"orderIds": [o.pk for o in orders], "status": "shipped"},
+                      content_type="application/json", HTTP_ACCEPT_LANGUAGE=language).json()
+    # then
+    assert (body["updated"], body["message"]) == (moved, message)
+
+
+def test_an_id_that_is_no_order_is_reported_in_arabic_too(client, manager):
+    # given
+    client.force_login(manager)
+    # when
+    body = client.put("/api/admin/bulk/orders", {"orderIds": [987654], "status": "shipped"},
+                      content_type="application/json", HTTP_ACCEPT_LANGUAGE="ar").json()
+    # then
+    assert body["updated"] == 0 and body["failed"][0]["message"] == "الطلب غير موجود"
+
+
 def test_bulk_offers_only_the_four_bulk_statuses(client, manager):
     # given
     order = make_order()
