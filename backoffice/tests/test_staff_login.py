@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 import pytest
 from django.test import override_settings
 
@@ -73,6 +75,32 @@ class TestAdminLoginApi:
         response = client.get("/api/admin/verify")
         assert response.status_code == 401
         assert response.json()["message"] == "Admin authentication required"
+
+    @pytest.mark.parametrize("path", ["/api/admin/dashboard", "/api/admin/orders", "/api/reviews/admin",
+                                      "/api/admin/scrape/status"])
+    @pytest.mark.parametrize("token_state", ["expired", "staff deactivated", "unknown"])
+    def test_a_token_that_fails_gets_the_same_401_as_no_credentials(self, client, manager, path, token_state):
+        # given: a bearer token that no longer signs anyone in
+        _token, key = AuthToken.issue(user=manager, lifetime=timedelta(seconds=-1 if token_state == "expired" else 60))
+        if token_state == "staff deactivated":
+            manager.is_active = False
+            manager.save(update_fields=["is_active"])
+        if token_state == "unknown":
+            key = "not-a-token"
+        # when
+        response = client.get(path, HTTP_AUTHORIZATION=f"Bearer {key}")
+        # then: the spec's words, not the token check's
+        assert response.status_code == 401
+        assert response.json()["message"] == "Admin authentication required"
+        assert response["WWW-Authenticate"] == "Bearer"
+
+    def test_a_customer_api_keeps_the_token_check_s_words(self, client, alice):
+        # given
+        _token, key = AuthToken.issue(user=alice, lifetime=timedelta(seconds=-1))
+        # when
+        response = client.get("/api/auth/me", HTTP_AUTHORIZATION=f"Bearer {key}")
+        # then
+        assert response.status_code == 401 and response.json()["message"] == "Invalid or expired token."
 
 
 @pytest.mark.django_db

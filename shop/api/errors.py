@@ -11,6 +11,7 @@ from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from accounts.roles import AdminAuthenticationRequired, StaffAreaPermission
 from shop.errors import ShopError, camel_case
 from shop.ratelimit import rate_limit_message
 
@@ -58,6 +59,12 @@ def _first_error(detail, prefix=""):
     return prefix or None, str(detail)
 
 
+def _staff_area(view):
+    """Whether `view` is a staff endpoint (/api/admin/…, /api/reviews/admin/…): guarded by the role matrix."""
+    classes = getattr(view, "permission_classes", None) or ()
+    return any(isinstance(c, type) and issubclass(c, StaffAreaPermission) for c in classes)
+
+
 def exception_handler(exc, context):
     if isinstance(exc, ShopError):
         field = _api_name(exc.field) if exc.field else None
@@ -67,6 +74,12 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )
+    if isinstance(exc, exceptions.AuthenticationFailed) and _staff_area(context.get("view")):
+        # the staff area answers a token that failed (expired, revoked, its staff member deactivated) as it
+        # answers no credentials: 401 'Admin authentication required' (DECISIONS.md), not the token check's words
+        refused = AdminAuthenticationRequired()
+        refused.auth_header = getattr(exc, "auth_header", None)  # set by the view; keeps it a 401
+        exc = refused
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
