@@ -96,23 +96,29 @@ const INTERACTIONS = ["pointerdown", "pointermove", "touchstart", "keydown", "wh
 // react-dom is usually running before the shopper reaches the island. A tap on the stand-in that comes
 // first is replayed on the mounted island (mountOnDemand). Otherwise the swap waits, once the code is
 // here, while a press on the stand-in is under way or one of its text fields or lists is in use: it would
-// lose the click, close the list or the phone's keyboard.
+// lose the click, close the list or the phone's keyboard. A list is done with once a choice is made in it
+// (a phone's picker closes, and focus stays on the list): the island then mounts and applies the choice.
 function mountOnInteraction(registry, el, stringsReady) {
   const island = mountOnDemand(registry, el, stringsReady);
   let pressing = false;
   // on the window, before `first`'s listener: a press on the stand-in is seen before it is tried
   window.addEventListener("pointerdown", (event) => { pressing = el.contains(event.target); }, true);
   for (const type of ["pointerup", "pointercancel"]) window.addEventListener(type, () => { pressing = false; }, true);
-  const inUse = () => pressing || (el.contains(document.activeElement) && document.activeElement.matches(FIELD));
+  const chosen = new WeakSet();
+  el.addEventListener("change", (event) => { if (event.target.tagName === "SELECT") chosen.add(event.target); }, true);
+  const inUse = () => {
+    const field = document.activeElement;
+    return pressing || (el.contains(field) && field.matches(FIELD) && !chosen.has(field));
+  };
   const free = () => new Promise((resolve) => {
     const check = () => {
       if (inUse()) return;
-      el.removeEventListener("focusout", later, true);
+      for (const type of ["focusout", "change"]) el.removeEventListener(type, later, true);
       window.removeEventListener("pointerup", later, true);
       resolve();
     };
     const later = () => setTimeout(check);
-    el.addEventListener("focusout", later, true);
+    for (const type of ["focusout", "change"]) el.addEventListener(type, later, true);
     window.addEventListener("pointerup", later, true);
     check();
   });

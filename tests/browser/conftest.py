@@ -70,8 +70,8 @@ def new_page(browser, live_server, csp_violations):
     wait_until_idle()  # a request left over from the previous test must not share this one's writes
     contexts = []
 
-    def make(*, viewport=DESKTOP, locale="en-US"):
-        context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url)
+    def make(*, viewport=DESKTOP, locale="en-US", **options):  # options: has_touch, is_mobile…
+        context = browser.new_context(viewport=viewport, locale=locale, base_url=live_server.url, **options)
         context.set_default_timeout(10_000)
         context.on("page", lambda page: _watch_csp(track_writes(page), csp_violations))
         contexts.append(context)

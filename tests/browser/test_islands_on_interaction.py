@@ -197,3 +197,18 @@ def test_the_islands_mount_over_their_stand_ins_without_a_change_in_word_or_plac
 def _text_and_box(page, island):
     return page.locator(f'[data-island="{island}"]').evaluate(
         "(el) => [el.innerText.replace(/\\s+/g, ' ').trim(), ...Object.values(el.getBoundingClientRect().toJSON())]")
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_a_sort_chosen_first_on_a_phone_is_applied_without_another_tap(new_page, teas, prefix):
+    # given: the shop on a phone, nothing touched yet
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US", has_touch=True, is_mobile=True)
+    page.goto(f"{prefix}/shop")
+    # when: the first thing the shopper does is pick "Price: High to Low" in the sort list (focus stays on it)
+    sort = page.locator("#shop-sort")
+    sort.tap()
+    sort.select_option("price-desc")
+    # then: the island mounts and applies it, with no tap elsewhere
+    page.wait_for_url(re.compile(r"sort=price-desc"))
+    expect(page.locator("#shop-results .product-card").first).to_contain_text(re.compile("Black Tea 2|شاي أسود 2"))
+    expect(page.locator("#shop-sort")).to_have_value("price-desc")
