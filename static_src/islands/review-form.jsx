@@ -1,5 +1,5 @@
 // Write a review: only verified buyers see the form; everyone else is told why not.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { api } from "../lib/api.js";
 import { addStrings, t } from "../lib/i18n.js";
 import en from "../i18n/en/reviews.json";
@@ -13,6 +13,14 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
   const [title, setTitle] = useState("");
   const [comment, setComment] = useState("");
   const [state, setState] = useState({ status: "idle", message: "" });
+  // the fields left empty at the last send: marked, and the first is focused (under a phone's sticky header
+  // the message above the form would go unseen); a problem of the form as a whole focuses its message
+  const [empty, setEmpty] = useState([]);
+  const fields = { title: useRef(null), comment: useRef(null) };
+  const problem = useRef(null);
+  useEffect(() => {
+    if (state.status === "error" && !empty.length) problem.current?.focus();
+  }, [state, empty]);
 
   if (reason === "login") {
     return <p className="alert alert--info"><a href={loginUrl}>{tr("loginToReview")}</a></p>;
@@ -30,10 +38,14 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
 
   const submit = async (event) => {
     event.preventDefault();
-    if (!title.trim() || !comment.trim()) {
+    const missing = [!title.trim() && "title", !comment.trim() && "comment"].filter(Boolean);
+    if (missing.length) {
+      setEmpty(missing);
       setState({ status: "error", message: tr("fillAll") });
+      fields[missing[0]].current.focus();
       return;
     }
+    setEmpty([]);
     setState({ status: "submitting", message: "" });
     try {
       await api("/api/reviews", { method: "POST", body: { productId, rating, title: title.trim(), comment: comment.trim() } });
@@ -44,10 +56,16 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
     }
   };
 
+  const marked = (name) => state.status === "error" && empty.includes(name);
+  const invalidProps = (name) => (marked(name) ? { "aria-invalid": true, "aria-describedby": "review-problem" } : {});
+  const filled = (name) => setEmpty((now) => now.filter((other) => other !== name));
+
   return (
     <form className="review-form form-card" onSubmit={submit} noValidate>
       <h3>{tr("writeReview")}</h3>
-      {state.status === "error" && <p className="alert alert--error" role="alert">{state.message}</p>}
+      {state.status === "error" && (
+        <p className="alert alert--error" role="alert" id="review-problem" tabIndex={-1} ref={problem}>{state.message}</p>
+      )}
       <fieldset className="rating-input">
         <legend>{tr("rating")}</legend>
         {[1, 2, 3, 4, 5].map((n) => (
@@ -57,13 +75,15 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
           </label>
         ))}
       </fieldset>
-      <div className="field">
+      <div className={marked("title") ? "field field--error" : "field"}>
         <label htmlFor="review-title">{tr("title")}</label>
-        <input id="review-title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} />
+        <input id="review-title" ref={fields.title} value={title} maxLength={200} {...invalidProps("title")}
+          onChange={(e) => { setTitle(e.target.value); filled("title"); }} />
       </div>
-      <div className="field">
+      <div className={marked("comment") ? "field field--error" : "field"}>
         <label htmlFor="review-comment">{tr("comment")}</label>
-        <textarea id="review-comment" value={comment} maxLength={5000} onChange={(e) => setComment(e.target.value)} />
+        <textarea id="review-comment" ref={fields.comment} value={comment} maxLength={5000} {...invalidProps("comment")}
+          onChange={(e) => { setComment(e.target.value); filled("comment"); }} />
       </div>
       <button type="submit" className="button" disabled={state.status === "submitting"}>
         {state.status === "submitting" ? tr("submitting") : tr("submit")}

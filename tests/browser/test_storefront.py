@@ -158,11 +158,26 @@ def test_a_verified_buyer_writes_a_review_that_waits_for_approval(new_page, scre
     page.goto(f"{prefix}/product/{catalogue.slug}#reviews")
     islands_ready(page, "review-form")
     form = page.locator(".review-form")
-    # empty fields are refused before any request
+    # empty fields are refused before any request: both are marked, and the first is focused where the
+    # shopper sees it (not under the phone's sticky header and tabs)
+    page.locator("#review-comment").fill("Lovely")
+    page.locator("#review-comment").fill("")
     form.locator("button[type=submit]").click()
     assert form.locator(".alert--error").is_visible()
+    expect(page.locator("#review-title")).to_be_focused()
+    for field in ("#review-title", "#review-comment"):
+        assert page.locator(field).get_attribute("aria-invalid") == "true"
+        assert page.locator(field).get_attribute("aria-describedby") == "review-problem"
+    hidden_above = page.evaluate("""() => {
+        const covers = [...document.querySelectorAll('.site-header, .tabs')].filter((el) =>
+            ['sticky', 'fixed'].includes(getComputedStyle(el).position));
+        const top = document.querySelector('#review-title').getBoundingClientRect().top;
+        return covers.some((el) => el.getBoundingClientRect().bottom > top);
+    }""")
+    assert not hidden_above
     form.locator(".rating-input label").nth(2).click()
     page.locator("#review-title").fill("Malty and bright")
+    assert page.locator("#review-title").get_attribute("aria-invalid") is None
     page.locator("#review-comment").fill("<b>Great</b> with milk.")
     form.locator("button[type=submit]").click()
     form.locator(".alert--success").wait_for()
