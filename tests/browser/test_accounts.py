@@ -171,7 +171,11 @@ def test_register_sign_in_check_out_and_see_the_order_in_arabic_on_a_phone(new_p
     assert user.language == "ar" and user.phone == "01012345678"
     order = _buy_with_cash_on_delivery(page, prefix="/ar", cod_label="الدفع عند الاستلام")
     assert order.language == "ar"
-    page.goto("/ar/account")
+    # the phone menu names the way to the account and its orders
+    page.locator(".site-header__menu").click()
+    expect(page.get_by_test_id("menu-account")).to_have_text("حسابي")
+    page.get_by_test_id("menu-orders").click()
+    page.wait_for_url("**/ar/account#orders-heading")
     expect(page.get_by_role("heading", name="حسابي")).to_be_visible()
     card = page.locator(f'[data-order="{order.number}"]')
     expect(card).to_be_visible()
