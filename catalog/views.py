@@ -277,7 +277,8 @@ def delivery_estimate_context(request: HttpRequest, store: StoreSettings, langua
 
 def _product_context(request: HttpRequest, product: Product, store: StoreSettings, language: str) -> dict[str, Any]:
     info = price_info(product)
-    top = max(0, min(product.stock, MAX_STEPPER))
+    # the stepper offers what one cart line may hold: the stock, and the store's cap per line
+    top = max(0, min(product.stock, store.max_quantity_per_line, MAX_STEPPER))
     return {
         "product": product,
         "info": info,

@@ -1,3 +1,4 @@
+import json
 import re
 from decimal import Decimal
 
@@ -7,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalog.services import review_create, review_set_approved
+from shop.store_settings import store_settings_update
 from tests.factories import make_category, make_delivered_order, make_product
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +82,30 @@ def test_the_product_page_shows_price_stock_related_and_json_ld(client):
     assert '"@type": "Product"' in html and '"price": "240.00"' in html
     assert "Care instructions will be provided with your order." in html
     assert "For orders over E£1,000.00" in html
+
+
+def test_the_quantity_stepper_offers_no_more_than_one_cart_line_may_hold(client):
+    # given a tea with plenty in stock, and the store's cap of 20 a line
+    product = make_product(price_amount=Decimal("100"), stock=80)
+    client.get(f"/product/{product.slug}")  # its page cached before the cap is set
+    store_settings_update(max_quantity_per_line=20)
+    # when its page is read
+    html = client.get(f"/product/{product.slug}").content.decode()
+    props = json.loads(re.search(r'<script id="cart-props"[^>]*>(.*?)</script>', html, re.S).group(1))
+    # then the stepper stops at 20, the most Add to cart would be allowed
+    assert len(props["lineTotals"]) == 20 and props["lineTotals"][-1] == "E£2,000.00"
+
+
+def test_an_out_of_stock_tea_promises_no_delivery_date(client):
+    # given one tea sold out and one in stock
+    gone, kept = make_product(stock=0), make_product(stock=5)
+    for language in ("", "/ar"):
+        # when their pages are read, twice (the second from the page cache)
+        for _ in range(2):
+            pages = {p: client.get(f"{language}/product/{p.slug}").content.decode() for p in (gone, kept)}
+            # then only the one that can be bought says when it would arrive
+            assert 'data-testid="delivery-estimate"' not in pages[gone]
+            assert 'data-testid="delivery-estimate"' in pages[kept]
 
 
 def test_an_unknown_or_inactive_product_is_a_404_page(client):
