@@ -165,7 +165,8 @@ class CartSummaryApi(APIView):
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         cart = carts.cart_get_for_request(request)
-        if data["country"].upper() not in ("", "EGY"):
+        abroad = data["country"].upper() not in ("", "EGY")
+        if abroad:
             governorate = ""
         elif "governorate" in data:
             governorate = governorate_stored(data["governorate"])
@@ -179,7 +180,7 @@ class CartSummaryApi(APIView):
             coupon = coupon_check(code=code, subtotal=subtotal)
         checkout_coupon_remember(request=request._request, code=coupon.code if coupon else "")
         summary = cart_summary(cart, coupon=coupon, governorate=governorate,
-                               payment_method=data["payment_method"])
+                               payment_method=data["payment_method"], abroad=abroad)
         return Response(cart_output(summary))
 
 

@@ -263,6 +263,9 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
         if method == PaymentMethod.COD:
             if not store.cod_enabled:
                 raise CheckoutError(_("Cash on delivery is not available"), field="paymentMethod")
+            if form.country != "EGY":  # no courier collects cash abroad for a shop in Egypt
+                raise CheckoutError(_("Cash on delivery is available in Egypt only"), field="paymentMethod",
+                                    code="cod_abroad")
             if not zone_for(governorate=governorate, store=store).cod:
                 raise CheckoutError(_("Cash on delivery is not available in your governorate"),
                                     field="paymentMethod", code="cod_not_in_governorate")

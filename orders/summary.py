@@ -27,17 +27,19 @@ class CartSummary:
 
 
 def cart_summary(cart: Cart | None, *, payment_method: str | None = None, coupon: Coupon | None = None,
-                 governorate: str = "", lines: list[tuple[Product, int]] | None = None) -> CartSummary:
+                 governorate: str = "", lines: list[tuple[Product, int]] | None = None,
+                 abroad: bool = False) -> CartSummary:
     """The cart and its totals as the islands, the API and the pages see them.
 
     With a governorate (the shopper's last one, or the one just chosen) the
     shipping is that governorate's and `delivery` says when the parcel arrives.
     `lines`: the cart's lines when the caller has just read them (a cart write's
     CartChange, cart_lines_for_request), else they are read from `cart`.
+    `abroad`: an address outside Egypt, where cash on delivery is not offered.
     """
     store = store_settings_get()
     totals = order_totals(lines=cart_lines(cart) if lines is None else lines, coupon=coupon,
                           payment_method=payment_method, governorate=governorate, store=store)
     estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
     return CartSummary(totals=totals, delivery=estimate["text"] if totals.governorate else "",
-                       cod_available=estimate["cod"])
+                       cod_available=estimate["cod"] and not abroad)

@@ -309,3 +309,23 @@ def test_one_visitor_cannot_take_the_stock_with_cash_on_delivery_orders(api, mak
     # and once one of them ships, another may be placed
     Order.objects.filter(pk=Order.objects.earliest("created_at").pk).update(status=OrderStatus.SHIPPED)
     assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
+
+
+def test_cash_on_delivery_is_offered_and_taken_in_egypt_only(api, make_product, checkout_body):
+    # given a cart, and a shopper whose address is in Saudi Arabia
+    tea = make_product(stock=5)
+    _fill_cart(api, tea)
+    abroad = {"paymentMethod": "cod", "country": "SAU"}
+    # then the summary offers no cash on delivery there, as it does in Cairo
+    assert api.post("/api/cart/summary", abroad, format="json").json()["codAvailable"] is False
+    assert api.post("/api/cart/summary", {"paymentMethod": "cod", "governorate": "Cairo"},
+                    format="json").json()["codAvailable"] is True
+    # and an order sent anyway is refused at the payment method, in the shopper's language, placing nothing
+    body = checkout_body(paymentMethod="cod")
+    body["billingAddress"] = {"street": "King Fahd Rd", "city": "Riyadh", "state": "Riyadh", "country": "SAU"}
+    refused = api.post(INTENTION, body, format="json")
+    assert (refused.status_code, refused.json()["field"]) == (400, "paymentMethod")
+    assert refused.json()["message"] == "Cash on delivery is available in Egypt only"
+    arabic = api.post(INTENTION, body, format="json", HTTP_ACCEPT_LANGUAGE="ar").json()["message"]
+    assert arabic == "الدفع عند الاستلام متاح داخل مصر فقط"
+    assert Order.objects.count() == 0

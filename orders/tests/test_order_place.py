@@ -289,7 +289,7 @@ def test_the_sandbox_page_does_not_exist_when_the_sandbox_is_off(client, make_pr
 def test_a_local_phone_number_is_accepted_outside_egypt(api, make_product, checkout_body):
     # given
     _fill_cart(api, make_product())
-    body = checkout_body(paymentMethod="cod")
+    body = checkout_body(paymentMethod="sandbox")
     body["customer"]["phone"] = "050 123 4567"
     body["billingAddress"].update(country="SAU", state="Riyadh", city="Riyadh")
     # when

@@ -99,7 +99,12 @@ def test_cash_on_delivery_switched_off_by_the_governorate_says_why(new_page, scr
     cod = page.locator('input[name="paymentMethod"][value="cod"]')
     page.wait_for_function("() => document.querySelector('input[name=paymentMethod][value=cod]').disabled")
     assert not cod.is_checked()
-    why = {"en": "Not available for this governorate or order total", "ar": "غير متاح لهذه المحافظة أو لقيمة هذا الطلب"}
+    why = {"en": "Not available for this address or order total", "ar": "غير متاح لهذا العنوان أو لقيمة هذا الطلب"}
     assert why[lang] in page.locator(".pay-method").filter(has=cod).inner_text()
     assert why[lang] in page.locator("#toasts").inner_text()
     _shot(screenshot, page, f"checkout-cod-unavailable-{lang}-phone")
+    # and an address outside Egypt takes none either
+    page.select_option("#co-state", "Cairo")
+    page.wait_for_function("() => !document.querySelector('input[name=paymentMethod][value=cod]').disabled")
+    page.select_option("#co-country", "SAU")
+    page.wait_for_function("() => document.querySelector('input[name=paymentMethod][value=cod]').disabled")
