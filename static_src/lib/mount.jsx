@@ -46,17 +46,31 @@ const mount = async (registry, el) => render(el, await load(registry, el));
 // data-island-lazy: an island below the fold or in a hidden tab whose server-rendered HTML works
 // on its own (the footer's newsletter form, the review form) loads its code only when it comes
 // near the viewport, so the first view does not pay for it (page budget, test_page_weight.py).
+// A stand-in in use (Tab reached it as it came near, the shopper may be typing in it) is swapped once focus
+// has left it: swapping under the keyboard would drop focus to the page's start.
 function mountWhenNear(registry, nodes) {
   if (!nodes.length) return;
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
-      mount(registry, entry.target);
+      load(registry, entry.target).then(async (Island) => {
+        await focusLeft(entry.target);
+        render(entry.target, Island);
+      });
     }
   }, { rootMargin: "300px 0px" });
   nodes.forEach((el) => observer.observe(el));
 }
+
+const focusLeft = (el) => new Promise((resolve) => {
+  if (!el.contains(document.activeElement)) return resolve();
+  el.addEventListener("focusout", function left(event) {
+    if (el.contains(event.relatedTarget)) return; // still inside: from the e-mail box to its button
+    el.removeEventListener("focusout", left);
+    resolve();
+  });
+});
 
 // data-island-on-demand: an island whose server-rendered stand-in is only a button (the currency
 // converter) loads its code when the shopper first reaches for it, and replaces the stand-in on the

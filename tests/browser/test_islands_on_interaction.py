@@ -212,3 +212,21 @@ def test_a_sort_chosen_first_on_a_phone_is_applied_without_another_tap(new_page,
     page.wait_for_url(re.compile(r"sort=price-desc"))
     expect(page.locator("#shop-results .product-card").first).to_contain_text(re.compile("Black Tea 2|شاي أسود 2"))
     expect(page.locator("#shop-sort")).to_have_value("price-desc")
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_the_keyboard_keeps_its_place_when_the_footer_form_comes_in_under_it(new_page, teas, prefix):
+    # given: a keyboard shopper reaching the footer's newsletter box before its island has come in
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    page.goto(f"{prefix}/shop")
+    box = page.locator('[data-island="newsletter-form"] input[type=email]')
+    box.focus()  # scrolls it into view, which starts the island's load
+    page.keyboard.type("mona@example.com")
+    page.wait_for_timeout(1500)  # the island's code is here by now
+    # then: focus and the typed address are still where the shopper left them
+    assert page.evaluate("() => document.activeElement.type") == "email"
+    expect(box).to_have_value("mona@example.com")
+    # and once focus moves on past the form, the island comes in
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    page.locator('[data-island="newsletter-form"][data-mounted="true"]').wait_for(state="attached")
