@@ -44,7 +44,8 @@ class OrderStatusError(ShopError):
     field = "status"
 
 
-def _lines(order: Order) -> list[tuple[int, int]]:
+def order_lines(order: Order) -> list[tuple[int, int]]:
+    """(product id, quantity) of each of `order`'s items whose product still exists."""
     return [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
 
 
@@ -80,14 +81,14 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
             return locked
         fields = ["status", "updated_at"]
         if status == S.CANCELLED and locked.stock_reserved:
-            stock_release(lines=_lines(locked))
+            stock_release(lines=order_lines(locked))
             if locked.coupon_id is not None:
                 coupon_use_give_back(locked.coupon_id)
             locked.stock_reserved = False
             fields.append("stock_reserved")
         elif current == S.CANCELLED and not locked.stock_reserved:
             try:
-                stock_reserve(lines=_lines(locked))
+                stock_reserve(lines=order_lines(locked))
             except InsufficientStock as exc:
                 raise OrderStatusError(exc.message) from None
             if locked.coupon_id is not None:
@@ -189,7 +190,7 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
             order_confirmation_send(order=locked)
             if locked.user_id is not None or locked.session_key:
                 cart_clear_if_ordered(owner=CartOwner(locked.user_id, "" if locked.user_id else locked.session_key),
-                                      ordered=_lines(locked))
+                                      ordered=order_lines(locked))
     order.refresh_from_db()
     return order
 

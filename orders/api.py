@@ -24,6 +24,7 @@ from accounts.services import customer_create, customer_sign_in, token_issue
 from catalog.cache import catalog_version
 from catalog.models import Product
 from orders import cart as carts
+from orders.actions import order_lines
 from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import shopper_governorate, shopper_governorate_remember
@@ -279,7 +280,7 @@ class PaymentVerifyApi(APIView):
     unknown payment, and no provider is asked on their behalf.
     """
 
-    # each GET may ask Paymob (at most once every few seconds per payment: orders.payments.paymob)
+    # each GET may ask Paymob (at most once every few seconds per payment: orders.payments.services)
     throttle_scope = "payment_verify"
     throttle_reads = True
 
@@ -304,8 +305,7 @@ class PaymentVerifyApi(APIView):
                              "trackPath": tracking_path(order, get_language())}
             owner = carts.cart_owner(request)
             if confirmed and owner is not None:  # what it paid for, not what was added since
-                ordered = [(item.product_id, item.quantity) for item in order.items.all() if item.product_id]
-                carts.cart_clear_if_ordered(owner=owner, ordered=ordered)
+                carts.cart_clear_if_ordered(owner=owner, ordered=order_lines(order))
         return Response(body)
 
 

@@ -233,8 +233,9 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
     (a 409 if it changed since: orders.cart.cart_hold); the quantity caps
     are checked again; the prices, shipping, VAT, discount and COD fee are
     recomputed here (and, with `expected_total`, must come to what the
-    shopper was shown: a 409 if a price changed since); the stock is reserved (InsufficientStock names the
-    short products); the coupon use is counted; the items are snapshots.
+    shopper was shown: a 409 if a price changed since); the stock is
+    reserved (InsufficientStock names the short products); the coupon use is
+    counted; the items are snapshots.
     A test-page order is flagged `is_test`.
     """
     if not lines:
@@ -409,6 +410,11 @@ def _awaiting_orders_of(*, user: User | None, session_key: str) -> QuerySet[Orde
     return orders.filter(user=user) if user is not None else orders.filter(user=None, session_key=session_key)
 
 
+def _holds_lines(order: Order, lines: Sequence[tuple[Product, int]]) -> bool:
+    """True when `order`'s items are exactly `lines` [(product, quantity)]: the same purchase."""
+    return sorted(order.items.values_list("product_id", "quantity")) == sorted((p.pk, q) for p, q in lines)
+
+
 def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
                          session_key: str) -> Payment | None:
     """The payment of this visitor's order of the same cart and details that still awaits payment, once its
@@ -421,9 +427,8 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     """
     orders = _awaiting_orders_of(user=user, session_key=session_key).filter(
         created_at__gt=timezone.now() - _PAYABLE_FOR, **_placed_as(form))
-    wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in orders.order_by("-created_at")[:3]:
-        if sorted(order.items.values_list("product_id", "quantity")) == wanted:
+        if _holds_lines(order, lines):
             if order.total_amount != _total_now(form, lines):
                 return None
             payment = order.payments.select_related("order").order_by("-created_at").first()
@@ -496,7 +501,8 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
     `request` is the Django request (its user, session, cart and address);
     `fields` the customer's and address fields (snake_case); `items` and
     `total`, when given, are what the shopper saw: the cart and the order's
-    total must still be those (a 409 otherwise). In order: pick the provider, validate, check
+    total must still be those (a 409 otherwise). In order: pick the
+    provider, validate, check
     the cart and the visitor's unpaid orders (the same card order submitted
     again gets its payment page back; the same cash-on-delivery order, whose
     placing emptied the cart, its order page), create the account if asked,
@@ -600,13 +606,12 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str,
     back now rather than when the orders expire, the orders do not count against the unpaid-order limit,
     and no cancellation e-mail is sent."""
     orders = _awaiting_orders_of(user=user, session_key=session_key)
-    wanted = sorted((product.pk, quantity) for product, quantity in cod_lines or [])
     for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
                                 notify=False)
-        elif wanted and sorted(order.items.values_list("product_id", "quantity")) == wanted:
+        elif cod_lines and _holds_lines(order, cod_lines):
             order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
                                 notify=False)
 
@@ -615,10 +620,9 @@ def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | Non
     """Ask the provider about this visitor's card orders of exactly `lines` before they are replaced by a
     cash-on-delivery order: one paid meanwhile is recorded (and the cart it paid for emptied), not cancelled.
     Outside any transaction: the provider is an outside service (shop.outbound)."""
-    wanted = sorted((product.pk, quantity) for product, quantity in lines)
     for order in _awaiting_orders_of(user=user, session_key=session_key).exclude(
             payment_method=PaymentMethod.COD)[:10]:
-        if sorted(order.items.values_list("product_id", "quantity")) == wanted:
+        if _holds_lines(order, lines):
             for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
                 payment_verify(payment=payment)
 
