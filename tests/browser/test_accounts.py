@@ -264,3 +264,42 @@ def test_a_wrong_password_puts_focus_on_the_banner_that_says_so(new_page, live_s
     banner = page.locator("[data-form-error]")
     expect(banner).to_be_focused()
     expect(banner).not_to_contain_text("Invalid")
+
+
+# the characters of an element as they are painted, line by line and left to right on each (spaces left out)
+PAINTED_LEFT_TO_RIGHT_JS = """(el) => {
+  const chars = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i++) {
+      if (!node.data[i].trim() || /[\\u2066-\\u2069\\u200e\\u200f]/.test(node.data[i])) continue;
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width) chars.push([Math.round(box.top + box.height / 2), box.left, node.data[i]]);
+    }
+  }
+  const lineOf = (y) => chars.find(([top]) => Math.abs(top - y) < 8)[0];  // one line's characters share it
+  return chars.map(([top, left, ch]) => [lineOf(top), left, ch])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, , ch]) => ch).join('');
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_phone_examples_read_left_to_right_in_both_languages(new_page, screenshot, lang, viewport):
+    # given the register page, whose phone field shows two example numbers
+    prefix = "/ar" if lang == "ar" else ""
+    page = new_page(viewport=viewport, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{prefix}/register")
+    hint = page.locator("[data-field=phone] .field__hint")
+    # when the hint is painted (in Arabic, inside a right-to-left line)
+    painted = hint.evaluate(PAINTED_LEFT_TO_RIGHT_JS)
+    # then each number keeps its digit groups in order and its "+" in front, like on a phone's dial pad,
+    assert "01012345678" in painted, painted
+    assert "+971501234567" in painted, painted
+    # because each one is an isolated left-to-right island, not a run the sentence's direction reorders
+    assert hint.locator("bdi[dir=ltr]").all_inner_texts() == ["010 1234 5678", "+971 50 123 4567"]
+    hint.scroll_into_view_if_needed()
+    screenshot(page, f"accounts-phone-hint-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
