@@ -8,12 +8,18 @@
     the target the shopper actually taps;
   - not a target: controls that are not rendered (closed drawers, the skip link until it is
     focused, visually-hidden text).
+* A tap leaves no hover colour behind: a touch screen keeps :hover on the last thing tapped, so
+  every storefront :hover rule sits inside @media (hover: hover), and a tapped button goes back
+  to its resting colour.
 * The focus ring has at least 3:1 contrast (WCAG 1.4.11) against every background it appears
   on, at both widths: every focusable control of each page is focused in turn (after a Tab, so
   :focus-visible applies) and its outline is measured against what is behind it.
 """
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.contrast import FOCUS_RING_CONTRAST_JS
@@ -121,3 +127,86 @@ def test_the_focus_ring_has_3_to_1_contrast_everywhere(new_page, live_server, al
             weak += [f"{name} {size}: {item}" for item in
                      page.evaluate(WEAK_RINGS_JS, [FOCUSABLE, NON_TEXT_CONTRAST])]
     assert not weak, f"{len(weak)} focus rings under 3:1 ({lang}):\n" + "\n".join(weak)
+
+
+# every :hover rule of a stylesheet that no @media (hover: hover) encloses
+HOVER_OUTSIDE_HOVER_MEDIA_JS = """(css) => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  const loose = [];
+  const walk = (rules, guarded) => {
+    for (const rule of rules) {
+      const inHoverMedia = guarded
+        || (rule instanceof CSSMediaRule && /\\(\\s*hover\\s*:\\s*hover\\s*\\)/.test(rule.conditionText));
+      if (rule instanceof CSSStyleRule && rule.selectorText.includes(':hover') && !inHoverMedia) {
+        loose.push(rule.selectorText);
+      }
+      if (rule.cssRules) walk(rule.cssRules, inHoverMedia);
+    }
+  };
+  walk(sheet.cssRules, false);
+  return loose;
+}"""
+
+STOREFRONT_SHEETS = sorted(p for p in (Path(settings.BASE_DIR) / "static" / "dist").glob("*.css")
+                           if p.name != "admin.css")
+
+
+def test_no_storefront_hover_colour_applies_on_a_touch_screen(new_page):
+    # given every stylesheet the storefront ships (the dashboard's admin.css is for mouse users at desks)
+    assert {p.name for p in STOREFRONT_SHEETS} >= {"main.css", "storefront.css", "product.css", "accounts.css"}
+    page = new_page(viewport=PHONE)
+    page.goto("/")
+    # when Chromium parses each one
+    loose = {p.name: page.evaluate(HOVER_OUTSIDE_HOVER_MEDIA_JS, p.read_text()) for p in STOREFRONT_SHEETS}
+    # then no :hover rule applies on a screen that cannot hover
+    assert not any(loose.values()), f":hover rules outside @media (hover: hover): {loose}"
+
+
+RESTING_AFTER_TAP_JS = """(el) => {
+  const probe = document.createElement(el.tagName);
+  probe.className = el.className;
+  probe.hidden = false;
+  el.parentElement.append(probe);  // the same button, never touched: its resting colour
+  const resting = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return {now: getComputedStyle(el).backgroundColor, resting};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_tapped_button_does_not_keep_its_hover_colour(browser, live_server, screenshot, lang):
+    # given a shopper on a touch phone, on the home page's gold "Shop Now" and the contact form's send button
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, base_url=live_server.url,
+                                  locale="ar-EG" if lang == "ar" else "en-US")
+    page = context.new_page()
+    prefix = "/ar" if lang == "ar" else ""
+    try:
+        for path, selector in ((f"{prefix}/", ".hero .button--gold"), (f"{prefix}/contact", ".contact-form .button")):
+            page.goto(path)
+            assert page.evaluate("() => matchMedia('(hover: none)').matches")
+            button = page.locator(selector)
+            button.evaluate("(el) => el.addEventListener('click', (event) => event.preventDefault())")  # stay here
+            # when they tap it and lift their finger
+            button.tap()
+            # (the pressed colour shows while the finger is down, then ends)
+            page.wait_for_function("(el) => !el.matches(':active')", arg=button.element_handle())
+            # then it shows its resting colour again, though Chromium still counts it as hovered
+            colours = button.evaluate(RESTING_AFTER_TAP_JS)
+            assert button.evaluate("(el) => el.matches(':hover')")
+            assert colours["now"] == colours["resting"], f"{path} {selector}: {colours}"
+        screenshot(page, f"touch-tapped-button-{lang}-phone")
+    finally:
+        context.close()
+    # and with a mouse at a desk the hover colour still shows
+    context = browser.new_context(viewport=DESKTOP, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"{prefix}/")
+        button = page.locator(".hero .button--gold")
+        button.hover()
+        colours = button.evaluate(RESTING_AFTER_TAP_JS)
+        assert colours["now"] != colours["resting"], colours
+        screenshot(page, f"touch-hovered-button-{lang}-desktop")
+    finally:
+        context.close()
