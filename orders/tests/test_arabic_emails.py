@@ -52,3 +52,33 @@ def test_a_status_change_goes_out_in_the_orders_language_not_the_staff_members(c
         order_status_send(order=order, status="shipped")
     sent = mail.outbox[-1]
     assert "طلبك" in sent.subject and sent.alternatives and 'dir="rtl"' in sent.alternatives[0][0]
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", f"{FSI}1 Nile St{PDI}, Building {FSI}4{PDI}, Floor {FSI}3{PDI}, Apartment {FSI}12{PDI}"),
+    ("ar", f"{FSI}1 Nile St{PDI}، مبنى {FSI}4{PDI}، الطابق {FSI}3{PDI}، شقة {FSI}12{PDI}"),
+])
+def test_the_confirmation_names_building_floor_and_apartment_as_the_invoice_does(
+        django_capture_on_commit_callbacks, language, line):
+    # given an order delivered to a flat: building 4, floor 3, apartment 12
+    order = _order(language)
+    order.floor, order.apartment = "3", "12"
+    order.save(update_fields=["floor", "apartment"])
+    # when its confirmation is sent
+    with django_capture_on_commit_callbacks(execute=True):
+        order_confirmation_send(order=order)
+    # then the address line names each part in the order's language, joined by its comma
+    email = OutboundEmail.objects.get()
+    assert line in email.text.splitlines(), email.text
+
+
+def test_the_confirmation_leaves_out_the_parts_of_an_address_that_were_not_given(django_capture_on_commit_callbacks):
+    # given an order with a building but no floor or apartment
+    order = _order("en")
+    # when its confirmation is sent
+    with django_capture_on_commit_callbacks(execute=True):
+        order_confirmation_send(order=order)
+    # then no empty "Floor" or "Apartment" is printed
+    text = OutboundEmail.objects.get().text
+    assert f"{FSI}1 Nile St{PDI}, Building {FSI}4{PDI}" in text.splitlines()
+    assert "Floor" not in text and "Apartment" not in text
