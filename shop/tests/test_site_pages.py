@@ -41,10 +41,23 @@ def test_the_contact_form_stores_and_emails_without_javascript(client, django_ca
     assert ContactMessage.objects.count() == 1 and len(mail.outbox) == 1
 
 
-def test_the_contact_form_reports_missing_fields(client):
-    response = client.post("/contact", {"name": "Sara", "email": "", "subject": "Hi", "message": "Hello"})
+@pytest.mark.parametrize(("prefix", "email", "message"), [
+    ("", "", "Please fill in all fields"),
+    ("", "not-an-email", "Please enter a valid email address"),
+    ("/ar", "", "يرجى ملء جميع الحقول"),
+    ("/ar", "not-an-email", "يرجى إدخال بريد إلكتروني صالح"),
+])
+def test_the_contact_form_reports_a_field_problem_at_the_field_only(client, prefix, email, message):
+    # given a message whose e-mail is missing or malformed
+    # when it is sent without JavaScript
+    response = client.post(f"{prefix}/contact", {"name": "Sara", "email": email, "subject": "Hi", "message": "Hello"})
+    # then the e-mail field carries the message in the page's language, and no sentence says sending failed
     assert response.status_code == 400
-    assert "There was an error sending your message. Please try again." in response.content.decode()
+    html = response.content.decode()
+    assert f'<p class="field__error" id="c-email-error">{message}</p>' in html
+    assert 'aria-describedby="c-email-error" autofocus' in html
+    assert "There was an error sending" not in html and "حدث خطأ أثناء إرسال" not in html
+    assert ContactMessage.objects.count() == 0
 
 
 def test_the_footer_form_subscribes_once_and_the_link_unsubscribes(client):

@@ -127,6 +127,44 @@ def test_a_phone_visitor_sends_a_contact_message_and_subscribes(new_page, screen
     assert NewsletterSubscriber.objects.filter(email=f"news-{lang}@example.com").exists()
 
 
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_contact_form_field_error_says_only_what_is_wrong_at_that_field(new_page, screenshot, locale, prefix,
+                                                                           viewport):
+    lang = "ar" if prefix else "en"
+    bad_email = {"en": "Please enter a valid email address", "ar": "يرجى إدخال بريد إلكتروني صالح"}[lang]
+    empty = {"en": "Please fill in all fields", "ar": "يرجى ملء جميع الحقول"}[lang]
+    generic = {"en": "There was an error sending", "ar": "حدث خطأ أثناء إرسال"}[lang]
+    # given a visitor who typed everything but a real e-mail address
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/contact")
+    page.locator("#c-name").fill("Sara")
+    page.locator("#c-email").fill("sara-at-example")
+    page.locator("#c-subject").fill("Wholesale")
+    page.locator("#c-message").fill("Do you sell 5 kg bags?")
+    # when the form comes back
+    page.locator(".contact-form button[type=submit]").click()
+    page.wait_for_load_state()
+    # then the e-mail field says what is wrong, in the page's language, and has focus; nothing claims sending failed
+    email = page.locator("#c-email")
+    expect(email).to_be_focused()
+    expect(email).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(f"#{email.get_attribute('aria-describedby')}")).to_have_text(bad_email)
+    expect(page.locator(".alert--error")).to_have_count(0)
+    expect(page.locator("main")).not_to_contain_text(generic)
+    expect(page.locator("#c-message")).to_have_value("Do you sell 5 kg bags?")  # what they typed is kept
+    screenshot(page, f"storefront-contact-bad-email-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
+    # and an empty field says so at that field, the same way
+    page.locator("#c-email").fill("sara@example.com")
+    page.locator("#c-subject").fill("")
+    page.locator(".contact-form button[type=submit]").click()
+    page.wait_for_load_state()
+    expect(page.locator("#c-subject")).to_be_focused()
+    expect(page.locator("#c-subject-error")).to_have_text(empty)
+    expect(page.locator("#c-email")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.locator("main")).not_to_contain_text(generic)
+
+
 def test_desktop_pages_in_both_languages(new_page, screenshot, catalogue):
     for prefix, lang in (("", "en"), ("/ar", "ar")):
         page = new_page(viewport=DESKTOP, locale="ar-EG" if lang == "ar" else "en-US")
