@@ -75,6 +75,15 @@ def _text_errors(**fields: tuple[object, int]) -> dict[str, str]:
     return errors
 
 
+def _email_well_formed(email: str) -> bool:
+    """Whether `email` looks like an address (Django's EmailValidator): the one check every form makes."""
+    try:
+        validate_email(email)
+    except ValidationError:
+        return False
+    return True
+
+
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
@@ -98,11 +107,8 @@ def customer_errors(*, first_name: object, last_name: object, email: object, pas
     email = (email or "").strip().lower()
     if not email:
         errors["email"] = _("Email is required")
-    else:
-        try:
-            validate_email(email)
-        except ValidationError:
-            errors["email"] = _("Please enter a valid email address")
+    elif not _email_well_formed(email):
+        errors["email"] = _("Please enter a valid email address")
     if (phone or "").strip() and not phone_is_valid(phone):
         errors["phone"] = _("Please enter a valid phone number")
     if not password:
@@ -315,7 +321,9 @@ def _reset_mail_allowed(email: str) -> bool:
 def password_reset_request(*, email: object, base_url: str) -> None:
     """E-mail a reset link if a customer has this address; say nothing either way.
 
-    Return None always, so callers cannot leak whether the account exists.
+    Return None always, so callers cannot leak whether the account exists. Refuse
+    (AccountError) only what no account can have: nothing, over-long text, text
+    that is not an e-mail address.
     """
     problem = text_problem(_text(email).strip(), max_length=EMAIL_MAX)
     if problem:
@@ -323,6 +331,9 @@ def password_reset_request(*, email: object, base_url: str) -> None:
     email = _text(email).strip()
     if not email:
         raise AccountError(_("Please enter your email address"), field="email")
+    if not _email_well_formed(email):
+        # the address's form only, which says nothing about whether an account has it
+        raise AccountError(_("Please enter a valid email address"), field="email")
     if not _reset_mail_allowed(email):
         return  # quietly: the page says the same, the mailbox is not flooded
     user = User.objects.filter(email__iexact=email, is_active=True, is_staff=False).first()

@@ -69,6 +69,30 @@ def test_it_asks_for_the_email_address(client):
     assert response.context["errors"]["email"] == "Please enter your email address"
 
 
+@pytest.mark.parametrize(("prefix", "message"), [("", "Please enter a valid email address"),
+                                                  ("/ar", "يرجى إدخال بريد إلكتروني صالح")])
+def test_it_refuses_text_that_is_not_an_e_mail_address_as_register_does(client, alice, prefix, message):
+    # when
+    response = client.post(f"{prefix}/forgot-password", {"email": "not-an-email"})
+    register = client.post(f"{prefix}/register", {"email": "not-an-email"})
+
+    # then the field says so in the page's language, with the register page's very words, and nothing is sent
+    assert response.status_code == 400
+    assert response.context["errors"]["email"] == message == register.context["errors"]["email"]
+    assert "accounts/forgot_password_sent.html" not in [t.name for t in response.templates]
+    assert mail.outbox == []
+
+
+def test_the_refusal_does_not_depend_on_whether_an_account_exists(client, alice):
+    # when: a malformed address shaped like alice's, and one shaped like nobody's
+    near_alice = client.post("/forgot-password", {"email": "alice@example"})
+    near_nobody = client.post("/forgot-password", {"email": "nobody@example"})
+
+    # then
+    assert near_alice.status_code == near_nobody.status_code == 400
+    assert near_alice.context["errors"] == near_nobody.context["errors"]
+
+
 def test_the_e_mail_is_in_the_customers_language(client, alice, django_capture_on_commit_callbacks):
     # given
     alice.language = "ar"
@@ -191,10 +215,13 @@ def test_the_api_sends_the_link_and_answers_the_same_for_anyone(client, alice, d
         unknown = client.post("/api/auth/forgot-password", {"email": "x@example.com"},
                               content_type="application/json")
     empty = client.post("/api/auth/forgot-password", {"email": ""}, content_type="application/json")
+    malformed = client.post("/api/auth/forgot-password", {"email": "not-an-email"}, content_type="application/json")
 
     # then
     assert known.json() == unknown.json() == {"message": "Password reset instructions sent to your email!"}
     assert empty.status_code == 400 and empty.json()["message"] == "Please enter your email address"
+    assert malformed.status_code == 400 and malformed.json()["field"] == "email"
+    assert malformed.json()["message"] == "Please enter a valid email address"
     assert len(mail.outbox) == 1
 
 

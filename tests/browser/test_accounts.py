@@ -303,3 +303,26 @@ def test_the_phone_examples_read_left_to_right_in_both_languages(new_page, scree
     assert hint.locator("bdi[dir=ltr]").all_inner_texts() == ["010 1234 5678", "+971 50 123 4567"]
     hint.scroll_into_view_if_needed()
     screenshot(page, f"accounts-phone-hint-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_forgot_password_refuses_text_that_is_not_an_e_mail_address(new_page, screenshot, lang, viewport):
+    message = {"en": "Please enter a valid email address", "ar": "يرجى إدخال بريد إلكتروني صالح"}[lang]
+    sent = {"en": "Check Your Email", "ar": "تحقق من بريدك الإلكتروني"}[lang]
+    # given the forgot-password page, and a visitor who types something that is not an address
+    prefix = "/ar" if lang == "ar" else ""
+    page = new_page(viewport=viewport, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{prefix}/forgot-password")
+    page.wait_for_selector("form[data-enhanced=true]")
+    page.fill("#id_email", "not-an-email")
+    # when they send it
+    page.click(".auth__submit")
+    page.wait_for_load_state()
+    # then the field says so in the page's language and has focus; no "check your email" and no e-mail
+    field = page.locator("#id_email")
+    expect(field).to_be_focused()
+    expect(page.locator("#error_email")).to_have_text(message)
+    expect(page.get_by_role("heading", name=sent)).to_have_count(0)
+    assert mail.outbox == []
+    screenshot(page, f"accounts-forgot-bad-email-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
