@@ -326,3 +326,43 @@ def test_forgot_password_refuses_text_that_is_not_an_e_mail_address(new_page, sc
     expect(page.get_by_role("heading", name=sent)).to_have_count(0)
     assert mail.outbox == []
     screenshot(page, f"accounts-forgot-bad-email-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_tap_on_the_agree_to_terms_words_ticks_the_box_and_never_leaves_the_form(new_page, screenshot, lang,
+                                                                                   viewport):
+    name = {"en": "I agree to the Terms of Service and Privacy Policy",
+            "ar": "أوافق على شروط الخدمة وسياسة الخصوصية"}[lang]
+    # given a visitor halfway through the register form
+    prefix = "/ar" if lang == "ar" else ""
+    page = new_page(viewport=viewport, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{prefix}/register")
+    page.wait_for_selector("form[data-enhanced=true]")
+    page.fill("#id_email", "mona@example.com")
+    page.fill("#id_password", PASSWORD)
+    box = page.get_by_role("checkbox", name=name)  # the label names the box, links and all
+    label = page.locator("label.checkbox", has=page.locator("input[name=agreeToTerms]"))
+    # when they tap the label's words, anywhere along each line of them
+    assert label.locator("a").count() == 0
+    words = label.locator("span").evaluate("(span) => { span.scrollIntoView({block: 'center'}); "
+                                           "return [...span.getClientRects()].map((r) => "
+                                           "[r.left, r.top, r.width, r.height]); }")
+    taps = [(left + width * share, top + height / 2) for left, top, width, height in words
+            for share in (0.1, 0.5, 0.9)]
+    for x, y in taps:
+        page.mouse.click(x, y)
+    # then each tap ticked or unticked the box, and the page and what was typed are still there
+    expect(box).to_be_checked(checked=len(taps) % 2 == 1)
+    assert page.url.endswith(f"{prefix}/register")
+    expect(page.locator("#id_password")).to_have_value(PASSWORD)
+    # and the terms, read from the links under it, open in a new tab, leaving the form as it was
+    links = page.locator("#agree_links a")
+    assert [links.nth(i).get_attribute("target") for i in range(2)] == ["_blank", "_blank"]
+    assert all("noopener" in links.nth(i).get_attribute("rel") for i in range(2))
+    with page.context.expect_page() as terms:
+        links.first.click()
+    assert terms.value.url.endswith(f"{prefix}/terms")
+    expect(page.locator("#id_password")).to_have_value(PASSWORD)
+    assert "agree_links" in box.get_attribute("aria-describedby")
+    screenshot(page, f"accounts-register-agree-{lang}-{'phone' if viewport is PHONE else 'desktop'}")
