@@ -100,3 +100,33 @@ def test_a_title_never_breaks_between_a_number_and_its_unit(new_page, screenshot
         split_at = page.evaluate(SPLITS_JS, [line.element_handle(), needle])
         assert split_at == 0, f"cart line: '{needle}' splits at {split_at} px"
         screenshot(page, f"display-cart-{lang}-{size}")
+
+
+# how many lines each piece of the product's price line takes ([selector, lines])
+PRICE_PIECE_LINES_JS = """(line) => [...line.querySelectorAll('.price, .price--original, .save')].map((el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return [el.className, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+})"""
+
+
+@pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_the_save_badge_and_the_prices_never_break_over_two_lines(new_page, screenshot, viewport, size, locale,
+                                                                  prefix, lang):
+    # given a tea on sale at four-digit prices: E£1,160.00, now E£1,000.00, "Save E£160.00"
+    category = Category.objects.create(slug="black-tea", name="Black Tea", name_ar="شاي أسود")
+    Product.objects.create(slug="kericho-reserve", title="Kericho Reserve", title_ar="كريتشو ريزيرف",
+                           price_amount="1160.00", sale_price_amount="1000.00", category=category, stock=8)
+    page = new_page(viewport=viewport, locale=locale)
+    # when its page is shown
+    page.goto(f"{prefix}/product/kericho-reserve")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    line = page.locator(".product__price")
+    # then the badge, the price and the crossed-out price each stay on one line (the line may wrap between them)
+    pieces = line.evaluate(PRICE_PIECE_LINES_JS)
+    assert [name for name, _ in pieces] == ["price price--big", "price--original", "save"]
+    assert all(lines == 1 for _, lines in pieces), pieces
+    assert "160" in line.locator(".save").inner_text()
+    line.scroll_into_view_if_needed()
+    screenshot(page, f"display-product-save-{lang}-{size}")
