@@ -134,3 +134,47 @@ def test_explore_and_about_have_pictures(new_page, screenshot):
     screenshot(page, "looks-explore-en-desktop")
     page.goto("/ar/about")
     screenshot(page, "looks-about-ar-desktop")
+
+
+# every choice of a <select> that its box is too narrow to show in full ("Price: High to…"): the same
+# select holding only that choice, at its own width, is what showing it whole takes
+CLIPPED_CHOICES_JS = """(select) => {
+  const clipped = [];
+  const has = select.getBoundingClientRect().width;
+  for (const option of select.options) {
+    const probe = select.cloneNode(false);
+    probe.removeAttribute('id');
+    probe.append(new Option(option.text));
+    probe.style.cssText = 'position: absolute; inline-size: auto; min-inline-size: 0; max-inline-size: none;'
+      + ' visibility: hidden';
+    select.parentElement.append(probe);
+    const needed = probe.getBoundingClientRect().width;
+    probe.remove();
+    if (has + 0.5 < needed) clipped.push(`${option.text}: ${Math.round(has)} < ${Math.round(needed)} px`);
+  }
+  return clipped;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_shop_sort_shows_its_whole_choice_at_both_widths(new_page, screenshot, lang):
+    seed_catalogue()
+    prefix = "/ar" if lang == "ar" else ""
+    page = new_page(viewport=PHONE, locale="ar-EG" if lang == "ar" else "en-US")
+    for size, viewport in SIZES:
+        # given the shop sorted by the longest choice, "Price: High to Low" ("السعر: من الأعلى إلى الأقل")
+        page.set_viewport_size(viewport)
+        page.goto(f"{prefix}/shop?sort=price-desc")
+        # when the page (and its filters island) is in
+        settle(page)
+        select = page.locator("#shop-sort")
+        # then the sort box is wide enough for every one of its choices, and stays inside the page
+        assert select.evaluate(CLIPPED_CHOICES_JS) == [], size
+        box, bar = select.bounding_box(), page.locator(".shop-filters__bar").bounding_box()
+        assert bar["x"] - 0.5 <= box["x"] and box["x"] + box["width"] <= bar["x"] + bar["width"] + 0.5
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        # and the Filters button stays on the phone's bar, a full tap target
+        if size == "phone":
+            toggle = page.locator(".shop-filters__toggle").bounding_box()
+            assert toggle["height"] >= 44 and toggle["width"] >= 44
+        _shot(page, screenshot, f"looks-shop-sort-{lang}-{size}")
