@@ -16,14 +16,17 @@
   :focus-visible applies) and its outline is measured against what is behind it.
 """
 
+import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
+from catalog.models import Product
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.contrast import FOCUS_RING_CONTRAST_JS
 from tests.browser.storefront_pages import seed_catalogue, settle, shopper_pages
+from tests.factories import make_delivered_order
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,7 +105,7 @@ def _pages(new_page, live_server, alice, lang, viewport):
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_every_storefront_control_is_at_least_44_px_at_360(new_page, live_server, alice, lang):
+def test_every_storefront_control_is_at_least_44_px_at_360(new_page, screenshot, live_server, alice, lang):
     small, exempt = [], set()
     for page, name in _pages(new_page, live_server, alice, lang, PHONE):
         result = page.evaluate(SMALL_TARGETS_JS, [FOCUSABLE, MIN_TARGET, "body"])
@@ -113,6 +116,21 @@ def test_every_storefront_control_is_at_least_44_px_at_360(new_page, live_server
             result = page.evaluate(SMALL_TARGETS_JS, [FOCUSABLE, MIN_TARGET, "#drawer"])
             small += [f"{name} (menu): {item}" for item in result["small"]]
             page.keyboard.press("Escape")
+    # and what shopper_pages does not reach: the contact page (FAQ rows, phone and e-mail links) and the
+    # review form's stars, shown only to a signed-in customer who received the tea
+    product = Product.objects.filter(is_active=True, stock__gt=0, is_featured=True).order_by("pk").first()
+    make_delivered_order(user=alice, product=product)
+    prefix = "/ar" if lang == "ar" else ""
+    for name, path in (("contact", "/contact"), ("review form", f"/product/{product.slug}")):
+        page.goto(f"{prefix}{path}")
+        settle(page)
+        if name == "review form":
+            page.get_by_role("tab", name=re.compile("Reviews|التقييمات")).click()
+            page.locator(".review-form .rating-input").wait_for()
+        result = page.evaluate(SMALL_TARGETS_JS, [FOCUSABLE, MIN_TARGET, "body"])
+        small += [f"{name}: {item}" for item in result["small"]]
+        exempt |= {f"{name}: {item}" for item in result["exempt"]}
+        screenshot(page, f"touch-targets-{name.replace(' ', '-')}-{lang}-phone")
     print("inline links exempted:", *sorted(exempt), sep="\n  ")
     assert not small, f"{len(small)} controls smaller than 44x44 at 360 px ({lang}):\n" + "\n".join(small)
 
