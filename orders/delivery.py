@@ -189,9 +189,12 @@ def delivery_window(*, governorate: str | None, store: StoreSettings, start: dat
 
 
 def day_label(day: date | datetime, language: str) -> str:
-    """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits."""
+    """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits.
+
+    A datetime counts as the day it is in the shop's time zone (23:30 UTC is already tomorrow in Cairo).
+    """
     if isinstance(day, datetime):
-        day = day.date()
+        day = (timezone.localtime(day) if timezone.is_aware(day) else day).date()
     with translation.override(language):
         return dateformat.format(day, "l j F" if language == "ar" else "D j M")
 

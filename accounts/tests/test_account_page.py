@@ -1,8 +1,11 @@
 """/account: profile, password change and the customer's own order history."""
 
+from datetime import datetime
 from unittest import mock
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.test import Client
 from django.utils.module_loading import import_string
@@ -165,3 +168,28 @@ def test_a_message_waits_through_requests_that_do_not_show_it(alice_client):
     assert alice_client.get("/api/cart").status_code == 200
     assert "Your profile has been saved." in alice_client.get("/account").content.decode()
     assert "Your profile has been saved." not in alice_client.get("/account").content.decode()  # shown once
+
+
+@pytest.mark.parametrize(("prefix", "this_year", "last_year"), [
+    ("", "Sun 29 Nov", "Sat 29 Nov 2025"),
+    ("/ar", "الأحد 29 نوفمبر", "السبت 29 نوفمبر 2025"),
+])
+def test_order_dates_read_as_the_rest_of_the_shop_writes_days(client, alice, password, prefix, this_year, last_year):
+    # given an order placed at 01:30 on Sunday 29 November in Cairo (still the 28th in UTC), and one a year before
+    cairo = ZoneInfo("Africa/Cairo")
+    recent = make_order(user=alice, created_at=datetime(2026, 11, 29, 1, 30, tzinfo=cairo))
+    older = make_order(user=alice, created_at=datetime(2025, 11, 29, 12, 0, tzinfo=cairo))
+
+    # when the customer opens their account in December
+    with time_machine.travel(datetime(2026, 12, 2, 10, 0, tzinfo=cairo)):
+        client.post("/login", {"email": "alice@example.com", "password": password})
+        page = client.get(f"{prefix}/account").content.decode()
+
+    # then each order shows its Cairo day like the delivery and tracking dates do, the year only when it is not this one
+    def shown_date(order):
+        card = page[page.index(f'data-order="{order.number}"'):]
+        return card[card.index("<time"):card.index("</time>")].split(">", 1)[1]
+
+    assert shown_date(recent) == this_year
+    assert shown_date(older) == last_year
+    assert "Nov." not in page
