@@ -56,6 +56,32 @@ def test_the_cart_badge_follows_the_cart_without_react_before_it_changes(new_pag
     expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("5")
 
 
+CART_UPDATED = """(count) => window.dispatchEvent(new CustomEvent("shop:cart-updated", {detail: {itemCount: count}}))"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_an_empty_cart_shows_no_count_on_the_header_cart(new_page, screenshot, lang, viewport):
+    empty = {"en": "0 items in cart", "ar": "السلة فارغة"}[lang]
+    size = "phone" if viewport is PHONE else "desktop"
+    # given a first visit: the cart is empty
+    prefix = "/ar" if lang == "ar" else ""
+    page = new_page(viewport=viewport, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{prefix}/")
+    cart = page.locator(".site-header .cart-link")
+    # then the cart icon shows no number (the server's count), though its name still says it is empty
+    expect(cart.locator(".badge:visible")).to_have_count(0)
+    expect(cart.locator(".visually-hidden")).to_have_text(empty)
+    screenshot(page, f"shell-empty-cart-{lang}-{size}")
+    # when a tea goes in, the count shows
+    page.evaluate(CART_UPDATED, 1)
+    expect(cart.locator(".badge:visible")).to_have_text("1")
+    # and when the cart is emptied again (the island's own rendering), it goes away again
+    page.evaluate(CART_UPDATED, 0)
+    expect(cart.locator(".badge:visible")).to_have_count(0)
+    expect(cart.locator(".visually-hidden")).to_have_text(empty)
+
+
 def test_the_mobile_drawer_opens_with_sign_in_and_register(new_page, screenshot):
     page = new_page(viewport=PHONE)
     page.goto("/")
