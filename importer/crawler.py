@@ -2,7 +2,8 @@
 
 Order of visits (a priority queue; every URL once; at most `max_pages`):
 1. a platform feed (WooCommerce Store API, Shopify products.json) if exposed;
-   a feed that answers makes the HTML crawl unnecessary;
+   a feed that answers makes the HTML crawl unnecessary; the Store API's
+   further pages (`X-WP-TotalPages`) are read in order, each a page of the run;
 2. root, shop, teas listing, category listing;
 3. category pages found on those pages;
 4. product pages of cards that carry no price (the price lives only there);
@@ -38,7 +39,15 @@ GUESSED_SLUGS = [
     "attitude-teas", "health-wellness", "luxury-pyramid", "speciality-teas", "string-tag-pyramid",
     "conservation-teas", "pick-n-mix", "accessories-gifts", "entire-range",
 ]
-FEEDS = [("/wp-json/wc/store/v1/products?per_page=100&page=1", parse_woocommerce_feed),
+STORE_API_PER_PAGE = 100  # the Store API's own maximum
+
+
+def store_api_path(number):
+    """Page `number` of the WooCommerce Store API's product list."""
+    return f"/wp-json/wc/store/v1/products?per_page={STORE_API_PER_PAGE}&page={number}"
+
+
+FEEDS = [(store_api_path(1), parse_woocommerce_feed),
          ("/products.json?limit=250", parse_shopify_feed)]
 P_FEED, P_SEED, P_CATEGORY, P_NEEDED, P_PAGINATION, P_GUESS, P_EXTRA = range(7)
 
@@ -84,6 +93,9 @@ class Crawl:
         self.progress = Progress()
         self._queue, self._queued, self._counter = [], set(), 0
         self._found = {}  # source URL -> merged raw record
+        self._feeds = {}  # feed URL -> its parser
+        self._feed_pages = {}  # a further Store API page's URL -> its number
+        self._feed_total = None  # the Store API's X-WP-TotalPages, once page 1 said it
 
     def _push(self, url, priority):
         url = canonical_url(url)
@@ -129,7 +141,7 @@ class Crawl:
         guesses = [urljoin(self.base_url, f"product-category/{slug}/") for slug in GUESSED_SLUGS]
         for url in guesses:
             self._push(url, P_GUESS)
-        feeds = {canonical_url(urljoin(self.base_url, path)): parser for path, parser in FEEDS}
+        self._feeds = {canonical_url(urljoin(self.base_url, path)): parser for path, parser in FEEDS}
         self._plan()
         self.on_progress(self.progress)
 
@@ -141,7 +153,10 @@ class Crawl:
             try:
                 page = self.session.get(url)
             except RobotsDisallowed as exc:
-                log.info("importer: %s", exc)  # not an error: the site asked us not to
+                if url in self._feed_pages:  # the products on it are missed: the crawl is not complete
+                    self._error(f"feed page {self._feed_pages[url]} not read, {exc}")
+                else:
+                    log.info("importer: %s", exc)  # not an error: the site asked us not to
                 self._plan()
                 continue
             except FetchError as exc:
@@ -150,10 +165,8 @@ class Crawl:
             else:
                 self.progress.pages_fetched += 1
                 try:
-                    if page.ok and url in feeds:
-                        if self._read_feed(page, feeds[url]):
-                            # a structured feed has the whole catalogue: stop guessing
-                            self._queue = [q for q in self._queue if q[0] <= P_FEED]
+                    if url in self._feeds:
+                        self._read_feed(page, url)
                     elif page.ok:
                         self._read_page(page)
                 except Exception as exc:  # a page no parser expected (odd JSON-LD, deep nesting): skipped
@@ -174,14 +187,46 @@ class Crawl:
                            requests_made=self.session.requests_made,
                            seconds=time.monotonic() - started)
 
-    def _read_feed(self, page, parser):
-        try:
-            data = json.loads(page.text)
-        except ValueError:
-            return False
-        products = parser(data, self.base_url)
+    def _read_feed(self, page, url):
+        parser = self._feeds[url]
+        products = []
+        if page.ok:
+            try:
+                products = parser(json.loads(page.text), self.base_url)
+            except ValueError:
+                pass
+        number = self._feed_pages.get(url)
+        if not products:
+            # page 1 that is not a feed is no error (most sites expose none); an announced further page is
+            if number is not None and self._feed_total is not None:
+                self._error(f"feed page {number} of {self._feed_total} unreadable (HTTP {page.status}): {url[:200]}")
+            return
         self._record(products)
-        return bool(products)
+        # a structured feed has the whole catalogue: stop guessing
+        self._queue = [q for q in self._queue if q[0] <= P_FEED]
+        heapq.heapify(self._queue)
+        if parser is parse_woocommerce_feed:
+            self._store_api_follow(page, number or 1, len(products))
+
+    def _store_api_follow(self, page, number, count):
+        """Queue the Store API's further pages, in order, as page 1's X-WP-TotalPages announces them.
+
+        Without the header (a proxy may drop it) a full page may have a next one. The pages are queued
+        only up to one past the run's limit: one left unread keeps the crawl from being called complete.
+        """
+        if number == 1:
+            total = page.header("X-WP-TotalPages").strip()
+            self._feed_total = int(total) if total.isdigit() else None
+        if self._feed_total is not None:
+            numbers = range(number + 1, min(self._feed_total, self.max_pages + 1) + 1)
+        else:
+            numbers = range(number + 1, number + 2) if count >= STORE_API_PER_PAGE else range(0)
+        for n in numbers:
+            url = canonical_url(urljoin(self.base_url, store_api_path(n)))
+            if url not in self._queued:
+                self._feeds[url] = parse_woocommerce_feed
+                self._feed_pages[url] = n
+                self._push(url, P_FEED)
 
     def _read_page(self, page):
         text = page.text

@@ -78,6 +78,10 @@ class Page:
     encoding: str | None = None  # the charset the Content-Type header declares
     attempts: int = 1
     retry_after: str | None = None
+    headers: dict = field(default_factory=dict)  # the answer's headers, names lower-cased
+
+    def header(self, name):
+        return self.headers.get(name.lower(), "")
 
     @property
     def ok(self):
@@ -366,7 +370,8 @@ class PoliteSession:
         page = Page(url=url, status=response.status_code, content_type=content_type,
                     encoding=requests.utils.get_encoding_from_headers(response.headers)
                     if "charset" in content_type.lower() else None,
-                    retry_after=response.headers.get("Retry-After"))
+                    retry_after=response.headers.get("Retry-After"),
+                    headers={name.lower(): value for name, value in response.headers.items()})
         if not 200 <= response.status_code < 300:
             return page
         if allowed_types is not None:
