@@ -4,6 +4,7 @@ Kept in one place (the back-office app) so the apps' own modules stay about
 the shop. Staff roles work in /admindash; only superusers may enter here.
 """
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from modeltranslation.admin import TranslationAdmin
@@ -35,6 +36,7 @@ from shop.models import (
     StoreSettings,
 )
 from shop.ratelimit import rate_limit_posts
+from shop.rates import SANE_BANDS, rate_set_by_hand
 
 
 def _superusers_only(request):
@@ -244,10 +246,31 @@ class NewsletterSubscriberAdmin(admin.ModelAdmin):
     exclude = ("unsubscribe_token",)
 
 
+class ExchangeRateForm(forms.ModelForm):
+    class Meta:
+        model = ExchangeRate
+        fields = ("from_currency", "to_currency", "rate")
+
+    def clean(self):
+        data = super().clean()
+        band = SANE_BANDS.get((str(data.get("from_currency", "")).upper(), str(data.get("to_currency", "")).upper()))
+        if band and data.get("rate") is not None and not band[0] <= data["rate"] <= band[1]:
+            self.add_error("rate", f"outside {band[0]}–{band[1]}: an inverted or mistyped rate")
+        return data
+
+
 @admin.register(ExchangeRate)
 class ExchangeRateAdmin(admin.ModelAdmin):
+    form = ExchangeRateForm
     list_display = ("from_currency", "to_currency", "rate", "source", "last_updated", "last_attempt_at")
-    readonly_fields = ("last_attempt_at", "last_error")
+    readonly_fields = ("source", "last_updated", "last_attempt_at", "last_error", "refused_rate", "refused_at")
+
+    def save_model(self, request, obj, form, change):
+        # a rate typed here is set by hand: no move limit, the refusal cleared, the cached copy dropped
+        rate_set_by_hand(rate=obj.rate, from_currency=obj.from_currency, to_currency=obj.to_currency)
+        obj.pk = ExchangeRate.objects.get(from_currency=obj.from_currency.upper(),
+                                          to_currency=obj.to_currency.upper()).pk
+        obj.refresh_from_db()
 
 
 @admin.register(Heartbeat)

@@ -1,4 +1,4 @@
-"""E-mail alerts to staff: stock falling to low or out, and the opt-in daily summary.
+"""E-mail alerts to staff: stock falling to low or out, a refused exchange rate, and the opt-in daily summary.
 
 Stock alerts hear of every stock write through one hook (`catalog.signals.stock_changed`,
 sent by `Product.objects.update(stock=…)` and `Product.save`) and compare each product's
@@ -81,6 +81,30 @@ def _stock_alert_send(crossed):
 
 def _on_stock_changed(sender, product_ids, **kwargs):
     stock_levels_check(product_ids=product_ids)
+
+
+# --- a refused exchange rate ---------------------------------------------------------
+
+# who may set the rate by hand and change the import's markup: the roles with the settings right (Owner, Manager)
+RATE_ALERT_RIGHT = ("settings", "edit")
+
+
+def rate_refused_send(*, stored: Decimal, refused: Decimal, move: Decimal, limit: Decimal) -> None:
+    """Tell the staff who set prices that a rate service's answer moved too far and was not taken.
+
+    `move` and `limit` are fractions (0.40 for 40 %); shop.rates sends this once per refusal, until a
+    rate is taken again."""
+    for user in _staff():
+        if not has_permission(user, *RATE_ALERT_RIGHT):
+            continue
+        language = user.language or settings.LANGUAGE_CODE
+        with translation.override(language):
+            context = {"stored": stored.normalize(), "refused": refused.normalize(),
+                       "percent": round(move * 100), "limit": round(limit * 100),
+                       "link": _link(reverse("backoffice:dashboard"))}
+            subject = render_to_string("backoffice/email/rate_refused_subject.txt", context).strip()
+            text = render_to_string("backoffice/email/rate_refused.txt", context)
+        mail_queue(to=user.email, subject=subject, text=text, language=language)
 
 
 # --- the daily summary ------------------------------------------------------------

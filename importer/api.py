@@ -82,6 +82,9 @@ class ConfigSerializer(serializers.Serializer):
     rate_source = serializers.CharField()
     rate_is_fallback = serializers.BooleanField()
     rate_is_stale = serializers.BooleanField()  # the last refresh failed; an older stored rate is used
+    # a service's rate refused for moving too far from the stored one, and by how many %
+    rate_refused = serializers.DecimalField(max_digits=18, decimal_places=4, allow_null=True)
+    rate_refused_percent = serializers.IntegerField(allow_null=True)
     rate_updated = serializers.DateTimeField(allow_null=True)
     last_fetch = serializers.DateTimeField(allow_null=True)
 

@@ -64,6 +64,8 @@ def importer_config() -> dict[str, Any]:
         "rate_source": rate.source,
         "rate_is_fallback": rate.is_fallback,
         "rate_is_stale": status.is_stale,
+        "rate_refused": status.refused_rate,
+        "rate_refused_percent": status.refused_percent,
         "rate_updated": rate.last_updated,
         "last_fetch": cache_timestamp(),
     }

@@ -268,6 +268,10 @@ class ExchangeRate(models.Model):
     # the last refresh attempt, successful or not, and why it failed
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
+    # a rate a service answered that moved too far from this one (shop.rates.RATE_MAX_DAILY_MOVE), refused
+    # and kept here for the dashboard until a rate is taken again or staff set one by hand
+    refused_rate = models.DecimalField(max_digits=18, decimal_places=8, null=True, blank=True)
+    refused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

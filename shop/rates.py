@@ -4,6 +4,7 @@ This module is the one the storefront and importer read. The importer issue
 adds the provider chain that refreshes the row (`rates_refresh`).
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -19,6 +20,8 @@ from catalog.cache import catalog_changed_now_and_on_commit
 from shop.models import ExchangeRate
 from shop.money import to_decimal
 from shop.outbound import outside_transaction
+
+log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 6 * 60 * 60
 
@@ -94,6 +97,12 @@ def convert(amount: object, rate: object) -> Decimal:
 
 # A KES→EGP rate outside this band is an inverted or garbage answer.
 SANE_BANDS = {("KES", "EGP"): (Decimal("0.25"), Decimal("0.60"))}
+# A service's rate further than this from the stored one, per day since the stored one was set (a day at
+# least), is refused: the stored rate stays and staff are told. Inside the band a wrong answer would
+# otherwise reprice the whole catalogue; a real move that large is for staff to confirm by setting the
+# rate by hand (`rate_set_by_hand`), and one that persists is followed after a few days (30 % after two).
+RATE_MAX_DAILY_MOVE = Decimal("0.15")
+HAND_SOURCE = "staff"  # the source of a rate staff set by hand
 USER_AGENT = "NileHighlandsTea-rates/1.0 (+https://nilehighlands.example/contact)"
 
 
@@ -110,6 +119,7 @@ class RefreshResult:
     rate: Rate | None
     refreshed: bool  # a provider answered with a good rate just now
     errors: list[str]  # one "source: reason" line per provider that failed
+    refused: Decimal | None = None  # a rate refused for moving too far from the stored one (none was taken)
 
 
 def _fill(template: str, from_currency: str, to_currency: str) -> str:
@@ -190,10 +200,18 @@ def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force
         return RefreshResult(rate_get(from_currency, to_currency), False, [])
 
     errors = []
+    refused: Decimal | None = None
     for item in providers if providers is not None else settings.EXCHANGE_RATE_PROVIDERS:
         source = _source_name(item)
         try:
             value = provider_fetch(item, from_currency, to_currency)
+            if row is not None:
+                _move_check(value, row, now)
+        except RateJump as exc:
+            log.warning("rates: %s refused: %s", source, exc)
+            errors.append(f"{source}: {exc}")
+            refused = refused or exc.value
+            continue  # the next service may answer a rate in line with the stored one
         except RateError as exc:
             errors.append(f"{source}: {exc}")
             continue
@@ -201,7 +219,7 @@ def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force
             from_currency=from_currency,
             to_currency=to_currency,
             defaults={"rate": value, "source": source, "last_updated": now,
-                      "last_attempt_at": now, "last_error": ""},
+                      "last_attempt_at": now, "last_error": "", "refused_rate": None, "refused_at": None},
         )
         rate_forget(from_currency, to_currency)
         return RefreshResult(rate_get(from_currency, to_currency), True, errors)
@@ -209,11 +227,66 @@ def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force
     # Every provider failed: keep the last good row (else the fallback) and say why.
     reason = "; ".join(errors)[:2000] or "no providers configured"
     if row is not None:
-        ExchangeRate.objects.filter(pk=row.pk).update(last_attempt_at=now, last_error=reason)
+        fields: dict[str, Any] = {"last_attempt_at": now, "last_error": reason}
+        if refused is not None:
+            fields.update(refused_rate=refused, refused_at=now)
+        ExchangeRate.objects.filter(pk=row.pk).update(**fields)
+        if refused is not None and row.refused_rate is None:  # told once, until a rate is taken again
+            _refusal_tell(row=row, refused=refused)
     else:  # nothing stored yet: the fallback is in use; remember why for the dashboard
         cache.set(_error_key(from_currency, to_currency), reason, CACHE_SECONDS)
     rate_forget(from_currency, to_currency)
-    return RefreshResult(rate_get(from_currency, to_currency), False, errors)
+    return RefreshResult(rate_get(from_currency, to_currency), False, errors, refused)
+
+
+class RateJump(RateError):
+    """A service's rate moved further from the stored one than RATE_MAX_DAILY_MOVE allows."""
+
+    def __init__(self, message: str, *, value: Decimal) -> None:
+        super().__init__(message, permanent=True)
+        self.value = value
+
+
+def rate_move(value: Decimal, stored: Decimal) -> Decimal:
+    """How far `value` is from `stored`, as a fraction of `stored` (0.40 for 40 %)."""
+    return abs(value - stored) / stored
+
+
+def _move_check(value: Decimal, row: ExchangeRate, now: datetime) -> None:
+    days = max(Decimal(1), Decimal((now - row.last_updated).total_seconds()) / 86400)
+    limit = RATE_MAX_DAILY_MOVE * days
+    move = rate_move(value, row.rate)
+    if move > limit:
+        raise RateJump(f"rate {value.normalize()} is {move * 100:.0f} % from the stored {row.rate.normalize()}, "
+                       f"more than {limit * 100:.0f} % in {days:.1f} day(s)", value=value)
+
+
+def _refusal_tell(*, row: ExchangeRate, refused: Decimal) -> None:
+    # imported here: the staff alerts read the catalogue and orders, which read this module
+    from backoffice.alerts import rate_refused_send  # noqa: PLC0415
+
+    rate_refused_send(stored=row.rate, refused=refused, move=rate_move(refused, row.rate), limit=RATE_MAX_DAILY_MOVE)
+
+
+def rate_set_by_hand(*, rate: object, from_currency: str = "KES", to_currency: str = "EGP") -> Rate:
+    """Store a rate staff typed: no move limit (a real jump is confirmed this way), the band still holds."""
+    from_currency, to_currency = from_currency.upper(), to_currency.upper()
+    value = to_decimal(rate)
+    if value is None or value <= 0:
+        raise RateError("the rate is not a positive number", permanent=True)
+    band = SANE_BANDS.get((from_currency, to_currency))
+    if band is not None and not (band[0] <= value <= band[1]):
+        raise RateError(f"rate {value} outside {band[0]}–{band[1]}", permanent=True)
+    now = timezone.now()
+    ExchangeRate.objects.update_or_create(
+        from_currency=from_currency, to_currency=to_currency,
+        defaults={"rate": value.quantize(Decimal("0.00000001")), "source": HAND_SOURCE, "last_updated": now,
+                  "last_attempt_at": now, "last_error": "", "refused_rate": None, "refused_at": None},
+    )
+    rate_forget(from_currency, to_currency)
+    found = rate_get(from_currency, to_currency)
+    assert found is not None
+    return found
 
 
 def _error_key(from_currency: str, to_currency: str) -> str:
@@ -232,6 +305,9 @@ class RateStatus:
     last_error: str
     # the last refresh failed and an older stored rate is in use
     is_stale: bool
+    # a rate a service answered that moved too far from the stored one, and how far in % (refused)
+    refused_rate: Decimal | None = None
+    refused_percent: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -252,4 +328,6 @@ def rate_status(from_currency: str = "KES", to_currency: str = "EGP") -> RateSta
         last_attempt_at=row.last_attempt_at if row else None,
         last_error=row.last_error if row else (cache.get(_error_key(from_currency.upper(), to_currency.upper())) or ""),
         is_stale=bool(row and row.last_error),
+        refused_rate=row.refused_rate.normalize() if row and row.refused_rate else None,
+        refused_percent=round(rate_move(row.refused_rate, row.rate) * 100) if row and row.refused_rate else None,
     )

@@ -48,6 +48,9 @@ def _system_status():
             "last_updated": rate.last_updated,
             "last_error": rate.last_error,
             "is_fallback": rate.is_fallback,
+            # a service's answer that moved too far from the stored rate, refused (shop.rates.RATE_MAX_DAILY_MOVE)
+            "refused_rate": str(rate.refused_rate) if rate.refused_rate is not None else None,
+            "refused_percent": rate.refused_percent,
         },
         "last_import": {
             "status": run.status if run else None,

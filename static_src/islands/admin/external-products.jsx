@@ -317,8 +317,11 @@ export default function ExternalProducts({ initial = null, permissions = null })
             <dt>{tr("exchangeRate")}</dt>
             <dd><bdi>{tr("rateKesEgp", { rate: config.exchangeRate })}</bdi>{" "}
               <small className="importer-muted">
-                {config.rateIsFallback ? tr("rateFallback") : tr("rateSource", { source: config.rateSource })}
-                {config.rateIsStale && !config.rateIsFallback && ` · ${tr("rateStale")}`}
+                {config.rateIsFallback ? tr("rateFallback")
+                  : config.rateSource === "staff" ? tr("rateByHand") : tr("rateSource", { source: config.rateSource })}
+                {config.rateRefused
+                  ? ` · ${tr("rateRefused", { rate: config.rateRefused, percent: config.rateRefusedPercent })}`
+                  : config.rateIsStale && !config.rateIsFallback && ` · ${tr("rateStale")}`}
               </small></dd>
           </div>
           <div><dt>{tr("markup")}</dt><dd><bdi dir="ltr">{Number(config.markup)}%</bdi></dd></div>

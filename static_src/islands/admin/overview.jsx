@@ -196,7 +196,9 @@ export default function Overview({ language, urls = {} }) {
               <Status ok={sys.exchangeRate?.ok}>
                 {`${at("rateKesEgp", { rate: sys.exchangeRate?.rate })} · `}
                 {sys.exchangeRate?.isFallback ? st("rateFallback") : formatDateTime(sys.exchangeRate?.lastUpdated)}
-                {sys.exchangeRate?.lastError ? ` · ${sys.exchangeRate.lastError}` : ""}
+                {sys.exchangeRate?.refusedRate
+                  ? ` · ${st("rateRefused", { rate: sys.exchangeRate.refusedRate, percent: sys.exchangeRate.refusedPercent })}`
+                  : sys.exchangeRate?.lastError ? ` · ${sys.exchangeRate.lastError}` : ""}
               </Status>
             </li>
             <li>
