@@ -36,7 +36,7 @@ from shop.models import (
     StoreSettings,
 )
 from shop.ratelimit import rate_limit_posts
-from shop.rates import SANE_BANDS, rate_set_by_hand
+from shop.rates import RateError, rate_checked, rate_set_by_hand
 
 
 def _superusers_only(request):
@@ -253,9 +253,11 @@ class ExchangeRateForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        band = SANE_BANDS.get((str(data.get("from_currency", "")).upper(), str(data.get("to_currency", "")).upper()))
-        if band and data.get("rate") is not None and not band[0] <= data["rate"] <= band[1]:
-            self.add_error("rate", f"outside {band[0]}–{band[1]}: an inverted or mistyped rate")
+        if data.get("rate") is not None:
+            try:  # the check a service's rate passes, so an inverted or mistyped rate is refused here
+                rate_checked(data["rate"], str(data.get("from_currency", "")), str(data.get("to_currency", "")))
+            except RateError as exc:
+                self.add_error("rate", str(exc))
         return data
 
 

@@ -171,10 +171,16 @@ def provider_fetch(item: str, from_currency: str, to_currency: str, *, timeout: 
         if isinstance(reason, dict):
             reason = reason.get("type") or reason.get("info") or "error"
         raise RateError(f"the service reported an error: {reason}", permanent=True)
-    value = to_decimal(_dig(data, path))
+    return rate_checked(_dig(data, path), from_currency, to_currency)
+
+
+def rate_checked(rate: object, from_currency: str, to_currency: str) -> Decimal:
+    """`rate` as a stored rate (8 places), whoever gave it (a service, staff): a positive number inside the
+    pair's sane band, else RateError."""
+    value = to_decimal(rate)
     if value is None or value <= 0:
         raise RateError("the rate is not a positive number", permanent=True)
-    band = SANE_BANDS.get((from_currency, to_currency))
+    band = SANE_BANDS.get((from_currency.upper(), to_currency.upper()))
     if band is not None and not (band[0] <= value <= band[1]):
         raise RateError(f"rate {value} outside {band[0]}–{band[1]}", permanent=True)
     return value.quantize(Decimal("0.00000001"))
@@ -215,14 +221,7 @@ def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force
         except RateError as exc:
             errors.append(f"{source}: {exc}")
             continue
-        ExchangeRate.objects.update_or_create(
-            from_currency=from_currency,
-            to_currency=to_currency,
-            defaults={"rate": value, "source": source, "last_updated": now,
-                      "last_attempt_at": now, "last_error": "", "refused_rate": None, "refused_at": None},
-        )
-        rate_forget(from_currency, to_currency)
-        return RefreshResult(rate_get(from_currency, to_currency), True, errors)
+        return RefreshResult(_rate_take(from_currency, to_currency, value, source=source, now=now), True, errors)
 
     # Every provider failed: keep the last good row (else the fallback) and say why.
     reason = "; ".join(errors)[:2000] or "no providers configured"
@@ -271,16 +270,15 @@ def _refusal_tell(*, row: ExchangeRate, refused: Decimal) -> None:
 def rate_set_by_hand(*, rate: object, from_currency: str = "KES", to_currency: str = "EGP") -> Rate:
     """Store a rate staff typed: no move limit (a real jump is confirmed this way), the band still holds."""
     from_currency, to_currency = from_currency.upper(), to_currency.upper()
-    value = to_decimal(rate)
-    if value is None or value <= 0:
-        raise RateError("the rate is not a positive number", permanent=True)
-    band = SANE_BANDS.get((from_currency, to_currency))
-    if band is not None and not (band[0] <= value <= band[1]):
-        raise RateError(f"rate {value} outside {band[0]}–{band[1]}", permanent=True)
-    now = timezone.now()
+    return _rate_take(from_currency, to_currency, rate_checked(rate, from_currency, to_currency), source=HAND_SOURCE,
+                      now=timezone.now())
+
+
+def _rate_take(from_currency: str, to_currency: str, value: Decimal, *, source: str, now: datetime) -> Rate:
+    """Store `value` as the pair's rate as of `now`, clear any failure or refusal, and read it back."""
     ExchangeRate.objects.update_or_create(
         from_currency=from_currency, to_currency=to_currency,
-        defaults={"rate": value.quantize(Decimal("0.00000001")), "source": HAND_SOURCE, "last_updated": now,
+        defaults={"rate": value, "source": source, "last_updated": now,
                   "last_attempt_at": now, "last_error": "", "refused_rate": None, "refused_at": None},
     )
     rate_forget(from_currency, to_currency)
