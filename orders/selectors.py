@@ -41,9 +41,9 @@ def order_summary(order: Order, payment: Payment | None = None) -> OrderSummary:
                         payment_status=order.payment_status, status=order.status)
 
 
-def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
-                        user: AbstractBaseUser | AnonymousUser | None = None) -> int:
-    """Orders placed and still waiting for their payment by this session, address or customer."""
+def _placed_by(*, session_key: str = "", client_ip: str | None = None,
+               user: AbstractBaseUser | AnonymousUser | None = None) -> Q:
+    """Orders placed by this session, this address or this customer (any one of those given); none if none is."""
     who = Q(pk__in=[])
     if session_key:
         who |= Q(session_key=session_key)
@@ -51,6 +51,13 @@ def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
         who |= Q(client_ip=client_ip)
     if user is not None and user.is_authenticated:
         who |= Q(user=user)
+    return who
+
+
+def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
+                        user: AbstractBaseUser | AnonymousUser | None = None) -> int:
+    """Orders placed and still waiting for their payment by this session, address or customer."""
+    who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
     return Order.objects.filter(who, status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING).count()
 
 
@@ -58,10 +65,6 @@ def open_cod_orders_count(*, session_key: str = "", user: AbstractBaseUser | Ano
                           since: datetime) -> int:
     """Cash-on-delivery orders this session or customer placed since `since` that have not shipped yet:
     each holds its stock until staff act. (Not by address: many homes share a mobile carrier's.)"""
-    who = Q(pk__in=[])
-    if session_key:
-        who |= Q(session_key=session_key)
-    if user is not None and user.is_authenticated:
-        who |= Q(user=user)
-    return Order.objects.filter(who, payment_status=PaymentStatus.COD, created_at__gte=since,
+    return Order.objects.filter(_placed_by(session_key=session_key, user=user), payment_status=PaymentStatus.COD,
+                                created_at__gte=since,
                                 status__in=[OrderStatus.PENDING, OrderStatus.PROCESSING]).count()
