@@ -5,13 +5,10 @@ import { t } from "../lib/i18n.js";
 export default function CartBadge({ itemCount = 0 }) {
   return (
     <>
-      {/* the link's name is the sentence ("2 items in cart"); the bare number is for the eye, and an
-          empty cart shows none (the server's "0" badge is hidden by CSS until this replaces it) */}
-      {itemCount > 0 && (
-        <span className="badge" data-count={itemCount} aria-hidden="true">
-          {itemCount}
-        </span>
-      )}
+      {/* the link's name is the sentence ("2 items in cart"); the bare number is for the eye */}
+      <span className="badge" data-count={itemCount} aria-hidden="true">
+        {itemCount}
+      </span>
       <span className="visually-hidden">{t("cartItems", { count: itemCount })}</span>
     </>
   );
