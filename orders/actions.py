@@ -119,8 +119,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
 
 
 def _details_record(order: Order, *, actor: User | None, note: str, tracking_number: str, courier: str,
-                    customer_note: str, notify: bool) -> bool:
-    """Record what came with the order's current status: a staff note, or new shipping details; True if anything was.
+                    customer_note: str, notify: bool) -> None:
+    """Record what came with the order's current status: a staff note, or new shipping details.
 
     A tracking number often comes after the parcel left (the courier books it later). It is kept as a change from
     shipped to shipped, keeping the courier and note to the customer already given unless new ones come, and the
@@ -131,7 +131,7 @@ def _details_record(order: Order, *, actor: User | None, note: str, tracking_num
     after = (tracking_number or before[0], courier or before[1], customer_note or before[2])
     new_shipment = order.status == S.SHIPPED and after != before
     if not (new_shipment or note):
-        return False
+        return
     tracking_number, courier, customer_note = after if new_shipment else ("", "", "")
     OrderStatusChange.objects.create(
         order=order, from_status=order.status, to_status=order.status, note=note, tracking_number=tracking_number,
@@ -140,7 +140,6 @@ def _details_record(order: Order, *, actor: User | None, note: str, tracking_num
     )
     if new_shipment and notify:
         order_status_send(order=order, status=order.status)
-    return True
 
 
 def order_cancel(*, order: Order, actor: User | None = None, note: str = "") -> Order:
