@@ -170,3 +170,44 @@ def test_a_sign_in_during_a_checkout_of_the_guest_cart_does_not_copy_the_ordered
         thread.join()
     # then the ordered lines stay ordered: none is copied into the customer's cart
     assert not Cart.objects.get(user=alice).lines.exists()
+
+
+def test_two_sign_ins_adopting_guest_carts_at_once_leave_one_cart_holding_both(make_product, alice, monkeypatch):
+    # given alice has no cart yet, and a guest cart in each of two browsers
+    from orders import cart as carts
+    from orders.models import Cart
+
+    green, black = make_product(stock=10), make_product(stock=10)
+    Cart.objects.create(session_key="phone").lines.create(product=green, quantity=2)
+    Cart.objects.create(session_key="laptop").lines.create(product=black, quantity=3)
+    adopted = threading.Event()
+    changed = carts.user_cart_changed
+
+    def adopt_and_linger(user_ids):
+        # the phone's sign-in has made the phone's cart alice's and not committed yet: the laptop's
+        # sign-in reads no cart of hers and tries to adopt its own (the race the IntegrityError covers)
+        changed(user_ids)
+        if threading.current_thread().name == "phone":
+            adopted.set()
+            threading.Event().wait(0.5)
+
+    monkeypatch.setattr(carts, "user_cart_changed", adopt_and_linger)
+
+    def sign_in(session_key):
+        try:
+            if session_key == "laptop":
+                adopted.wait(10)
+            carts.cart_merge(session_key=session_key, user=alice)
+        finally:
+            connection.close()
+
+    # when
+    threads = [threading.Thread(target=sign_in, args=(key,), name=key) for key in ("phone", "laptop")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # then alice has one cart holding both browsers' lines, and no guest cart is left
+    cart = Cart.objects.get(user=alice)
+    assert {line.product_id: line.quantity for line in cart.lines.all()} == {green.pk: 2, black.pk: 3}
+    assert not Cart.objects.filter(user=None).exists()
