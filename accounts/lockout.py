@@ -22,6 +22,21 @@ def lockout_response(request: HttpRequest, credentials: object = None, *args: An
     return render(request, "shop/locked_out.html", {"message": message}, status=429)
 
 
+def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None = None) -> str | None:
+    """The name a sign-in attempt is counted under (AXES_USERNAME_CALLABLE): trimmed and in lower case.
+
+    Customers sign in with their e-mail in any case, so "Alice@…" and "alice@…" are one account and must
+    share one counter; otherwise each spelling would get its own five guesses. (A staff username differing
+    only in case shares the counter too: stricter, never looser.)
+    """
+    if credentials:
+        name = credentials.get("username")
+    else:
+        data = getattr(request, "data", None) or request.POST
+        name = data.get("username") or data.get("email")
+    return name.strip().lower() if isinstance(name, str) else None
+
+
 def client_ip(request: HttpRequest) -> str:
     """The visitor's address for lockout counters, trusting only our own proxies.
 

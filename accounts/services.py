@@ -4,7 +4,6 @@ import hashlib
 import re
 from datetime import timedelta
 
-from axes.utils import reset as axes_reset
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
@@ -18,6 +17,7 @@ from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
 from accounts.emails import password_reset_email
+from accounts.lockout import lockout_reset
 from accounts.models import AuthToken, User
 from orders.cart import cart_merge
 from shop.errors import ShopError
@@ -361,5 +361,5 @@ def password_reset_complete(*, token: str, password: object, confirm: object = N
         # every session carries a hash of the old password and now fails to load
         AuthToken.objects.filter(user=user).delete()
     # whoever just proved they own the mailbox may sign in again at once
-    axes_reset(username=user.email)
+    lockout_reset(username=user.email)
     return user

@@ -291,6 +291,8 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # counters then use the client address they forward, not the proxy's.
 TRUSTED_PROXY_COUNT = env("TRUSTED_PROXY_COUNT", cast=int, default=0)
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+# one counter per account whatever the case its e-mail is typed in
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 
 # --- Language -------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -162,3 +162,18 @@ def test_without_a_trusted_proxy_x_forwarded_for_is_ignored(client, alice, passw
 
     # then
     assert response.status_code == 429
+
+
+@pytest.mark.parametrize("api", [False, True])
+def test_changing_the_case_of_the_email_does_not_buy_more_guesses(client, alice, password, api):
+    # given five failures, each with the address written differently (the sign-in takes any case)
+    for email in ("alice@example.com", "Alice@example.com", "ALICE@example.com", "alice@EXAMPLE.com",
+                  " aLiCe@example.com "):
+        _fail(client, email, address="10.0.9.1", api=api)
+
+    # when the right password comes in yet another case
+    response = client.post("/login", {"email": "AliCE@Example.COM", "password": password}, REMOTE_ADDR="10.0.9.1")
+
+    # then the pair is locked, as for five failures written alike
+    assert response.status_code == 429
+    assert not client.get("/").wsgi_request.user.is_authenticated
