@@ -49,7 +49,27 @@ def retry_wait(attempts):
 
 
 def _due(now):
-    return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(status=S.SENDING, locked_until__lt=now)
+    return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(lapsed_claim(now), attempts__lt=settings.EMAIL_MAX_ATTEMPTS)
+
+
+def lapsed_claim(now):
+    """A row claimed by a worker that stopped while sending (its lease ran out)."""
+    return Q(status=S.SENDING, locked_until__lt=now)
+
+
+LAPSED_ERROR = "The worker stopped while sending, on every attempt (killed, out of memory, a time limit)."
+
+
+def lapsed_give_up(model, now):
+    """Fail the rows of `model` (an outbox) whose last allowed attempt ended with its worker gone.
+
+    Without this such a row is neither due (no attempts left) nor failed: "sending" for ever, retried
+    every lease if it were due, and never shown to staff among the failed."""
+    gave_up = model.objects.filter(lapsed_claim(now), attempts__gte=settings.EMAIL_MAX_ATTEMPTS).update(
+        status=S.FAILED, locked_until=None, last_error=LAPSED_ERROR)
+    if gave_up:
+        logger.error("%s %s row(s) given up: %s", gave_up, model.__name__, LAPSED_ERROR)
+    return gave_up
 
 
 def _message(email):
@@ -112,6 +132,7 @@ def outbox_send_due(*, limit=200, budget=SWEEP_BUDGET):
     and go in a later sweep.
     """
     started = time.monotonic()
+    lapsed_give_up(OutboundEmail, timezone.now())
     due = (OutboundEmail.objects.filter(_due(timezone.now()))
            .order_by("next_attempt_at", "pk").values_list("pk", flat=True)[:limit])
     sent = 0

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
 from shop.outbound import outside_transaction
-from shop.outbox import ERROR_MAX, SEND_LEASE, SWEEP_BUDGET, retry_wait
+from shop.outbox import ERROR_MAX, SEND_LEASE, SWEEP_BUDGET, lapsed_claim, lapsed_give_up, retry_wait
 from shop.queue import enqueue
 
 logger = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def _deliver_soon(message_id: int) -> None:
 
 
 def _due(now: datetime) -> Q:
-    return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(status=S.SENDING, locked_until__lt=now)
+    return Q(status=S.QUEUED, next_attempt_at__lte=now) | Q(lapsed_claim(now), attempts__lt=settings.EMAIL_MAX_ATTEMPTS)
 
 
 def whatsapp_deliver(*, message_id: int) -> bool:
@@ -159,6 +159,7 @@ def whatsapp_send_due(*, limit: int = 200, budget: timedelta = SWEEP_BUDGET) -> 
     The rest stay due for a later sweep.
     """
     started = time.monotonic()
+    lapsed_give_up(OutboundWhatsApp, timezone.now())
     due = (OutboundWhatsApp.objects.filter(_due(timezone.now())).order_by("next_attempt_at", "pk")
            .values_list("pk", flat=True)[:limit])
     sent = 0

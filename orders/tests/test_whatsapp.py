@@ -1,5 +1,6 @@
 """WhatsApp: click-to-chat links on five pages, opt-in order updates through the adapter and its outbox."""
 
+from datetime import timedelta
 from urllib.parse import quote
 
 import pytest
@@ -143,3 +144,18 @@ def test_the_console_sender_is_the_default(api, make_product, checkout_body, cap
     with caplog.at_level("INFO", logger="shop.whatsapp"):
         assert whatsapp_send_due() == 1
     assert "WhatsApp to 201012345678" in caplog.text
+
+
+def test_a_message_whose_worker_dies_on_every_attempt_is_given_up(fake_whatsapp, settings):
+    # given: the last allowed attempt's worker died while sending
+    settings.EMAIL_MAX_ATTEMPTS = 3
+    message = OutboundWhatsApp.objects.create(
+        to="201012345670", text="Your order is on its way.", status=OutboundWhatsAppStatus.SENDING, attempts=3,
+        locked_until=timezone.now() - timedelta(seconds=1))
+    # when
+    sent = whatsapp_send_due()
+    # then: no fourth attempt; it is failed, not "sending" for ever
+    message.refresh_from_db()
+    assert sent == 0 and fake_whatsapp.messages == []
+    assert (message.status, message.attempts) == (OutboundWhatsAppStatus.FAILED, 3)
+    assert "worker stopped" in message.last_error

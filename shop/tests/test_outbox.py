@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from shop.mail import mail_queue
 from shop.models import ContactMessage, OutboundEmail, OutboundEmailStatus
-from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due, retry_wait
+from shop.outbox import outbox_deliver, outbox_failed_list, outbox_prune, outbox_send_due, retry_wait
 from shop.tasks import outbox_deliver_task
 from shop.tests.smtp_server import SilentSmtpServer, SmtpServer
 from tests.factories import make_message
@@ -163,6 +163,23 @@ def test_a_mail_is_given_up_after_the_attempt_limit(settings, broker):
     email.refresh_from_db()
     assert (email.status, email.attempts) == (OutboundEmailStatus.FAILED, 3)
     assert email.last_error.startswith("SMTPServerDisconnected")
+
+
+def test_a_mail_whose_worker_dies_on_every_attempt_is_given_up_and_shown_as_failed(settings, broker):
+    # given: the last allowed attempt's worker died while sending (killed, out of memory)
+    settings.EMAIL_MAX_ATTEMPTS = 3
+    email = _queue()
+    OutboundEmail.objects.filter(pk=email.pk).update(
+        status=OutboundEmailStatus.SENDING, attempts=3, locked_until=timezone.now() - timedelta(seconds=1))
+    # when: sweeps run long after
+    with time_machine.travel(timezone.now() + timedelta(hours=1)):
+        sent = outbox_send_due() + outbox_send_due()
+    # then: no fourth attempt, and staff see it among the failed mail
+    email.refresh_from_db()
+    assert sent == 0 and mail.outbox == []
+    assert (email.status, email.attempts) == (OutboundEmailStatus.FAILED, 3)
+    assert "worker stopped" in email.last_error
+    assert [e.pk for e in outbox_failed_list()] == [email.pk]
 
 
 # --- stored with the change that causes it --------------------------------------
