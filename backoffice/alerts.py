@@ -9,10 +9,11 @@ the tenth sale of a low product says nothing; restocking it re-arms the alert. T
 is queued in the transaction of the stock change, so a rolled-back checkout sends none.
 """
 
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Count, Sum
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -31,6 +32,7 @@ SEVERITY = {"in": 0, "low": 1, "out": 2}
 # who looks after stock: the roles that may change products (Owner, Manager)
 STOCK_ALERT_RIGHT = ("products", "edit")
 DAILY_SUMMARY_MARK = "daily-summary"
+NEVER = datetime(2000, 1, 1, tzinfo=UTC)  # the mark before the first summary
 
 
 def _staff():
@@ -139,22 +141,37 @@ def daily_summary_send(*, now=None):
     Revenue is left out for roles without the analytics right."""
     now = now or timezone.now()
     today = timezone.localdate(now)
-    mark = Heartbeat.objects.filter(name=DAILY_SUMMARY_MARK).first()
-    if mark and timezone.localdate(mark.seen_at) == today:
-        return 0
-    Heartbeat.objects.update_or_create(name=DAILY_SUMMARY_MARK, defaults={"seen_at": now})
-    figures = daily_summary_figures(now=now)
-    sent = 0
-    for user in _staff().filter(daily_summary=True):
-        language = user.language or settings.LANGUAGE_CODE
-        with translation.override(language):
-            context = {**figures, "day": today, "show_revenue": has_permission(user, "analytics"),
-                       "link": _link(reverse("backoffice:dashboard"))}
-            subject = render_to_string("backoffice/email/daily_summary_subject.txt", context).strip()
-            text = render_to_string("backoffice/email/daily_summary.txt", context)
-        mail_queue(to=user.email, subject=subject, text=text, language=language)
-        sent += 1
+    # one transaction: the day's mark and every summary are stored together, so a job that dies halfway
+    # leaves the day unsent (its rerun sends them all), and a second job at once finds the day taken
+    with transaction.atomic():
+        if not _daily_summary_claim(now=now, today=today):
+            return 0
+        figures = daily_summary_figures(now=now)
+        sent = 0
+        for user in _staff().filter(daily_summary=True):
+            _daily_summary_queue(user=user, figures=figures, today=today)
+            sent += 1
     return sent
+
+
+def _daily_summary_claim(*, now, today):
+    """Take `today`'s summary for this job: True unless a summary of that local day was already taken.
+
+    A conditional UPDATE, so of two jobs at once exactly one moves the mark (the other waits for its
+    row lock, then finds the mark already on today)."""
+    day_start = timezone.make_aware(datetime.combine(today, time.min))
+    Heartbeat.objects.get_or_create(name=DAILY_SUMMARY_MARK, defaults={"seen_at": NEVER})
+    return bool(Heartbeat.objects.filter(name=DAILY_SUMMARY_MARK, seen_at__lt=day_start).update(seen_at=now))
+
+
+def _daily_summary_queue(*, user, figures, today):
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = {**figures, "day": today, "show_revenue": has_permission(user, "analytics"),
+                   "link": _link(reverse("backoffice:dashboard"))}
+        subject = render_to_string("backoffice/email/daily_summary_subject.txt", context).strip()
+        text = render_to_string("backoffice/email/daily_summary.txt", context)
+    mail_queue(to=user.email, subject=subject, text=text, language=language)
 
 
 def daily_summary_opt(*, user, enabled):

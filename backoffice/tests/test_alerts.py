@@ -1,10 +1,11 @@
 """Alerts (issue 17): stock e-mails once per crossing, the opt-in daily summary, the overview's counts."""
 
+import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from backoffice.alerts import daily_summary_send, stock_levels_check
@@ -156,6 +157,59 @@ def test_the_next_day_it_goes_again(owner):
     sent = daily_summary_send()
     # then
     assert sent == 1 and len(_mail_to(owner.email)) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_summary_jobs_at_once_send_one_summary(owner):
+    # given: the job delivered twice (beat's catch-up, a late acknowledgement), both picked up at once
+    owner.daily_summary = True
+    owner.save()
+    for day in range(30):  # thirty mornings: two jobs started together do not always overlap
+        now = timezone.now() + timedelta(days=day)
+        start = threading.Barrier(2, timeout=10)
+        counts = []
+
+        def run(now=now, start=start, counts=counts):
+            try:
+                start.wait()
+                counts.append(daily_summary_send(now=now))
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        # when
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # then
+        assert sorted(counts) == [0, 1], day
+        assert len(_mail_to(owner.email)) == day + 1
+
+
+def test_a_summary_job_that_dies_halfway_sends_every_summary_when_it_runs_again(owner, manager, monkeypatch):
+    # given: the job fails on the second recipient (the database drops, the worker is killed)
+    import backoffice.alerts
+
+    owner.daily_summary = manager.daily_summary = True
+    owner.save()
+    manager.save()
+    real_queue = backoffice.alerts.mail_queue
+
+    def queue_then_fail(**mail):
+        if mail["to"] == manager.email:
+            raise DatabaseError("server closed the connection unexpectedly")
+        return real_queue(**mail)
+
+    monkeypatch.setattr(backoffice.alerts, "mail_queue", queue_then_fail)
+    with pytest.raises(DatabaseError):
+        daily_summary_send()
+    # when: the job runs again (Celery redelivers it, or an operator starts it)
+    monkeypatch.undo()
+    sent = daily_summary_send()
+    # then: each one summary, not the first recipient's twice nor the second's never
+    assert sent == 2
+    assert len(_mail_to(owner.email)) == 1 and len(_mail_to(manager.email)) == 1
 
 
 def test_the_summary_is_in_the_staff_members_language(owner):
