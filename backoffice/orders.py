@@ -8,6 +8,7 @@ and the audit entry a changed status leaves.
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -25,7 +26,8 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
 
     Moved on its own (from its page, where its alert shows), the order's flag for staff is cleared: they
     restored or settled what it was about. Moved with a selection (`one_order` False), it stays flagged:
-    nobody saw the alert (money captured on a cancelled order, a refund to check)."""
+    nobody saw the alert (money captured on a cancelled order). A refund to check is never cleared by a
+    move: staff mark it checked (`order_refund_mark_checked`)."""
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
@@ -74,3 +76,21 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
         except ShopError as error:
             result.failed.append({"id": order.pk, "number": order.number, "message": error.message})
     return result
+
+
+def order_refund_mark_checked(*, actor: User, order: Order) -> Order:
+    """Clear `order`'s "money returned to check" flag: staff checked the return in the payment provider's
+    dashboard. The status stays as it is; the audit entry keeps who checked it and when.
+
+    Only that flag is cleared here: money captured on a cancelled order, or a refund due, is settled by
+    restoring the order or by the refund coming back, not by saying so."""
+    with transaction.atomic():
+        cleared = Order.objects.filter(pk=order.pk, needs_attention=True, attention_reason="refund_to_check").update(
+            needs_attention=False, updated_at=timezone.now())
+        if not cleared:  # not flagged so, or another member of staff marked it a moment ago
+            raise ShopError(_("This order has no returned money to check"), status=409)
+        order.refresh_from_db()
+        audit_record(actor=actor, action="order.refund_checked", target=order,
+                     details=f"{order.number}: money returned checked in the payment provider's dashboard "
+                             f"(status {order.status} kept)")
+    return order

@@ -36,6 +36,9 @@ TRACKING_MAX = 100  # OrderStatusChange.tracking_number
 COURIER_MAX = 100  # OrderStatusChange.courier
 # statuses the customer hears about by e-mail
 NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
+# flags a status change never settles: nothing in a move says the money was checked in the provider's
+# dashboard, so staff say it themselves (backoffice.orders.order_refund_mark_checked)
+CHECKED_BY_HAND = {"refund_to_check"}
 
 
 class OrderStatusError(ShopError):
@@ -59,7 +62,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in). `settles_attention`: staff
-    moved it from its own page, beside its alert, so its flag is cleared.
+    moved it from its own page, beside its alert, so its flag is cleared (unless it is one staff clear
+    by hand, CHECKED_BY_HAND: a refund to check).
 
     Cancelling releases reserved stock and gives the coupon's use back; un-cancelling takes both again.
     Setting the current status again moves nothing, but a note or new shipping details sent with it are
@@ -97,7 +101,7 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
                 coupon_use_take(locked.coupon_id, active_only=False)
             locked.stock_reserved = True
             fields.append("stock_reserved")
-        if locked.needs_attention and settles_attention:
+        if locked.needs_attention and settles_attention and locked.attention_reason not in CHECKED_BY_HAND:
             locked.needs_attention = False
             fields.append("needs_attention")
         locked.status = status

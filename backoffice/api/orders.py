@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.exports import orders_csv
-from backoffice.orders import order_status_change, order_status_change_bulk
+from backoffice.orders import order_refund_mark_checked, order_status_change, order_status_change_bulk
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment
@@ -226,6 +226,21 @@ class OrderStatusApi(StaffApi):
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
+class OrderRefundCheckedApi(StaffApi):
+    """"Mark as checked": staff checked money returned that did not match the order's payment (flag
+    `refund_to_check`) in the provider's dashboard. The status is not touched; the right is the one a
+    status change needs, as a status change from the order's own row used to clear this flag."""
+
+    area = "orders"
+    area_actions = {"POST": "status"}
+
+    @extend_schema(request=None, responses=OrderRowSerializer)
+    def post(self, request, order_id):
+        order = get_object_or_404(Order, pk=order_id)
+        order_refund_mark_checked(actor=request.user, order=order)
+        return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
+
+
 class OrderBulkStatusApi(StaffApi):
     area = "orders"
     area_actions = {"PUT": "status"}
@@ -261,5 +276,7 @@ urlpatterns = [
     path("admin/orders/export", OrderExportApi.as_view(), name="admin-orders-export"),
     path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
     path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
+    path("admin/orders/<id:order_id>/refund-checked", OrderRefundCheckedApi.as_view(),
+         name="admin-order-refund-checked"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

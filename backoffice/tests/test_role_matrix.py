@@ -15,16 +15,24 @@ from django.utils import timezone
 from accounts.models import AuthToken, Role, User
 from accounts.roles import MATRIX
 from importer.models import ExternalProduct, ImporterRun
+from orders.actions import order_refund_to_check
 from orders.models import Coupon
 from shop.models import Announcement, NewsletterSubscriber, OutboundEmail
 from tests.factories import make_category, make_message, make_order, make_product, make_review
 
 STAFF = "any staff member"  # no area: every role
 
+
+def _refund_to_check(order):
+    order_refund_to_check(order=order, note="refund of another transaction")
+    return order
+
+
 # what a placeholder in a path or body stands for, built only when a row uses it
 THINGS = {
     "product": lambda: make_product().pk,
     "order": lambda: make_order().pk,
+    "flagged": lambda: _refund_to_check(make_order()).pk,
     "customer": lambda: User.objects.create_user(username="mona@example.com", email="mona@example.com",
                                                  password="x").pk,
     "staff": lambda: User.objects.create_user(username="target", email="t@staff.example", password="x",
@@ -82,6 +90,7 @@ ENDPOINTS = [
     ("get", "/api/admin/orders/export", None, "orders", "view"),
     ("get", "/api/admin/orders/{order}", None, "orders", "view"),
     ("put", "/api/admin/orders/{order}/status", {"status": "shipped"}, "orders", "status"),
+    ("post", "/api/admin/orders/{flagged}/refund-checked", {}, "orders", "status"),
     ("put", "/api/admin/bulk/orders", {"orderIds": ["{order}"], "status": "delivered"}, "orders", "status"),
     ("get", "/api/admin/analytics?period=7d", None, "analytics", "view"),
     ("get", "/api/admin/analytics/export?period=7d", None, "analytics", "view"),

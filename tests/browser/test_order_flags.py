@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from orders.actions import order_refund_to_check
 from shop.store_settings import store_settings_get
 from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
@@ -40,6 +41,27 @@ def test_the_overview_alerts_and_the_orders_list_badges_flagged_orders(new_page,
     expect(page.locator("[data-flag='attention']")).to_have_text("يحتاج إلى متابعة")
     expect(page.get_by_label("المتابعة")).to_have_value("1")
     screenshot(page, "backoffice-orders-flags-ar-phone")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_mark_as_checked_clears_a_refund_to_check_from_the_orders_page(new_page, live_server, support, language):
+    # given an order flagged with money returned that does not match its payment
+    order = make_order(lines=[(make_product(title="Kenya Gold", stock=40), 1)])
+    order_refund_to_check(order=order, note="refund of another transaction")
+    page = signed_in(new_page, live_server, support)
+    prefix = "/ar" if language == "ar" else ""
+    page.goto(f"{prefix}/admindash/orders?attention=1")
+    # when support open it and mark the returned money checked
+    page.get_by_role("button", name=order.number).click()
+    alert = page.locator("[data-attention='refund_to_check']")
+    alert.get_by_role("button", name={"en": "Mark as checked", "ar": "تعليم كمُراجَع"}[language]).click()
+    # then the alert and the row's badge are gone, and the status is what it was
+    expect(page.locator("#toasts")).to_contain_text(
+        {"en": "returned money marked as checked", "ar": "تم تعليم المبلغ المُسترد كمُراجَع"}[language])
+    expect(alert).to_have_count(0)
+    expect(page.locator("[data-flag='attention']")).to_have_count(0)
+    order.refresh_from_db()
+    assert (order.needs_attention, order.status) == (False, "processing")
 
 
 def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):

@@ -63,7 +63,29 @@ function OrderFlags({ order }) {
   );
 }
 
-function OrderDetail({ orderId, onClose }) {
+// "Mark as checked" beside a refund-to-check alert: clears the flag, never the status
+function MarkCheckedButton({ order, onChecked }) {
+  const [busy, setBusy] = useState(false);
+  const mark = async () => {
+    setBusy(true);
+    try {
+      const row = await api(`/api/admin/orders/${order.id}/refund-checked`, { method: "POST", body: {} });
+      onChecked(row);
+      toast(st("markedChecked", { number: order.number }), "success");
+    } catch (err) {
+      toast(userMessage(err, st("markCheckedFailed")), "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className="button button--small" onClick={mark} disabled={busy} title={st("markCheckedHint")} data-mark-checked>
+      {st("markChecked")}
+    </button>
+  );
+}
+
+function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
   const [order, setOrder] = useState(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -102,7 +124,12 @@ function OrderDetail({ orderId, onClose }) {
             <div>
               <h3>{st("paymentLabel")}</h3>
               {order.needsAttention && (
-                <p className="alert alert--error" role="alert">{st(`attention.${order.attentionReason}`, { defaultValue: st("attentionBadge") })}</p>
+                <div className="alert alert--error" role="alert" data-attention={order.attentionReason}>
+                  <p>{st(`attention.${order.attentionReason}`, { defaultValue: st("attentionBadge") })}</p>
+                  {mayChange && order.attentionReason === "refund_to_check" && (
+                    <MarkCheckedButton order={order} onChecked={(row) => { setOrder({ ...order, needsAttention: row.needsAttention }); onRowChanged(row); }} />
+                  )}
+                </div>
               )}
               {order.isTest && <p className="alert alert--info">{st("testHint")}</p>}
               <p>
@@ -413,7 +440,7 @@ export default function AdminOrders({ permissions, urls = {} }) {
           )
         }
       />
-      <OrderDetail key={detailId || "none"} orderId={detailId} onClose={() => setDetailId(null)} />
+      <OrderDetail key={detailId || "none"} orderId={detailId} onClose={() => setDetailId(null)} mayChange={mayChange} onRowChanged={table.updateRow} />
       {change && (
         <StatusChangeDialog
           change={change}
