@@ -119,12 +119,15 @@ class CartItemAddApi(_CartWriteApi):
     class InputSerializer(serializers.Serializer[Any]):
         product_id = serializers.IntegerField()
         quantity = serializers.IntegerField(default=1, min_value=1, max_value=999)
+        # where a new line goes in the cart's list (0 first; Undo puts a removed line back); last without it
+        position = serializers.IntegerField(required=False, min_value=0, max_value=999)
 
     @extend_schema(request=InputSerializer, responses=CartSchema)
     def post(self, request: Request) -> Response:
         data = validated_input(self.InputSerializer, request.data)
         change = carts.cart_line_add(owner=carts.cart_owner(request._request, create=True),
-                                     product_id=data["product_id"], quantity=data["quantity"])
+                                     product_id=data["product_id"], quantity=data["quantity"],
+                                     position=data.get("position"))
         return _cart_response(request, lines=change.lines, notice=_capped_notice(change.capped))
 
 

@@ -120,18 +120,23 @@ def _cart_create(owner: CartOwner) -> Cart:
         return cart
 
 
+# the cart's order (CartLine.Meta.ordering): lines as they were added, a line put back by Undo where it was
+_IN_ORDER = "ORDER BY l.position, l.id"
+
+
 class _Line(NamedTuple):
     id: int
     product: Product
     quantity: int
+    position: int
 
 
 def _lines(where: str, value: int | str) -> list[_Line]:
-    """The lines of the cart whose id `where` gives, with their products, in the order they were added."""
+    """The lines of the cart whose id `where` gives, with their products, in the cart's order."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT l.id, l.quantity, {_PRODUCT.sql} FROM {_LINES} l "
-                       f"JOIN {_PRODUCTS} p ON p.id = l.product_id WHERE l.cart_id = {where} ORDER BY l.id", [value])
-        return [_Line(row[0], _PRODUCT.instance(row[2:]), row[1]) for row in cursor.fetchall()]
+        cursor.execute(f"SELECT l.id, l.quantity, l.position, {_PRODUCT.sql} FROM {_LINES} l "
+                       f"JOIN {_PRODUCTS} p ON p.id = l.product_id WHERE l.cart_id = {where} {_IN_ORDER}", [value])
+        return [_Line(row[0], _PRODUCT.instance(row[3:]), row[1], row[2]) for row in cursor.fetchall()]
 
 
 def cart_lines_for_request(request: HttpRequest | Request) -> list[tuple[Product, int]]:
@@ -231,6 +236,7 @@ def cart_merge(*, session_key: str, user: User) -> None:
                 target = Cart.objects.get(user=user)
         _bump(target)
         per_line = store_settings_get().max_quantity_per_line
+        last = max(target.lines.values_list("position", flat=True), default=0)
         for line in guest.lines.select_related("product"):
             existing = target.lines.filter(product=line.product).first()
             quantity = line.quantity + (existing.quantity if existing else 0)
@@ -241,7 +247,8 @@ def cart_merge(*, session_key: str, user: User) -> None:
                 existing.quantity = quantity
                 existing.save(update_fields=["quantity"])
             else:
-                target.lines.create(product=line.product, quantity=quantity)
+                last += 1  # after the customer's own lines, in the guest's order
+                target.lines.create(product=line.product, quantity=quantity, position=last)
         guest.delete()
 
 
@@ -281,19 +288,20 @@ class CartChange(NamedTuple):
 
 
 def _read(owner: CartOwner) -> tuple[Cart, list[_Line]] | None:
-    """The owner's cart (with its version) and its lines with their products, in the order they were
-    added, in one query; None when they have no cart."""
+    """The owner's cart (with its version) and its lines with their products, in the cart's order, in one
+    query; None when they have no cart."""
     cart_id, value = _first_cart(owner)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {_CART.sql}, l.id, l.quantity, {_PRODUCT.sql} FROM {_CARTS} c "
+        cursor.execute(f"SELECT {_CART.sql}, l.id, l.quantity, l.position, {_PRODUCT.sql} FROM {_CARTS} c "
                        f"LEFT JOIN {_LINES} l ON l.cart_id = c.id LEFT JOIN {_PRODUCTS} p ON p.id = l.product_id "
-                       f"WHERE c.id = {cart_id} ORDER BY l.id", [value])
+                       f"WHERE c.id = {cart_id} {_IN_ORDER}", [value])
         rows = cursor.fetchall()
     if not rows:
         return None
     width = _CART.width
-    return _CART.instance(rows[0][:width]), [_Line(row[width], _PRODUCT.instance(row[width + 2:]), row[width + 1])
-                                             for row in rows if row[width] is not None]
+    return _CART.instance(rows[0][:width]), [
+        _Line(row[width], _PRODUCT.instance(row[width + 3:]), row[width + 1], row[width + 2])
+        for row in rows if row[width] is not None]
 
 
 _BUMP = f"UPDATE {_CARTS} SET version = version + 1, updated_at = %(now)s WHERE id = %(cart)s"
@@ -309,10 +317,11 @@ def _bump(cart: Cart) -> None:
         cursor.execute(_BUMP, {"now": connection.ops.adapt_datetimefield_value(cart.updated_at), "cart": cart.pk})
 
 
-def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict[str, Any]) -> bool:
+def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict[str, Any], *,
+                          first: str | None = None) -> bool:
     """Run `statement`, a write to the cart's lines that reads the cart's id from the table `{bumped}`, and
     move the cart's version on, as one step, if the version is still `version`; False, and nothing
-    written, when another write came first.
+    written, when another write came first. `first`: a write of the same kind that goes before it.
 
     On PostgreSQL this is one statement, atomic on its own: no BEGIN or COMMIT round trip (issue 14).
     A write that waited for the cart's row sees the other's version once that commits, and writes nothing.
@@ -323,15 +332,19 @@ def _write_unless_changed(cart: Cart, version: int, statement: str, params: dict
                               "version": version, **params}
     with db.cursor() as cursor:
         if db.vendor == "postgresql":
-            cursor.execute(f"WITH bumped AS ({_BUMP_UNLESS_CHANGED} RETURNING id) {statement.format(bumped='bumped')}",
-                           values)
+            before = f", moved AS ({first.format(bumped='bumped')})" if first else ""
+            cursor.execute(f"WITH bumped AS ({_BUMP_UNLESS_CHANGED} RETURNING id){before} "
+                           f"{statement.format(bumped='bumped')}", values)
             written: bool = cursor.rowcount == 1
         else:  # SQLite's WITH takes only a SELECT: the version is moved on first, in one transaction
             with transaction.atomic(savepoint=False):
                 cursor.execute(_BUMP_UNLESS_CHANGED, values)
                 written = cursor.rowcount == 1
+                bumped = "(SELECT %(cart)s AS id) AS bumped"
+                if written and first:
+                    cursor.execute(first.format(bumped=bumped), values)
                 if written:
-                    cursor.execute(statement.format(bumped="(SELECT %(cart)s AS id) AS bumped"), values)
+                    cursor.execute(statement.format(bumped=bumped), values)
                     written = cursor.rowcount == 1
     if written:
         cart.updated_at = now
@@ -352,30 +365,46 @@ def _purchasable_line(lines: list[_Line], product_id: int | str) -> tuple[Produc
     return _purchasable(product_id, line.product if line else None), line
 
 
-def _line_write(line: _Line | None, product: Product, quantity: int) -> tuple[str, dict[str, Any]]:
-    """The statement that sets the product's line to `quantity`, for _write_unless_changed."""
+def _line_write(line: _Line | None, product: Product, quantity: int, position: int) -> tuple[str, dict[str, Any]]:
+    """The statement that sets the product's line to `quantity` (a new line's at `position`), for
+    _write_unless_changed."""
     if line is not None:
         return (f"UPDATE {_LINES} SET quantity = %(quantity)s "
                 "WHERE id = %(line)s AND cart_id IN (SELECT id FROM {bumped})", {"quantity": quantity, "line": line.id})
-    return (f"INSERT INTO {_LINES} (cart_id, product_id, quantity) SELECT id, %(product)s, %(quantity)s "
-            "FROM {bumped}", {"product": product.pk, "quantity": quantity})
+    return (f"INSERT INTO {_LINES} (cart_id, product_id, quantity, position) "
+            "SELECT id, %(product)s, %(quantity)s, %(position)s FROM {bumped}",
+            {"product": product.pk, "quantity": quantity, "position": position})
+
+
+# moves the lines from `position` on one place down, to make room for a line put back there
+_MAKE_ROOM = (f"UPDATE {_LINES} SET position = position + 1 "
+              "WHERE cart_id IN (SELECT id FROM {bumped}) AND position >= %(position)s")
+
+
+def _new_line_place(lines: list[_Line], index: int | None) -> tuple[int, bool]:
+    """Where a new line goes among `lines` (the cart's, in order): at `index` in the list (a line put back
+    by Undo), else last. Its position, and whether the lines from there on must move down first."""
+    if index is not None and 0 <= index < len(lines):
+        return lines[index].position, True
+    return max((line.position for line in lines), default=0) + 1, False
 
 
 def _line_change(owner: CartOwner, product_id: int | str,
-                 wanted_for: Callable[[_Line | None], int]) -> CartChange:
+                 wanted_for: Callable[[_Line | None], int], index: int | None = None) -> CartChange:
     """Set the product's line in the owner's cart (made now if they have none) to `wanted_for(its line)`,
     capped at the stock on hand; past the store's caps, refused with a CartError and no line changed.
+    A new line goes at `index` in the cart's list when given, else last.
 
     Optimistic: the lines are read without holding the cart, and the write lands only if no other
     write changed them since (the cart's version). One that did (two tabs at the same moment) is worked
     out again from the new lines, this time holding the cart, so that it lands. Holding the cart every
     time cost three more round trips to PostgreSQL (issue 14).
     """
-    cart, change = _try_line_change(owner, product_id, wanted_for)
+    cart, change = _try_line_change(owner, product_id, wanted_for, index)
     if change is None:
         with transaction.atomic():
             _bump(cart)  # held until this try commits: no other write can come between
-            cart, change = _try_line_change(owner, product_id, wanted_for)
+            cart, change = _try_line_change(owner, product_id, wanted_for, index)
     if change is None:  # the owner's cart went meanwhile (merged into the customer's at sign-in)
         raise _cart_gone()
     return change
@@ -397,8 +426,8 @@ def _read_or_create(owner: CartOwner) -> tuple[Cart, list[_Line]]:
     return found
 
 
-def _try_line_change(owner: CartOwner, product_id: int | str,
-                     wanted_for: Callable[[_Line | None], int]) -> tuple[Cart, CartChange | None]:
+def _try_line_change(owner: CartOwner, product_id: int | str, wanted_for: Callable[[_Line | None], int],
+                     index: int | None) -> tuple[Cart, CartChange | None]:
     """_line_change's work on the lines as they are now: the cart, and the change; None, and nothing
     written, if another write changed them before this one could write."""
     cart, lines = _read_or_create(owner)
@@ -406,20 +435,26 @@ def _try_line_change(owner: CartOwner, product_id: int | str,
     wanted = wanted_for(line)
     capped = Availability.purchasable_quantity(product, wanted)
     _limits_check(lines, product.pk, capped)
-    if not _write_unless_changed(cart, cart.version, *_line_write(line, product, capped)):
+    position, make_room = _new_line_place(lines, index)
+    if not _write_unless_changed(cart, cart.version, *_line_write(line, product, capped, position),
+                                 first=_MAKE_ROOM if line is None and make_room else None):
         return cart, None
     cart_changed(cart)
     after = [(each.product, capped if each is line else each.quantity) for each in lines]
-    return cart, CartChange(capped < wanted, after + ([(product, capped)] if line is None else []))
+    if line is None:
+        after.insert(index if make_room and index is not None else len(after), (product, capped))
+    return cart, CartChange(capped < wanted, after)
 
 
-def cart_line_add(*, owner: CartOwner, product_id: int | str, quantity: int = 1) -> CartChange:
+def cart_line_add(*, owner: CartOwner, product_id: int | str, quantity: int = 1,
+                  position: int | None = None) -> CartChange:
     """Add `quantity` of a product to the owner's cart; the line never exceeds the stock on hand.
 
-    Past the store's per-product or per-order cap the change is refused.
+    A new line goes last, or at `position` in the cart's list (0 first) when given: Undo puts a
+    removed line back where it was. Past the store's per-product or per-order cap the change is refused.
     """
     quantity = max(int(quantity), 1)
-    return _line_change(owner, product_id, lambda line: quantity + (line.quantity if line else 0))
+    return _line_change(owner, product_id, lambda line: quantity + (line.quantity if line else 0), position)
 
 
 def cart_line_update(*, owner: CartOwner, product_id: int | str, quantity: int) -> CartChange:

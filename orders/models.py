@@ -55,8 +55,12 @@ class CartLine(models.Model):
     cart = models.ForeignKey(Cart, on_delete=models.CASCADE, related_name="lines")
     product = models.ForeignKey(Product, on_delete=models.CASCADE)
     quantity = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+    # the line's place in the cart's list (lowest first): a new line goes last, a line put back by Undo
+    # where it was (orders.cart); distinct within a cart
+    position = models.PositiveIntegerField(default=0)
 
     class Meta:
+        ordering = ["position", "id"]
         constraints = [
             models.UniqueConstraint(fields=["cart", "product"], name="cart_line_unique_product"),
             models.CheckConstraint(condition=models.Q(quantity__gte=1), name="cart_line_quantity_positive"),

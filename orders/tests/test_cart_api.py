@@ -232,3 +232,34 @@ def test_a_cart_write_holds_its_transaction_only_while_it_writes(api, make_produ
     assert api.delete(f"/api/cart/items/{gift.pk}").status_code == 200
     assert api.delete("/api/cart").json()["itemCount"] == 0
     assert len(seen["write"]) == 3 and seen["answer"] == [False] * 5
+
+
+def test_a_line_put_back_at_its_position_keeps_the_carts_order(api, make_product):
+    # given three teas in the cart, the middle one removed
+    a, b, c = make_product(), make_product(), make_product()
+    for tea in (a, b, c):
+        api.post("/api/cart/items", {"productId": tea.pk}, format="json")
+    api.delete(f"/api/cart/items/{b.pk}")
+    # when it is put back at the place it had (Undo)
+    answer = api.post("/api/cart/items", {"productId": b.pk, "quantity": 1, "position": 1}, format="json").json()
+    # then the answer and every later read list it where it was
+    assert [i["productId"] for i in answer["items"]] == [a.pk, b.pk, c.pk]
+    assert [i["productId"] for i in api.get("/api/cart").json()["items"]] == [a.pk, b.pk, c.pk]
+    # and a line added afterwards still goes last, the first one put back goes first
+    d = make_product()
+    api.post("/api/cart/items", {"productId": d.pk}, format="json")
+    api.delete(f"/api/cart/items/{a.pk}")
+    answer = api.post("/api/cart/items", {"productId": a.pk, "position": 0}, format="json").json()
+    assert [i["productId"] for i in answer["items"]] == [a.pk, b.pk, c.pk, d.pk]
+    assert [i["productId"] for i in api.get("/api/cart").json()["items"]] == [a.pk, b.pk, c.pk, d.pk]
+
+
+def test_a_position_past_the_end_puts_the_line_last(api, make_product):
+    # given
+    a, b = make_product(), make_product()
+    api.post("/api/cart/items", {"productId": a.pk}, format="json")
+    # when
+    answer = api.post("/api/cart/items", {"productId": b.pk, "position": 7}, format="json").json()
+    # then
+    assert [i["productId"] for i in answer["items"]] == [a.pk, b.pk]
+    assert [i["productId"] for i in api.get("/api/cart").json()["items"]] == [a.pk, b.pk]

@@ -60,21 +60,24 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
       return next;
     });
   }, [busy, wanted, cart]);
+  // each removed line keeps its place in the list (position), so Undo puts it back there, not last
+  const placed = (item) => ({ ...item, position: cart.items.findIndex((each) => each.productId === item.productId) });
   const remove = async (item) => {
+    const line = placed(item);
     if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }))) {
-      setRemoved({ items: [item], message: t("cart:removed", { title: `\u2068${keepUnits(item.title)}\u2069` }) });
+      setRemoved({ items: [line], message: t("cart:removed", { title: `\u2068${keepUnits(item.title)}\u2069` }) });
     }
   };
   const clear = async () => {
-    const items = cart.items;
+    const items = cart.items.map(placed);
     if (await change(() => api("/api/cart", { method: "DELETE" }))) setRemoved({ items, message: t("cart:cleared") });
   };
   const undo = async () => {
     const { items } = removed;
     const restored = await change(async () => {
       let next = null;
-      for (const item of items) {
-        next = await api("/api/cart/items", { method: "POST", body: { productId: item.productId, quantity: item.quantity } });
+      for (const { productId, quantity, position } of items) {
+        next = await api("/api/cart/items", { method: "POST", body: { productId, quantity, position } });
       }
       return next;
     });

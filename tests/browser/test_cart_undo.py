@@ -142,3 +142,41 @@ def test_quick_taps_on_plus_and_minus_each_count(new_page, teas, locale, prefix)
     expect(line.get_by_test_id("qty")).to_have_text("2")
     _settles_at(page, {"tea-1": 2})
     expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("2")
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
+def test_undo_puts_a_removed_line_back_where_it_was(new_page, teas, locale, prefix):
+    # given three teas in the cart
+    third = Product.objects.create(slug="tea-3", title="Kenya Tea 3, 20 bags", title_ar="شاي كيني 3، 20 كيس",
+                                   price_amount="100.00", category=teas[0].category, stock=9)
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    for tea in (*teas, third):
+        _add(page, tea, 1)
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    titles = page.locator(".cart-line__title")
+    order = ["/product/tea-1", "/product/tea-2", "/product/tea-3"]
+
+    def hrefs():
+        return [href[href.index("/product/"):] for href in titles.evaluate_all("(links) => links.map((a) => a.href)")]
+
+    assert hrefs() == order
+    # when the middle line is removed and Undo pressed
+    page.get_by_test_id("cart-line").nth(1).locator(".cart-line__remove").click()
+    page.locator(".cart-undo button").click()
+    expect(page.locator(".cart-undo")).to_have_count(0)
+    # then it is back in the middle, on the page and after a reload
+    assert hrefs() == order
+    page.reload()
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    assert hrefs() == order
+    # and the first, removed and put back, is first again
+    page.get_by_test_id("cart-line").first.locator(".cart-line__remove").click()
+    page.locator(".cart-undo button").click()
+    expect(page.locator(".cart-undo")).to_have_count(0)
+    assert hrefs() == order
+    page.reload()
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    assert hrefs() == order
+
