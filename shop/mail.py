@@ -50,16 +50,19 @@ def _subject(value: str) -> str:
 # typed text keeps its own direction and cannot pull the punctuation around it
 # ("?Do you sell…"); numbers, codes and addresses stay left-to-right.
 FSI, LRI, PDI = "\u2068", "\u2066", "\u2069"
+# text stored before the input door dropped them may still hold direction controls: inside our isolate they
+# end at our PDI, unless the text closes the isolate itself first, so its own isolates go
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
 
 
 def isolate(text: str | None) -> str:
     """`text` (typed by a person) isolated in its own direction, for plain text."""
-    return f"{FSI}{text}{PDI}" if text else ""
+    return f"{FSI}{text.translate(_ISOLATES)}{PDI}" if text else ""
 
 
 def isolate_ltr(text: str | None) -> str:
     """`text` (an order number, e-mail, phone, code) isolated left-to-right, for plain text."""
-    return f"{LRI}{text}{PDI}" if text else ""
+    return f"{LRI}{text.translate(_ISOLATES)}{PDI}" if text else ""
 
 
 def html_from_text(text: str, language: str) -> str:

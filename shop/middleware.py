@@ -21,16 +21,19 @@ from django.utils.translation import trans_real
 
 from accounts.roles import is_staff_member
 from shop.store_settings import store_settings_get
-from shop.validation import is_secret_field, western_digits
+from shop.validation import is_secret_field, typed_text
 
 # Paths outside the language prefix: the API, health and technical URLs.
 _UNPREFIXED = ("/api/", "/healthz", "/django-admin/", "/static/", "/media/", "/lang/",
                "/robots.txt", "/sitemap.xml", "/payment/callback")
 
 
-# percent-encoded UTF-8 of U+0660-0669 (D9 A0-A9) and U+06F0-06F9 (DB B0-B9), either case
-_EASTERN_IN_QUERY = re.compile(r"%D9%A[0-9]|%DB%B[0-9]|[\u0660-\u0669\u06f0-\u06f9]", re.IGNORECASE)
-_EASTERN = re.compile(r"[\u0660-\u0669\u06f0-\u06f9]")
+# what shop.validation.typed_text changes: Eastern digits U+0660-0669 (UTF-8 D9 A0-A9) and U+06F0-06F9
+# (DB B0-B9), direction controls U+202A-202E (E2 80 AA-AE) and U+2066-2069 (E2 81 A6-A9); in a query
+# string percent-encoded, either case
+_TYPED_IN_QUERY = re.compile(r"%D9%A[0-9]|%DB%B[0-9]|%E2%80%A[A-E]|%E2%81%A[6-9]"
+                             r"|[\u0660-\u0669\u06f0-\u06f9\u202a-\u202e\u2066-\u2069]", re.IGNORECASE)
+_TYPED = re.compile(r"[\u0660-\u0669\u06f0-\u06f9\u202a-\u202e\u2066-\u2069]")
 
 
 # bodies worth compressing; pictures, fonts and archives are compressed already
@@ -212,11 +215,12 @@ class StripNullBytesMiddleware:
         return None
 
 
-class WesternDigitsMiddleware:
-    """Read Eastern Arabic and Persian digits in query strings and posted forms as 0-9.
+class TypedTextMiddleware:
+    """Read query strings and posted forms as `shop.validation.typed_text`: Eastern Arabic and Persian
+    digits as 0-9, and no direction controls.
 
-    The one place page forms and links get the digit rule (`shop.validation.western_digits`);
-    the API's JSON parser does the same for JSON bodies. Password fields stay as typed.
+    The one place page forms and links get the rule; the API's JSON parser does the same for JSON
+    bodies. Password fields stay as typed.
     """
 
     FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -225,20 +229,20 @@ class WesternDigitsMiddleware:
         self.get_response = get_response
 
     @staticmethod
-    def _western(query):
+    def _typed(query):
         cleaned = QueryDict(mutable=True)
         for key, values in query.lists():
-            cleaned.setlist(key, values if is_secret_field(key) else [western_digits(v) for v in values])
+            cleaned.setlist(key, values if is_secret_field(key) else [typed_text(v) for v in values])
         cleaned._mutable = False
         return cleaned
 
     def __call__(self, request):
-        if _EASTERN_IN_QUERY.search(request.META.get("QUERY_STRING", "")):
-            request.GET = self._western(request.GET)
+        if _TYPED_IN_QUERY.search(request.META.get("QUERY_STRING", "")):
+            request.GET = self._typed(request.GET)
         # forms only (DRF reads an already-parsed multipart body from request.POST/FILES)
         if request.method == "POST" and request.content_type in self.FORMS:
-            if any(_EASTERN.search(v) for values in request.POST.lists() for v in values[1]):
-                request.POST = self._western(request.POST)
+            if any(_TYPED.search(v) for values in request.POST.lists() for v in values[1]):
+                request.POST = self._typed(request.POST)
         return self.get_response(request)
 
 

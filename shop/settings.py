@@ -59,7 +59,7 @@ MIDDLEWARE = [
     "shop.security.PermissionsPolicyMiddleware",
     "shop.middleware.StripNullBytesMiddleware",
     # Eastern Arabic digits typed anywhere are read as 0-9 (one digit rule)
-    "shop.middleware.WesternDigitsMiddleware",
+    "shop.middleware.TypedTextMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # pages, API answers and uploaded SVGs go out gzipped to browsers that ask for it
     "shop.middleware.TextGZipMiddleware",

@@ -33,15 +33,23 @@ _LINE_BREAK = re.compile(r"[\r\n\u2028\u2029\x85]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-# --- digits -------------------------------------------------------------------
+# --- typed text at the door ------------------------------------------------------
 # One digit rule (DECISIONS): Latin digits everywhere. Eastern Arabic (٠-٩) and
 # Persian (۰-۹) digits typed in any input are read as 0-9 once, where input
-# enters the shop (shop.middleware.WesternDigitsMiddleware for query strings and
+# enters the shop (shop.middleware.TypedTextMiddleware for query strings and
 # forms, shop.api.parsers for JSON, static_src/lib/digits.js in the browser),
 # so search, quantities, phones, postal codes, coupons, prices and stock all
 # store Western digits. Passwords are the one exception: they are secrets,
 # compared as typed.
+# At the same door the explicit direction controls (embeddings and overrides
+# U+202A-202E, isolates U+2066-2069) are dropped: invisible, never needed to
+# type Arabic, and a name holding one ("Ali\u202egpj.exe") would reverse what
+# follows it on the dashboard, in e-mails, exports and invoices, or close the
+# isolate the shop puts around typed text. Phones copied from WhatsApp come
+# wrapped in U+202A…U+202C. The marks (LRM, RLM, ALM) have no reach and stay.
 _EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+DIRECTION_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_TYPED = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789", DIRECTION_CONTROLS)
 
 
 def western_digits(text: str | None) -> str:
@@ -49,19 +57,24 @@ def western_digits(text: str | None) -> str:
     return (text or "").translate(_EASTERN_DIGITS)
 
 
+def typed_text(text: str) -> str:
+    """Typed text as the shop reads it: Western digits, no direction controls."""
+    return text.translate(_TYPED)
+
+
 def is_secret_field(name: object) -> bool:
     """Whether a field holds a password (left exactly as typed)."""
     return "password" in str(name).lower()
 
 
-def western_digits_in(data: Any, *, key: str = "") -> Any:
-    """`data` (a JSON value) with Eastern digits made Western in every string but passwords."""
+def typed_text_in(data: Any, *, key: str = "") -> Any:
+    """`data` (a JSON value) with every string but passwords read as `typed_text`."""
     if isinstance(data, str):
-        return data if is_secret_field(key) else western_digits(data)
+        return data if is_secret_field(key) else typed_text(data)
     if isinstance(data, dict):
-        return {name: western_digits_in(value, key=name) for name, value in data.items()}
+        return {name: typed_text_in(value, key=name) for name, value in data.items()}
     if isinstance(data, list):
-        return [western_digits_in(item, key=key) for item in data]
+        return [typed_text_in(item, key=key) for item in data]
     return data
 
 

@@ -24,6 +24,7 @@ console.log(JSON.stringify({
   englishList: joinList(["Giza", "Egypt"], "en"),
   arrow: forwardArrow(),
   isolated: isolate("Do you sell?"),
+  oldRow: isolate("Ali\u2069\u202egpj"),
   // what the browser would print without the rule: proves the checks below can fail
   unforced: date.toLocaleString("ar-EG", { dateStyle: "medium", timeZone: "UTC" }),
   formatted: [
@@ -57,6 +58,11 @@ def test_lists_arrows_and_isolates_follow_the_language(results):
     assert results["list"] == "الجيزة، مصر" and results["englishList"] == "Giza, Egypt"
     assert results["arrow"] == "←"
     assert results["isolated"] == "\u2068Do you sell?\u2069"
+
+
+def test_text_cannot_close_its_isolate_early(results):
+    # an override inside ends at the isolate's own PDI, so it cannot run on past the text
+    assert results["oldRow"] == "\u2068Ali\u202egpj\u2069"
 
 
 def test_every_number_date_and_time_helper_writes_latin_digits_in_arabic(results):

@@ -23,7 +23,7 @@ from djangorestframework_camel_case.util import underscoreize
 from rest_framework.exceptions import ParseError
 
 from shop.errors import ShopError
-from shop.validation import text_problem, western_digits_in
+from shop.validation import text_problem, typed_text_in
 
 MAX_DEPTH = 32  # the deepest body we read (checkout is 3 levels)
 INT_LIMIT = 2**63 - 1  # what a 64-bit database column holds
@@ -114,5 +114,5 @@ class StrictJSONParser(CamelCaseJSONParser):
         field = unsafe_text_path(data)
         if field:
             raise ShopError(text_problem("\x00", max_length=1), field=field)
-        # the one digit rule: Eastern Arabic digits in any string become 0-9 (passwords excepted)
-        return underscoreize(western_digits_in(data), **camel_settings.JSON_UNDERSCOREIZE)
+        # the one digit rule, and no direction controls, in any string (passwords excepted)
+        return underscoreize(typed_text_in(data), **camel_settings.JSON_UNDERSCOREIZE)

@@ -115,8 +115,8 @@ def test_eastern_digits_in_json_are_stored_as_western_but_passwords_stay_as_type
     store = StoreSettings.objects.get()
     assert store.max_quantity_per_line == 15 and str(store.shipping_rate) == "75.50"
     assert store.store_phone == "+20 100 123 4567"
-    from shop.validation import western_digits_in
-    assert western_digits_in({"password": "كلمة١٢٣", "newPassword": "x٢", "q": "٣"}) == {
+    from shop.validation import typed_text_in
+    assert typed_text_in({"password": "كلمة١٢٣", "newPassword": "x٢", "q": "٣"}) == {
         "password": "كلمة١٢٣", "newPassword": "x٢", "q": "3"}
 
 

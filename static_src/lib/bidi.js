@@ -6,8 +6,9 @@ import { currentLanguage } from "./i18n.js";
 export const joinList = (items, lang = currentLanguage()) => items.filter(Boolean).join(lang === "ar" ? "، " : ", ");
 
 // Typed text inside an attribute or a translated sentence (no <bdi> there): Unicode isolates keep
-// its direction from pulling the punctuation around it ("?Do you sell…").
-export const isolate = (text) => (text ? `\u2068${text}\u2069` : "");
+// its direction from pulling the punctuation around it ("?Do you sell…"). Isolates inside the text (an
+// old row's) go, so it cannot close ours early and let an override inside it run on past it.
+export const isolate = (text) => (text ? `\u2068${String(text).replace(/[\u2066-\u2069]/g, "")}\u2069` : "");
 
 // An arrow that points "onwards" in the reading direction (arrows are not mirrored by bidi).
 export const forwardArrow = () => (currentLanguage() === "ar" ? "←" : "→");
