@@ -1,4 +1,6 @@
+import ipaddress
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from axes.models import AccessAttempt
@@ -38,20 +40,41 @@ def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None = 
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The visitor's address for lockout counters, trusting only our own proxies.
+    """The visitor's address as lockouts and limits count it, trusting only our own proxies.
 
     Behind a reverse proxy every request comes from the proxy's address, so
     counting REMOTE_ADDR would let five bad guesses lock out every shopper.
     Each of the TRUSTED_PROXY_COUNT proxies appends the address it saw to
     X-Forwarded-For; the client is that many entries from the right (entries
-    further left were written by the client and may be forged).
+    further left were written by the client and may be forged). An IPv6
+    visitor is their /64 network (`visitor_network`).
     """
     remote = request.META.get("REMOTE_ADDR")
     count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    if count <= 0:
-        return remote
-    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-    return forwarded[-count] if len(forwarded) >= count else remote
+    if count > 0:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        remote = forwarded[-count] if len(forwarded) >= count else remote
+    return visitor_network(remote) if remote and ":" in remote else remote
+
+
+@lru_cache(maxsize=4096)
+def visitor_network(address: str) -> str:
+    """An IPv6 address as the /64 network it belongs to (written as its first address); an IPv4 address
+    written as IPv6 (`::ffff:198.51.100.7`) as that IPv4 address; anything else as it is.
+
+    One IPv6 host holds a whole /64 (a home's network, a phone's mobile connection, a rented server) and
+    may send each request from another address of it: counted one by one, its lockouts and rate limits
+    would never fill. The /64 is what one IPv4 address is.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False).network_address)
+    return address
 
 
 def lockouts_active() -> QuerySet[AccessAttempt]:

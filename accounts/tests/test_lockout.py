@@ -177,3 +177,19 @@ def test_changing_the_case_of_the_email_does_not_buy_more_guesses(client, alice,
     # then the pair is locked, as for five failures written alike
     assert response.status_code == 429
     assert not client.get("/").wsgi_request.user.is_authenticated
+
+
+def test_an_ipv6_host_is_locked_out_from_its_whole_network(client, alice, password):
+    # given five failures, each from another address of one /64 (all one host's to choose from)
+    for n in range(5):
+        _fail(client, "alice@example.com", address=f"2001:db8:77:1::{n + 1:x}")
+
+    # when the right password comes from yet another address of it
+    response = client.post("/login", {"email": "alice@example.com", "password": password},
+                           REMOTE_ADDR="2001:db8:77:1:abcd::9")
+    elsewhere = client.post("/login", {"email": "alice@example.com", "password": password},
+                            REMOTE_ADDR="2001:db8:77:2::1")
+
+    # then the pair is locked there, and only there
+    assert response.status_code == 429
+    assert elsewhere.status_code == 302

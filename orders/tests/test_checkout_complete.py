@@ -173,6 +173,21 @@ def test_the_unpaid_limit_also_holds_per_address_across_sessions(make_product, c
     assert accepted.status_code == 201
 
 
+def test_the_unpaid_limit_holds_for_an_ipv6_host_on_any_address_of_its_network(make_product, checkout_body):
+    # given three unpaid orders from three addresses of one /64, each from a fresh session
+    tea = make_product(stock=20)
+    for n in (1, 2, 3):
+        visitor = APIClient(REMOTE_ADDR=f"2001:db8:5:6::{n}")
+        _fill_cart(visitor, tea)
+        assert visitor.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json").status_code == 201
+    fourth = APIClient(REMOTE_ADDR="2001:db8:5:6:ffff::4")
+    _fill_cart(fourth, tea)
+    # when
+    response = fourth.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    # then
+    assert response.status_code == 429
+
+
 def test_paid_and_cancelled_orders_do_not_count_against_the_limit(api, make_product, checkout_body):
     # given a limit of one, and the one order paid
     store_settings_update(max_unpaid_orders=1)

@@ -88,6 +88,24 @@ def test_the_address_counts_behind_our_own_proxy(low_limits, settings):
     assert statuses[2] == 429 and other != 429
 
 
+def test_an_ipv6_visitor_cannot_walk_through_the_limit_on_the_addresses_of_their_own_network(low_limits):
+    # given one IPv6 host, which holds a whole /64 and may write from any address in it
+    post = lambda address: APIClient().post(  # noqa: E731
+        "/api/newsletter", {"email": "a@example.com"}, format="json", REMOTE_ADDR=address)
+    # when it posts three times, each time from another address of its network
+    statuses = [post(f"2001:db8:1:2::{n:x}").status_code for n in (1, 0xbeef, 0xffff)]
+    other_network = post("2001:db8:1:3::1").status_code
+    # then it is refused as one address would be; a neighbouring network is another visitor
+    assert statuses[2] == 429 and other_network != 429
+
+
+def test_an_ipv4_address_written_as_ipv6_is_the_same_visitor(low_limits):
+    post = lambda address: APIClient().post(  # noqa: E731
+        "/api/newsletter", {"email": "a@example.com"}, format="json", REMOTE_ADDR=address)
+    statuses = [post(address).status_code for address in ("198.51.100.7", "::ffff:198.51.100.7", "198.51.100.7")]
+    assert statuses[2] == 429
+
+
 def test_the_data_fix_admins_sign_in_counts_against_the_same_limit(low_limits):
     for _ in range(2):
         assert Client().post("/django-admin/login/", {"username": "someone", "password": "wrong"}).status_code != 429
