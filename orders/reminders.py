@@ -5,7 +5,8 @@ Who: a signed-in customer who turned reminders on in their account
 "Remind me" (`Cart.reminder_*`, `cart_reminder_opt_in`). When: the cart last
 changed CART_REMINDER_DELAY_HOURS ago (and not more than
 CART_REMINDER_MAX_AGE_DAYS ago). At most one per cart (`reminder_sent_at`,
-cleared when an order empties the cart); none once the shopper has bought
+cleared when an order empties the cart), and one a day per address however
+many carts name it (a guest's address is typed, never confirmed); none once the shopper has bought
 since (the order empties the cart, and an order by the same e-mail or
 customer after the cart's last change suppresses it). Every e-mail has an
 unsubscribe link and goes through the outbox in the recipient's language.
@@ -39,6 +40,9 @@ from shop.validation import EMAIL_MAX, clean_text
 
 logger = logging.getLogger(__name__)
 _SALT = "orders.cart-reminder.unsubscribe"
+# one address gets at most one reminder in this time, however many carts name it (a guest's address is
+# typed, never confirmed: a script could fill carts in many sessions under a stranger's address)
+ADDRESS_REMINDER_GAP = timedelta(days=1)
 
 
 class ReminderError(ShopError):
@@ -94,6 +98,12 @@ def cart_reminders_due(*, now: datetime | None = None) -> list[int]:
                 .distinct().order_by("pk").values_list("pk", flat=True))
 
 
+def _address_reminded_since(*, email: str, since: datetime, other_than: Cart) -> bool:
+    """Whether another cart's reminder went to `email` since `since` (a guest's typed address or a customer's)."""
+    to_email = Q(user__isnull=True, reminder_email__iexact=email) | Q(user__email__iexact=email)
+    return Cart.objects.filter(to_email, reminder_sent_at__gte=since).exclude(pk=other_than.pk).exists()
+
+
 def unsubscribe_token(*, cart: Cart, email: str) -> str:
     return signing.dumps({"c": cart.pk, "e": email}, salt=_SALT, compress=True)
 
@@ -110,6 +120,10 @@ def cart_reminder_send(*, cart_id: int, now: datetime | None = None) -> bool:
         if recipient is None:
             return False
         email, language = recipient
+        if _address_reminded_since(email=email, since=now - ADDRESS_REMINDER_GAP, other_than=cart):
+            # its one reminder is spent: the carts a script filled under a stranger's address mail them once a day
+            Cart.objects.filter(pk=cart.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
+            return False
         bought = Order.objects.filter(Q(email__iexact=email) | Q(user_id=cart.user_id) if cart.user_id
                                       else Q(email__iexact=email), created_at__gte=cart.updated_at)
         if bought.exists():
@@ -138,11 +152,16 @@ def cart_reminder_send(*, cart_id: int, now: datetime | None = None) -> bool:
 
 
 def cart_reminder_unsubscribe(*, token: str) -> bool:
-    """The e-mail's unsubscribe link: no more reminders for that cart, nor for the account with that e-mail."""
+    """The e-mail's unsubscribe link: no more reminders for that cart, for any guest's cart naming that e-mail,
+    nor for the account with that e-mail."""
     try:
         data = signing.loads(str(token or "")[:500], salt=_SALT)
     except signing.BadSignature:
         return False
-    Cart.objects.filter(pk=data.get("c")).update(reminder_opt_in=False)
-    User.objects.filter(email__iexact=data.get("e", "")).update(cart_reminders=False)
+    email = str(data.get("e") or "")
+    carts_named = Q(pk=data.get("c"))
+    if email:
+        carts_named |= Q(user__isnull=True, reminder_email__iexact=email)
+        User.objects.filter(email__iexact=email).update(cart_reminders=False)
+    Cart.objects.filter(carts_named).update(reminder_opt_in=False)
     return True

@@ -113,3 +113,41 @@ def test_old_carts_are_left_alone(api, guest_cart, settings):
 
 def test_a_forged_unsubscribe_link_is_refused(client, db):
     assert client.get("/cart/reminders/unsubscribe?token=abc").status_code == 400
+
+
+def _strangers_carts(make_product, email, count):
+    """`count` guest carts, each from a fresh visitor, all opted in with `email` and left 4 hours ago."""
+    from rest_framework.test import APIClient
+    product = make_product(title="Pure Green", stock=50)
+    for _ in range(count):
+        visitor = APIClient()
+        visitor.post("/api/cart/items", {"productId": product.pk, "quantity": 1}, format="json")
+        assert visitor.post("/api/cart/reminder", {"email": email, "optIn": True}, format="json").status_code == 200
+    for cart in Cart.objects.all():
+        _age(cart, 4)
+
+
+def test_many_carts_naming_one_address_send_it_one_reminder_a_day(db, make_product):
+    # given a script that filled five carts in five sessions, each opted in with a stranger's address
+    _strangers_carts(make_product, "victim@example.com", 5)
+
+    # when the reminders fall due
+    cart_reminders_task()
+
+    # then the address gets one e-mail, and no more that day
+    assert OutboundEmail.objects.filter(to="victim@example.com").count() == 1
+    assert cart_reminders_due() == []
+    assert cart_reminders_task() == 0 and OutboundEmail.objects.count() == 1
+
+
+def test_the_unsubscribe_link_stops_every_cart_naming_the_address(client, db, make_product):
+    # given
+    _strangers_carts(make_product, "victim@example.com", 3)
+    cart_reminders_task()
+    link = re.search(r"/cart/reminders/unsubscribe\?token=\S+", OutboundEmail.objects.get().text).group(0)
+
+    # when
+    client.get(link)
+
+    # then
+    assert not Cart.objects.filter(reminder_opt_in=True).exists()
