@@ -1,6 +1,5 @@
 """Customer account writes: register, sign in and out, profile, passwords, reset links."""
 
-import hashlib
 import re
 from datetime import timedelta
 
@@ -22,7 +21,7 @@ from accounts.models import AuthToken, User
 from orders.cart import cart_merge
 from shop.errors import ShopError
 from shop.newsletter import newsletter_subscribe
-from shop.ratelimit import count_hits
+from shop.ratelimit import address_mail_allowed
 from shop.validation import (
     EMAIL_MAX,
     LINE_MAX,
@@ -312,12 +311,6 @@ def reset_token_user(token: str) -> User | None:
 RESET_MAILS_PER_HOUR = 3
 
 
-def _reset_mail_allowed(email: str) -> bool:
-    """At most RESET_MAILS_PER_HOUR reset e-mails per address in a clock hour (the rate limits' counters)."""
-    key = "reset-mail:" + hashlib.sha256(email.lower().encode()).hexdigest()
-    return count_hits([key], 60 * 60)[0] <= RESET_MAILS_PER_HOUR
-
-
 def password_reset_request(*, email: object, base_url: str) -> None:
     """E-mail a reset link if a customer has this address; say nothing either way.
 
@@ -334,7 +327,7 @@ def password_reset_request(*, email: object, base_url: str) -> None:
     if not _email_well_formed(email):
         # the address's form only, which says nothing about whether an account has it
         raise AccountError(_("Please enter a valid email address"), field="email")
-    if not _reset_mail_allowed(email):
+    if not address_mail_allowed("reset", email, per_hour=RESET_MAILS_PER_HOUR):
         return  # quietly: the page says the same, the mailbox is not flooded
     user = User.objects.filter(email__iexact=email, is_active=True, is_staff=False).first()
     if user is not None:

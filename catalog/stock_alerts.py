@@ -26,10 +26,13 @@ from django.utils.translation import gettext as _
 from catalog.models import Product, StockAlert
 from shop.errors import ShopError
 from shop.mail import isolate, mail_queue
+from shop.ratelimit import address_mail_allowed
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
 logger = logging.getLogger(__name__)
+# confirmation e-mails one address gets in a clock hour, whatever the products and whoever asks
+CONFIRMATIONS_PER_HOUR = 3
 
 
 class StockAlertError(ShopError):
@@ -72,6 +75,9 @@ def stock_alert_request(*, product_id: int | str, email: object, language: str =
     alert = StockAlert.objects.select_for_update().filter(product=product, email=email).first()
     if alert is not None and alert.confirmed_at and alert.notified_at is None:
         return alert  # already waiting: no second confirmation mail
+    if not address_mail_allowed("stock-alert", email, per_hour=CONFIRMATIONS_PER_HOUR):
+        # quietly, as for the reset links: the answer is the same, a stranger's mailbox is not flooded
+        return alert or StockAlert(product=product, email=email)
     if alert is None:
         alert = StockAlert(product=product, email=email)
     # a new round: after an earlier alert was sent, or a confirmation that never came

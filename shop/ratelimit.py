@@ -51,6 +51,16 @@ def count_hits(keys, seconds):
     return cache.count_hits(keys, seconds)
 
 
+def address_mail_allowed(kind: str, email: str, *, per_hour: int) -> bool:
+    """Count one more e-mail of `kind` to `email`; whether it may go (at most `per_hour` in a clock hour).
+
+    For e-mails sent to an address a visitor typed (reset links, confirmations): the rate limits count
+    who asks, this counts whose mailbox it is, so asking from many addresses cannot flood one.
+    """
+    key = f"mail:{kind}:" + hashlib.sha256(email.strip().lower().encode()).hexdigest()
+    return count_hits([key], 60 * 60)[0] <= per_hour
+
+
 def _identities(request):
 
     yield "address", client_ip(request) or "unknown"

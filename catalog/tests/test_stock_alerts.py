@@ -121,3 +121,17 @@ def test_the_sweep_sends_what_a_missed_hook_left(sold_out):
     Product.objects.filter(pk=sold_out.pk).update(stock=2)  # a write that did not call the hook
     assert stock_alerts_sweep() == 1
     assert stock_alerts_sweep() == 0
+
+
+def test_one_address_gets_at_most_three_confirmations_an_hour_however_often_it_is_named(db):
+    # given five sold-out teas, and a script naming a stranger's address for each (and again for the first)
+    teas = [make_product(title=f"Tea {n}", stock=0) for n in range(5)]
+
+    # when
+    for tea in [*teas, teas[0]]:
+        answer = APIClient().post(f"/api/products/{tea.pk}/stock-alert", {"email": "Victim@Example.com"},
+                                  format="json")
+        assert answer.status_code == 202, answer.content  # the same answer either way
+
+    # then the stranger's mailbox gets three confirmation e-mails, not six
+    assert OutboundEmail.objects.filter(to="victim@example.com").count() == 3
