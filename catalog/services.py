@@ -133,9 +133,10 @@ def review_create(*, user: User | AnonymousUser | None, product: Product, rating
         raise ReviewError(
             _("Only customers who bought and received this product can review it"), status=403
         )
+    # never the username in its place: a customer's is their e-mail address (pages show "A customer" instead)
     name = f"{user.first_name} {user.last_name[:1]}".strip() + ("." if user.last_name else "")
     return Review.objects.create(
-        product=product, user=user, user_name=name or user.username, user_email=user.email,
+        product=product, user=user, user_name=name, user_email=user.email,
         rating=rating, title=title, comment=comment, is_verified=True, is_approved=False,
     )
 

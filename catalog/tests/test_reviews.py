@@ -102,3 +102,45 @@ def test_a_response_refuses_control_characters(alice):
         review_respond(review=review, response="Thanks\x07")
     # then
     assert caught.value.field == "adminResponse"
+
+
+@pytest.mark.parametrize(("prefix", "shown"), [("", "A customer"), ("/ar", "أحد العملاء")])
+def test_a_customer_without_a_name_is_never_shown_by_their_e_mail_address(client, prefix, shown):
+    # given a customer the shop's staff added without a name (they set a password by "Forgot password")
+    from accounts.models import User
+    from catalog.services import review_set_approved
+    customer = User.objects.create_user(username="nameless@example.com", email="nameless@example.com",
+                                        password="Fresh-leaves-77")
+    product = make_product(slug="pure-black")
+    make_delivered_order(user=customer, product=product)
+
+    # when their review is approved and shown
+    review = _review(customer, product)
+    review_set_approved(review=review, approved=True)
+    page = client.get(f"{prefix}/product/pure-black").content.decode()
+    api = client.get("/api/reviews", {"productId": product.pk}).content.decode()
+
+    # then the page says "a customer", and neither the page nor the API says who
+    assert "nameless" not in page and "nameless" not in api
+    assert f"<bdi>{shown}</bdi>" in page
+
+
+def test_reviews_stored_under_an_e_mail_address_lose_it(alice):
+    # given one review named by its buyer's e-mail (the old fallback) and one by their name
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from catalog.models import Review
+    migration = import_module("catalog.migrations.0007_reviews_without_e_mail_names")
+    product = make_product()
+    by_email = Review.objects.create(product=product, user=alice, user_name=alice.username, user_email=alice.email)
+    by_name = Review.objects.create(product=product, user=alice, user_name="Alice H.", user_email=alice.email)
+
+    # when
+    migration.forget_e_mail_names(apps, None)
+
+    # then
+    by_email.refresh_from_db()
+    by_name.refresh_from_db()
+    assert (by_email.user_name, by_name.user_name) == ("", "Alice H.")
