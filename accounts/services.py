@@ -295,12 +295,12 @@ def reset_token_make(user: User) -> str:
 
 
 def reset_token_user(token: str) -> User | None:
-    """Return the user a reset token is good for, or None."""
+    """Return the customer a reset token is good for, or None (links are only ever sent to customers)."""
     uid, _sep, key = (token or "").partition(".")
     if not uid or not key:
         return None
     try:
-        user = User.objects.get(pk=force_str(urlsafe_base64_decode(uid)), is_active=True)
+        user = User.objects.get(pk=force_str(urlsafe_base64_decode(uid)), is_active=True, is_staff=False)
     except (User.DoesNotExist, ValueError, TypeError, OverflowError):
         return None
     if not default_token_generator.check_token(user, key):

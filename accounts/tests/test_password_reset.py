@@ -146,6 +146,21 @@ def test_a_reset_link_expires_after_one_hour(client, alice):
         assert "Request New Reset Link" in page.content.decode()
 
 
+def test_a_reset_link_made_while_the_account_was_a_customers_does_not_open_a_staff_account(client, alice, password):
+    # given a link sent to a customer, whose account was then made staff (Django's admin) within the hour
+    token = reset_token_make(alice)
+    alice.is_staff, alice.role = True, "manager"
+    alice.save()
+
+    # when
+    response = client.post("/reset-password", {"token": token, "password": NEW, "confirmPassword": NEW})
+
+    # then the customers' reset flow does not set a staff password
+    assert response.status_code == 400
+    alice.refresh_from_db()
+    assert alice.check_password(password)
+
+
 @pytest.mark.parametrize("token", ["", "garbage", "MQ.abc-def", "zz.1-2"])
 def test_a_missing_or_broken_token_shows_invalid_link(client, token):
     # when
