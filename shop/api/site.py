@@ -137,12 +137,9 @@ class NewsletterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: dict, 201: dict})
     def post(self, request):
-        _subscriber, created = newsletter_subscribe(
-            email=_body(request).get("email"), language=get_language(),
-            site_url=site_url(request),
-        )
-        message = _("Thank you for subscribing!") if created else _("You are already subscribed.")
-        return Response({"success": True, "message": message}, status=201 if created else 200)
+        # the same answer whether or not the address was on the list already: it is nobody else's business
+        newsletter_subscribe(email=_body(request).get("email"), language=get_language(), site_url=site_url(request))
+        return Response({"success": True, "message": _("Thank you for subscribing!")}, status=201)
 
 
 class ContactApi(APIView):

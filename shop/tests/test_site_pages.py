@@ -62,7 +62,7 @@ def test_the_contact_form_reports_a_field_problem_at_the_field_only(client, pref
 
 def test_the_footer_form_subscribes_once_and_the_link_unsubscribes(client):
     assert client.post("/newsletter", {"email": "a@example.com"}).status_code == 200
-    assert "already subscribed" in client.post("/newsletter", {"email": "a@example.com"}).content.decode()
+    assert "Thank you for subscribing!" in client.post("/newsletter", {"email": "a@example.com"}).content.decode()
     assert client.post("/newsletter", {"email": "nope"}).status_code == 400
     subscriber = NewsletterSubscriber.objects.get()
     assert client.get(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}").status_code == 200
@@ -103,3 +103,22 @@ def test_robots_allows_crawling_until_discovery_is_disabled(client):
 def test_pages_carry_canonical_hreflang_and_open_graph(client):
     html = client.get("/about").content.decode()
     assert 'rel="canonical"' in html and 'hreflang="ar"' in html and 'property="og:title"' in html
+
+
+@pytest.mark.parametrize("api", [False, True])
+def test_the_newsletter_answers_alike_whether_or_not_the_address_is_on_the_list(client, api):
+    # given one address on the list
+    NewsletterSubscriber.objects.create(email="member@example.com")
+
+    # when a stranger tries it and an address that is not on the list
+    def subscribe(email):
+        if api:
+            response = client.post("/api/newsletter", {"email": email}, content_type="application/json")
+            return response.status_code, response.json()
+        response = client.post("/newsletter", {"email": email})
+        return response.status_code, without_random_parts(response.content.decode())
+
+    member, newcomer = subscribe("member@example.com"), subscribe("newcomer@example.com")
+
+    # then the answers say nothing about who was on it
+    assert member == newcomer
