@@ -1,7 +1,7 @@
 // The cart page: quantity controls and remove over the server's cart; totals from the server.
 import { useEffect, useRef, useState } from "react";
 import { api, userMessage } from "../lib/api.js";
-import { announceCart, toast } from "../lib/events.js";
+import { announceCart, toast, toastsWithdraw } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { safeUrl } from "../lib/safe-url.js";
@@ -11,6 +11,9 @@ import en from "../i18n/en/cart.json";
 import ar from "../i18n/ar/cart.json";
 
 addStrings("cart", { en, ar });
+
+// what a message about one line is about (events.toast), so that it goes with the line
+const lineTopic = (productId) => `cart-line:${productId}`;
 
 export default function Cart({ cart: initial, governorates = [], text = {}, urls = {} }) {
   const [cart, setCart] = useState(initial);
@@ -24,19 +27,25 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   const lang = currentLanguage();
   // a removed line takes its focused button with it: focus goes to Undo, not to the page's start
   useEffect(() => { if (removed) undoButton.current?.focus(); }, [removed]);
+  // a message about a line ("at most 20 of one product") goes when its line does
+  useEffect(() => {
+    const held = new Set(cart.items.map((item) => lineTopic(item.productId)));
+    toastsWithdraw((about) => about.startsWith(lineTopic("")) && !held.has(about));
+  }, [cart]);
 
-  async function change(request) {
+  // `about`: the line the change is about (its messages go with it), if one
+  async function change(request, about) {
     if (busy) return false; // buttons stay focusable while a change is on its way (aria-disabled), so say no here
     setBusy(true);
     try {
       const next = await request();
       setCart(next);
       announceCart(next);
-      if (next.notice) toast(next.notice, "info");
+      if (next.notice) toast(next.notice, "info", { about });
       return true;
     } catch (err) {
       setWanted({}); // after a failed change nothing tapped is sent: the lines show the server's cart again
-      toast(userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")), "error");
+      toast(userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")), "error", { about });
       return false;
     } finally {
       setBusy(false);
@@ -58,13 +67,13 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
       const next = await api(`/api/cart/items/${productId}`, { method: "PATCH", body: { quantity } });
       setWanted(({ [productId]: latest, ...rest }) => (latest === quantity ? rest : { ...rest, [productId]: latest }));
       return next;
-    });
+    }, lineTopic(productId));
   }, [busy, wanted, cart]);
   // each removed line keeps its place in the list (position), so Undo puts it back there, not last
   const placed = (item) => ({ ...item, position: cart.items.findIndex((each) => each.productId === item.productId) });
   const remove = async (item) => {
     const line = placed(item);
-    if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }))) {
+    if (await change(() => api(`/api/cart/items/${item.productId}`, { method: "DELETE" }), lineTopic(item.productId))) {
       setRemoved({ items: [line], message: t("cart:removed", { title: `\u2068${keepUnits(item.title)}\u2069` }) });
     }
   };

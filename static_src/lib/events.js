@@ -11,13 +11,22 @@ export function announceRate(rate) {
   window.dispatchEvent(new CustomEvent(RATE_UPDATED, { detail: { rate } }));
 }
 
-export function toast(message, kind = "info") {
+// `about`: what the message is about (e.g. a cart line), so that it can go when that thing goes
+export function toast(message, kind = "info", { about } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
   host.replaceChildren(); // one toast at a time
   const el = document.createElement("div");
   el.className = `toast toast--${kind}`;
   el.textContent = message;
+  if (about) el.dataset.about = about;
   host.append(el);
   setTimeout(() => el.remove(), 4500);
+}
+
+// take away the toasts whose `about` is stale (isStale(about) is true): a message about a line that is gone
+export function toastsWithdraw(isStale) {
+  for (const el of document.querySelectorAll("#toasts [data-about]")) {
+    if (isStale(el.dataset.about)) el.remove();
+  }
 }

@@ -180,3 +180,23 @@ def test_undo_puts_a_removed_line_back_where_it_was(new_page, teas, locale, pref
     page.locator("[data-island=cart][data-mounted]").wait_for()
     assert hrefs() == order
 
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
+def test_a_message_about_a_line_goes_with_the_line(new_page, teas, locale, prefix):
+    # given a tea at the most one line may hold (20), with more in stock
+    Product.objects.filter(pk=teas[0].pk).update(stock=30)
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add(page, teas[0], 20)
+    _add(page, teas[1], 1)
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    line = page.locator('[data-testid="cart-line"]', has=page.locator('a[href$="/product/tea-1"]'))
+    # when + asks for a 21st, the shop says no
+    line.locator(".qty__btn").last.click()
+    toast = page.locator("#toasts .toast")
+    expect(toast).to_contain_text("20")
+    # then removing that line takes the message with it (well before a toast's 4.5 s)
+    line.locator(".cart-line__remove").click()
+    expect(page.locator(".cart-undo")).to_be_visible()
+    expect(toast).to_have_count(0, timeout=1_500)
