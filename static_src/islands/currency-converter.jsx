@@ -58,8 +58,10 @@ export default function CurrencyConverter({ rate: initial }) {
 
   return (
     <div className="converter">
-      <button type="button" className="button button--ghost button--small" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {tr("converter")}
+      {/* a phone shows the icon only (storefront.css); the name stays for screen readers */}
+      <button type="button" className="button button--ghost button--small converter__toggle" aria-expanded={open}
+        onClick={() => setOpen(!open)}>
+        <span className="converter__icon" aria-hidden="true">⇄</span><span className="converter__label">{tr("converter")}</span>
       </button>
       {open && (
         <div ref={panel} className="converter__panel" role="dialog" aria-label={tr("converter")}>

@@ -1,10 +1,13 @@
-"""The rate badge across widths (shopper review, session 29): the Arabic badge wrapped with its "·" alone
-at a line's end. Now a separator only ever stands between two rates on one line, and the badge's island
-keeps the server's markup and box (CLS 0)."""
+"""The rate badge and the currency converter on a phone and across widths (shopper review, session 29):
+on a 360 px phone the shop's first product started 460 px down, under the two-way rate badge and the
+converter's button, each on a line of its own; and the Arabic badge wrapped with its "·" alone at a line's
+end. Now a phone shows the one-way rate and a small converter control beside the page's title, the islands
+keep the server's box (CLS 0), and a separator only ever stands between two rates on one line."""
 
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import expect
 
 from catalog.models import Category, Product
 from tests.browser.conftest import DESKTOP
@@ -12,7 +15,7 @@ from tests.browser.conftest import DESKTOP
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PHONE_360 = {"width": 360, "height": 780}
-LANGUAGES = [("en-US", ""), ("ar-EG", "/ar")]
+LANGUAGES = [("en-US", "", "Currency converter"), ("ar-EG", "/ar", "محوّل العملات")]
 
 
 @pytest.fixture
@@ -27,9 +30,35 @@ def _box(locator):
                             "return [r.left, r.top, r.width, r.height].map(Math.round); }")
 
 
+@pytest.mark.parametrize("locale, prefix, converter", LANGUAGES, ids=["en", "ar"])
+def test_a_phone_sees_the_first_products_in_its_first_screen(new_page, screenshot, teas, locale, prefix, converter):
+    # given the shop on a 360 px phone
+    page = new_page(viewport=PHONE_360, locale=locale)
+    page.goto(f"{prefix}/shop")
+    page.wait_for_load_state("networkidle")
+    screenshot(page, f"shop-phone-first-screen-{prefix.strip('/') or 'en'}")
+    # then the first products start well inside the first screen (they began at 460 px), and nothing scrolls sideways
+    assert _box(page.locator(".product-card").first)[1] <= 360
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    # and the rate and the converter's control share the title's line
+    title, badge = _box(page.locator(".shop__head h1")), _box(page.locator(".rate-badge"))
+    control = page.get_by_role("button", name=converter)
+    assert abs((title[1] + title[3] / 2) - (badge[1] + badge[3] / 2)) <= 8
+    assert "0.376" in page.locator(".rate-badge").inner_text()
+    # the control is a finger's size and named for a screen reader
+    _, _, width, height = _box(control)
+    assert width >= 44 and height >= 44
+    # when it is tapped, the converter opens, and the control has not moved
+    before = _box(control)
+    control.click()
+    expect(page.locator(".converter__panel")).to_be_visible()
+    assert _box(page.get_by_role("button", name=converter)) == before
+    screenshot(page, f"shop-phone-converter-{prefix.strip('/') or 'en'}")
+
+
 @pytest.mark.parametrize("viewport", [PHONE_360, DESKTOP], ids=["phone", "desktop"])
-@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
-def test_the_rate_badge_mounts_over_its_stand_in_without_a_move(new_page, teas, viewport, locale, prefix):
+@pytest.mark.parametrize("locale, prefix, converter", LANGUAGES, ids=["en", "ar"])
+def test_the_rate_badge_mounts_over_its_stand_in_without_a_move(new_page, teas, viewport, locale, prefix, converter):
     # given the shop as the server wrote it, layout shifts counted from now
     page = new_page(viewport=viewport, locale=locale)
     page.goto(f"{prefix}/shop")
