@@ -1,6 +1,6 @@
 """Serializer fields shared by the section forms (dates from <input type=date>, colours)."""
 
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.core.validators import RegexValidator
 from django.utils import timezone
@@ -42,8 +42,20 @@ class DayOrDateTimeField(serializers.DateTimeField):
         return super().to_internal_value(value)
 
     def _aware(self, day):
-        moment = datetime.combine(day, time.max if self.end_of_day else time.min)
-        return timezone.make_aware(moment.replace(microsecond=0), timezone.get_current_timezone())
+        # the last day there is has no next one; its year is refused in to_internal_value anyway
+        return local_day_end(day) if self.end_of_day and day < date.max else local_day_start(day)
+
+
+def local_day_start(day):
+    """The first moment of local calendar day `day` (01:00 on a day whose midnight the clocks skip)."""
+    return timezone.make_aware(datetime.combine(day, time.min), timezone.get_current_timezone())
+
+
+def local_day_end(day):
+    """The last whole second of local day `day`: a second before the next day starts (on the day the
+    clocks go back that is the second 23:59:59, an hour after the first)."""
+    # counted in UTC: arithmetic on a Cairo time counts wall-clock hours, and would land on the first 23:59:59
+    return timezone.localtime(local_day_start(day + timedelta(days=1)).astimezone(UTC) - timedelta(seconds=1))
 
 
 class ColourField(serializers.CharField):

@@ -2,7 +2,7 @@
 
 import csv
 import io
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from django.utils import timezone
@@ -158,6 +158,31 @@ def test_an_expiry_date_lasts_to_the_end_of_that_day(client, manager):
     coupon = Coupon.objects.get(pk=body["id"])
     assert timezone.localtime(coupon.expiry_date).strftime("%Y-%m-%d %H:%M") == "2030-12-31 23:59"
     assert coupon.usage_limit == 100
+
+
+@pytest.mark.parametrize(("day", "last_moment_utc", "first_moment_utc"), [
+    # the last Thursday of October: Cairo's clocks go back at midnight, so 23:00–24:00 comes twice
+    ("2026-10-29", "2026-10-29T21:59:59+00:00", None),
+    # the last Friday of April: its midnight is skipped, the day starts at 01:00 summer time
+    ("2026-04-24", "2026-04-24T20:59:59+00:00", "2026-04-23T22:00:00+00:00"),
+    ("2026-12-31", "2026-12-31T21:59:59+00:00", "2026-12-30T22:00:00+00:00"),
+])
+def test_a_day_given_as_a_date_covers_the_whole_local_day_across_the_clock_change(
+        client, manager, day, last_moment_utc, first_moment_utc):
+    # given
+    client.force_login(manager)
+    # when: a coupon that ends on that day, an announcement that runs on it alone
+    coupon = _post(client, "/api/admin/coupons", {"code": "EOD", "type": "fixed", "value": "5", "expiryDate": day})
+    banner = _post(client, "/api/admin/announcements", {"title": "Sale", "content": "Today only",
+                                                        "displayStartDate": day, "displayEndDate": day})
+    # then: the coupon works until the day's very end, the banner from its very start
+    assert coupon.status_code == 201 and banner.status_code == 201, (coupon.content, banner.content)
+    expiry = Coupon.objects.get(pk=coupon.json()["id"]).expiry_date
+    assert expiry.astimezone(UTC).isoformat() == last_moment_utc
+    announcement = Announcement.objects.get(pk=banner.json()["id"])
+    assert announcement.display_end_date == expiry
+    if first_moment_utc:
+        assert announcement.display_start_date.astimezone(UTC).isoformat() == first_moment_utc
 
 
 @pytest.mark.parametrize(("body", "field"), [
