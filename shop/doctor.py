@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from shop import health
 from shop.models import Heartbeat
+from shop.outbox import LATE_AFTER, outbox_failed_count, outbox_late
 
 PROBLEM, NOTE = "problem", "note"
 BACKUP_MAX_AGE = timedelta(hours=48)
@@ -93,6 +94,25 @@ def check_email():
     return found
 
 
+def check_outbox():
+    found = []
+    late, error = outbox_late()
+    if late:
+        found.append(_problem("e-mail", f"{_emails(late)} {'has' if late == 1 else 'have'} waited more than "
+                                        f"{int(LATE_AFTER.total_seconds() // 60)} minutes to be sent"
+                                        f"{f' (last error: {error[:200]})' if error else ''}: check the mail "
+                                        "server's address and account, and that a worker runs."))
+    failed = outbox_failed_count()
+    if failed:
+        found.append(_note("e-mail", f"{_emails(failed)} {'was' if failed == 1 else 'were'} given up after every "
+                                     "attempt: the dashboard's overview lists them and can send them again."))
+    return found
+
+
+def _emails(count):
+    return f"{count} e-mail" if count == 1 else f"{count} e-mails"
+
+
 def check_payments():
     found = []
     if settings.PAYMENT_PROVIDER != "paymob":
@@ -143,7 +163,7 @@ def check_errors():
     return []
 
 
-CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_email, check_payments,
+CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_email, check_outbox, check_payments,
           check_backups, check_background, check_errors]
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from shop.celery import app
 from shop.models import Heartbeat
+from shop.outbox import outbox_failed_count, outbox_late
 
 
 def database_ok():
@@ -47,6 +48,11 @@ def worker_seen_recently(*, within=timedelta(minutes=3)):
 
     beat = Heartbeat.objects.filter(name="worker").first()
     return bool(beat and beat.seen_at >= timezone.now() - within), beat.seen_at if beat else None
+
+
+def outbox_counts():
+    """(e-mails late, e-mails given up): mail the server has not taken for LATE_AFTER, and failed mail."""
+    return outbox_late()[0], outbox_failed_count()
 
 
 def broker_description():

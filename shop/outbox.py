@@ -150,6 +150,19 @@ def outbox_prune(*, keep=SENT_KEPT_FOR):
     return deleted
 
 
+# mail not taken by the server this long after it was queued is late: the server refuses, or no worker sends
+LATE_AFTER = timedelta(minutes=15)
+
+
+def outbox_late():
+    """(how many e-mails have waited longer than LATE_AFTER, the last error of the latest tried of them)."""
+    late = OutboundEmail.objects.filter(status__in=[S.QUEUED, S.SENDING],
+                                        created_at__lt=timezone.now() - LATE_AFTER)
+    error = (late.exclude(last_error="").order_by("-last_attempt_at").values_list("last_error", flat=True)
+             .first())
+    return late.count(), error or ""
+
+
 def outbox_failed_count():
     return OutboundEmail.objects.filter(status=S.FAILED).count()
 

@@ -36,10 +36,11 @@ from shop.store_settings import store_settings_get
 @never_cache
 @transaction.non_atomic_requests
 def healthz(request):
-    """Report the database, cache, broker and worker; 503 only when the database is down.
+    """Report the database, cache, broker, worker and e-mail outbox; 503 only when the database is down.
 
-    The cache failing open, the job broker down and a silent worker (no heartbeat from beat for 3
-    minutes) leave the shop serving (jobs wait in the database: the outbox, the expiry of unpaid orders
+    The cache failing open, the job broker down, a silent worker (no heartbeat from beat for 3
+    minutes) and e-mail the mail server has not taken for 15 minutes (`outbox_late`; `outbox_failed`
+    counts the mail given up) leave the shop serving (jobs wait in the database: the outbox, the expiry of unpaid orders
     on the next tick), so they make the status "degraded" with a 200: a load balancer keeps sending
     shoppers, a monitor reading the body still alerts. A 503 would take every web process out at once."""
     checks = {"database": health.database_ok(), "cache": health.cache_ok(), "broker": health.broker_ok()}
@@ -48,10 +49,16 @@ def healthz(request):
     except Exception:  # the database is down: no heartbeat to read
         worker_ok, worker_seen = False, None
     checks["worker"] = worker_ok
+    try:
+        late, failed = health.outbox_counts()
+    except Exception:  # the database is down: no outbox to read
+        late, failed = None, None
+    checks["outbox"] = late == 0
     essential = checks["database"]
     status = "ok" if all(checks.values()) else "degraded" if essential else "error"
     body = {"status": status, **{k: "ok" if v else "down" for k, v in checks.items()},
-            "worker_last_seen": worker_seen.isoformat() if worker_seen else None}
+            "worker_last_seen": worker_seen.isoformat() if worker_seen else None,
+            "outbox_late": late, "outbox_failed": failed}
     return JsonResponse(body, status=200 if essential else 503)
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from shop.models import Heartbeat
+from shop.models import Heartbeat, OutboundEmail
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +95,24 @@ def test_a_dead_worker_fails(production, capsys):
     Heartbeat.objects.filter(name="worker").update(seen_at=timezone.now() - timedelta(minutes=30))
     code, out = _doctor(capsys)
     assert code == 1 and "No worker heartbeat" in out
+
+
+def test_mail_the_server_has_not_taken_fails(production, capsys):
+    # given: a mail waiting its retries for an hour (the mail server refuses, or its password changed)
+    waiting = OutboundEmail.objects.create(to="sara@example.com", subject="Your order", text="x", attempts=5,
+                                           last_error="SMTPAuthenticationError: (535, b'bad credentials')")
+    OutboundEmail.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    # when
+    code, out = _doctor(capsys)
+    # then
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " e-mail:" in line)
+    assert code == 1 and "1 e-mail has waited" in problem and "SMTPAuthenticationError" in problem
+
+
+def test_given_up_mail_is_named(production, capsys):
+    OutboundEmail.objects.create(to="sara@example.com", subject="Your order", text="x", status="failed")
+    code, out = _doctor(capsys)
+    assert code == 0 and "1 e-mail was given up" in out
 
 
 def test_notes_alone_do_not_fail(production, capsys):

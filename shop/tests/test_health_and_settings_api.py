@@ -5,7 +5,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from shop.models import Heartbeat
+from shop.models import Heartbeat, OutboundEmail
 from shop.store_settings import store_settings_get
 
 
@@ -42,6 +42,30 @@ class TestHealthz:
             response = client.get("/healthz")
         assert response.status_code == 200
         assert (response.json()["status"], response.json()["broker"]) == ("degraded", "down")
+
+    def test_mail_the_server_has_not_taken_for_a_quarter_of_an_hour_is_reported(self, client):
+        # given: worker, beat and broker fine, but the mail server refuses: mail waits for its retries
+        Heartbeat.objects.create(name="worker")
+        stuck = OutboundEmail.objects.create(to="sara@example.com", subject="Your order", text="x", attempts=2,
+                                             next_attempt_at=timezone.now() + timedelta(minutes=4))
+        OutboundEmail.objects.filter(pk=stuck.pk).update(created_at=timezone.now() - timedelta(minutes=20))
+        OutboundEmail.objects.create(to="omar@example.com", subject="Just queued", text="x")
+        OutboundEmail.objects.create(to="ali@example.com", subject="Given up", text="x", status="failed")
+        # when
+        response = client.get("/healthz")
+        # then: the shop sells on, and a monitor sees the mail is late and how much was given up
+        assert response.status_code == 200
+        body = response.json()
+        assert (body["status"], body["outbox"], body["outbox_late"], body["outbox_failed"]) == (
+            "degraded", "down", 1, 1)
+
+    def test_mail_going_out_on_time_is_ok(self, client):
+        Heartbeat.objects.create(name="worker")
+        OutboundEmail.objects.create(to="omar@example.com", subject="Just queued", text="x")
+        old = OutboundEmail.objects.create(to="ali@example.com", subject="Sent", text="x", status="sent")
+        OutboundEmail.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=2))
+        body = client.get("/healthz").json()
+        assert (body["status"], body["outbox"], body["outbox_late"], body["outbox_failed"]) == ("ok", "ok", 0, 0)
 
     def test_it_reports_a_database_outage_with_503(self, client):
         with mock.patch("shop.health.database_ok", return_value=False):
