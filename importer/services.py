@@ -26,6 +26,7 @@ from importer.models import ExternalProduct, ImportedProduct, ImporterRun, Price
 from importer.pricing import import_price
 from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
+from shop.models import StoreSettings
 from shop.queue import enqueue
 from shop.rates import kes_egp_rate, rate_status, rates_refresh
 from shop.store_settings import store_settings_get
@@ -131,6 +132,7 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
     base_url = (base_url or importer_config()["base_url"]).strip()
     base_url_check(base_url)
     with transaction.atomic():
+        _runs_lock()
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
@@ -139,6 +141,35 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
         transaction.on_commit(lambda: dispatch(run.pk))
     run.refresh_from_db()
     return run
+
+
+def _runs_lock() -> None:
+    """Inside a transaction, wait for any other process deciding to start a run, so that of two at once
+    (a staff click and the schedule, two ticks from beat's backlog) one starts and the other finds it
+    active. PostgreSQL: the store settings row's lock; SQLite: the IMMEDIATE transaction's write lock."""
+    StoreSettings.objects.select_for_update().filter(pk=store_settings_get().pk).values_list("pk").first()
+
+
+def scheduled_run_claim() -> tuple[str, ImporterRun | None]:
+    """The auto-import's decision, taken once however many ticks ask at once: ("started", the new run),
+    or ("off" | "not due" | "busy", None).
+
+    Due once every refreshInterval hours after the last scheduled run that read the site (started by
+    nobody): a crawl staff start to look at the preview refreshes no price, and a failed one is tried
+    again on the next tick."""
+    store = store_settings_get()
+    if not (store.external_enabled and store.external_auto_import):
+        return "off", None
+    with transaction.atomic():
+        _runs_lock()
+        last = ImporterRun.objects.filter(started_by=None, status=RunStatus.DONE).order_by("-created_at").first()
+        hours = store.external_refresh_interval or 24
+        if last is not None and timezone.now() - last.created_at < timedelta(hours=hours):
+            return "not due", None
+        if run_active():
+            return "busy", None
+        # the whole site, so that every imported product is refreshed and a product not found is truly gone
+        return "started", ImporterRun.objects.create(base_url=importer_config()["base_url"], max_pages=MAX_PAGES)
 
 
 def dispatch(run_id: int) -> None:

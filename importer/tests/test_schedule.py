@@ -1,9 +1,11 @@
 """The scheduled import: prices and stock of imported products, staff edits kept, the Owner told."""
 
+import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from backoffice.products import product_save
@@ -147,3 +149,31 @@ def test_a_crawl_staff_start_does_not_put_the_scheduled_import_off(imported, cra
     monkeypatch.setattr(tasks, "enqueue", lambda task, *a, **kw: True)
     assert tasks.auto_import_tick() == "started"
     assert ImporterRun.objects.order_by("-created_at").first().max_pages == services.MAX_PAGES
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_ticks_at_once_start_one_crawl(monkeypatch):
+    # given: auto-import on and due; the worker takes two ticks at once (the backlog after an outage)
+    store_settings_update(external_auto_import=True, external_refresh_interval=24)
+    monkeypatch.setattr(tasks, "enqueue", lambda task, *args, **kwargs: True)
+    for attempt in range(30):  # two ticks started together do not always overlap
+        ImporterRun.objects.all().delete()
+        start = threading.Barrier(2, timeout=10)
+        outcomes = []
+
+        def tick(start=start, outcomes=outcomes):
+            try:
+                start.wait()
+                outcomes.append(tasks.auto_import_tick())
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=tick) for _ in range(2)]
+        # when
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        # then: one crawl; the other tick finds it running
+        assert sorted(outcomes) == ["busy", "started"], attempt
+        assert ImporterRun.objects.count() == 1
