@@ -13,23 +13,31 @@ app = Celery("shop")
 run_or_explain(lambda: app.config_from_object("django.conf:settings", namespace="CELERY"))
 app.autodiscover_tasks()
 
+
+def _every(seconds: float, task: str) -> dict:
+    """A job beat queues every `seconds`. A tick no worker took before the next one is dropped (`expires`):
+    after a worker outage the backlog is one tick, not one per tick missed (hundreds of sweeps, each
+    waiting out a mail server's timeout, ahead of the real work)."""
+    return {"task": task, "schedule": float(seconds), "options": {"expires": float(seconds)}}
+
+
 # Periodic jobs. Each app's task decides for itself whether there is work.
 app.conf.beat_schedule = {
-    "worker-heartbeat": {"task": "shop.tasks.heartbeat", "schedule": 60.0},
+    "worker-heartbeat": _every(60.0, "shop.tasks.heartbeat"),
     # hourly; the stored rate is only re-fetched once it is 6 hours old
-    "exchange-rate-refresh": {"task": "importer.tasks.rates_refresh_task", "schedule": 3600.0},
+    "exchange-rate-refresh": _every(3600.0, "importer.tasks.rates_refresh_task"),
     # hourly; crawls only with autoImport on, once every refreshInterval hours
-    "importer-auto-import": {"task": "importer.tasks.auto_import_tick", "schedule": 3600.0},
-    "orders-expire-unpaid": {"task": "orders.tasks.orders_expire_unpaid", "schedule": 300.0},
+    "importer-auto-import": _every(3600.0, "importer.tasks.auto_import_tick"),
+    "orders-expire-unpaid": _every(300.0, "orders.tasks.orders_expire_unpaid"),
     # e-mail retries, and mail whose delivery task could not be queued (broker down)
-    "outbox-send-due": {"task": "shop.tasks.outbox_send_due_task", "schedule": 60.0},
-    "outbox-prune": {"task": "shop.tasks.outbox_prune_task", "schedule": 86400.0},
+    "outbox-send-due": _every(60.0, "shop.tasks.outbox_send_due_task"),
+    "outbox-prune": _every(86400.0, "shop.tasks.outbox_prune_task"),
     # abandoned-cart reminders: one job per due cart (orders/reminders.py)
-    "cart-reminders": {"task": "orders.tasks.cart_reminders_task", "schedule": 900.0},
+    "cart-reminders": _every(900.0, "orders.tasks.cart_reminders_task"),
     # back-in-stock e-mails a missed stock hook left behind
-    "stock-alerts-sweep": {"task": "catalog.tasks.stock_alerts_sweep_task", "schedule": 3600.0},
+    "stock-alerts-sweep": _every(3600.0, "catalog.tasks.stock_alerts_sweep_task"),
     # WhatsApp messages: retries, and messages whose delivery task could not be queued
-    "whatsapp-send-due": {"task": "shop.tasks.whatsapp_send_due_task", "schedule": 60.0},
+    "whatsapp-send-due": _every(60.0, "shop.tasks.whatsapp_send_due_task"),
     # 07:00 Cairo time (CELERY_TIMEZONE); the job itself sends at most once a day
     "daily-summary": {"task": "backoffice.tasks.daily_summary_task", "schedule": crontab(hour=7, minute=0)},
 }

@@ -232,7 +232,7 @@ def test_beat_sweeps_the_outbox_every_minute():
     from shop.celery import app
 
     entry = app.conf.beat_schedule["outbox-send-due"]
-    assert entry == {"task": "shop.tasks.outbox_send_due_task", "schedule": 60.0}
+    assert (entry["task"], entry["schedule"]) == ("shop.tasks.outbox_send_due_task", 60.0)
 
 
 # --- headers ---------------------------------------------------------------------
