@@ -27,15 +27,26 @@ def orders_expire_unpaid() -> int:
     cutoff = timezone.now() - UNPAID_LIFETIME
     stale = Order.objects.filter(
         status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING, created_at__lt=cutoff
-    )
-    count = 0
+    ).order_by("pk")
+    count, first_error = 0, None
     for order in stale:
-        for payment in order.payments.filter(status=PaymentStatus.AWAITING):
-            payment_verify(payment=payment)  # a provider that cannot answer leaves it awaiting
-        if order_expire_unpaid(order=order, note="Unpaid for 30 minutes"):
-            logger.info("order %s expired unpaid; stock released", order.number)
-            count += 1
+        try:
+            count += _order_expire_if_unpaid(order)
+        except Exception as error:  # this order stays for the next run; the others must not wait on it
+            logger.exception("order %s could not be expired", order.number)
+            first_error = first_error or error
+    if first_error is not None:
+        raise first_error  # the job ends in an error, so staff see it among the failed jobs
     return count
+
+
+def _order_expire_if_unpaid(order: Order) -> bool:
+    for payment in order.payments.filter(status=PaymentStatus.AWAITING):
+        payment_verify(payment=payment)  # a provider that cannot answer leaves it awaiting
+    if order_expire_unpaid(order=order, note="Unpaid for 30 minutes"):
+        logger.info("order %s expired unpaid; stock released", order.number)
+        return True
+    return False
 
 
 @shared_task(ignore_result=True)

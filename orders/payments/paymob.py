@@ -169,6 +169,8 @@ class PaymobProvider:
             raise PaymentError(f"Paymob answered non-JSON ({response.status_code})") from None
         if response.status_code >= 400:
             raise PaymentError(f"Paymob refused ({response.status_code}): {data}", permanent=True)
+        if not isinstance(data, dict):  # every answer of Paymob's we read is an object
+            raise PaymentError(f"Paymob answered a {type(data).__name__}, not an object")
         return data
 
     def intention_body(self, *, order: Order, payment: Payment, return_url: str,

@@ -185,3 +185,42 @@ def test_the_expiry_job_asks_paymob_even_just_after_a_return_page_did(make_produ
     # then the job asked Paymob itself and kept the paid order
     assert fake_paymob.calls(INQUIRY) == 2
     assert Order.objects.get().payment_status == PaymentStatus.PAID
+
+
+def test_an_inquiry_answer_that_is_not_a_transaction_leaves_the_orders_to_expire(make_product, checkout_body,
+                                                                                  fake_paymob):
+    # given two card orders left unpaid for 30 minutes, and Paymob answering its inquiry with a list
+    _card_order(make_product, checkout_body)
+    _card_order(make_product, checkout_body)
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    fake_paymob.inquiry = [{"detail": "maintenance"}]
+    # when the expiry job runs
+    expired = orders_expire_unpaid()
+    # then an unusable answer is no answer: both orders expire and put their stock back
+    assert expired == 2
+    assert set(Order.objects.values_list("status", flat=True)) == {"cancelled"}
+
+
+def test_one_order_the_expiry_job_fails_on_does_not_keep_the_others_pending(make_product, checkout_body,
+                                                                            fake_paymob, monkeypatch):
+    # given three card orders left unpaid, one of which the job fails on (its row, its mail, a bug)
+    import orders.tasks
+
+    for _ in range(3):
+        _card_order(make_product, checkout_body)
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    broken = Order.objects.order_by("pk")[1]
+    expire = orders.tasks.order_expire_unpaid
+
+    def expire_or_fail(*, order, **kwargs):
+        if order.pk == broken.pk:
+            raise RuntimeError("the cancellation e-mail's template is broken")
+        return expire(order=order, **kwargs)
+
+    monkeypatch.setattr(orders.tasks, "order_expire_unpaid", expire_or_fail)
+    # when the expiry job runs: it still ends in an error, for the failed jobs staff see
+    with pytest.raises(RuntimeError):
+        orders_expire_unpaid()
+    # then the other two expired all the same
+    assert list(Order.objects.order_by("pk").values_list("status", flat=True)) == [
+        "cancelled", "pending", "cancelled"]
