@@ -226,11 +226,8 @@ def rates_refresh(from_currency: str = "KES", to_currency: str = "EGP", *, force
     # Every provider failed: keep the last good row (else the fallback) and say why.
     reason = "; ".join(errors)[:2000] or "no providers configured"
     if row is not None:
-        fields: dict[str, Any] = {"last_attempt_at": now, "last_error": reason}
-        if refused is not None:
-            fields.update(refused_rate=refused, refused_at=now)
-        ExchangeRate.objects.filter(pk=row.pk).update(**fields)
-        if refused is not None and row.refused_rate is None:  # told once, until a rate is taken again
+        ExchangeRate.objects.filter(pk=row.pk).update(last_attempt_at=now, last_error=reason)
+        if refused is not None and _refusal_record(row=row, refused=refused, now=now):
             _refusal_tell(row=row, refused=refused)
     else:  # nothing stored yet: the fallback is in use; remember why for the dashboard
         cache.set(_error_key(from_currency, to_currency), reason, CACHE_SECONDS)
@@ -258,6 +255,16 @@ def _move_check(value: Decimal, row: ExchangeRate, now: datetime) -> None:
     if move > limit:
         raise RateJump(f"rate {value.normalize()} is {move * 100:.0f} % from the stored {row.rate.normalize()}, "
                        f"more than {limit * 100:.0f} % in {days:.1f} day(s)", value=value)
+
+
+def _refusal_record(*, row: ExchangeRate, refused: Decimal, now: datetime) -> bool:
+    """Store the refused rate; True when it is the first since a rate was last taken (staff are told once,
+    however many refreshes run at once: the row read at their start may be older than another's refusal)."""
+    first = ExchangeRate.objects.filter(pk=row.pk, refused_rate__isnull=True).update(
+        refused_rate=refused, refused_at=now)
+    if not first:
+        ExchangeRate.objects.filter(pk=row.pk).update(refused_rate=refused, refused_at=now)
+    return bool(first)
 
 
 def _refusal_tell(*, row: ExchangeRate, refused: Decimal) -> None:

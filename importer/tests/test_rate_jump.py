@@ -71,6 +71,30 @@ def test_a_jump_of_40_percent_is_refused_the_stored_rate_stays_and_staff_are_tol
     assert (status["refusedRate"], status["refusedPercent"]) == ("0.56", 40)
 
 
+def test_two_refreshes_at_once_tell_staff_once(service, owner, monkeypatch):
+    # given: a stored rate, a service answering a jump, and a second refresh (a staff "refresh now", beat's
+    # tick) running while the first one waits for the service
+    import shop.rates
+
+    _stored("0.40")
+    chain = [service.says(0.56)]
+    fetch = shop.rates.provider_fetch
+    overlapped = []
+
+    def fetch_while_another_refresh_runs(*args, **kwargs):
+        if not overlapped:
+            overlapped.append(None)
+            overlapped[0] = rates_refresh("KES", "EGP", providers=chain)
+        return fetch(*args, **kwargs)
+
+    monkeypatch.setattr(shop.rates, "provider_fetch", fetch_while_another_refresh_runs)
+    # when
+    first = rates_refresh("KES", "EGP", providers=chain)
+    # then: both refused it, and the Owner heard of it once
+    assert first.refused == overlapped[0].refused == Decimal("0.56")
+    assert OutboundEmail.objects.filter(to=owner.email).count() == 1
+
+
 def test_staff_are_told_once_while_the_service_keeps_answering_the_jump(service, owner):
     # given a refusal staff were already told about
     _stored("0.40")
