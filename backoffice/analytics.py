@@ -4,8 +4,12 @@ Counted orders are those whose money is in or promised: paid by card, or
 cash on delivery. Test orders (paid through the local test page) never
 count anywhere. Cancelled orders count in the status breakdown only, never
 in revenue, order counts, sellers or categories. An order's revenue is what it
-kept: its total less any part refunded (orders.models.amount_kept); sellers and
-categories count what was sold, since a refund names no product.
+kept: what the customer paid (its total: after the coupon discount, shipping and
+the COD fee included) less any part refunded (orders.models.amount_kept). Sellers
+and categories count what each line sold for after its share of the order's
+coupon discount (orders.calculations.line_discounts: in proportion to the line
+totals, in piasters adding up to the discount); a refund names no product, so
+they count it nowhere, and shipping is no product's.
 
 A period is summed from calendar months of the shop's time zone (Africa/Cairo).
 The months that lie wholly inside the period and are over come from the shared
@@ -67,6 +71,7 @@ from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from catalog.models import Category, Product
+from orders.calculations import line_discounts
 from orders.models import Order, OrderItem, OrderStatus, PaymentStatus, amount_kept
 from shop.money import quantize
 
@@ -78,7 +83,7 @@ DAILY_DAYS = 7
 MONTH_CACHE_SECONDS = 24 * 3600
 TOKEN_CACHE_SECONDS = 7 * 24 * 3600
 # every key starts so; a new layout of the cached sums takes a new number
-PREFIX = "analytics:sales:3"
+PREFIX = "analytics:sales:4"
 GENERATION_KEY = f"{PREFIX}:generation"
 
 
@@ -216,6 +221,39 @@ def item_rows(ranges):
         for n, (lo, hi) in enumerate(ranges)
     ]
     return parts[0].union(*parts[1:], all=True)
+
+
+def discount_shares(ranges):
+    """{range index: {product: piasters}}: the coupon discounts of the counted, not cancelled orders in
+    each of `ranges`, shared across each order's lines (orders.calculations.line_discounts). One query
+    over the items of the orders that had a discount; a line whose product was deleted takes its share,
+    which is left out with it."""
+    bucket, window = _in_ranges(ranges, "order__created_at")
+    rows = (OrderItem.objects.filter(window, order__payment_status__in=COUNTED_PAYMENTS, order__is_test=False,
+                                     order__discount_amount__gt=0)
+            .exclude(order__status=OrderStatus.CANCELLED).annotate(bucket=bucket).order_by("order_id", "pk")
+            .values_list("bucket", "order_id", "order__discount_amount", "product_id", "line_total_amount"))
+    shares: dict[int, Counter] = {}
+    for (n, _order, discount), lines in itertools.groupby(rows, key=lambda row: row[:3]):
+        lines = list(lines)
+        for (*_row, product_id, _total), share in zip(lines, line_discounts(
+                discount=discount, line_totals=[line[4] for line in lines]), strict=True):
+            if product_id is not None:
+                shares.setdefault(n, Counter())[product_id] += int(share * 100)
+    return shares
+
+
+def _product_sums(ranges):
+    """{range: {product: (units, piasters)}} sold in each of `ranges`, each line after its share of its
+    order's coupon discount."""
+    sums = _read_sums(ranges, item_rows)
+    if ranges:
+        for n, shares in discount_shares(ranges).items():
+            sold = sums[ranges[n]]
+            for product_id, cents in shares.items():
+                units, have = sold[product_id]
+                sold[product_id] = (units, have - cents)
+    return sums
 
 
 def _read_sums(ranges, rows):
@@ -375,7 +413,7 @@ def _period_sums(*, current, previous):
     live = [[(lo, hi) for piece, lo, hi in segments if piece == "live"] for segments, _p in periods]
     months = [(start, _next_month(start)) for start in needed]
     statuses = _read_sums(live[0] + missing_runs + live[1] + months, order_rows)
-    products = _read_sums(live[0] + missing_runs + months, item_rows)
+    products = _product_sums(live[0] + missing_runs + months)
     fresh = {}
     for run in missing_runs:
         run_sums[run] = fresh[_days_key(*run)] = {"stamps": [stamps[day] for day in _dates(*run)],

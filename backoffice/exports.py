@@ -83,14 +83,16 @@ def _change(value):
 
 def analytics_csv(*, data):
     """Yield the CSV text of what the analytics section shows for one period (`analytics_get`):
-    one block per panel, blank lines between, headings in the active language."""
+    one block per panel, blank lines between, headings in the active language. Revenue is what
+    customers paid less refunds; product and category sales are after each order's coupon discount."""
     orders, products, previous, change = data["orders"], data["products"], data["previous"], data["change"]
     day = lambda moment: timezone.localtime(moment).date().isoformat()  # noqa: E731
+    revenue, sales = _("Revenue (paid, after discounts and refunds)"), _("Sales after coupon discounts")
     summary = [
-        [_("Revenue"), money_text(orders["revenue_this_month"]), money_text(previous["revenue"]),
+        [revenue, money_text(orders["revenue_this_month"]), money_text(previous["revenue"]),
          _change(change["revenue"])],
         [_("Orders"), orders["orders_this_month"], previous["orders"], _change(change["orders"])],
-        [_("Average order value"), money_text(orders["average_order_value"]),
+        [_("Average order value (after discounts and refunds)"), money_text(orders["average_order_value"]),
          money_text(previous["average_order_value"]), _change(change["average_order_value"])],
         [_("Active products"), products["total_products"], "", ""],
     ]
@@ -104,14 +106,14 @@ def analytics_csv(*, data):
             [label, orders["status_breakdown"][value]]
             for value, label in _status_labels()
         ]),
-        ([_("Day"), _("Revenue"), _("Orders")], [
+        ([_("Day"), revenue, _("Orders")], [
             [row["date"], money_text(row["revenue"]), row["orders"]] for row in orders["daily_orders"]
         ]),
-        ([_("Top sellers"), _("Category"), _("Units sold"), _("Revenue")], [
+        ([_("Top sellers"), _("Category"), _("Units sold"), sales], [
             [safe_cell(row["title"]), safe_cell(row["category_name"]), row["total_sold"], money_text(row["revenue"])]
             for row in products["top_selling_products"]
         ]),
-        ([_("Category"), _("Products"), _("Units sold"), _("Revenue")], [
+        ([_("Category"), _("Products"), _("Units sold"), sales], [
             [safe_cell(row["name"]), row["product_count"], row["units_sold"], money_text(row["revenue"])]
             for row in products["category_breakdown"]
         ]),

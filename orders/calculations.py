@@ -14,7 +14,7 @@ from orders.delivery import zone_for
 from orders.models import Coupon
 from orders.places import governorate_stored
 from shop.models import StoreSettings
-from shop.money import quantize
+from shop.money import allocate, quantize
 from shop.store_settings import store_settings_get
 
 ZERO = Decimal("0.00")
@@ -57,6 +57,13 @@ def coupon_discount(coupon: Coupon | None, subtotal: Decimal) -> Decimal:
     else:
         amount = coupon.value
     return quantize(min(amount, subtotal))
+
+
+def line_discounts(*, discount: Decimal, line_totals: list[Decimal]) -> list[Decimal]:
+    """Each line's share of an order's coupon `discount`, in proportion to its line total, in whole
+    piasters adding up to `discount` exactly (a discount names no product; sales per product count
+    what each line sold for after its share)."""
+    return [quantize(share) for share in allocate(discount, line_totals)]
 
 
 def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None = None,

@@ -31,6 +31,24 @@ def round_whole(amount: Decimal | int | str) -> Decimal:
     return Decimal(amount).quantize(Decimal("1"), rounding=ROUND_HALF_UP)
 
 
+def allocate(amount: Decimal, weights: list[Decimal]) -> list[Decimal]:
+    """Share `amount` (whole piasters) across `weights` in proportion, in whole piasters that add up to
+    `amount` exactly: each share rounded down, the piasters left over going one each to the largest
+    remainders (the earliest weight first on a tie). Equal shares when every weight is 0."""
+    cents = int(quantize(amount) * 100)
+    total = sum(weights, Decimal("0"))
+    if not weights:
+        return []
+    if total == 0:
+        weights, total = [Decimal("1")] * len(weights), Decimal(len(weights))
+    exact = [Decimal(cents) * weight / total for weight in weights]
+    shares = [int(part) for part in exact]  # towards zero: down, amounts and weights being positive
+    by_remainder = sorted(range(len(weights)), key=lambda n: (-(exact[n] - shares[n]), n))
+    for n in by_remainder[:cents - sum(shares)]:
+        shares[n] += 1
+    return [Decimal(share) / 100 for share in shares]
+
+
 def to_minor_units(amount: Decimal | int | str) -> int:
     """EGP to piasters as an int, for payment providers."""
     return int(quantize(amount) * 100)

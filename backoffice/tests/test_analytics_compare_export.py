@@ -53,7 +53,8 @@ def test_a_period_with_nothing_before_it_has_no_change(client, owner, two_weeks)
 
 
 @pytest.mark.parametrize("language, revenue, title", [
-    ("en", "Revenue", "Kericho Gold"), ("ar", "الإيرادات", "كيريتشو جولد"),
+    ("en", "Revenue (paid, after discounts and refunds)", "Kericho Gold"),
+    ("ar", "الإيرادات (المدفوعة بعد الخصومات والمبالغ المستردة)", "كيريتشو جولد"),
 ])
 def test_the_csv_holds_what_is_shown_with_a_bom_and_arabic_intact(client, owner, two_weeks,
                                                                    language, revenue, title):

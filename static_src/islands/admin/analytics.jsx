@@ -191,6 +191,7 @@ export default function AdminAnalytics() {
           ) : (
             <p className="admin-muted">{st("noSales")}</p>
           )}
+          <p className="admin-muted" data-note="product-sales">{st("productSalesNote")}</p>
         </Section>
       </div>
       <Section title={st("categories")}>
@@ -202,7 +203,7 @@ export default function AdminAnalytics() {
                   <th>{st("category")}</th>
                   <th>{st("products")}</th>
                   <th>{st("unitsSold")}</th>
-                  <th>{st("revenue")}</th>
+                  <th>{st("salesAfterDiscounts")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -211,7 +212,7 @@ export default function AdminAnalytics() {
                     <td data-label={st("category")}>{c.name}</td>
                     <td data-label={st("products")}>{count(c.productCount)}</td>
                     <td data-label={st("unitsSold")}>{count(c.unitsSold)}</td>
-                    <td data-label={st("revenue")}>{money(c.revenue)}</td>
+                    <td data-label={st("salesAfterDiscounts")}>{money(c.revenue)}</td>
                   </tr>
                 ))}
                 {!products.categoryBreakdown.length && (
@@ -225,6 +226,7 @@ export default function AdminAnalytics() {
             </table>
           </div>
         </div>
+        <p className="admin-muted">{st("productSalesNote")}</p>
       </Section>
     </div>
   );
