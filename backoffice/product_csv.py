@@ -54,12 +54,15 @@ def _row(product):
     }
 
 
-def products_export():
-    """Every product as CSV text (UTF-8 with BOM so spreadsheets read Arabic)."""
+def products_export(*, products=None):
+    """`products` (every product unless given; the dashboard passes the ones its list selects, in its
+    order) as CSV text (UTF-8 with BOM so spreadsheets read Arabic)."""
+    if products is None:
+        products = Product.objects.order_by("pk")
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS)
     writer.writeheader()
-    for product in Product.objects.select_related("category").order_by("pk"):
+    for product in products.select_related("category"):
         writer.writerow({k: safe_cell(v) for k, v in _row(product).items()})
     return BOM + out.getvalue()
 

@@ -262,9 +262,11 @@ class CategorySuggestApi(StaffApi):
 class ProductExportApi(StaffApi):
     area = "products"
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Every product as CSV")
+    @extend_schema(parameters=LIST_PARAMETERS[2:], responses={(200, "text/csv"): OpenApiTypes.STR},
+                   summary="The products the list's search, filters and sort select (every one without), as CSV")
     def get(self, request):
-        response = HttpResponse(product_csv.products_export(), content_type="text/csv; charset=utf-8")
+        response = HttpResponse(product_csv.products_export(products=_listed(request)),
+                                content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="products.csv"'
         return response
 

@@ -446,10 +446,17 @@ export default function Products({ permissions, categories = [], language }) {
     },
   ];
 
+  // the export holds what the list shows: its search, filters and sort
+  const exportParams = new URLSearchParams();
+  for (const [key, value] of Object.entries(table.filters)) if (value) exportParams.set(key, value);
+  if (table.search.trim()) exportParams.set("search", table.search.trim());
+  if (table.sort) exportParams.set("sort", `${table.sort.dir === -1 ? "-" : ""}${table.sort.key}`);
+  const exportUrl = `/api/admin/products/export${exportParams.size ? `?${exportParams}` : ""}`;
+
   const toolbar = (
     <>
       {canCreate && <button type="button" className="button button--small" onClick={() => setEditing("new")}>{st("addProduct")}</button>}
-      <a className="button button--small button--ghost" href="/api/admin/products/export" download="products.csv">{st("export")}</a>
+      <a className="button button--small button--ghost" href={exportUrl} download="products.csv">{st("export")}</a>
       {canCreate && (
         <>
           <button type="button" className="button button--small button--ghost" disabled={!!busy} onClick={() => importInput.current.click()}>{st("import")}</button>
