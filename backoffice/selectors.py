@@ -89,6 +89,12 @@ def accounts_by_key() -> QuerySet[User]:
     return User.objects.filter(is_staff=False).exclude(email="").annotate(key=Lower("email"))
 
 
+def _person_matches(text: str, *, email: str) -> Q:
+    """Rows (orders or accounts) whose e-mail column `email`, names or phone contain `text`."""
+    return (Q(**{f"{email}__icontains": text}) | Q(first_name__icontains=text) | Q(last_name__icontains=text)
+            | Q(phone__icontains=text))
+
+
 def customers_by_email(*, search: str = "", kind: str = "") -> QuerySet[Any, tuple[Any, ...]]:
     """Everyone who bought or registered, one row per e-mail: guests and accounts alike.
 
@@ -98,14 +104,15 @@ def customers_by_email(*, search: str = "", kind: str = "") -> QuerySet[Any, tup
     newest first. They are read from `BuyerActivity` (one row per buyer, kept by
     the orders app) rather than by grouping every order: at 50,000 orders that
     grouping cost 30-90 ms per request (bench/dashboard.py). A search finds a
-    buyer by any order's e-mail, names or phone (or the account's), grouping the
-    orders it matches. Who they are and what they spent is `buyer_details(keys)`,
+    buyer by any order's e-mail, names or phone, or by their account's (which the
+    row shows), grouping their orders. Who they are and what they spent is `buyer_details(keys)`,
     asked for one page's rows. `kind` is "guest", "registered" or "".
     """
     text = (search or "").strip()
     if text:
-        buyers = (Order.objects.filter(Q(buyer_key__icontains=text) | Q(first_name__icontains=text)
-                                       | Q(last_name__icontains=text) | Q(phone__icontains=text))
+        # the row shows the account's names and phone over the orders' (buyer_details): both are searched
+        matching_accounts = accounts_by_key().filter(_person_matches(text, email="email")).values("key")
+        buyers = (Order.objects.filter(_person_matches(text, email="buyer_key") | Q(buyer_key__in=matching_accounts))
                   .values("buyer_key").annotate(key=F("buyer_key"), last_activity=Max("created_at"))
                   .values_list("key", "last_activity").order_by())
     else:
@@ -119,8 +126,7 @@ def customers_by_email(*, search: str = "", kind: str = "") -> QuerySet[Any, tup
     accounts = User.objects.filter(is_staff=False).annotate(key=Lower("email")).filter(
         ~Exists(BuyerActivity.objects.filter(key=OuterRef("key"))))
     if text:
-        accounts = accounts.filter(Q(email__icontains=text) | Q(first_name__icontains=text)
-                                   | Q(last_name__icontains=text) | Q(phone__icontains=text))
+        accounts = accounts.filter(_person_matches(text, email="email"))
     without_orders = accounts.values_list("key", "date_joined").order_by()
     return buyers.union(without_orders, all=True).order_by("-last_activity", "key")
 

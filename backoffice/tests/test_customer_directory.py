@@ -194,3 +194,14 @@ def test_an_account_registered_after_guest_orders_gathers_them(client, support):
     # then: one row, the account's, with both orders
     assert (row["email"], row["userId"], row["isGuest"], row["totalOrders"], row["lastName"]) == (
         "mona@example.com", mona.pk, False, 2, "Adel")
+
+
+def test_a_customer_is_found_by_the_phone_on_their_account_after_ordering_with_another(client, manager, alice):
+    # given alice ordered with her old phone, then changed the one on her account
+    make_order(user=alice, email=alice.email)
+    type(alice).objects.filter(pk=alice.pk).update(phone="01199998888")
+    client.force_login(manager)
+    # when staff search the directory for the phone her account shows
+    found = client.get("/api/admin/customers?search=01199998888").json()["results"]
+    # then she is there, once
+    assert [row["email"] for row in found] == [alice.email]

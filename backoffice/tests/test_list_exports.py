@@ -44,3 +44,4 @@ def test_the_products_export_without_filters_still_holds_every_product(client, m
     rows = _csv_rows(client.get("/api/admin/products/export"))
     # then (the list's own order: newest first)
     assert [row["slug"] for row in rows] == ["kericho-gold", "green-mist"]
+
