@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from catalog.models import Product, StockAlert
 from shop.errors import ShopError
 from shop.mail import isolate, mail_queue
+from shop.queue import each_apart
 from shop.ratelimit import address_mail_allowed
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
@@ -123,22 +124,24 @@ def stock_alert_cancel(*, token: object) -> StockAlert | None:
 
 def stock_alerts_send(*, product_ids: Iterable[int]) -> int:
     """E-mail every confirmed, unsent alert of these products that have stock again; each exactly once."""
-    sent = 0
     back = Product.objects.filter(pk__in=product_ids, is_active=True, stock__gt=0).values_list("pk", flat=True)
-    for alert_id in StockAlert.objects.filter(product_id__in=list(back), confirmed_at__isnull=False,
-                                              notified_at__isnull=True).values_list("pk", flat=True):
-        with transaction.atomic():
-            # claim it: a second job running at once finds nothing left to claim
-            claimed = StockAlert.objects.filter(pk=alert_id, notified_at__isnull=True).update(
-                notified_at=timezone.now())
-            if not claimed:
-                continue
-            alert = StockAlert.objects.select_related("product").get(pk=alert_id)
-            _mail(alert, "catalog/email/stock_alert_back.txt", "catalog/email/stock_alert_back_subject.txt")
-            sent += 1
+    waiting = StockAlert.objects.filter(product_id__in=list(back), confirmed_at__isnull=False,
+                                        notified_at__isnull=True).values_list("pk", flat=True)
+    # each alert on its own: one whose e-mail cannot be made stays unsent for the next run, the others go
+    sent = each_apart(list(waiting), _alert_send, what="back-in-stock alert")
     if sent:
         logger.info("back-in-stock e-mails queued: %s", sent)
     return sent
+
+
+@transaction.atomic
+def _alert_send(alert_id: int) -> bool:
+    # claim it: a second job running at once finds nothing left to claim
+    if not StockAlert.objects.filter(pk=alert_id, notified_at__isnull=True).update(notified_at=timezone.now()):
+        return False
+    alert = StockAlert.objects.select_related("product").get(pk=alert_id)
+    _mail(alert, "catalog/email/stock_alert_back.txt", "catalog/email/stock_alert_back_subject.txt")
+    return True
 
 
 def stock_alerts_sweep() -> int:

@@ -10,7 +10,7 @@ from orders.actions import order_expire_unpaid
 from orders.models import Order, OrderStatus, PaymentStatus
 from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_send, cart_reminders_due
-from shop.queue import enqueue
+from shop.queue import each_apart, enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -28,16 +28,8 @@ def orders_expire_unpaid() -> int:
     stale = Order.objects.filter(
         status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING, created_at__lt=cutoff
     ).order_by("pk")
-    count, first_error = 0, None
-    for order in stale:
-        try:
-            count += _order_expire_if_unpaid(order)
-        except Exception as error:  # this order stays for the next run; the others must not wait on it
-            logger.exception("order %s could not be expired", order.number)
-            first_error = first_error or error
-    if first_error is not None:
-        raise first_error  # the job ends in an error, so staff see it among the failed jobs
-    return count
+    # each order on its own: one the job fails on stays for the next run, the others are not held back
+    return each_apart(stale, _order_expire_if_unpaid, what="expiring unpaid order")
 
 
 def _order_expire_if_unpaid(order: Order) -> bool:

@@ -5,12 +5,14 @@ path, so a tasks module may import its services without a cycle.
 """
 
 import logging
+from collections.abc import Callable, Iterable
 from importlib import import_module
-from typing import Any
+from typing import Any, TypeVar
 
 from kombu.exceptions import OperationalError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def enqueue(task: Any, *args: Any, fail_fast: bool = True, **kwargs: Any) -> bool:
@@ -33,3 +35,23 @@ def enqueue(task: Any, *args: Any, fail_fast: bool = True, **kwargs: Any) -> boo
         log.error("Could not queue %s: %s", task.name, exc)
         return False
     return True
+
+
+def each_apart(items: Iterable[T], work: Callable[[T], object], *, what: str) -> int:
+    """Run `work` on each item, one failure kept apart from the others; how many returned a true value.
+
+    For jobs that go through a list (unpaid orders to expire, alerts to send): one item the job fails on
+    (a provider's odd answer, a broken template) must not hold back every other one at every run. Each
+    failure is logged; the first is raised once all the items had their turn, so the job still ends in
+    an error that staff see among the failed jobs, and the item is tried again at the next run.
+    """
+    done, first_error = 0, None
+    for item in items:
+        try:
+            done += bool(work(item))
+        except Exception as error:
+            log.exception("%s %s failed", what, item)
+            first_error = first_error or error
+    if first_error is not None:
+        raise first_error
+    return done

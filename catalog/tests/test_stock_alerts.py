@@ -135,3 +135,30 @@ def test_one_address_gets_at_most_three_confirmations_an_hour_however_often_it_i
 
     # then the stranger's mailbox gets three confirmation e-mails, not six
     assert OutboundEmail.objects.filter(to="victim@example.com").count() == 3
+
+
+def test_an_alert_whose_mail_fails_holds_back_no_other_and_is_tried_again(sold_out, monkeypatch):
+    # given two confirmed alerts, the first of which cannot be mailed
+    from catalog import stock_alerts
+    from catalog.models import Product
+
+    alerts = [stock_alert_request(product_id=sold_out.pk, email=email) for email in ("x@example.com", "b@example.com")]
+    for alert in alerts:
+        stock_alerts.stock_alert_confirm(token=alert.token)
+    mail = stock_alerts._mail
+
+    def mail_or_break(alert, *args, **kwargs):
+        if alert.email == "x@example.com":
+            raise RuntimeError("a broken template")
+        mail(alert, *args, **kwargs)
+
+    monkeypatch.setattr(stock_alerts, "_mail", mail_or_break)
+    Product.objects.filter(pk=sold_out.pk).update(stock=2)
+    # when the sweep runs
+    with pytest.raises(RuntimeError):
+        stock_alerts_sweep()
+    # then the other alert was sent, and the broken one is left unsent for the next run
+    assert OutboundEmail.objects.filter(to="b@example.com", subject__icontains="back").exists()
+    assert StockAlert.objects.get(email="x@example.com").notified_at is None
+    monkeypatch.setattr(stock_alerts, "_mail", mail)
+    assert stock_alerts_sweep() == 1
