@@ -1,6 +1,7 @@
 """Backups an operator can restore: one dated archive with a consistent database snapshot and the media.
 
-The archive (`nile-tea-YYYYmmdd-HHMMSS.tar.gz`) holds `manifest.json`, the database
+The archive (`nile-tea-YYYYmmdd-HHMMSSZ.tar.gz`, in UTC: Cairo's clock repeats an hour each autumn)
+holds `manifest.json`, the database
 (`db.sqlite3`, copied with SQLite's online backup API while the shop keeps running, or
 `db.dump`, `pg_dump`'s custom format: one consistent snapshot) and `media/`, copied after
 the database so every image the snapshot names is in the archive.
@@ -10,7 +11,9 @@ the same database engine, then the media, then `migrate` (an archive from an old
 is brought up to date).
 """
 
+import datetime as dt
 import io
+import itertools
 import json
 import os
 import re
@@ -19,6 +22,7 @@ import sqlite3
 import subprocess
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -29,6 +33,7 @@ from django.utils import timezone
 from shop.models import Heartbeat
 
 FORMAT = 1
+PARTIAL = ".partial"  # an archive being written
 BACKUP_MARK = "backup"  # Heartbeat row: when the last backup finished (manage.py doctor reads it)
 # the tables that make an install "not empty"
 DATA_TABLES = ("accounts_user", "catalog_product", "orders_order")
@@ -130,8 +135,7 @@ def backup_create(*, output_dir=None, now=None):
     now = now or timezone.now()
     output_dir = Path(output_dir or settings.DATA_DIR / "backups")
     output_dir.mkdir(parents=True, exist_ok=True)
-    stamp = timezone.localtime(now).strftime("%Y%m%d-%H%M%S")
-    archive = output_dir / f"nile-tea-{stamp}.tar.gz"
+    _partials_prune(output_dir)
     media_root = Path(settings.MEDIA_ROOT)
     with tempfile.TemporaryDirectory(prefix="nile-tea-backup-") as work:
         database = Path(work) / ("db.sqlite3" if engine == "sqlite" else "db.dump")
@@ -140,20 +144,48 @@ def backup_create(*, output_dir=None, now=None):
         key_file = _generated_key_file()
         manifest = {"format": FORMAT, "created_at": now.isoformat(), "engine": engine,
                     "database": database.name, "media_files": len(media_files), "secret_key": key_file is not None}
-        partial = archive.with_suffix(".partial")
-        with tarfile.open(partial, "w:gz") as tar:
-            data = json.dumps(manifest, indent=2).encode()
-            info = tarfile.TarInfo("manifest.json")
-            info.size, info.mtime = len(data), int(now.timestamp())
-            tar.addfile(info, fileobj=_bytes(data))
-            tar.add(database, arcname=database.name)
-            if key_file is not None:
-                tar.add(key_file, arcname="secret_key")
-            for path in media_files:
-                tar.add(path, arcname=f"media/{path.relative_to(media_root).as_posix()}")
-        partial.rename(archive)  # never a half-written archive under the final name
+        # written under a name of its own (two backups at once each have theirs), renamed when complete:
+        # never a half-written archive under a final name
+        handle, name = tempfile.mkstemp(dir=output_dir, prefix=".nile-tea-", suffix=PARTIAL)
+        os.close(handle)
+        partial = Path(name)
+        try:
+            with tarfile.open(partial, "w:gz") as tar:
+                data = json.dumps(manifest, indent=2).encode()
+                info = tarfile.TarInfo("manifest.json")
+                info.size, info.mtime = len(data), int(now.timestamp())
+                tar.addfile(info, fileobj=_bytes(data))
+                tar.add(database, arcname=database.name)
+                if key_file is not None:
+                    tar.add(key_file, arcname="secret_key")
+                for path in media_files:
+                    tar.add(path, arcname=f"media/{path.relative_to(media_root).as_posix()}")
+            archive = _archive_place(partial, output_dir, now)
+        finally:
+            partial.unlink(missing_ok=True)
     Heartbeat.objects.update_or_create(name=BACKUP_MARK, defaults={"seen_at": timezone.now()})
     return archive, manifest
+
+
+def _archive_place(partial, output_dir, now):
+    """Give the finished `partial` its final name, in UTC; a second backup within the same second gets
+    `-2`, `-3`… rather than replacing the first (os.link fails on a name already taken)."""
+    stamp = now.astimezone(dt.UTC).strftime("%Y%m%d-%H%M%SZ")
+    for number in itertools.count(1):
+        archive = output_dir / f"nile-tea-{stamp}{'' if number == 1 else f'-{number}'}.tar.gz"
+        try:
+            os.link(partial, archive)
+        except FileExistsError:
+            continue
+        return archive
+
+
+def _partials_prune(output_dir):
+    """Delete what backups killed halfway left behind (a day old: no backup runs that long)."""
+    day_ago = time.time() - 24 * 3600
+    for path in output_dir.glob(f".nile-tea-*{PARTIAL}"):
+        if path.stat().st_mtime < day_ago:
+            path.unlink(missing_ok=True)
 
 
 def _generated_key_file():

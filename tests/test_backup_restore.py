@@ -148,3 +148,40 @@ def test_pg_dump_is_chosen_to_match_the_server(monkeypatch, tmp_path):
     assert pg_tool("pg_dump", server_major=14).endswith("/16/pg_dump")
     with pytest.raises(BackupError, match="PostgreSQL 17 or newer"):
         pg_tool("pg_dump", server_major=17)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the archive's name is the same on both engines")
+def test_backups_in_cairos_repeated_autumn_hour_and_in_one_second_each_keep_their_archive(tmp_path):
+    # given Cairo's clocks going back at midnight on the last Thursday of October 2026: 23:30 Cairo
+    # happens twice, an hour apart in UTC
+    from datetime import UTC, datetime
+
+    from shop.backup import backup_create
+
+    first_2330, second_2330 = datetime(2026, 10, 29, 20, 30, tzinfo=UTC), datetime(2026, 10, 29, 21, 30, tzinfo=UTC)
+    # when a backup is made at each, and two more in one second
+    names = [backup_create(output_dir=tmp_path, now=when)[0].name
+             for when in (first_2330, second_2330, second_2330)]
+    # then every archive is kept under its own name, named in UTC and in the order they were made
+    assert names == ["nile-tea-20261029-203000Z.tar.gz", "nile-tea-20261029-213000Z.tar.gz",
+                     "nile-tea-20261029-213000Z-2.tar.gz"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(names)
+
+
+def test_a_backup_killed_halfway_leaves_nothing_behind_for_long(tmp_path, monkeypatch):
+    # given what a backup killed a day ago left, and one of a backup running now
+    import time
+
+    from shop import backup
+
+    old, running = tmp_path / f".nile-tea-old{backup.PARTIAL}", tmp_path / f".nile-tea-now{backup.PARTIAL}"
+    old.write_bytes(b"half")
+    running.write_bytes(b"half")
+    os.utime(old, (time.time() - 25 * 3600,) * 2)
+    # and a backup that fails while writing its archive
+    monkeypatch.setattr(backup, "_generated_key_file", lambda: tmp_path / "no-such-key")
+    # when
+    with pytest.raises(FileNotFoundError):
+        backup.backup_create(output_dir=tmp_path)
+    # then the old leftover is gone, the running one's file is left alone, and the failed one left nothing
+    assert sorted(path.name for path in tmp_path.iterdir()) == [running.name]
