@@ -112,6 +112,7 @@ def _scrape_body(*, config, run=None, cached=False):
 def status_payload():
     """What GET /api/admin/scrape/status answers (also the panel's first paint)."""
     config = services.importer_config()
+    services.runs_end_dead()
     products = _products(config)
     return {
         "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),

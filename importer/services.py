@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.db import OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -39,8 +40,10 @@ SHORT_DESCRIPTION = 100
 BREWING_EN = "Use 1 teaspoon (or 1 tea bag) per 200 ml of water at 95°C and steep for 3 to 5 minutes."
 BREWING_AR = "استخدم ملعقة صغيرة واحدة (أو كيس شاي واحد) لكل 200 مل من الماء بدرجة 95 مئوية، واتركه 3 إلى 5 دقائق."
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
-# a queued/running run older than this is a worker that died: it no longer blocks a new one
+# longer than any job may run (CELERY_TASK_TIME_LIMIT, 50 minutes): a run running since longer, or queued
+# since longer (run_crawl no longer starts it), is one whose worker died; it no longer blocks a new one
 STALE_AFTER = timedelta(hours=1)
+DEAD_ERROR = "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again."
 
 
 class ImporterError(ShopError):
@@ -116,9 +119,23 @@ def base_url_check(base_url: str) -> None:
                             field="external_products.base_url") from exc
 
 
-def run_active() -> ImporterRun | None:
+def _dead() -> Q:
     cutoff = timezone.now() - STALE_AFTER
-    return ImporterRun.objects.filter(status__in=ACTIVE, created_at__gte=cutoff).first()
+    return Q(status=RunStatus.RUNNING, started_at__lt=cutoff) | Q(status=RunStatus.QUEUED, created_at__lt=cutoff)
+
+
+def run_active() -> ImporterRun | None:
+    return ImporterRun.objects.filter(status__in=ACTIVE).exclude(_dead()).first()
+
+
+def runs_end_dead() -> None:
+    """Mark failed the runs whose worker died (see STALE_AFTER), so the panel stops showing them running.
+
+    Read first: the panel asks every few seconds, and on SQLite even an UPDATE that changes nothing
+    waits for the write lock."""
+    dead = ImporterRun.objects.filter(_dead())
+    if dead.exists():
+        dead.update(status=RunStatus.FAILED, error=DEAD_ERROR, finished_at=timezone.now())
 
 
 def run_start(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES) -> ImporterRun:
@@ -205,9 +222,11 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
     if run.cancel_requested:
         ImporterRun.objects.filter(pk=run.pk).update(status=RunStatus.CANCELLED, finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
-    # claimed once: the same job delivered again (a worker's late acknowledgement) finds it taken
-    if not ImporterRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED).update(
+    # claimed once: the same job delivered again (a worker's late acknowledgement) finds it taken; a run
+    # queued for longer than STALE_AFTER is not started, as a later one may have been since (run_active)
+    if not ImporterRun.objects.filter(pk=run.pk, status=RunStatus.QUEUED).exclude(_dead()).update(
             status=RunStatus.RUNNING, started_at=timezone.now()):
+        runs_end_dead()
         return ImporterRun.objects.get(pk=run.pk)
 
     def on_progress(progress: Progress) -> None:
