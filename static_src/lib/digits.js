@@ -1,6 +1,6 @@
 // One digit rule (DECISIONS): Latin digits everywhere, in both languages. Eastern Arabic (٠-٩)
 // and Persian (۰-۹) digits typed in any input are read as 0-9 by the server, once, where input
-// enters (shop.middleware.WesternDigitsMiddleware, the JSON parser). The dashboard also turns
+// enters (shop.middleware.TypedTextMiddleware, the JSON parser). The dashboard also turns
 // them into 0-9 as staff type (initDigitInputs); the storefront, whose every byte counts
 // against the page budget, does it only where an island reads a number itself (add-to-cart).
 
