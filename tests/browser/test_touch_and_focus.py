@@ -121,7 +121,8 @@ def test_every_storefront_control_is_at_least_44_px_at_360(new_page, screenshot,
     product = Product.objects.filter(is_active=True, stock__gt=0, is_featured=True).order_by("pk").first()
     make_delivered_order(user=alice, product=product)
     prefix = "/ar" if lang == "ar" else ""
-    for name, path in (("contact", "/contact"), ("review form", f"/product/{product.slug}")):
+    for name, path in (("contact", "/contact"), ("review form", f"/product/{product.slug}"),
+                       ("shop's filter chips", "/shop?search=zzzz&category=black-tea")):
         page.goto(f"{prefix}{path}")
         settle(page)
         if name == "review form":
