@@ -53,8 +53,20 @@ def client_ip(request: HttpRequest) -> str:
     count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
     if count > 0:
         forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-        remote = forwarded[-count] if len(forwarded) >= count else remote
+        # an entry that is no address (a proxy count set too high, a shop reached past its proxy, a
+        # forged header) is not taken: it would be stored where an address goes (a 500 on PostgreSQL)
+        remote = (_address(forwarded[-count]) or remote) if len(forwarded) >= count else remote
     return visitor_network(remote) if remote and ":" in remote else remote
+
+
+def _address(entry: str) -> str | None:
+    """The IP address an X-Forwarded-For entry names (some proxies add the port), or None."""
+    for candidate in (entry, entry.rpartition(":")[0].strip("[]")):
+        try:
+            return str(ipaddress.ip_address(candidate))
+        except ValueError:
+            continue
+    return None
 
 
 @lru_cache(maxsize=4096)

@@ -5,8 +5,11 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from axes.models import AccessAttempt
 from django.test import override_settings
 from django.utils import timezone
+
+from accounts.lockout import client_ip
 
 pytestmark = pytest.mark.django_db
 
@@ -193,3 +196,26 @@ def test_an_ipv6_host_is_locked_out_from_its_whole_network(client, alice, passwo
     # then the pair is locked there, and only there
     assert response.status_code == 429
     assert elsewhere.status_code == 302
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+@pytest.mark.parametrize(("forwarded", "counted"), [
+    ("203.0.113.7:51234", "203.0.113.7"),  # a proxy that adds the port
+    ("[2001:db8:1:2::7]:443", "2001:db8:1:2::"),
+    ("not-an-address", "10.0.0.254"),  # a proxy count set too high, a forged header: the peer's address
+    ("203.0.113.7<script>", "10.0.0.254"),
+])
+def test_an_x_forwarded_for_entry_is_taken_only_when_it_is_an_address(rf, forwarded, counted):
+    request = rf.get("/", REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == counted
+
+
+@override_settings(TRUSTED_PROXY_COUNT=2)
+def test_a_failed_sign_in_behind_a_miscounted_proxy_is_counted_not_a_server_error(client, alice):
+    # given a shop told of two proxies behind one: the entry it takes is whatever the client wrote
+    # when
+    response = client.post("/login", {"email": "alice@example.com", "password": "wrong-guess-1"},
+                           REMOTE_ADDR="10.0.0.254", HTTP_X_FORWARDED_FOR="bogus, 203.0.113.7")
+    # then the failure is counted under the proxy's address (PostgreSQL refused "bogus" with a 500)
+    assert response.status_code == 400  # the sign-in form again, with its error
+    assert AccessAttempt.objects.get().ip_address == "10.0.0.254"
