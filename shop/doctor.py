@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from shop import health
-from shop.models import Heartbeat
+from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 from shop.outbox import LATE_AFTER, outbox_failed_count, outbox_late
 
 PROBLEM, NOTE = "problem", "note"
@@ -94,23 +94,41 @@ def check_email():
     return found
 
 
+@dataclass(frozen=True)
+class _Outbox:
+    model: type
+    topic: str
+    noun: str  # one message, "e-mail"; the plural adds an s
+    fix: str  # what to check when messages are late
+    failed_where: str  # where staff see the given-up messages
+
+
+_OUTBOXES = [
+    _Outbox(OutboundEmail, "e-mail", "e-mail", "check the mail server's address and account, and that a worker runs",
+            "the dashboard's overview lists them and can send them again"),
+    _Outbox(OutboundWhatsApp, "WhatsApp", "WhatsApp message",
+            "check WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN, and that a worker runs",
+            "Django's admin lists them with their last error"),
+]
+
+
 def check_outbox():
     found = []
-    late, error = outbox_late()
-    if late:
-        found.append(_problem("e-mail", f"{_emails(late)} {'has' if late == 1 else 'have'} waited more than "
-                                        f"{int(LATE_AFTER.total_seconds() // 60)} minutes to be sent"
-                                        f"{f' (last error: {error[:200]})' if error else ''}: check the mail "
-                                        "server's address and account, and that a worker runs."))
-    failed = outbox_failed_count()
-    if failed:
-        found.append(_note("e-mail", f"{_emails(failed)} {'was' if failed == 1 else 'were'} given up after every "
-                                     "attempt: the dashboard's overview lists them and can send them again."))
+    for outbox in _OUTBOXES:
+        late, error = outbox_late(outbox.model)
+        if late:
+            found.append(_problem(outbox.topic, f"{_count(late, outbox.noun)} {'has' if late == 1 else 'have'} waited "
+                                                f"more than {int(LATE_AFTER.total_seconds() // 60)} minutes to be sent"
+                                                f"{f' (last error: {error[:200]})' if error else ''}: {outbox.fix}."))
+        failed = outbox_failed_count(outbox.model)
+        if failed:
+            found.append(_note(outbox.topic, f"{_count(failed, outbox.noun)} {'was' if failed == 1 else 'were'} "
+                                             f"given up after every attempt: {outbox.failed_where}."))
     return found
 
 
-def _emails(count):
-    return f"{count} e-mail" if count == 1 else f"{count} e-mails"
+def _count(count, noun):
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def check_payments():

@@ -9,7 +9,7 @@ from django.db import connection
 from django.utils import timezone
 
 from shop.celery import app
-from shop.models import Heartbeat
+from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 from shop.outbox import outbox_failed_count, outbox_late
 
 
@@ -50,9 +50,13 @@ def worker_seen_recently(*, within=timedelta(minutes=3)):
     return bool(beat and beat.seen_at >= timezone.now() - within), beat.seen_at if beat else None
 
 
-def outbox_counts():
-    """(e-mails late, e-mails given up): mail the server has not taken for LATE_AFTER, and failed mail."""
-    return outbox_late()[0], outbox_failed_count()
+# each outbox /healthz reports, by its key there: messages a customer waits for
+OUTBOXES = {"outbox": OutboundEmail, "whatsapp": OutboundWhatsApp}
+
+
+def outbox_counts(model=OutboundEmail):
+    """(messages late, messages given up) in the outbox `model`: not taken for LATE_AFTER, and failed."""
+    return outbox_late(model)[0], outbox_failed_count(model)
 
 
 def broker_description():

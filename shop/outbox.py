@@ -150,21 +150,22 @@ def outbox_prune(*, keep=SENT_KEPT_FOR):
     return deleted
 
 
-# mail not taken by the server this long after it was queued is late: the server refuses, or no worker sends
+# a message not taken by its server this long after it was queued is late: the server refuses, or no worker sends
 LATE_AFTER = timedelta(minutes=15)
 
 
-def outbox_late():
-    """(how many e-mails have waited longer than LATE_AFTER, the last error of the latest tried of them)."""
-    late = OutboundEmail.objects.filter(status__in=[S.QUEUED, S.SENDING],
-                                        created_at__lt=timezone.now() - LATE_AFTER)
+def outbox_late(model=OutboundEmail):
+    """(how many messages of the outbox `model` have waited longer than LATE_AFTER, the last error of the
+    latest tried of them). One function for the e-mail and the WhatsApp outbox: same columns, same statuses."""
+    late = model.objects.filter(status__in=[S.QUEUED, S.SENDING], created_at__lt=timezone.now() - LATE_AFTER)
     error = (late.exclude(last_error="").order_by("-last_attempt_at").values_list("last_error", flat=True)
              .first())
     return late.count(), error or ""
 
 
-def outbox_failed_count():
-    return OutboundEmail.objects.filter(status=S.FAILED).count()
+def outbox_failed_count(model=OutboundEmail):
+    """How many messages of the outbox `model` were given up after every attempt."""
+    return model.objects.filter(status=S.FAILED).count()
 
 
 def outbox_failed_list(*, limit=10):

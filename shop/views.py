@@ -36,12 +36,14 @@ from shop.store_settings import store_settings_get
 @never_cache
 @transaction.non_atomic_requests
 def healthz(request):
-    """Report the database, cache, broker, worker and e-mail outbox; 503 only when the database is down.
+    """Report the database, cache, broker, worker and the e-mail and WhatsApp outboxes; 503 only when
+    the database is down.
 
     The cache failing open, the job broker down, a silent worker (no heartbeat from beat for 3
-    minutes) and e-mail the mail server has not taken for 15 minutes (`outbox_late`; `outbox_failed`
-    counts the mail given up) leave the shop serving (jobs wait in the database: the outbox, the expiry of unpaid orders
-    on the next tick), so they make the status "degraded" with a 200: a load balancer keeps sending
+    minutes) and e-mail or WhatsApp messages their server has not taken for 15 minutes
+    (`outbox_late`, `whatsapp_late`; `outbox_failed`, `whatsapp_failed` count those given up) leave
+    the shop serving (jobs wait in the database: the outboxes, the expiry of unpaid orders on the
+    next tick), so they make the status "degraded" with a 200: a load balancer keeps sending
     shoppers, a monitor reading the body still alerts. A 503 would take every web process out at once."""
     checks = {"database": health.database_ok(), "cache": health.cache_ok(), "broker": health.broker_ok()}
     try:
@@ -49,16 +51,18 @@ def healthz(request):
     except Exception:  # the database is down: no heartbeat to read
         worker_ok, worker_seen = False, None
     checks["worker"] = worker_ok
-    try:
-        late, failed = health.outbox_counts()
-    except Exception:  # the database is down: no outbox to read
-        late, failed = None, None
-    checks["outbox"] = late == 0
+    counts = {}
+    for key, model in health.OUTBOXES.items():
+        try:
+            late, failed = health.outbox_counts(model)
+        except Exception:  # the database is down: no outbox to read
+            late, failed = None, None
+        checks[key] = late == 0
+        counts |= {f"{key}_late": late, f"{key}_failed": failed}
     essential = checks["database"]
     status = "ok" if all(checks.values()) else "degraded" if essential else "error"
     body = {"status": status, **{k: "ok" if v else "down" for k, v in checks.items()},
-            "worker_last_seen": worker_seen.isoformat() if worker_seen else None,
-            "outbox_late": late, "outbox_failed": failed}
+            "worker_last_seen": worker_seen.isoformat() if worker_seen else None, **counts}
     return JsonResponse(body, status=200 if essential else 503)
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from shop.models import Heartbeat, OutboundEmail
+from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 
 pytestmark = pytest.mark.django_db
 
@@ -113,6 +113,26 @@ def test_given_up_mail_is_named(production, capsys):
     OutboundEmail.objects.create(to="sara@example.com", subject="Your order", text="x", status="failed")
     code, out = _doctor(capsys)
     assert code == 0 and "1 e-mail was given up" in out
+
+
+def test_whatsapp_messages_not_taken_fail_like_mail(production, capsys):
+    # given: an order update waiting its retries for an hour (the Cloud API token expired)
+    waiting = OutboundWhatsApp.objects.create(to="201012345678", text="Your order is on its way.", attempts=4,
+                                              last_error="HTTP 401: token expired")
+    OutboundWhatsApp.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    # when
+    code, out = _doctor(capsys)
+    # then
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " WhatsApp:" in line)
+    assert code == 1 and "1 WhatsApp message has waited more than 15 minutes" in problem
+    assert "HTTP 401: token expired" in problem and "e-mail" not in problem
+
+
+def test_given_up_whatsapp_messages_are_named(production, capsys):
+    OutboundWhatsApp.objects.create(to="201012345678", text="x", status="failed")
+    OutboundWhatsApp.objects.create(to="201012345679", text="y", status="failed")
+    code, out = _doctor(capsys)
+    assert code == 0 and "2 WhatsApp messages were given up" in out
 
 
 def test_notes_alone_do_not_fail(production, capsys):

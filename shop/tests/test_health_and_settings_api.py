@@ -5,7 +5,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from shop.models import Heartbeat, OutboundEmail
+from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 from shop.store_settings import store_settings_get
 
 
@@ -66,6 +66,30 @@ class TestHealthz:
         OutboundEmail.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=2))
         body = client.get("/healthz").json()
         assert (body["status"], body["outbox"], body["outbox_late"], body["outbox_failed"]) == ("ok", "ok", 0, 0)
+
+    def test_whatsapp_messages_late_and_given_up_are_reported_like_mail(self, client):
+        # given: mail goes out on time, but the WhatsApp Cloud API refuses the shop's token
+        Heartbeat.objects.create(name="worker")
+        stuck = OutboundWhatsApp.objects.create(to="201012345678", text="Your order is on its way.", attempts=3,
+                                                last_error="HTTP 401: invalid token")
+        OutboundWhatsApp.objects.filter(pk=stuck.pk).update(created_at=timezone.now() - timedelta(minutes=20))
+        OutboundWhatsApp.objects.create(to="201012345679", text="Just queued")
+        OutboundWhatsApp.objects.create(to="201012345670", text="Given up", status="failed")
+        # when
+        response = client.get("/healthz")
+        # then: the shop sells on; a monitor sees the messages are late and how many were given up
+        assert response.status_code == 200
+        body = response.json()
+        assert (body["status"], body["outbox"], body["outbox_late"], body["outbox_failed"]) == ("degraded", "ok", 0, 0)
+        assert (body["whatsapp"], body["whatsapp_late"], body["whatsapp_failed"]) == ("down", 1, 1)
+
+    def test_whatsapp_messages_going_out_on_time_are_ok(self, client):
+        Heartbeat.objects.create(name="worker")
+        OutboundWhatsApp.objects.create(to="201012345679", text="Just queued")
+        old = OutboundWhatsApp.objects.create(to="201012345670", text="Sent", status="sent")
+        OutboundWhatsApp.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=2))
+        body = client.get("/healthz").json()
+        assert (body["status"], body["whatsapp"], body["whatsapp_late"], body["whatsapp_failed"]) == ("ok", "ok", 0, 0)
 
     def test_it_reports_a_database_outage_with_503(self, client):
         with mock.patch("shop.health.database_ok", return_value=False):
