@@ -427,13 +427,13 @@ TrackingSchema = inline_serializer("OrderTracking", {
     "items": serializers.ListField(child=serializers.DictField()), "total": serializers.CharField(),
     "address": serializers.DictField(), "delivery": serializers.DictField(allow_null=True),
     "shipment": serializers.DictField(allow_null=True), "url": serializers.CharField(),
-    "invoice_url": serializers.CharField(),
+    "invoice_url": serializers.CharField(allow_null=True),
 })
 
 
 def _tracking_response(request: Request, order: Order) -> Response:
     language = get_language()
-    return Response({**TrackingOutputSerializer(tracking_data(order, language=language)).data,
+    return Response({**TrackingOutputSerializer(tracking_data(order, language=language, request=request)).data,
                      "url": tracking_path(order, language)})
 
 

@@ -3,8 +3,9 @@
 One HTML template per document, rendered in the document's language and laid
 out by WeasyPrint (Pango shapes the Arabic, Noto fonts draw it). Several
 orders make one PDF, one order per page. Who may open an order's invoice is
-decided here too (`invoice_allowed`), so the account page, the dashboard and
-the tracking page all link the same URL (`invoice_url`).
+decided here too (`invoice_allowed`), so the account page, the thank-you page,
+the tracking page (for its owner only) and the dashboard all link the same URL
+(`invoice_url`).
 """
 
 from collections.abc import Sequence
@@ -14,7 +15,6 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.roles import has_permission
 from orders.models import Order, OrderItem
@@ -22,7 +22,6 @@ from orders.selectors import session_owns
 from shop.store_settings import store_settings_get
 
 LANGUAGES = ("en", "ar")
-_TOKEN_SALT = "orders.documents.invoice"
 
 
 class Kind:
@@ -38,29 +37,18 @@ class DocumentLine:
     line_total: object
 
 
-def invoice_token(*, order: Order) -> str:
-    """A signature for one order's invoice link, for people who are not signed in (tracking page, e-mails)."""
-    return salted_hmac(_TOKEN_SALT, order.number, algorithm="sha256").hexdigest()[:32]
-
-
-def invoice_token_valid(*, order: Order, token: object) -> bool:
-    return bool(token) and constant_time_compare(str(token), invoice_token(order=order))
-
-
-def invoice_url(*, order: Order, language: str = "en", signed: bool = False) -> str:
-    """The invoice PDF's address in `language`; `signed` adds the token that lets anyone holding the link open it."""
+def invoice_url(*, order: Order, language: str = "en") -> str:
+    """The invoice PDF's address in `language` (it opens only for those `invoice_allowed` lets in)."""
     with translation.override(language if language in LANGUAGES else "en"):
-        url = reverse("orders:invoice", kwargs={"number": order.number})
-    return f"{url}?t={invoice_token(order=order)}" if signed else url
+        return reverse("orders:invoice", kwargs={"number": order.number})
 
 
-def invoice_allowed(request: HttpRequest, order: Order, token: str = "") -> bool:
-    """The customer who owns it (or the session that placed it), staff who may see orders, or a valid signed link."""
-    return (
-        session_owns(request, order)
-        or has_permission(getattr(request, "user", None), "orders", "view")
-        or invoice_token_valid(order=order, token=token)
-    )
+def invoice_allowed(request: HttpRequest, order: Order) -> bool:
+    """The customer who owns it (or the session that placed it), or staff who may see orders.
+
+    The invoice carries the full address, phone and e-mail, so no link opens it for whoever holds it: the
+    tracking link and a number + phone lookup show only the masked address (README, "Decisions")."""
+    return session_owns(request, order) or has_permission(getattr(request, "user", None), "orders", "view")
 
 
 def _line_title(item: OrderItem, language: str) -> str:

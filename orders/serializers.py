@@ -144,4 +144,4 @@ class TrackingOutputSerializer(serializers.Serializer[Any]):
     address = MaskedAddressOutputSerializer()
     delivery = TrackingDeliveryOutputSerializer(allow_null=True)
     shipment = ShipmentOutputSerializer(allow_null=True)
-    invoice_url = serializers.CharField()
+    invoice_url = serializers.CharField(allow_null=True)

@@ -15,11 +15,12 @@ from datetime import date, datetime
 
 from django.conf import settings
 from django.core import signing
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
 from orders.delivery import day_label, window_text
-from orders.documents import invoice_url
+from orders.documents import invoice_allowed, invoice_url
 from orders.models import Order, OrderItem, OrderStatus
 from orders.places import governorate_name
 from shop.errors import ShopError
@@ -167,11 +168,12 @@ class Tracking:
     address: MaskedAddress
     delivery: TrackingDelivery | None
     shipment: Shipment | None
-    invoice_url: str
+    invoice_url: str | None  # only for the order's owner and staff: the invoice shows the full address
 
 
-def tracking_data(order: Order, *, language: str) -> Tracking:
-    """Everything the tracking page and API show, in `language` (masked address and phone)."""
+def tracking_data(order: Order, *, language: str, request: HttpRequest) -> Tracking:
+    """Everything the tracking page and API show to the visitor of `request`, in `language` (masked address
+    and phone; the invoice link only when `invoice_allowed` lets this visitor open it)."""
     labels = dict(OrderStatus.choices)
     with override(language):
         history: list[TrackingStep] = []
@@ -198,6 +200,6 @@ def tracking_data(order: Order, *, language: str) -> Tracking:
                                   phone="•" * 6 + _digits(order.phone)[-3:]),
             delivery=delivery,
             shipment=shipment_of(order),
-            # the invoice PDF behind a signed link: whoever may see this page may download it
-            invoice_url=invoice_url(order=order, language=language, signed=True),
+            # not for whoever holds the tracking link or knows number + phone: the PDF has the full address
+            invoice_url=invoice_url(order=order, language=language) if invoice_allowed(request, order) else None,
         )

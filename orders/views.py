@@ -152,9 +152,9 @@ def thankyou(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def invoice_pdf(request: HttpRequest, number: str) -> HttpResponse:
-    """One order's invoice as PDF in the page's language: its owner, staff, or a signed link (?t=)."""
+    """One order's invoice as PDF in the page's language: for its owner (or the session that placed it) and staff."""
     order = Order.objects.filter(number=number).prefetch_related("items__product").first()
-    if order is None or not invoice_allowed(request, order, request.GET.get("t", "")):
+    if order is None or not invoice_allowed(request, order):
         raise Http404
     return pdf_response(orders=[order], kind=Kind.INVOICE, language=get_language())
 
@@ -218,5 +218,5 @@ def track_order_page(request: HttpRequest, token: str) -> HttpResponse:
         order = order_from_token(token)
     except TrackingError as exc:
         return _private(render(request, "orders/track.html", {"values": {}, "error": exc}, status=404))
-    data = tracking_data(order, language=get_language())
+    data = tracking_data(order, language=get_language(), request=request)
     return _private(render(request, "orders/track.html", {"tracked": data, "values": {}}))

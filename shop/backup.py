@@ -257,7 +257,7 @@ def restore_archive(*, archive, force=False):
             shutil.copytree(media, settings.MEDIA_ROOT, dirs_exist_ok=True)
         key = Path(work) / "secret_key"
         if key.is_file() and not os.environ.get("SECRET_KEY"):
-            # the key the links in customers' e-mails were signed with (tracking, invoices, unsubscribe);
+            # the key the links in customers' e-mails were signed with (tracking, unsubscribe);
             # the shop's processes read it when they start
             target = Path(settings.DATA_DIR) / "secret_key"
             shutil.copyfile(key, target)

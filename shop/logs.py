@@ -54,7 +54,7 @@ _SECRET_SEGMENT = re.compile(r"(/track/)[^/]+")
 
 def loggable_path(path):
     """`path` as the request log keeps it: a tracking token masked (query strings, which carry reset and
-    invoice tokens, are never logged)."""
+    unsubscribe tokens, are never logged)."""
     return _SECRET_SEGMENT.sub(r"\1…", path)
 
 

@@ -134,3 +134,85 @@ def test_the_tracking_answer_keeps_its_wire_format(order, api):
     assert body["history"][0]["at"].endswith("+00:00") and set(body["history"][0]) == {"status", "label", "at", "day"}
     assert body["delivery"]["earliest"] == order.delivery_min_date.isoformat()
     assert body["shipment"] is None and body["invoiceUrl"].startswith("/orders/")
+
+
+# The tracking page shows a masked address (README, "Decisions"); the invoice carries the full one, so only
+# the customer who owns the order gets it: signed in as its customer, or the session that placed it.
+
+def _stranger():
+    from rest_framework.test import APIClient
+
+    return APIClient()  # another browser: no session, no account
+
+
+def _old_signed_invoice_link(order):
+    # the signed invoice link the tracking page used to carry (an HMAC of the number), kept in old browser tabs
+    from django.utils.crypto import salted_hmac
+
+    token = salted_hmac("orders.documents.invoice", order.number, algorithm="sha256").hexdigest()[:32]
+    return f"/orders/{order.number}/invoice.pdf?t={token}"
+
+
+def test_someone_holding_only_the_tracking_link_gets_no_invoice(order):
+    # given: someone the customer forwarded the tracking link to (or who read it over their shoulder)
+    stranger = _stranger()
+    # when
+    page = stranger.get(tracking_path(order, "en"))
+    token = tracking_path(order, "en").rsplit("/", 1)[1]
+    answer = stranger.get(f"/api/orders/track/{token}").json()
+    # then: the page and its API show the masked address and no invoice link
+    html = page.content.decode()
+    assert page.status_code == 200 and "12 •••••••" in html
+    assert "invoice.pdf" not in html and "data-invoice" not in html and "Nile St" not in html
+    assert answer["invoiceUrl"] is None
+    # and the PDF, with the full address and phone, does not open for them, not even by an old signed link
+    assert stranger.get(f"/orders/{order.number}/invoice.pdf").status_code == 404
+    assert stranger.get(_old_signed_invoice_link(order)).status_code == 404
+
+
+def test_someone_knowing_the_number_and_phone_gets_no_invoice(order):
+    # given
+    stranger = _stranger()
+    # when: they look the order up with its number and the checkout phone
+    answer = stranger.post("/api/orders/track", {"orderNumber": order.number, "contact": "01012345678"},
+                           format="json").json()
+    page = stranger.get(stranger.post("/track", {"number": order.number, "contact": "01012345678"})["Location"])
+    # then
+    assert answer["invoiceUrl"] is None
+    assert "invoice.pdf" not in page.content.decode()
+    assert stranger.get(f"/orders/{order.number}/invoice.pdf").status_code == 404
+
+
+def test_the_session_that_placed_the_order_gets_its_invoice_on_the_thank_you_and_tracking_pages(order, api):
+    # given: the guest's own browser, which placed the order
+    link = f"/ar/orders/{order.number}/invoice.pdf"
+    # when / then: the thank-you page links it
+    thanks = api.get("/ar/thankyou").content.decode()
+    assert f'href="{link}"' in thanks
+    # and so does the tracking page (and its API) in the same browser
+    assert f'href="{link}"' in api.get(tracking_path(order, "ar")).content.decode()
+    token = tracking_path(order, "en").rsplit("/", 1)[1]
+    assert api.get(f"/api/orders/track/{token}").json()["invoiceUrl"] == f"/orders/{order.number}/invoice.pdf"
+    # and the PDF opens
+    pdf = api.get(link)
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+
+
+def test_the_signed_in_customer_gets_the_invoice_on_any_device(order, alice, client):
+    # given: alice's order, and alice signed in on another device (not the session that placed it)
+    order.user = alice
+    order.save()
+    client.force_login(alice)
+    # when
+    page = client.get(tracking_path(order, "en")).content.decode()
+    account = client.get("/account").content.decode()
+    # then: the tracking page and her account's order history link the invoice, and it opens
+    link = f"/orders/{order.number}/invoice.pdf"
+    assert f'href="{link}"' in page and f'href="{link}"' in account
+    assert client.get(link).status_code == 200
+
+
+def test_another_customer_signed_in_gets_no_invoice(order, bob, client):
+    client.force_login(bob)
+    assert "invoice.pdf" not in client.get(tracking_path(order, "en")).content.decode()
+    assert client.get(f"/orders/{order.number}/invoice.pdf").status_code == 404
