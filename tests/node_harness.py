@@ -6,6 +6,7 @@ esbuild are missing.
 """
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def node_results(source, tmp_path, name):
+def node_results(source, tmp_path, name, *, env=None):
+    """`env`: extra environment for Node, e.g. {"TZ": "America/New_York"} for a browser in another zone."""
     node = shutil.which("node")
     esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
     if not node or not esbuild.exists():
@@ -29,4 +31,6 @@ def node_results(source, tmp_path, name):
                         f"--outfile={bundle}", "--log-level=error"], check=True, cwd=ROOT)
     finally:
         entry.unlink()
-    return json.loads(subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True).stdout)
+    run_env = {**os.environ, **env} if env else None
+    return json.loads(subprocess.run([node, str(bundle)], check=True, capture_output=True, text=True,
+                                     env=run_env).stdout)

@@ -29,7 +29,7 @@ console.log(JSON.stringify({
   unforced: date.toLocaleString("ar-EG", { dateStyle: "medium", timeZone: "UTC" }),
   formatted: [
     formatTime(date, "ar"),
-    formatTime(date, "ar", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" }),
+    formatTime(date, "ar", { hour: "2-digit", minute: "2-digit" }),  // Cairo's: 12:05 (+2 in November)
     formatDate(date, "ar", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }),
     formatDate(date.toISOString(), "ar", { day: "numeric", month: "numeric", timeZone: "UTC" }),
     formatDate(date, "ar", { weekday: "short", timeZone: "UTC" }),
@@ -69,7 +69,7 @@ def test_every_number_date_and_time_helper_writes_latin_digits_in_arabic(results
     assert any("\u0660" <= c <= "\u0669" for c in results["unforced"])  # the browser's Arabic default
     time, short_time, date_time, day_month, weekday, number, egp, kes = results["formatted"]
     assert not any("\u0660" <= c <= "\u0669" or "\u06f0" <= c <= "\u06f9" for c in "".join(results["formatted"]))
-    assert "10:05" in short_time and "2026" in date_time and "23" in date_time and "11" in day_month
+    assert "12:05" in short_time and "2026" in date_time and "23" in date_time and "11" in day_month
     assert any("\u0600" <= c <= "\u06ff" for c in weekday + date_time)  # Arabic names stay
     assert number == "1,234,567.50" and egp == "1,234.50\u00a0ج.م" and kes == "320\u00a0شلن"
     assert results["englishDate"] == "23 Nov 2026"

@@ -17,8 +17,8 @@ const money = (amount) => formatEgp(amount, currentLanguage());
 const count = (n) => formatNumber(n);
 
 function dayParts(isoDate) {
-  // the server's local calendar day; noon keeps it on that day in any browser time zone
-  const date = new Date(`${isoDate}T12:00:00`);
+  // a Cairo calendar day from the server; noon UTC is the same day in Cairo (+2/+3), where it is shown
+  const date = new Date(`${isoDate}T12:00:00Z`);
   return {
     weekday: formatDate(date, currentLanguage(), { weekday: "short" }),
     day: formatDate(date, currentLanguage(), { day: "numeric", month: "numeric" }),

@@ -20,6 +20,7 @@ import {
   useSubmit,
 } from "./components/index.js";
 import { currentLanguage } from "../../lib/i18n.js";
+import { addDays, storeDay } from "../../lib/digits.js";
 import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-announcements.json";
 import ar from "../../i18n/ar/admin-announcements.json";
@@ -27,15 +28,9 @@ import ar from "../../i18n/ar/admin-announcements.json";
 const st = sectionStrings("admin-announcements", en, ar);
 const DEFAULT_RUN_DAYS = 30;
 
-function isoDay(date) {
-  const d = new Date(date);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
 function blankForm() {
-  const today = new Date();
-  const end = new Date(today);
-  end.setDate(end.getDate() + DEFAULT_RUN_DAYS);
+  // Cairo's today, not the browser's: the server reads a day as Cairo's (end of day for the end)
+  const today = storeDay();
   return {
     title: "",
     content: "",
@@ -45,8 +40,8 @@ function blankForm() {
     contentAr: "",
     linkLabelAr: "",
     arabicMissing: "hide",
-    displayStartDate: isoDay(today),
-    displayEndDate: isoDay(end),
+    displayStartDate: today,
+    displayEndDate: addDays(today, DEFAULT_RUN_DAYS),
     bannerColor: "#dc2626",
     textColor: "#ffffff",
     isActive: true,
@@ -55,7 +50,7 @@ function blankForm() {
 }
 
 function formFrom(a) {
-  return { ...a, displayStartDate: isoDay(a.displayStartDate), displayEndDate: isoDay(a.displayEndDate) };
+  return { ...a, displayStartDate: storeDay(a.displayStartDate), displayEndDate: storeDay(a.displayEndDate) };
 }
 
 function AnnouncementForm({ initial, onClose, onSaved }) {
