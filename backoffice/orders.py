@@ -8,12 +8,11 @@ and the audit entry a changed status leaves.
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
-from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_set_status
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_checked, order_set_status
 from orders.models import Order
 from shop.errors import ShopError
 from shop.validation import clean_text
@@ -85,11 +84,9 @@ def order_refund_mark_checked(*, actor: User, order: Order) -> Order:
     Only that flag is cleared here: money captured on a cancelled order, or a refund due, is settled by
     restoring the order or by the refund coming back, not by saying so."""
     with transaction.atomic():
-        cleared = Order.objects.filter(pk=order.pk, needs_attention=True, attention_reason="refund_to_check").update(
-            needs_attention=False, updated_at=timezone.now())
-        if not cleared:  # not flagged so, or another member of staff marked it a moment ago
+        # not flagged so, or another member of staff marked it a moment ago
+        if not order_attention_checked(order=order, reasons={"refund_to_check"}):
             raise ShopError(_("This order has no returned money to check"), status=409)
-        order.refresh_from_db()
         audit_record(actor=actor, action="order.refund_checked", target=order,
                      details=f"{order.number}: money returned checked in the payment provider's dashboard "
                              f"(status {order.status} kept)")

@@ -38,7 +38,7 @@ COURIER_MAX = 100  # OrderStatusChange.courier
 NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 # flags a status change never settles: nothing in a move says the money was checked in the provider's
 # dashboard, so staff say it themselves (backoffice.orders.order_refund_mark_checked)
-CHECKED_BY_HAND = {"refund_to_check"}
+CHECKED_BY_HAND = frozenset({"refund_to_check"})
 
 
 class OrderStatusError(ShopError):
@@ -101,9 +101,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
                 coupon_use_take(locked.coupon_id, active_only=False)
             locked.stock_reserved = True
             fields.append("stock_reserved")
-        if locked.needs_attention and settles_attention and locked.attention_reason not in CHECKED_BY_HAND:
-            locked.needs_attention = False
-            fields.append("needs_attention")
+        if settles_attention and _attention_drop(locked, set(locked.attention_reasons) - CHECKED_BY_HAND):
+            fields += ["needs_attention", "attention_reasons"]
         locked.status = status
         locked.save(update_fields=fields)
         if status == S.CANCELLED and locked.payment_status == PaymentStatus.PAID:
@@ -219,13 +218,50 @@ def order_paid_twice(*, order: Order, note: str) -> None:
 
 
 def _order_flag(order: Order, reason: str, *, action: str, details: str) -> None:
-    """Flag `order` (locked) for staff with `reason`, the latest thing to act on (the audit log, entry
-    `action`, keeps every earlier one)."""
+    """Flag `order` (locked) for staff with `reason`, beside the reasons still open (a later flag never
+    replaces an earlier one; a reason already open is listed once). The audit log, entry `action`, keeps
+    every flag raised."""
+    if reason not in order.attention_reasons:
+        order.attention_reasons = [*order.attention_reasons, reason]
     order.needs_attention = True
-    order.attention_reason = reason
-    order.save(update_fields=["needs_attention", "attention_reason", "updated_at"])
+    order.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
     logger.warning("order %s flagged: %s", order.number, reason)
     audit_record(actor=None, action=action, target=order, details=details)
+
+
+def _attention_drop(order: Order, reasons: set[str] | frozenset[str]) -> list[str]:
+    """Settle `reasons` on `order` (locked; not saved): the open ones among them are dropped, the others
+    stay open. Return those dropped, in the order they were raised."""
+    dropped = [reason for reason in order.attention_reasons if reason in reasons]
+    if dropped:
+        order.attention_reasons = [reason for reason in order.attention_reasons if reason not in reasons]
+        order.needs_attention = bool(order.attention_reasons)
+    return dropped
+
+
+def order_attention_settle(*, order: Order) -> None:
+    """The money owed back on a cancelled `order` was refunded in full: what it was flagged for is settled
+    (money captured on it, a refund due), but not a flag staff settle by a check in the provider's
+    dashboard (CHECKED_BY_HAND), which stays open."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.status == S.CANCELLED and _attention_drop(locked, set(locked.attention_reasons) - CHECKED_BY_HAND):
+            locked.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
+
+
+def order_attention_checked(*, order: Order, reasons: set[str] | frozenset[str]) -> list[str]:
+    """Staff checked `reasons` (each in CHECKED_BY_HAND) in the provider's dashboard: the open ones are
+    dropped from `order`, the others stay. Return those dropped (none: nothing of them was open, or another
+    member of staff checked them a moment ago). The status is not touched."""
+    if not reasons <= CHECKED_BY_HAND:
+        raise ValueError(f"not settled by a check: {sorted(reasons - CHECKED_BY_HAND)}")
+    with transaction.atomic():
+        locked = _locked(order)
+        dropped = _attention_drop(locked, reasons)
+        if dropped:
+            locked.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
+    order.refresh_from_db()
+    return dropped
 
 
 def order_refunded_unshipped(*, order: Order) -> None:

@@ -283,9 +283,11 @@ class Order(models.Model):
     client_ip = models.GenericIPAddressField(null=True, blank=True)
     # paid through the local test page: never real money, never revenue
     is_test = models.BooleanField(default=False)
-    # money arrived on a cancelled order: staff must refund or restore it
+    # flagged for staff (orders.actions._order_flag): every reason still open, oldest first, e.g.
+    # "refund_to_check" and "refund_due"; a later flag never replaces an earlier one. `needs_attention` is
+    # whether any is open (the list's filter and the overview's count read it)
     needs_attention = models.BooleanField(default=False, db_index=True)
-    attention_reason = models.CharField(max_length=200, blank=True)
+    attention_reasons = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     paid_at = models.DateTimeField(null=True, blank=True)
@@ -337,6 +339,11 @@ class Order(models.Model):
     @property
     def customer_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+    @property
+    def attention_reason(self) -> str:
+        """The latest reason still open ("" when none): what the API's `attentionReason` always named."""
+        return self.attention_reasons[-1] if self.attention_reasons else ""
 
 
 class BuyerActivity(models.Model):

@@ -56,10 +56,12 @@ class OrderRowSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     # paid through the local test page: not real money, never revenue
     is_test = serializers.BooleanField()
-    # money captured on a cancelled order, or money returned to check (attention_reason); cleared by the
-    # next staff status change of this order alone (not with a selection), or by a full refund of money
-    # captured on a cancelled order
+    # flagged for staff: every reason still open, oldest first (money captured on a cancelled order, a
+    # refund due, money returned to check...); `attention_reason` the latest of them ("" when none). The
+    # next staff status change of this order alone (not with a selection), or a full refund of money on a
+    # cancelled order, settles them, except those checked by hand (orders.actions.CHECKED_BY_HAND)
     needs_attention = serializers.BooleanField()
+    attention_reasons = serializers.ListField(child=serializers.CharField())
     attention_reason = serializers.CharField()
 
 

@@ -100,7 +100,7 @@ def test_an_order_without_a_refund_to_check_is_refused(client, manager, language
     # given an order not flagged, or flagged for money captured on a cancelled order (restore or refund it)
     order = make_order()
     if flag:
-        Order.objects.filter(pk=order.pk).update(needs_attention=True, attention_reason=flag)
+        Order.objects.filter(pk=order.pk).update(needs_attention=True, attention_reasons=[flag])
     client.force_login(manager)
     # when
     response = _mark(client, order, HTTP_ACCEPT_LANGUAGE=language)

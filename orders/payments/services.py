@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from orders.actions import (
+    order_attention_settle,
     order_mark_paid,
     order_paid_twice,
     order_partly_refunded,
@@ -202,9 +203,8 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
     payment.save(update_fields=["status", "updated_at"])
     orders = Order.objects.filter(pk=payment.order_id)
     orders.update(payment_status=PaymentStatus.REFUNDED, refunded_amount=payment.amount)
-    # a cancelled order's money owed back is settled; a return staff must check stays flagged
-    orders.filter(status=OrderStatus.CANCELLED).exclude(attention_reason="refund_to_check").update(
-        needs_attention=False)
+    # a cancelled order's money owed back is settled; a flag staff settle by a check stays open
+    order_attention_settle(order=payment.order)
     order_refunded_unshipped(order=payment.order)
 
 

@@ -3,6 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
+from backoffice.orders import order_status_change
 from orders.actions import order_refund_to_check
 from shop.store_settings import store_settings_get
 from tests.browser.staff_pages import signed_in
@@ -62,6 +63,43 @@ def test_mark_as_checked_clears_a_refund_to_check_from_the_orders_page(new_page,
     expect(page.locator("[data-flag='attention']")).to_have_count(0)
     order.refresh_from_db()
     assert (order.needs_attention, order.status) == (False, "processing")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_staff_see_every_open_reason_and_checking_one_leaves_the_other(new_page, live_server, manager, language,
+                                                                        screenshot):
+    # given a paid order with money returned to check, then cancelled by staff: a refund is due as well
+    order = make_order(lines=[(make_product(title="Kenya Gold", stock=40), 1)])
+    order_refund_to_check(order=order, note="refund of another transaction")
+    order_status_change(actor=manager, order=order, status="cancelled")
+    page = signed_in(new_page, live_server, manager)
+    prefix = "/ar" if language == "ar" else ""
+    texts = {"en": ("Paymob reports money returned", "Cancelled after it was paid"),
+             "ar": ("أبلغت Paymob عن مبلغ مُسترد", "أُلغي الطلب بعد دفعه")}[language]
+    # when
+    page.goto(f"{prefix}/admindash/orders?attention=1")
+    # then the row's label counts both and names each
+    badge = page.locator("[data-flag='attention']")
+    expect(badge).to_have_text({"en": "Needs attention (2)", "ar": "يحتاج إلى متابعة (2)"}[language])
+    title = badge.get_attribute("title")
+    assert all(text in title for text in texts), title
+    # when staff open the order
+    page.get_by_role("button", name=order.number).click()
+    # then each reason has its alert, the older first
+    alerts = page.locator("[data-attention]")
+    expect(alerts).to_have_count(2)
+    assert [alerts.nth(i).get_attribute("data-attention") for i in range(2)] == ["refund_to_check", "refund_due"]
+    expect(alerts.nth(0)).to_contain_text(texts[0])
+    expect(alerts.nth(1)).to_contain_text(texts[1])
+    screenshot(page, f"backoffice-order-two-flags-{language}")
+    # when they mark the returned money checked
+    alerts.nth(0).get_by_role("button", name={"en": "Mark as checked", "ar": "تعليم كمُراجَع"}[language]).click()
+    # then only the refund due is left, in the detail and on the row
+    expect(page.locator("[data-attention]")).to_have_count(1)
+    expect(page.locator("[data-attention='refund_due']")).to_contain_text(texts[1])
+    expect(badge).to_have_text({"en": "Needs attention", "ar": "يحتاج إلى متابعة"}[language])
+    order.refresh_from_db()
+    assert (order.status, order.attention_reasons) == ("cancelled", ["refund_due"])
 
 
 def test_the_settings_section_edits_the_order_limits(new_page, live_server, owner):

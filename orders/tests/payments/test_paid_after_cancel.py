@@ -193,6 +193,23 @@ def test_staff_cancelling_a_paid_order_are_asked_to_refund_it_until_the_refund_c
     assert (order.payment_status, order.needs_attention) == (PaymentStatus.REFUNDED, False)
 
 
+def test_the_refund_coming_back_settles_the_refund_due_and_leaves_the_money_to_check(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    # given a paid order with money returned to check (a refund of a transaction not its own), then
+    # cancelled by staff: a refund is due as well
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, of=99)
+    staff = _staff_alerts(owner)
+    staff.put(f"/api/admin/orders/{payment.order_id}/status", {"status": "cancelled"}, content_type="application/json")
+    assert Order.objects.get().attention_reasons == ["refund_to_check", "refund_due"]
+    # when the refund made in Paymob comes back
+    _refund(client, payment, tx_id=3)
+    # then the refund due is settled, and the earlier return is still to check
+    order = Order.objects.get()
+    assert (order.payment_status, order.needs_attention, order.attention_reasons) == (
+        PaymentStatus.REFUNDED, True, ["refund_to_check"])
+
+
 def test_restoring_a_cancelled_paid_order_settles_the_refund_it_no_longer_owes(
         client, api, owner, make_product, checkout_body, fake_paymob):
     payment = _paid(client, api, make_product, checkout_body)
@@ -363,7 +380,9 @@ def test_a_success_arriving_after_its_refund_is_settled_by_it_and_stays_flagged(
     assert Payment.objects.get().status == expected
     order = Order.objects.get()
     assert order.payment_status == expected and order.needs_attention
-    assert order.attention_reason == ("refunded_unshipped" if refunded == 65000 else "refund_to_check")
+    # (the return to check raised before the success stays open beside the later flag, never replaced by it)
+    assert order.attention_reasons == (
+        ["refund_to_check", "refunded_unshipped"] if refunded == 65000 else ["refund_to_check"])
     assert AuditEntry.objects.filter(action="order.partly_refunded").exists() == (refunded == 10000)
 
 
@@ -377,7 +396,8 @@ def test_a_void_arriving_before_its_success_is_settled_by_it(client, api, make_p
     order = Order.objects.get()
     assert Payment.objects.get().status == order.payment_status == PaymentStatus.REFUNDED
     assert order.refunded_amount == order.total_amount
-    assert (order.needs_attention, order.attention_reason) == (True, "refunded_unshipped")
+    # the void that came first stays to check in Paymob beside it
+    assert (order.needs_attention, order.attention_reasons) == (True, ["refund_to_check", "refunded_unshipped"])
 
 
 def test_a_second_payment_for_a_paid_order_is_flagged_for_staff(
@@ -397,7 +417,7 @@ def test_a_second_payment_for_a_paid_order_is_flagged_for_staff(
     assert [m.subject for m in mail.outbox if "paid twice" in m.subject] == [
         f"Action needed: order {order.number} was paid twice"]
     # and the capture of an earlier authorisation is not a second payment
-    Order.objects.update(needs_attention=False, attention_reason="")
+    Order.objects.update(needs_attention=False, attention_reasons=[])
     _callback(client, payment, success=True, tx_id=3, has_parent_transaction=True, is_capture=True)
     assert not Order.objects.get().needs_attention
 

@@ -40,8 +40,12 @@ const STATUS_TONE = { pending: "warning", processing: "info", shipped: "info", d
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 
-// Test orders (not money) and orders flagged for staff (money captured on a cancelled order, or money
-// returned to check in Paymob) stand out.
+// every reason an order is flagged for that is still open, oldest first, each in the reader's language
+const attentionTexts = (order) => order.attentionReasons.map((reason) => st(`attention.${reason}`, { defaultValue: st("attentionBadge") }));
+
+// Test orders (not money) and orders flagged for staff (money captured on a cancelled order, money
+// returned to check in Paymob...) stand out; the badge names every open reason, and counts them when
+// there are several.
 function OrderFlags({ order }) {
   return (
     <>
@@ -54,8 +58,8 @@ function OrderFlags({ order }) {
       {order.needsAttention && (
         <>
           {" "}
-          <Badge kind="danger" title={st(`attention.${order.attentionReason}`, { defaultValue: "" })} data-flag="attention">
-            {st("attentionBadge")}
+          <Badge kind="danger" title={attentionTexts(order).join("\n")} data-flag="attention" data-reasons={order.attentionReasons.join(" ")}>
+            {order.attentionReasons.length > 1 ? st("attentionBadgeCount", { n: order.attentionReasons.length }) : st("attentionBadge")}
           </Badge>
         </>
       )}
@@ -123,14 +127,21 @@ function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
             </div>
             <div>
               <h3>{st("paymentLabel")}</h3>
-              {order.needsAttention && (
-                <div className="alert alert--error" role="alert" data-attention={order.attentionReason}>
-                  <p>{st(`attention.${order.attentionReason}`, { defaultValue: st("attentionBadge") })}</p>
-                  {mayChange && order.attentionReason === "refund_to_check" && (
-                    <MarkCheckedButton order={order} onChecked={(row) => { setOrder({ ...order, needsAttention: row.needsAttention }); onRowChanged(row); }} />
-                  )}
-                </div>
-              )}
+              {order.needsAttention &&
+                order.attentionReasons.map((reason, i) => (
+                  <div key={reason} className="alert alert--error" role="alert" data-attention={reason}>
+                    <p>{attentionTexts(order)[i]}</p>
+                    {mayChange && reason === "refund_to_check" && (
+                      <MarkCheckedButton
+                        order={order}
+                        onChecked={(row) => {
+                          setOrder({ ...order, needsAttention: row.needsAttention, attentionReasons: row.attentionReasons, attentionReason: row.attentionReason });
+                          onRowChanged(row);
+                        }}
+                      />
+                    )}
+                  </div>
+                ))}
               {order.isTest && <p className="alert alert--info">{st("testHint")}</p>}
               <p>
                 <Badge kind={PAYMENT_TONE[order.paymentStatus]}>{st(`payment.${order.paymentStatus}`)}</Badge>{" "}
