@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from backoffice.audit import audit_record
@@ -25,8 +26,9 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
 
     Moved on its own (from its page, where its alert shows), the order's flag for staff is cleared: they
     restored or settled what it was about. Moved with a selection (`one_order` False), it stays flagged:
-    nobody saw the alert (money captured on a cancelled order). A refund to check is never cleared by a
-    move: staff mark it checked (`order_refund_mark_checked`)."""
+    nobody saw the alert (money captured on a cancelled order). A flag settled by a check in the provider's
+    dashboard (a refund to check, a second payment) is never cleared by a move: staff mark it checked
+    (`order_attention_mark_checked`)."""
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
@@ -77,17 +79,33 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
     return result
 
 
-def order_refund_mark_checked(*, actor: User, order: Order) -> Order:
-    """Clear `order`'s "money returned to check" flag: staff checked the return in the payment provider's
-    dashboard. The status stays as it is; the audit entry keeps who checked it and when.
+# each flag staff settle by a check in the payment provider's dashboard (orders.actions.CHECKED_BY_HAND):
+# its audit entry, what was checked, the answer when it is not open
+CHECKS = {
+    "refund_to_check": ("order.refund_checked", "money returned",
+                        gettext_lazy("This order has no returned money to check")),
+    "paid_twice": ("order.paid_twice_checked", "second payment",
+                   gettext_lazy("This order has no second payment to check")),
+}
 
-    Only that flag is cleared here: money captured on a cancelled order, or a refund due, is settled by
-    restoring the order or by the refund coming back, not by saying so."""
+
+def order_attention_mark_checked(*, actor: User, order: Order, reason: str = "refund_to_check") -> Order:
+    """"Mark as checked": staff checked what `order` is flagged with `reason` for in the payment provider's
+    dashboard (money returned that does not match its payment, a second payment), so that reason is cleared
+    and any other stays open. The status stays as it is; the audit entry keeps who checked it and when.
+
+    Only the reasons a check settles can be marked so (400 otherwise): money captured on a cancelled
+    order, or a refund due, is settled by restoring the order or by the refund coming back, not by saying
+    so. A reason that is not open answers 409 (not flagged so, or another member of staff marked it a
+    moment ago). `reason` defaults to the returned money, the only one this action once served."""
+    if reason not in CHECKS:
+        raise ShopError(_("Only a flag checked in the payment provider's dashboard can be marked as checked"),
+                        field="reason")
+    action, what, not_open = CHECKS[reason]
     with transaction.atomic():
-        # not flagged so, or another member of staff marked it a moment ago
-        if not order_attention_checked(order=order, reasons={"refund_to_check"}):
-            raise ShopError(_("This order has no returned money to check"), status=409)
-        audit_record(actor=actor, action="order.refund_checked", target=order,
-                     details=f"{order.number}: money returned checked in the payment provider's dashboard "
+        if not order_attention_checked(order=order, reasons={reason}):
+            raise ShopError(not_open, status=409)
+        audit_record(actor=actor, action=action, target=order,
+                     details=f"{order.number}: {what} checked in the payment provider's dashboard "
                              f"(status {order.status} kept)")
     return order

@@ -36,9 +36,11 @@ TRACKING_MAX = 100  # OrderStatusChange.tracking_number
 COURIER_MAX = 100  # OrderStatusChange.courier
 # statuses the customer hears about by e-mail
 NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
-# flags a status change never settles: nothing in a move says the money was checked in the provider's
-# dashboard, so staff say it themselves (backoffice.orders.order_refund_mark_checked)
-CHECKED_BY_HAND = frozenset({"refund_to_check"})
+# flags settled by a human check in the payment provider's dashboard, never by a status change or a refund:
+# nothing in those says the money was checked, so staff say it themselves ("Mark as checked",
+# backoffice.orders.order_attention_mark_checked). Money returned that does not match the payment, and a
+# second payment for a paid order (refund one of the two, then say so)
+CHECKED_BY_HAND = frozenset({"refund_to_check", "paid_twice"})
 
 
 class OrderStatusError(ShopError):
@@ -62,8 +64,8 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
     """Move `order` to `status`, record the change (with a staff note and, when
     shipped, a tracking number, courier and a note to the customer), and tell the
     customer (e-mail, and WhatsApp when they opted in). `settles_attention`: staff
-    moved it from its own page, beside its alert, so its flag is cleared (unless it is one staff clear
-    by hand, CHECKED_BY_HAND: a refund to check).
+    moved it from its own page, beside its alert, so its open reasons are settled, except those staff
+    settle by a check in the provider's dashboard (CHECKED_BY_HAND: a refund to check, a second payment).
 
     Cancelling releases reserved stock and gives the coupon's use back; un-cancelling takes both again.
     Setting the current status again moves nothing, but a note or new shipping details sent with it are
@@ -247,6 +249,11 @@ def order_attention_settle(*, order: Order) -> None:
         locked = _locked(order)
         if locked.status == S.CANCELLED and _attention_drop(locked, set(locked.attention_reasons) - CHECKED_BY_HAND):
             locked.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
+
+
+def order_attention_to_check(order: Order) -> list[str]:
+    """`order`'s open reasons that staff settle by a check in the provider's dashboard ("Mark as checked")."""
+    return [reason for reason in order.attention_reasons if reason in CHECKED_BY_HAND]
 
 
 def order_attention_checked(*, order: Order, reasons: set[str] | frozenset[str]) -> list[str]:

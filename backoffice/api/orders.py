@@ -20,8 +20,8 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.exports import orders_csv
-from backoffice.orders import order_refund_mark_checked, order_status_change, order_status_change_bulk
-from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX
+from backoffice.orders import order_attention_mark_checked, order_status_change, order_status_change_bulk
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_to_check
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment
 from orders.places import country_name, governorate_name
@@ -63,6 +63,11 @@ class OrderRowSerializer(serializers.Serializer):
     needs_attention = serializers.BooleanField()
     attention_reasons = serializers.ListField(child=serializers.CharField())
     attention_reason = serializers.CharField()
+    # the open reasons staff settle with "Mark as checked" (a check in the provider's dashboard)
+    attention_to_check = serializers.SerializerMethodField()
+
+    def get_attention_to_check(self, order) -> list[str]:
+        return order_attention_to_check(order)
 
 
 def _search(orders, text):
@@ -229,17 +234,28 @@ class OrderStatusApi(StaffApi):
 
 
 class OrderRefundCheckedApi(StaffApi):
-    """"Mark as checked": staff checked money returned that did not match the order's payment (flag
-    `refund_to_check`) in the provider's dashboard. The status is not touched; the right is the one a
-    status change needs, as a status change from the order's own row used to clear this flag."""
+    """"Mark as checked": staff checked in the provider's dashboard what the order is flagged with
+    `reason` for: `refund_to_check` (money returned that did not match its payment; the default, as this
+    endpoint served only it at first) or `paid_twice` (a second payment). That reason is cleared, the
+    others and the status are not touched; the right is the one a status change needs, as a status
+    change from the order's own row used to clear these flags."""
 
     area = "orders"
     area_actions = {"POST": "status"}
 
-    @extend_schema(request=None, responses=OrderRowSerializer)
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "OrderCheckedInput"
+
+        # any text: backoffice.orders.order_attention_mark_checked says which reasons a check settles
+        reason = serializers.CharField(required=False, default="refund_to_check")
+
+    @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
     def post(self, request, order_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
         order = get_object_or_404(Order, pk=order_id)
-        order_refund_mark_checked(actor=request.user, order=order)
+        order_attention_mark_checked(actor=request.user, order=order, reason=data.validated_data["reason"])
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 

@@ -7,7 +7,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from backoffice.models import AuditEntry
-from orders.actions import order_paid_twice, order_refund_to_check
+from orders.actions import order_paid_twice, order_refund_to_check, order_refunded_unshipped
 from orders.models import OrderStatus
 from tests.factories import make_order
 
@@ -41,6 +41,22 @@ def test_cancelling_an_order_with_returned_money_to_check_keeps_that_check_besid
         OrderStatus.PROCESSING, True, ["refund_to_check"])
     assert (row["needsAttention"], row["attentionReasons"]) == (True, ["refund_to_check"])
     assert client.get("/api/admin/dashboard").json()["attentionOrders"] == 1
+
+
+def test_a_later_flag_never_hides_a_paid_twice(client, manager):
+    # given an order paid twice, then refunded in full before it shipped
+    order = make_order(status="processing")
+    order_paid_twice(order=order, note="paymob 2")
+    order_refunded_unshipped(order=order)
+    client.force_login(manager)
+    # then both show
+    detail = client.get(f"/api/admin/orders/{order.pk}").json()
+    assert detail["attentionReasons"] == ["paid_twice", "refunded_unshipped"]
+    # when staff cancel it, as the refund asks
+    _move(client, order, "cancelled")
+    # then the refund before shipping is settled, and the second payment still waits for its check
+    order.refresh_from_db()
+    assert order.attention_reasons == ["paid_twice", "refund_due"]
 
 
 def test_a_reason_raised_again_is_listed_once_and_audited_each_time():

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from backoffice.orders import order_status_change
-from orders.actions import order_refund_to_check
+from orders.actions import order_paid_twice, order_refund_to_check
 from shop.store_settings import store_settings_get
 from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
@@ -59,6 +59,28 @@ def test_mark_as_checked_clears_a_refund_to_check_from_the_orders_page(new_page,
     # then the alert and the row's badge are gone, and the status is what it was
     expect(page.locator("#toasts")).to_contain_text(
         {"en": "returned money marked as checked", "ar": "تم تعليم المبلغ المُسترد كمُراجَع"}[language])
+    expect(alert).to_have_count(0)
+    expect(page.locator("[data-flag='attention']")).to_have_count(0)
+    order.refresh_from_db()
+    assert (order.needs_attention, order.status) == (False, "processing")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_mark_as_checked_clears_a_paid_twice_and_keeps_the_status(new_page, live_server, support, language):
+    # given an order paid twice (two tabs on one payment page)
+    order = make_order(lines=[(make_product(title="Kenya Gold", stock=40), 1)])
+    order_paid_twice(order=order, note="paymob 2")
+    page = signed_in(new_page, live_server, support)
+    prefix = "/ar" if language == "ar" else ""
+    page.goto(f"{prefix}/admindash/orders?attention=1")
+    # when support open it, refund one payment in Paymob and mark the second payment checked
+    page.get_by_role("button", name=order.number).click()
+    alert = page.locator("[data-attention='paid_twice']")
+    expect(alert).to_contain_text({"en": "then mark it as checked", "ar": "ثم علِّمه كمُراجَع"}[language])
+    alert.get_by_role("button", name={"en": "Mark as checked", "ar": "تعليم كمُراجَع"}[language]).click()
+    # then the alert and the row's badge are gone, and the status is what it was
+    expect(page.locator("#toasts")).to_contain_text(
+        {"en": "second payment marked as checked", "ar": "تم تعليم الدفعة الثانية كمُراجَعة"}[language])
     expect(alert).to_have_count(0)
     expect(page.locator("[data-flag='attention']")).to_have_count(0)
     order.refresh_from_db()

@@ -67,15 +67,16 @@ function OrderFlags({ order }) {
   );
 }
 
-// "Mark as checked" beside a refund-to-check alert: clears the flag, never the status
-function MarkCheckedButton({ order, onChecked }) {
+// "Mark as checked" beside an alert staff settle by a check in Paymob's dashboard (the server lists them:
+// attentionToCheck): clears that reason, never the others or the status
+function MarkCheckedButton({ order, reason, onChecked }) {
   const [busy, setBusy] = useState(false);
   const mark = async () => {
     setBusy(true);
     try {
-      const row = await api(`/api/admin/orders/${order.id}/refund-checked`, { method: "POST", body: {} });
+      const row = await api(`/api/admin/orders/${order.id}/refund-checked`, { method: "POST", body: { reason } });
       onChecked(row);
-      toast(st("markedChecked", { number: order.number }), "success");
+      toast(st(`markedChecked.${reason}`, { number: order.number }), "success");
     } catch (err) {
       toast(userMessage(err, st("markCheckedFailed")), "error");
     } finally {
@@ -131,11 +132,12 @@ function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
                 order.attentionReasons.map((reason, i) => (
                   <div key={reason} className="alert alert--error" role="alert" data-attention={reason}>
                     <p>{attentionTexts(order)[i]}</p>
-                    {mayChange && reason === "refund_to_check" && (
+                    {mayChange && order.attentionToCheck.includes(reason) && (
                       <MarkCheckedButton
                         order={order}
+                        reason={reason}
                         onChecked={(row) => {
-                          setOrder({ ...order, needsAttention: row.needsAttention, attentionReasons: row.attentionReasons, attentionReason: row.attentionReason });
+                          setOrder({ ...order, needsAttention: row.needsAttention, attentionReasons: row.attentionReasons, attentionReason: row.attentionReason, attentionToCheck: row.attentionToCheck });
                           onRowChanged(row);
                         }}
                       />
