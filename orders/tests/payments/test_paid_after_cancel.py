@@ -416,6 +416,8 @@ def test_a_second_payment_for_a_paid_order_is_flagged_for_staff(
     assert AuditEntry.objects.filter(action="order.paid_twice").count() == 1
     assert [m.subject for m in mail.outbox if "paid twice" in m.subject] == [
         f"Action needed: order {order.number} was paid twice"]
+    assert ("Refund one of the two payments in Paymob, then mark the second payment as checked on the order in "
+            "the dashboard.") in next(m.body for m in mail.outbox if "paid twice" in m.subject)
     # and the capture of an earlier authorisation is not a second payment
     Order.objects.update(needs_attention=False, attention_reasons=[])
     _callback(client, payment, success=True, tx_id=3, has_parent_transaction=True, is_capture=True)
