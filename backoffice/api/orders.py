@@ -233,10 +233,10 @@ class OrderStatusApi(StaffApi):
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
-class OrderRefundCheckedApi(StaffApi):
+class OrderAttentionCheckedApi(StaffApi):
     """"Mark as checked": staff checked in the provider's dashboard what the order is flagged with
-    `reason` for: `refund_to_check` (money returned that did not match its payment; the default, as this
-    endpoint served only it at first) or `paid_twice` (a second payment). That reason is cleared, the
+    `reason` for: `refund_to_check` (money returned that did not match its payment) or `paid_twice`
+    (a second payment). That reason is cleared, the
     others and the status are not touched; the right is the one a status change needs, as a status
     change from the order's own row used to clear these flags."""
 
@@ -248,7 +248,7 @@ class OrderRefundCheckedApi(StaffApi):
             ref_name = "OrderCheckedInput"
 
         # any text: backoffice.orders.order_attention_mark_checked says which reasons a check settles
-        reason = serializers.CharField(required=False, default="refund_to_check")
+        reason = serializers.CharField()
 
     @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
     def post(self, request, order_id):
@@ -294,7 +294,6 @@ urlpatterns = [
     path("admin/orders/export", OrderExportApi.as_view(), name="admin-orders-export"),
     path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
     path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
-    path("admin/orders/<id:order_id>/refund-checked", OrderRefundCheckedApi.as_view(),
-         name="admin-order-refund-checked"),
+    path("admin/orders/<id:order_id>/checked", OrderAttentionCheckedApi.as_view(), name="admin-order-checked"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

@@ -19,9 +19,8 @@ def _flagged_order(**kwargs):
     return Order.objects.get(pk=order.pk)
 
 
-def _mark(client, order, reason=None, **headers):
-    body = {"reason": reason} if reason else {}
-    return client.post(f"/api/admin/orders/{order.pk}/refund-checked", body, content_type="application/json",
+def _mark(client, order, reason="refund_to_check", **headers):
+    return client.post(f"/api/admin/orders/{order.pk}/checked", {"reason": reason}, content_type="application/json",
                        **headers)
 
 

@@ -74,7 +74,7 @@ function MarkCheckedButton({ order, reason, onChecked }) {
   const mark = async () => {
     setBusy(true);
     try {
-      const row = await api(`/api/admin/orders/${order.id}/refund-checked`, { method: "POST", body: { reason } });
+      const row = await api(`/api/admin/orders/${order.id}/checked`, { method: "POST", body: { reason } });
       onChecked(row);
       toast(st(`markedChecked.${reason}`, { number: order.number }), "success");
     } catch (err) {
