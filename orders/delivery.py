@@ -189,14 +189,15 @@ def delivery_window(*, governorate: str | None, store: StoreSettings, start: dat
 
 
 def day_label(day: date | datetime, language: str) -> str:
-    """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits.
+    """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits; the day number and its
+    month joined by a no-break space, so that a line never ends with "1" and the next begins "Dec".
 
     A datetime counts as the day it is in the shop's time zone (23:30 UTC is already tomorrow in Cairo).
     """
     if isinstance(day, datetime):
         day = (timezone.localtime(day) if timezone.is_aware(day) else day).date()
     with translation.override(language):
-        return dateformat.format(day, "l j F" if language == "ar" else "D j M")
+        return dateformat.format(day, "l j\u00a0F" if language == "ar" else "D j\u00a0M")
 
 
 # every cart answer says it, for a handful of windows a day: worked out once per window and language

@@ -64,8 +64,8 @@ def test_the_estimate_is_localised_with_latin_digits():
     # Cairo: 1-2 working days from Thursday → Saturday 28 – Sunday 29 November
     window = delivery_window(governorate="Cairo", store=store)
     assert window == (date(2026, 11, 28), date(2026, 11, 29))
-    assert window_text(window, "en") == "Arrives Sat 28 Nov – Sun 29 Nov"
-    assert window_text(window, "ar") == "يصل بين السبت 28 نوفمبر والأحد 29 نوفمبر"
+    assert window_text(window, "en") == "Arrives Sat 28\u00a0Nov – Sun 29\u00a0Nov"
+    assert window_text(window, "ar") == "يصل بين السبت 28\u00a0نوفمبر والأحد 29\u00a0نوفمبر"
 
 
 @time_machine.travel(THURSDAY, tick=False)
@@ -80,20 +80,20 @@ def test_the_cart_summary_api_gives_rate_and_date_and_remembers_the_governorate(
     body = api.post("/api/cart/summary", {"governorate": "Aswan"}, format="json").json()
     # then the rate and the date are Aswan's (3-5 working days, Friday off)
     assert body["shipping"] == "70.00" and body["total"] == "370.00"
-    assert body["delivery"] == "Arrives Mon 30 Nov – Wed 2 Dec"
+    assert body["delivery"] == "Arrives Mon 30\u00a0Nov – Wed 2\u00a0Dec"
     # and the next cart read (and the product page) remembers it, in Arabic too
     assert api.get("/api/cart").json()["governorate"] == "Aswan"
     assert api.get("/api/cart", HTTP_ACCEPT_LANGUAGE="ar").json()["delivery"] == \
-        "يصل بين الاثنين 30 نوفمبر والأربعاء 2 ديسمبر"
+        "يصل بين الاثنين 30\u00a0نوفمبر والأربعاء 2\u00a0ديسمبر"
     page = api.get(f"/product/{tea.slug}").content.decode()
-    assert "Delivery to Aswan: E£70.00" in page and "Arrives Mon 30 Nov – Wed 2 Dec" in page
+    assert "Delivery to Aswan: E£70.00" in page and "Arrives Mon 30\u00a0Nov – Wed 2\u00a0Dec" in page
 
 
 @time_machine.travel(THURSDAY, tick=False)
 def test_the_product_page_estimates_for_cairo_when_the_governorate_is_unknown(client, make_product):
     tea = make_product()
     page = client.get(f"/ar/product/{tea.slug}").content.decode()
-    assert "التوصيل إلى القاهرة" in page and "يصل بين السبت 28 نوفمبر والأحد 29 نوفمبر" in page
+    assert "التوصيل إلى القاهرة" in page and "يصل بين السبت 28\u00a0نوفمبر والأحد 29\u00a0نوفمبر" in page
 
 
 @time_machine.travel(THURSDAY, tick=False)

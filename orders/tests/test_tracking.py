@@ -87,7 +87,7 @@ def test_the_thank_you_page_and_every_order_email_carry_the_link(order, api):
     assert f'href="{tracking_path(order, "en")}"' in thanks
     confirmation = OutboundEmail.objects.get(subject__contains="order")
     assert f"http://testserver{tracking_path(order, 'en')}" in confirmation.text
-    assert re.search(r"Arrives \w{3} \d+ \w{3}", confirmation.text)
+    assert re.search(r"Arrives \w{3} \d+\s\w{3}", confirmation.text)
 
 
 def test_staff_add_courier_tracking_number_and_a_note_at_shipped(order, api, owner, client):

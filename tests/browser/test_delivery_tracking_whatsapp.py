@@ -211,3 +211,34 @@ def test_a_slow_summary_does_not_overwrite_the_newer_choice(new_page, tea):
     page.wait_for_timeout(200)  # a render the late answer would cause
     expect(cod).to_be_disabled()
     expect(page.locator(".checkout-summary")).not_to_contain_text("Cairo")
+
+
+# each "<day> <month>" of the delivery dates: whether the day number and its month's first letter lie on one line
+DATES_ON_ONE_LINE = r"""() => {
+  const parted = [];
+  for (const el of document.querySelectorAll('main strong, main p, main span')) {
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      for (const match of node.textContent.matchAll(/(\d+)(\s)(\S)/g)) {
+        const at = (offset) => { const range = document.createRange(); range.setStart(node, offset);
+          range.setEnd(node, offset + 1); return range.getBoundingClientRect(); };
+        const day = at(match.index + match[1].length - 1), month = at(match.index + match[0].length - 1);
+        if (day.height && month.height && Math.abs(day.top - month.top) > 4) parted.push(node.textContent.trim());
+      }
+    }
+  }
+  return parted;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_delivery_dates_day_and_month_stay_on_one_line(new_page, tea, lang):
+    # given a product page with its delivery estimate ("Arrives Mon 30 Nov – Tue 1 Dec")
+    text = TEXT[lang]
+    page = new_page(viewport=DESKTOP, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{text['prefix']}/product/{tea.slug}")
+    expect(page.get_by_text(re.compile(text["arrives"])).first).to_be_visible()
+    # then at no width does a day number end one line and its month begin the next
+    for width in range(320, 1281, 8):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert page.evaluate(DATES_ON_ONE_LINE) == [], f"at {width} px"
