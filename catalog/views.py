@@ -113,7 +113,8 @@ def _shop_context(request: HttpRequest, filters: dict[str, Any], *, title: str |
         label = category_names.get(filters["category"]) or (request.GET.get("category") or "")[:40]
         chips.append((label, _query(filters, category="", page=None)))
     if filters["search"]:
-        chips.append((f"“{filters['search']}”", _query(filters, search="", page=None)))
+        # Translators: the shopper's search words on the chip that removes them, in this language's quotes
+        chips.append((_("“%(search)s”") % {"search": filters["search"]}, _query(filters, search="", page=None)))
     if filters["price"]:
         chips.append((str(dict(price_choices())[filters["price"]]), _query(filters, price="", page=None)))
     return {

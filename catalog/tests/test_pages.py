@@ -57,6 +57,13 @@ def test_the_arabic_shop_searches_arabic_titles(client):
     assert "شاي ماسالا" in html and 'dir="rtl"' in html
 
 
+@pytest.mark.parametrize(("prefix", "chip"), [("", "“pepper”"), ("/ar", "«pepper»")])
+def test_the_search_chip_quotes_the_words_as_the_language_does(client, prefix, chip):
+    make_product(title="Peppermint")
+    html = client.get(f"{prefix}/shop?search=pepper").content.decode()
+    assert re.search(r'class="chip"[^>]*>' + chip, html)
+
+
 def test_sale_lists_only_products_on_sale_and_explore_lists_categories(client):
     make_product(title="Bargain", price_amount=Decimal("200"), sale_price_amount=Decimal("150"))
     make_product(title="Full price")
