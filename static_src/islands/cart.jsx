@@ -1,7 +1,7 @@
 // The cart page: quantity controls and remove over the server's cart; totals from the server.
 import { useEffect, useRef, useState } from "react";
 import { api, userMessage } from "../lib/api.js";
-import { announceCart, toast, toastsWithdraw } from "../lib/events.js";
+import { announceCart, toast } from "../lib/events.js";
 import { addStrings, t, currentLanguage } from "../lib/i18n.js";
 import { formatEgp } from "../lib/money.js";
 import { safeUrl } from "../lib/safe-url.js";
@@ -14,6 +14,14 @@ addStrings("cart", { en, ar });
 
 // what a message about one line is about (events.toast), so that it goes with the line
 const lineTopic = (productId) => `cart-line:${productId}`;
+// take away the messages about lines the cart no longer holds (here, not in events.js: only the cart page
+// needs it, and every storefront page loads events.js)
+function withdrawToastsAboutLinesNotIn(items) {
+  const held = new Set(items.map((item) => lineTopic(item.productId)));
+  for (const el of document.querySelectorAll('#toasts [data-about^="cart-line:"]')) {
+    if (!held.has(el.dataset.about)) el.remove();
+  }
+}
 
 export default function Cart({ cart: initial, governorates = [], text = {}, urls = {} }) {
   const [cart, setCart] = useState(initial);
@@ -28,10 +36,7 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   // a removed line takes its focused button with it: focus goes to Undo, not to the page's start
   useEffect(() => { if (removed) undoButton.current?.focus(); }, [removed]);
   // a message about a line ("at most 20 of one product") goes when its line does
-  useEffect(() => {
-    const held = new Set(cart.items.map((item) => lineTopic(item.productId)));
-    toastsWithdraw((about) => about.startsWith(lineTopic("")) && !held.has(about));
-  }, [cart]);
+  useEffect(() => withdrawToastsAboutLinesNotIn(cart.items), [cart]);
 
   // `about`: the line the change is about (its messages go with it), if one
   async function change(request, about) {

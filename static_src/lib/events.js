@@ -11,7 +11,7 @@ export function announceRate(rate) {
   window.dispatchEvent(new CustomEvent(RATE_UPDATED, { detail: { rate } }));
 }
 
-// `about`: what the message is about (e.g. a cart line), so that it can go when that thing goes
+// `about`: what the message is about (data-about, e.g. a cart line), so that it can go when that thing goes
 export function toast(message, kind = "info", { about } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
@@ -22,11 +22,4 @@ export function toast(message, kind = "info", { about } = {}) {
   if (about) el.dataset.about = about;
   host.append(el);
   setTimeout(() => el.remove(), 4500);
-}
-
-// take away the toasts whose `about` is stale (isStale(about) is true): a message about a line that is gone
-export function toastsWithdraw(isStale) {
-  for (const el of document.querySelectorAll("#toasts [data-about]")) {
-    if (isStale(el.dataset.about)) el.remove();
-  }
 }
