@@ -12,7 +12,8 @@ from django.conf import settings
 from tests.node_harness import ROOT, node_results
 
 CHECKS = r"""
-import { formatDate, formatTime, storeDay, addDays, STORE_TIME_ZONE } from "./static_src/lib/digits.js";
+import { formatDate, formatTime, STORE_TIME_ZONE } from "./static_src/lib/digits.js";
+import { storeDay, addDays } from "./static_src/lib/store-day.js";
 // 22:30 UTC: still the 15th in New York, already the 16th in Cairo (+3 in summer, +2 in winter)
 const summer = "2026-07-15T22:30:00+00:00";
 const winter = new Date(Date.UTC(2026, 0, 15, 22, 30));

@@ -21,37 +21,23 @@ export function initDigitInputs() {
 // Numbers, dates and times are written with Latin digits in both languages: every island formats
 // them through these helpers, never with toLocale*String or Intl directly (tests/test_text_rules_js.py
 // fails on any other call). Arabic keeps its month and day names: "23 نوفمبر 2026، 10:05 ص".
-const LATIN = { numberingSystem: "latn" };
+export const LATIN = { numberingSystem: "latn" };
 
 export const dateLocale = (lang) => (lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB");
 
 export const formatNumber = (value, options = {}) =>
   new Intl.NumberFormat("en-US", { ...options, ...LATIN }).format(Number(value));
 
-const asDate = (value) => (value instanceof Date ? value : new Date(value));
+export const asDate = (value) => (value instanceof Date ? value : new Date(value));
 
 // The store's clock (DECISIONS: timezone Africa/Cairo, the server's TIME_ZONE): every date and time an
 // island shows or starts a form from is Cairo's, whatever zone the browser is in, so staff abroad see the
 // same day as analytics, exports and e-mails. Egypt keeps summer time again since 2023: Intl knows it.
 export const STORE_TIME_ZONE = "Africa/Cairo";
-const CAIRO = { timeZone: STORE_TIME_ZONE };
+export const CAIRO = { timeZone: STORE_TIME_ZONE };
 
 export const formatDate = (value, lang, options = {}) =>
   new Intl.DateTimeFormat(dateLocale(lang), { ...options, ...CAIRO, ...LATIN }).format(asDate(value));
-
-// "YYYY-MM-DD": the day `value` (default now) falls on in Cairo, as a date input wants it.
-export const storeDay = (value = new Date()) => {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-CA", { year: "numeric", month: "2-digit",
-    day: "2-digit", ...CAIRO, ...LATIN }).formatToParts(asDate(value)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-};
-
-// A calendar day `days` after the "YYYY-MM-DD" `day` (counted in UTC: a day has no zone, no DST gap).
-export const addDays = (day, days) => {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-};
 
 // A time alone; without options, hours, minutes and seconds like toLocaleTimeString.
 export const formatTime = (value, lang, options = { hour: "numeric", minute: "2-digit", second: "2-digit" }) =>

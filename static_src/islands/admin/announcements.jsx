@@ -20,7 +20,7 @@ import {
   useSubmit,
 } from "./components/index.js";
 import { currentLanguage } from "../../lib/i18n.js";
-import { addDays, storeDay } from "../../lib/digits.js";
+import { addDays, storeDay } from "../../lib/store-day.js";
 import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/admin-announcements.json";
 import ar from "../../i18n/ar/admin-announcements.json";
