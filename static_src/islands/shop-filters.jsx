@@ -174,7 +174,7 @@ export default function ShopFilters({ filters: initial, entered = {}, categories
           <button type="submit" className="button button--small">{tr("searchButton")}</button>
         </div>
       </form>
-      <div className="shop-filters__bar">
+      <div className={`shop-filters__bar${active > 0 ? " shop-filters__bar--filtered" : ""}`}>
         <button type="button" ref={toggle} className="button button--ghost shop-filters__toggle" aria-haspopup="dialog"
           aria-expanded={modal} aria-controls="shop-filter-sheet" onClick={() => setSheetOpen(true)}>
           {tr("filters")}{active > 0 && <span className="shop-filters__active"> ({active})</span>}

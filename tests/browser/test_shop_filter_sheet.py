@@ -99,3 +99,20 @@ def test_desktop_keeps_the_filters_in_the_sidebar(new_page, screenshot, teas, lo
     page.wait_for_url(re.compile(r"category=green-tea"))
     page.locator("#shop-results:not([aria-busy]) .shop-results[data-total='2']").wait_for()
     screenshot(page, f"shop-filters-{lang}-desktop")
+
+
+@pytest.mark.parametrize("width", [320, 360, 412])
+@pytest.mark.parametrize("query", ["", "?category=black-tea"], ids=["no filter", "filtered"])
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_the_sorts_line_does_not_depend_on_how_many_choices_were_read(new_page, teas, width, query, prefix):
+    # given the shop on a phone, and the sort's line as the page ends up
+    page = new_page(viewport={"width": width, "height": 780}, locale="ar-EG" if prefix else "en-US")
+    page.route("**/*.js", lambda route: route.abort())  # the server's page alone, as first painted
+    page.goto(f"{prefix}/shop{query}")
+    line = page.evaluate("() => document.querySelector('.shop-filters__sort').getBoundingClientRect().y")
+    # when the sort holds only its shortest choice, as on a page painted before its other <option>s were
+    # read (a busy phone painted it so, then moved the sort: a layout shift)
+    page.evaluate("""() => { const select = document.querySelector('#shop-sort');
+      [...select.options].slice(1).forEach((option) => option.remove()); }""")
+    # then the sort stays on the same line
+    assert page.evaluate("() => document.querySelector('.shop-filters__sort').getBoundingClientRect().y") == line
