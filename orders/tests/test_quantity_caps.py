@@ -196,7 +196,7 @@ def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_e
     writer.join(0.5)
     assert writer.is_alive()  # it waits for the cart
     with other.cursor() as cursor:
-        cursor.execute("INSERT INTO orders_cartline (cart_id, product_id, quantity) VALUES (%s, %s, 9)",
+        cursor.execute("INSERT INTO orders_cartline (cart_id, product_id, quantity, position) VALUES (%s, %s, 9, 1)",
                        [cart.pk, first.pk])
     other.commit()
     other.close()
