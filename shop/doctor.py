@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from shop import health
 from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
-from shop.outbox import LATE_AFTER, outbox_failed_count, outbox_late
+from shop.outbox import LATE_AFTER, outbox_failed_count, outbox_late_count, outbox_late_error
 
 PROBLEM, NOTE = "problem", "note"
 BACKUP_MAX_AGE = timedelta(hours=48)
@@ -115,8 +115,9 @@ _OUTBOXES = [
 def check_outbox():
     found = []
     for outbox in _OUTBOXES:
-        late, error = outbox_late(outbox.model)
+        late = outbox_late_count(outbox.model)
         if late:
+            error = outbox_late_error(outbox.model)
             found.append(_problem(outbox.topic, f"{_count(late, outbox.noun)} {'has' if late == 1 else 'have'} waited "
                                                 f"more than {int(LATE_AFTER.total_seconds() // 60)} minutes to be sent"
                                                 f"{f' (last error: {error[:200]})' if error else ''}: {outbox.fix}."))

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from shop.celery import app
 from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
-from shop.outbox import outbox_failed_count, outbox_late
+from shop.outbox import outbox_failed_count, outbox_late_count
 
 
 def database_ok():
@@ -56,7 +56,7 @@ OUTBOXES = {"outbox": OutboundEmail, "whatsapp": OutboundWhatsApp}
 
 def outbox_counts(model=OutboundEmail):
     """(messages late, messages given up) in the outbox `model`: not taken for LATE_AFTER, and failed."""
-    return outbox_late(model)[0], outbox_failed_count(model)
+    return outbox_late_count(model), outbox_failed_count(model)
 
 
 def broker_description():

@@ -154,13 +154,20 @@ def outbox_prune(*, keep=SENT_KEPT_FOR):
 LATE_AFTER = timedelta(minutes=15)
 
 
-def outbox_late(model=OutboundEmail):
-    """(how many messages of the outbox `model` have waited longer than LATE_AFTER, the last error of the
-    latest tried of them). One function for the e-mail and the WhatsApp outbox: same columns, same statuses."""
-    late = model.objects.filter(status__in=[S.QUEUED, S.SENDING], created_at__lt=timezone.now() - LATE_AFTER)
-    error = (late.exclude(last_error="").order_by("-last_attempt_at").values_list("last_error", flat=True)
-             .first())
-    return late.count(), error or ""
+def _late(model):
+    return model.objects.filter(status__in=[S.QUEUED, S.SENDING], created_at__lt=timezone.now() - LATE_AFTER)
+
+
+def outbox_late_count(model=OutboundEmail):
+    """How many messages of the outbox `model` have waited longer than LATE_AFTER. One function for the
+    e-mail and the WhatsApp outbox: same columns, same statuses."""
+    return _late(model).count()
+
+
+def outbox_late_error(model=OutboundEmail):
+    """The last error of the latest tried late message of the outbox `model` ("" if none had one)."""
+    late = _late(model).exclude(last_error="").order_by("-last_attempt_at")
+    return late.values_list("last_error", flat=True).first() or ""
 
 
 def outbox_failed_count(model=OutboundEmail):

@@ -1,11 +1,10 @@
 """Alerts (issue 17): stock e-mails once per crossing, the opt-in daily summary, the overview's counts."""
 
-import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from backoffice.alerts import daily_summary_send, stock_levels_check
@@ -15,6 +14,7 @@ from shop.celery import app
 from shop.models import FailedJob, OutboundEmail
 from shop.store_settings import store_settings_update
 from tests.factories import make_message, make_order, make_product
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -166,22 +166,8 @@ def test_two_summary_jobs_at_once_send_one_summary(owner):
     owner.save()
     for day in range(30):  # thirty mornings: two jobs started together do not always overlap
         now = timezone.now() + timedelta(days=day)
-        start = threading.Barrier(2, timeout=10)
-        counts = []
-
-        def run(now=now, start=start, counts=counts):
-            try:
-                start.wait()
-                counts.append(daily_summary_send(now=now))
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=run) for _ in range(2)]
         # when
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        counts = at_once(*[lambda now=now: daily_summary_send(now=now)] * 2)
         # then
         assert sorted(counts) == [0, 1], day
         assert len(_mail_to(owner.email)) == day + 1

@@ -1,11 +1,9 @@
 """The scheduled import: prices and stock of imported products, staff edits kept, the Owner told."""
 
-import threading
 from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from backoffice.products import product_save
@@ -16,6 +14,7 @@ from importer.tests.fake_site import Answer, card, listing, woo_price
 from shop.models import OutboundEmail
 from shop.money import format_egp
 from shop.store_settings import store_settings_update
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -158,22 +157,8 @@ def test_two_ticks_at_once_start_one_crawl(monkeypatch):
     monkeypatch.setattr(tasks, "enqueue", lambda task, *args, **kwargs: True)
     for attempt in range(30):  # two ticks started together do not always overlap
         ImporterRun.objects.all().delete()
-        start = threading.Barrier(2, timeout=10)
-        outcomes = []
-
-        def tick(start=start, outcomes=outcomes):
-            try:
-                start.wait()
-                outcomes.append(tasks.auto_import_tick())
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=tick) for _ in range(2)]
         # when
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        outcomes = at_once(tasks.auto_import_tick, tasks.auto_import_tick)
         # then: one crawl; the other tick finds it running
         assert sorted(outcomes) == ["busy", "started"], attempt
         assert ImporterRun.objects.count() == 1
