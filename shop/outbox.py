@@ -42,6 +42,13 @@ _MESSAGE_ERRORS = (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smt
 ERROR_MAX = 1000
 
 
+def _permanent(error):
+    """Whether the server refused every recipient with a permanent (5xx) reply, "no such user": no later
+    attempt can deliver it (RFC 5321 4.2.1). A 4xx reply (busy, greylisted) is worth trying again."""
+    refused = getattr(error, "recipients", None) if isinstance(error, smtplib.SMTPRecipientsRefused) else None
+    return bool(refused) and all(code >= 500 for code, _reply in refused.values())
+
+
 def retry_wait(attempts):
     """How long to wait after the `attempts`-th failure: doubling from EMAIL_RETRY_SECONDS, capped."""
     wait = timedelta(seconds=settings.EMAIL_RETRY_SECONDS * 2 ** min(attempts - 1, 20))
@@ -109,7 +116,7 @@ def _deliver(email_id):
 
 
 def _record_failure(email, error):
-    gave_up = email.attempts >= settings.EMAIL_MAX_ATTEMPTS
+    gave_up = email.attempts >= settings.EMAIL_MAX_ATTEMPTS or _permanent(error)
     OutboundEmail.objects.filter(pk=email.pk).update(
         status=S.FAILED if gave_up else S.QUEUED,
         next_attempt_at=timezone.now() + retry_wait(email.attempts),
@@ -117,7 +124,7 @@ def _record_failure(email, error):
         last_error=f"{type(error).__name__}: {error}"[:ERROR_MAX],
     )
     if gave_up:
-        logger.error("e-mail %s to %s given up after %s attempts: %s", email.pk, email.to, email.attempts, error)
+        logger.error("e-mail %s to %s given up after %s attempt(s): %s", email.pk, email.to, email.attempts, error)
     else:
         logger.warning("e-mail %s to %s failed (attempt %s), will retry: %s", email.pk, email.to,
                        email.attempts, error)

@@ -1,5 +1,5 @@
 """Tiny SMTP servers on 127.0.0.1 for tests: one that speaks enough of RFC 5321 for
-Django's smtp backend (and can turn the first connections away), one that never answers."""
+Django's smtp backend (and can turn the first connections or some recipients away), one that never answers."""
 
 import socket
 import socketserver
@@ -30,8 +30,13 @@ class _Handler(socketserver.StreamRequestHandler):
                 sender, recipients = command.split(":", 1)[1].strip(" <>"), []
                 self._reply("250 OK")
             elif verb == "RCPT":
-                recipients.append(command.split(":", 1)[1].strip(" <>"))
-                self._reply("250 OK")
+                recipient = command.split(":", 1)[1].strip(" <>")
+                refusal = self.server.refuse_recipients.get(recipient)
+                if refusal:
+                    self._reply(refusal)
+                else:
+                    recipients.append(recipient)
+                    self._reply("250 OK")
             elif verb == "DATA":
                 self._reply("354 End data with <CR><LF>.<CR><LF>")
                 data = []
@@ -55,16 +60,18 @@ class _Handler(socketserver.StreamRequestHandler):
 class SmtpServer(socketserver.ThreadingTCPServer):
     """Start with `with SmtpServer() as server:`; received mail is in `server.messages`.
 
-    `refuse_next` connections are turned away with 421 before the greeting.
+    `refuse_next` connections are turned away with 421 before the greeting; `refuse_recipients` maps an
+    address to the reply its RCPT gets instead of 250 (e.g. "550 5.1.1 no such user").
     """
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, *, refuse_next=0):
+    def __init__(self, *, refuse_next=0, refuse_recipients=None):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.messages = []
         self.refuse_next = refuse_next
+        self.refuse_recipients = refuse_recipients or {}
 
     @property
     def port(self):

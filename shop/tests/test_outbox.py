@@ -118,6 +118,25 @@ def test_a_refused_mail_is_retried_later_and_delivered_exactly_once(django_captu
     assert (email.status, email.attempts, email.last_error) == (OutboundEmailStatus.SENT, 2, "")
 
 
+def test_an_address_the_mail_server_says_does_not_exist_is_given_up_at_once_and_others_still_go(broker):
+    # given: a server that answers "no such user" (5xx: permanent) for one address and "busy" (4xx) for another
+    refusals = {"gone@example.com": "550 5.1.1 no such user", "busy@example.com": "450 4.2.1 mailbox busy"}
+    with SmtpServer(refuse_recipients=refusals) as server, _smtp(server.port):
+        for to in ("gone@example.com", "busy@example.com", "sara@example.com"):
+            _queue(to=to)
+        # when
+        sent = outbox_send_due()
+    # then: no later attempt can reach the missing address, so it is failed now (listed for staff) instead of
+    # being retried for hours and holding /healthz at "degraded"; the busy one is tried again; the third went
+    assert sent == 1 and [m["to"] for m in server.messages] == [["sara@example.com"]]
+    outcome = {e.to: (e.status, e.attempts) for e in OutboundEmail.objects.all()}
+    assert outcome == {"gone@example.com": (OutboundEmailStatus.FAILED, 1),
+                       "busy@example.com": (OutboundEmailStatus.QUEUED, 1),
+                       "sara@example.com": (OutboundEmailStatus.SENT, 1)}
+    assert "550" in OutboundEmail.objects.get(to="gone@example.com").last_error
+    assert [e.to for e in outbox_failed_list()] == ["gone@example.com"]
+
+
 def test_the_wait_between_retries_doubles_up_to_four_hours(settings):
     settings.EMAIL_RETRY_SECONDS = 60
     assert [retry_wait(n).total_seconds() for n in (1, 2, 3, 4)] == [60, 120, 240, 480]
