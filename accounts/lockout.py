@@ -29,14 +29,16 @@ def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None = 
 
     Customers sign in with their e-mail in any case, so "Alice@…" and "alice@…" are one account and must
     share one counter; otherwise each spelling would get its own five guesses. (A staff username differing
-    only in case shares the counter too: stricter, never looser.)
+    only in case shares the counter too: stricter, never looser.) Upper case first: PostgreSQL's
+    case-insensitive lookup compares UPPER() of both sides, which makes "alıce" (dotless ı) alice's
+    account, and "alıce".lower() alone would give it a counter of its own.
     """
     if credentials:
         name = credentials.get("username")
     else:
         data = getattr(request, "data", None) or request.POST
         name = data.get("username") or data.get("email")
-    return name.strip().lower() if isinstance(name, str) else None
+    return name.strip().upper().lower() if isinstance(name, str) else None
 
 
 def client_ip(request: HttpRequest) -> str:

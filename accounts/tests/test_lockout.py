@@ -182,6 +182,19 @@ def test_changing_the_case_of_the_email_does_not_buy_more_guesses(client, alice,
     assert not client.get("/").wsgi_request.user.is_authenticated
 
 
+def test_a_lookalike_letter_that_the_database_reads_as_the_same_does_not_buy_more_guesses(client, alice, password):
+    # given five failures as "alıce" (dotless ı): PostgreSQL's case-insensitive lookup upper-cases it to
+    # ALICE, so it tries alice's password, and it must not get five guesses of its own
+    for n in range(5):
+        _fail(client, "al\u0131ce@example.com", address="10.0.9.2")
+
+    # when the right password comes in plain letters
+    response = client.post("/login", {"email": "alice@example.com", "password": password}, REMOTE_ADDR="10.0.9.2")
+
+    # then the pair is locked
+    assert response.status_code == 429
+
+
 def test_an_ipv6_host_is_locked_out_from_its_whole_network(client, alice, password):
     # given five failures, each from another address of one /64 (all one host's to choose from)
     for n in range(5):
