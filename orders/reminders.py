@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -104,6 +104,15 @@ def _address_reminded_since(*, email: str, since: datetime, other_than: Cart) ->
     return Cart.objects.filter(to_email, reminder_sent_at__gte=since).exclude(pk=other_than.pk).exists()
 
 
+def _address_lock(email: str) -> None:
+    """Inside the transaction, wait for any other job deciding about a reminder to `email`, so that of two
+    carts naming it at once one sends and the other then finds it reminded. PostgreSQL: a lock on the
+    address until the commit; SQLite's write transactions already take turns."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"cart-reminder:{email.lower()}"])
+
+
 def unsubscribe_token(*, cart: Cart, email: str) -> str:
     return signing.dumps({"c": cart.pk, "e": email}, salt=_SALT, compress=True)
 
@@ -120,6 +129,7 @@ def cart_reminder_send(*, cart_id: int, now: datetime | None = None) -> bool:
         if recipient is None:
             return False
         email, language = recipient
+        _address_lock(email)
         if _address_reminded_since(email=email, since=now - ADDRESS_REMINDER_GAP, other_than=cart):
             # its one reminder is spent: the carts a script filled under a stranger's address mail them once a day
             Cart.objects.filter(pk=cart.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now)

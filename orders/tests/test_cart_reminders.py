@@ -140,6 +140,27 @@ def test_many_carts_naming_one_address_send_it_one_reminder_a_day(db, make_produ
     assert cart_reminders_task() == 0 and OutboundEmail.objects.count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_reminder_jobs_for_one_address_at_once_send_it_one_reminder(make_product):
+    # given two carts naming one address, their jobs picked up by two workers at the same moment
+    from django.db import connection
+
+    from tests.threads import at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's write transactions already take turns")
+    _strangers_carts(make_product, "victim@example.com", 2)
+    first, second = Cart.objects.order_by("pk").values_list("pk", flat=True)
+    for attempt in range(20):  # two jobs started together do not always overlap
+        Cart.objects.update(reminder_sent_at=None)
+        OutboundEmail.objects.all().delete()
+        # when
+        sent = at_once(lambda: cart_reminder_send(cart_id=first), lambda: cart_reminder_send(cart_id=second))
+        # then
+        assert sorted(sent) == [False, True], attempt
+        assert OutboundEmail.objects.filter(to="victim@example.com").count() == 1
+
+
 def test_the_unsubscribe_link_stops_every_cart_naming_the_address(client, db, make_product):
     # given
     _strangers_carts(make_product, "victim@example.com", 3)
