@@ -10,4 +10,5 @@ urlpatterns = [
     path("forgot-password", views.forgot_password, name="forgot-password"),
     path("reset-password", views.reset_password, name="reset-password"),
     path("account", views.account, name="account"),
+    path("account/data", views.account_data, name="account-data"),
 ]

@@ -2,8 +2,10 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -11,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_POST
 
-from accounts import addresses, services
+from accounts import addresses, privacy, services
 from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
 from orders.places import governorate_choices
@@ -183,13 +185,14 @@ def reset_password(request):
 
 @never_cache
 @login_required
-@sensitive_post_parameters("currentPassword", "password", "confirmPassword")
+@sensitive_post_parameters("currentPassword", "password", "confirmPassword", "deletePassword")
 def account(request):
     user = request.user
     if not user.is_customer:
         return redirect("/admindash")
     profile_errors = {}
     password_errors = {}
+    delete_errors = {}
     address_errors, address_values = {}, {}
     if request.method == "POST":
         action = request.POST.get("action")
@@ -221,6 +224,16 @@ def account(request):
             else:
                 messages.success(request, _("Your password has been changed."))
                 return redirect(reverse("accounts:account"))
+        elif action == "delete_account" and rate_limit_exceeded(request, "sign_in"):
+            delete_errors["deletePassword"] = rate_limit_message()
+        elif action == "delete_account":
+            try:
+                privacy.customer_account_delete(request=request, user=user,
+                                                password=request.POST.get("deletePassword", ""))
+            except ShopError as exc:
+                delete_errors[exc.field or "form"] = exc.message
+            else:
+                return render(request, "accounts/account_deleted.html")
         elif action in ("address_add", "address_default", "address_delete"):
             address_errors, address_values = _address_action(request, action)
             if not address_errors:
@@ -228,6 +241,7 @@ def account(request):
     context = {
         "profile_errors": profile_errors,
         "password_errors": password_errors,
+        "delete_errors": delete_errors,
         "address_errors": address_errors,
         "address_values": address_values,
         "addresses": addresses.address_list(user=user),
@@ -235,7 +249,19 @@ def account(request):
         "orders": customer_order_list(user=user),
     }
     return render(request, "accounts/account.html", context,
-                  status=400 if (profile_errors or password_errors or address_errors) else 200)
+                  status=400 if (profile_errors or password_errors or delete_errors or address_errors) else 200)
+
+
+@never_cache
+@login_required
+def account_data(request):
+    """The customer's copy of what their account holds, as a JSON file to keep."""
+    if not request.user.is_customer:
+        return redirect("/admindash")
+    filename = f"my-data-{timezone.localdate():%Y-%m-%d}.json"
+    return JsonResponse(privacy.customer_data_export(user=request.user),
+                        json_dumps_params={"ensure_ascii": False, "indent": 2},
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 def _governorate_choices():

@@ -192,6 +192,13 @@ def review_respond(*, review: Review, response: str, actor: User | None = None) 
     return review
 
 
+def reviews_author_forget(*, user: User) -> None:
+    """Take the author's name and e-mail off their reviews (their account is being closed): the reviews
+    stay, shown as "A customer"."""
+    if Review.objects.filter(user=user).update(user_name="", user_email=""):
+        catalog_changed_now_and_on_commit()
+
+
 def review_delete(*, review: Review, actor: User | None = None) -> None:
     with transaction.atomic():
         _review_audit(actor, "review.delete", review,

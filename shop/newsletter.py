@@ -86,3 +86,8 @@ def newsletter_unsubscribe(*, token):
         subscriber.is_active = False
         subscriber.save(update_fields=["is_active"])
     return subscriber
+
+
+def newsletter_leave(*, email):
+    """Stop sending to `email` (a closed account's subscription)."""
+    NewsletterSubscriber.objects.filter(email__iexact=email, is_active=True).update(is_active=False)
