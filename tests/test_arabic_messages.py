@@ -12,7 +12,9 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
+from accounts.emails import email_changed_email, password_reset_email
 from backoffice.alerts import daily_summary_send, stock_levels_check
+from backoffice.inbox import contact_message_reply
 from catalog.models import Product, StockAlert
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request, stock_alerts_send
 from importer.sync import ScheduleSummary, summary_send
@@ -22,7 +24,8 @@ from orders.emails import order_confirmation_send, order_status_send
 from orders.models import Cart, OrderStatusChange
 from orders.reminders import cart_reminder_send
 from orders.tracking import tracking_path
-from shop.models import OutboundEmail, OutboundWhatsApp
+from shop.models import ContactMessage, OutboundEmail, OutboundWhatsApp
+from shop.newsletter import newsletter_subscribe
 from tests.arabic_seed import TYPED, seed_arabic_shop
 from tests.arabic_text import arabic_page_problems, arabic_text_problems
 
@@ -45,8 +48,10 @@ def _typed(product):
 
 
 def _mail_problems(mail, typed, where):
+    assert re.search(r'<html lang="ar" dir="rtl"', mail.html), f"{where}: the HTML part is not Arabic, right-to-left"
     return (arabic_text_problems(mail.subject, typed=typed, where=f"{where} subject")
-            + arabic_text_problems(mail.text, typed=typed, where=where))
+            + arabic_text_problems(mail.text, typed=typed, where=where)
+            + arabic_page_problems(mail.html, typed=typed, where=f"{where} html"))
 
 
 def _last_mail(to):
@@ -106,6 +111,22 @@ def test_the_back_in_stock_and_cart_reminder_emails_read_as_arabic(shop, bob):
     Cart.objects.filter(pk=cart.pk).update(updated_at=timezone.now() - timedelta(days=1))
     assert cart_reminder_send(cart_id=cart.pk)
     problems += _mail_problems(_last_mail(bob.email), [product.title_ar], "cart reminder")
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_account_newsletter_and_reply_emails_read_as_arabic(shop, alice, owner):
+    alice.language, alice.first_name = "ar", TYPED["customer_first"]
+    alice.save()
+    typed = [TYPED["customer_first"]]
+    password_reset_email(user=alice, token="t0ken", base_url="https://shop.example")
+    problems = _mail_problems(_last_mail(alice.email), typed, "password reset")
+    email_changed_email(user=alice, old_email="old@example.com")
+    problems += _mail_problems(_last_mail("old@example.com"), typed, "e-mail changed")
+    newsletter_subscribe(email="sara@example.com", language="ar", site_url="https://shop.example")
+    problems += _mail_problems(_last_mail("sara@example.com"), [], "newsletter welcome")
+    message = ContactMessage.objects.get(email="mona@example.com")
+    contact_message_reply(actor=owner, message=message, reply="شكرًا لرسالتك، طلبك في الطريق.")
+    problems += _mail_problems(_last_mail("mona@example.com"), [TYPED["message_subject"]], "staff reply")
     assert problems == [], "\n".join(problems)
 
 
