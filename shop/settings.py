@@ -304,6 +304,8 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 # admin translate some of our msgids their own way ("Search", "Filters", "Delete"…), which used to win
 # over the apps' catalogues listed after them. The project's first, then the apps' in INSTALLED_APPS order.
 LOCALE_PATHS = [BASE_DIR / "locale", *(BASE_DIR / app / "locale" for app in SHOP_APPS)]
+# Arabic numbers as the shop writes them everywhere (shop/formats/ar): 0.376, not Django's 0,376
+FORMAT_MODULE_PATH = ["shop.formats"]
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
 TIME_ZONE = "Africa/Cairo"

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.emails import email_changed_email, password_reset_email
-from backoffice.alerts import daily_summary_send, stock_levels_check
+from backoffice.alerts import daily_summary_send, rate_refused_send, stock_levels_check
 from backoffice.inbox import contact_message_reply
 from catalog.models import Product, StockAlert
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request, stock_alerts_send
@@ -128,6 +128,17 @@ def test_the_account_newsletter_and_reply_emails_read_as_arabic(shop, alice, own
     contact_message_reply(actor=owner, message=message, reply="شكرًا لرسالتك، طلبك في الطريق.")
     problems += _mail_problems(_last_mail("mona@example.com"), [TYPED["message_subject"]], "staff reply")
     assert problems == [], "\n".join(problems)
+
+
+def test_the_exchange_rate_alert_reads_as_arabic(shop, owner):
+    owner.language = "ar"
+    owner.save()
+    rate_refused_send(stored=Decimal("0.376"), refused=Decimal("0.5"), move=Decimal("0.33"), limit=Decimal("0.20"))
+    mail = _last_mail(owner.email)
+    # Latin digits with the decimal point the prices use (1,234.50 ج.م): "0,376" reads as three hundred and seventy-six
+    assert "0.376" in mail.text and "0.5" in mail.text
+    assert not re.search(r"\d,\d", mail.text), mail.text
+    assert _mail_problems(mail, [], "rate alert") == []
 
 
 def test_the_scheduled_import_summary_reads_as_arabic(shop, owner, settings):
