@@ -21,6 +21,8 @@ DEBUG = env_bool("DEBUG", default=False)
 SECRET_KEY = secret_key(DATA_DIR)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
+# a form refused for its token gets the shop's page in the reader's language, not Django's developer page
+CSRF_FAILURE_VIEW = "shop.views.csrf_failure"
 # The public address of the shop, used in e-mails and payment return URLs.
 SITE_URL = env("SITE_URL", default="").rstrip("/")
 

@@ -6,6 +6,8 @@ from orders.payments.views import paymob_callback
 from shop import views
 from shop.security import media
 
+handler400 = "shop.views.bad_request"
+handler403 = "shop.views.permission_denied"
 handler404 = "shop.views.page_not_found"
 handler500 = "shop.views.server_error"
 

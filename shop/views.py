@@ -13,9 +13,9 @@ from django.shortcuts import render
 from django.template import loader
 from django.templatetags.static import static
 from django.urls import translate_url
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -183,6 +183,34 @@ def page_not_found(request, exception=None):
         message = _("Not found.")
         return JsonResponse({"error": message, "message": message}, status=404)
     return render(request, "404.html", status=404)
+
+
+def _error_page(request, status, title, text):
+    """The shop's page for a refused request, in the language of its path: a request refused before the
+    language middleware ran (too many fields) still reads Arabic under /ar/."""
+    language = translation.get_language_from_path(request.path_info) or translation.get_language()
+    with translation.override(language):
+        title, text = str(title), str(text)
+        if request.path.startswith("/api/"):
+            return JsonResponse({"error": title, "message": text}, status=status)
+        return render(request, "error.html", {"code": status, "title": title, "text": text}, status=status)
+
+
+def bad_request(request, exception=None):
+    return _error_page(request, 400, gettext_lazy("Bad request"),
+                       gettext_lazy("We could not read what your browser sent. Go back and try again."))
+
+
+def permission_denied(request, exception=None):
+    return _error_page(request, 403, gettext_lazy("Access denied"),
+                       gettext_lazy("You do not have permission to open this page."))
+
+
+def csrf_failure(request, reason=""):
+    """A form sent without its security token: mostly a page left open past its session, or cookies off."""
+    return _error_page(request, 403, gettext_lazy("This page has expired"),
+                       gettext_lazy("For your security, forms are only accepted from an open page of the shop with "
+                                    "cookies allowed. Go back, reload the page and try again."))
 
 
 def server_error(request):

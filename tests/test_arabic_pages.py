@@ -82,3 +82,43 @@ def test_the_maintenance_page_reads_as_arabic(client, shop):
     store_settings_update(maintenance_mode=True, maintenance_message_ar="نعود قريبًا.")
     problems = _check(client, "/ar/shop", status=(503,))
     assert problems == [], "\n".join(problems)
+
+
+def test_the_error_pages_read_as_arabic(shop, settings):
+    """A form posted from a page left open past its session, a mangled request, a refused page: each
+    answers on the shop's own page in the reader's language (Django's own were English, or Arabic
+    in a left-to-right page about CSRF cookies and DEBUG=True)."""
+    from django.test import Client
+
+    settings.DEBUG = False
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    answers = {
+        "csrf": client.post("/ar/contact", {"name": "Mona"}),
+        "bad request": client.post("/ar/contact", {f"f{i}": "x" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+                                                                               + 1)}),
+    }
+    problems = []
+    for where, response in answers.items():
+        page = response.content.decode()
+        assert response.status_code in (400, 403), (where, response.status_code)
+        assert '<html lang="ar" dir="rtl"' in page, (where, page[:300])
+        assert "نايل هايلاندز تي" in page, where
+        problems += arabic_page_problems(page, where=where)
+    assert problems == [], "\n".join(problems)
+    english = client.post("/contact", {"name": "Mona"}).content.decode()
+    assert '<html lang="en" dir="ltr"' in english and "DEBUG" not in english
+
+
+def test_a_refused_page_reads_as_arabic(shop, rf):
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from shop.views import permission_denied
+
+    request = rf.get("/ar/account")
+    request.user, request.session = AnonymousUser(), SessionStore()
+    response = permission_denied(request)
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert '<html lang="ar" dir="rtl"' in page and "ليست لديك صلاحية" in page
+    assert arabic_page_problems(page, where="403") == []
