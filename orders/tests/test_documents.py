@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from orders.documents import Kind, document_pdf, invoice_url
-from orders.models import Coupon
+from orders.models import Coupon, Order
 from shop.store_settings import store_settings_update
 from tests.factories import make_order, make_product
 
@@ -60,6 +60,16 @@ def test_invoice_pdf_in_arabic_is_arabic_with_an_arabic_font(order):
         assert expected in text, expected
     assert "Kericho Gold Pure Black" not in text  # the product's Arabic title, not the English snapshot
     assert any("NotoSansArabic" in name.replace("-", "") for name in _fonts(pdf))
+
+
+def test_invoice_pdf_in_arabic_keeps_latin_addresses_and_the_discount_left_to_right(order):
+    # WeasyPrint gives <bdi> no direction of its own (no dir="auto"): "12 Tahrir St" printed as "Tahrir St 12",
+    # and the discount's minus sign right of its digits ("50.00−")
+    Order.objects.filter(pk=order.pk).update(street="12 Tahrir St", building="5B")
+    order.refresh_from_db()
+    text = _text(document_pdf(orders=[order], kind=Kind.INVOICE, language="ar"))[0]
+    assert "12 Tahrir St" in text
+    assert "−50.00" in text and "50.00−" not in text
 
 
 @pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils (make test installs it)")

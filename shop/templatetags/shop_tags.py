@@ -3,6 +3,7 @@
 import functools
 import posixpath
 import re
+import unicodedata
 
 from django import template
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.utils.translation import get_language
 from orders.places import country_name, governorate_name
 from shop.mail import isolate as _isolate
 from shop.mail import isolate_ltr as _isolate_ltr
-from shop.money import format_egp, format_kes
+from shop.money import format_egp, format_kes, quantize
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 from shop.whatsapp import chat_url
@@ -30,6 +31,14 @@ def egp(amount):
     if amount is None or amount == "":
         return ""
     return format_egp(amount, get_language())
+
+
+@register.filter
+def egp_minus(amount):
+    """An amount taken off (a discount): "−E£50.00", "−50.00 ج.م" with the minus kept left of its digits."""
+    if amount is None or amount == "":
+        return ""
+    return format_egp(-quantize(amount), get_language())
 
 
 @register.filter
@@ -164,6 +173,27 @@ def isolate_ltr(text):
 def bdi(text):
     """Typed text isolated in its own direction on a page: <bdi>text</bdi> (escaped)."""
     return format_html("<bdi>{}</bdi>", text) if text not in (None, "") else ""
+
+
+@register.filter
+def bdi_dir(text):
+    """`|bdi` with the direction written out (its first strong letter's, as a browser's dir="auto" finds it),
+    for what WeasyPrint prints and mail programs show: they give a bare <bdi> the page's direction, which
+    printed "12 Tahrir St" on an Arabic invoice as "Tahrir St 12"."""
+    if text in (None, ""):
+        return ""
+    return format_html('<bdi dir="{}">{}</bdi>', text_direction(str(text)), text)
+
+
+def text_direction(text: str) -> str:
+    """"rtl" or "ltr": the direction of `text`'s first strong letter (Unicode's rule), "ltr" without one."""
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return "rtl"
+        if kind == "L":
+            return "ltr"
+    return "ltr"
 @register.simple_tag(takes_context=True)
 def whatsapp_url(context, text=""):
     """The store's click-to-chat link (wa.me) with `text` prefilled, or "" without a store number."""

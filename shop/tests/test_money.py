@@ -33,3 +33,9 @@ def test_it_reads_input_without_floats():
 def test_minor_units_and_whole_rounding():
     assert to_minor_units(Decimal("315.00")) == 31500
     assert round_whole(Decimal("263.5")) == Decimal("264")
+
+
+def test_an_amount_taken_off_keeps_its_minus_left_of_its_digits():
+    # right-to-left text would move a bare minus to the number's right ("50.00−")
+    assert format_egp(Decimal("-50"), "ar") == "\u2066−50.00\u2069\u00a0ج.م"
+    assert format_egp(Decimal("-1234.5"), "en") == "−E£1,234.50"
