@@ -59,15 +59,14 @@ def _grouped(amount: Decimal, places: int) -> str:
 
 
 def format_egp(amount: Decimal | int | str, language: str = "en") -> str:
-    """`E£1,234.50` in English, `1,234.50 ج.م` in Arabic; below zero `−E£50.00`, `−50.00 ج.م`.
+    """`E£1,234.50` in English, `1,234.50 ج.م` in Arabic; below zero `-E£50.00`, `-50.00 ج.م`.
 
-    An Arabic minus sign is kept with its digits in a left-to-right isolate: on its own, right-to-left text
-    moves it to the number's right ("50.00−")."""
+    The minus sign follows a left-to-right mark (as CLDR writes Arabic with Latin digits): without it,
+    right-to-left text moves it to the number's right ("50.00-"). static_src/lib/money.js writes the same."""
     value = quantize(amount)
+    minus = "\u200e-" if value < 0 else ""
     text = _grouped(abs(value), 2)
-    if language == "ar":
-        return f"\u2066−{text}\u2069\u00a0ج.م" if value < 0 else f"{text}\u00a0ج.م"
-    return f"−E£{text}" if value < 0 else f"E£{text}"
+    return f"{minus}{text}\u00a0ج.م" if language == "ar" else f"{minus}E£{text}"
 
 
 def format_kes(amount: Decimal | int | str, language: str = "en") -> str:

@@ -35,7 +35,7 @@ def egp(amount):
 
 @register.filter
 def egp_minus(amount):
-    """An amount taken off (a discount): "−E£50.00", "−50.00 ج.م" with the minus kept left of its digits."""
+    """An amount taken off (a discount): "-E£50.00", "-50.00 ج.م" with the minus kept left of its digits."""
     if amount is None or amount == "":
         return ""
     return format_egp(-quantize(amount), get_language())

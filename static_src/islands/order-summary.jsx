@@ -15,7 +15,7 @@ export function OrderSummary({ cart, showHint = true }) {
         <div className="summary__row"><dt>{t("cart:subtotal")}</dt><dd>{money(cart.subtotal)}</dd></div>
         {!isZero(cart.discount) && (
           <div className="summary__row summary__row--discount">
-            <dt>{t("cart:discount", { code: cart.couponCode })}</dt><dd>−{money(cart.discount)}</dd>
+            <dt>{t("cart:discount", { code: cart.couponCode })}</dt><dd>{money(-cart.discount)}</dd>
           </div>
         )}
         <div className="summary__row">

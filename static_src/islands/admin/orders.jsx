@@ -191,7 +191,7 @@ function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
             {Number(order.discount) > 0 && (
               <>
                 <dt>{st("discount", { code: order.couponCode })}</dt>
-                <dd>−{money(order.discount)}</dd>
+                <dd>{money(-order.discount)}</dd>
               </>
             )}
             <dt>{st("shipping")}</dt>
@@ -209,7 +209,7 @@ function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
             {Number(order.refunded) > 0 && (
               <>
                 <dt>{st("refundedAmount")}</dt>
-                <dd data-refunded>−{money(order.refunded)}</dd>
+                <dd data-refunded>{money(-order.refunded)}</dd>
               </>
             )}
           </dl>
