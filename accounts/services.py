@@ -3,6 +3,7 @@
 import re
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
@@ -198,10 +199,19 @@ def customer_sign_in(*, request: HttpRequest | Request, user: User, remember_me:
     login(request, user, backend="accounts.backends.EmailOrUsernameBackend")
     request.session.set_expiry(int(session_lifetime(remember_me=remember_me).total_seconds()))
     cart_merge(session_key=guest_session_key, user=user)
-    if language and user.language != language:
-        user.language = language
-        user.save(update_fields=["language"])
+    customer_language_set(user=user, language=language)
     return user
+
+
+def customer_language_set(*, user: object, language: str | None) -> None:
+    """Remember `language` as the one a signed-in `user` now reads the shop in (signing in, the language
+    switch, an order placed): the mails of their account (a password reset, a cart reminder, a change staff
+    make) are written in it, not in the language they happened to register in."""
+    if not isinstance(user, User) or language not in {code for code, _name in settings.LANGUAGES}:
+        return
+    if user.language != language:
+        User.objects.filter(pk=user.pk).update(language=language)
+        user.language = language
 
 
 def customer_sign_out(*, request: HttpRequest | Request, token: AuthToken | None = None) -> None:

@@ -27,6 +27,7 @@ from accounts.models import User
 from accounts.services import (
     AccountError,
     customer_create,
+    customer_language_set,
     customer_sign_in,
     phone_is_valid,
     phone_normalize,
@@ -295,6 +296,7 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
             site_url=base_url[:200], delivery_min_date=earliest, delivery_max_date=latest,
             whatsapp_opt_in=form.whatsapp_opt_in,
         )
+        customer_language_set(user=user, language=language)
         OrderItem.objects.bulk_create([
             OrderItem(
                 order=order, product=row.product, product_title=row.product.title,

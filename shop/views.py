@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from accounts.services import customer_language_set
 from catalog.models import Category
 from catalog.selectors import featured_products
 from shop import health
@@ -77,6 +78,7 @@ def set_language(request, language):
     target = request.GET.get("next", "/")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = "/"
+    customer_language_set(user=request.user, language=language)  # their account's mails follow the choice
     response = HttpResponseRedirect(translate_url(target, language))
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,

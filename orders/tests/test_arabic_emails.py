@@ -82,3 +82,36 @@ def test_the_confirmation_leaves_out_the_parts_of_an_address_that_were_not_given
     text = OutboundEmail.objects.get().text
     assert f"{FSI}1 Nile St{PDI}, Building {FSI}4{PDI}" in text.splitlines()
     assert "Floor" not in text and "Apartment" not in text
+
+
+def test_a_customer_who_switched_the_shop_to_arabic_gets_the_later_emails_in_arabic(client, alice):
+    # given alice signed in on the English shop, then chose Arabic with the language switch
+    from accounts.emails import password_reset_email
+
+    alice.language = "en"
+    alice.save()
+    client.force_login(alice)
+    # when
+    client.get("/lang/ar/?next=/account")
+    alice.refresh_from_db()
+    password_reset_email(user=alice, token="t0ken", base_url="https://shop.example")
+    # then the mails of her account follow the shop she reads (the reset, a cart reminder, staff changes)
+    assert alice.language == "ar"
+    assert OutboundEmail.objects.get(to=alice.email).language == "ar"
+
+
+def test_a_customer_who_orders_in_arabic_gets_the_later_emails_of_the_account_in_arabic(
+        client, alice, checkout_body, make_product):
+    # given alice, whose account says English, on the Arabic checkout (she came by an Arabic link)
+    alice.language = "en"
+    alice.save()
+    client.force_login(alice)
+    tea = make_product(price="100.00")
+    client.post("/api/cart/items", {"productId": tea.pk}, content_type="application/json")
+    # when
+    response = client.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE="ar")
+    # then
+    assert response.status_code in (200, 201), response.content
+    alice.refresh_from_db()
+    assert alice.language == "ar"
