@@ -237,11 +237,11 @@ class OrderAttentionCheckedApi(StaffApi):
     """"Mark as checked": staff checked in the provider's dashboard what the order is flagged with
     `reason` for: `refund_to_check` (money returned that did not match its payment) or `paid_twice`
     (a second payment). That reason is cleared, the
-    others and the status are not touched; the right is the one a status change needs, as a status
-    change from the order's own row used to clear these flags."""
+    others and the status are not touched. Saying money was refunded or matched settles money, not a
+    status: the right is orders "edit" (Owner, Manager), not the "status" right support roles hold."""
 
     area = "orders"
-    area_actions = {"POST": "status"}
+    area_actions = {"POST": "edit"}
 
     class InputSerializer(serializers.Serializer):
         class Meta:

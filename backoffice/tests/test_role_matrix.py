@@ -90,7 +90,7 @@ ENDPOINTS = [
     ("get", "/api/admin/orders/export", None, "orders", "view"),
     ("get", "/api/admin/orders/{order}", None, "orders", "view"),
     ("put", "/api/admin/orders/{order}/status", {"status": "shipped"}, "orders", "status"),
-    ("post", "/api/admin/orders/{flagged}/checked", {"reason": "refund_to_check"}, "orders", "status"),
+    ("post", "/api/admin/orders/{flagged}/checked", {"reason": "refund_to_check"}, "orders", "edit"),
     ("put", "/api/admin/bulk/orders", {"orderIds": ["{order}"], "status": "delivered"}, "orders", "status"),
     ("get", "/api/admin/analytics?period=7d", None, "analytics", "view"),
     ("get", "/api/admin/analytics/export?period=7d", None, "analytics", "view"),

@@ -90,7 +90,7 @@ function MarkCheckedButton({ order, reason, onChecked }) {
   );
 }
 
-function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
+function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
   const [order, setOrder] = useState(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -132,7 +132,7 @@ function OrderDetail({ orderId, onClose, mayChange, onRowChanged }) {
                 order.attentionReasons.map((reason, i) => (
                   <div key={reason} className="alert alert--error" role="alert" data-attention={reason}>
                     <p>{attentionTexts(order)[i]}</p>
-                    {mayChange && order.attentionToCheck.includes(reason) && (
+                    {mayCheck && order.attentionToCheck.includes(reason) && (
                       <MarkCheckedButton
                         order={order}
                         reason={reason}
@@ -294,6 +294,8 @@ export default function AdminOrders({ permissions, urls = {} }) {
     status: "", attention: new URLSearchParams(window.location.search).get("attention") === "1" ? "1" : "",
   });
   const mayChange = can(permissions, "orders", "status");
+  // saying money was refunded or matched in Paymob settles money: Owner and Manager only
+  const mayCheck = can(permissions, "orders", "edit");
   const [selected, setSelected] = useState(() => new Set());
   const [bulkStatus, setBulkStatus] = useState(""); // no choice until staff make one
   const [change, setChange] = useState(null); // {orders, status, bulk} waiting for confirmation
@@ -453,7 +455,7 @@ export default function AdminOrders({ permissions, urls = {} }) {
           )
         }
       />
-      <OrderDetail key={detailId || "none"} orderId={detailId} onClose={() => setDetailId(null)} mayChange={mayChange} onRowChanged={table.updateRow} />
+      <OrderDetail key={detailId || "none"} orderId={detailId} onClose={() => setDetailId(null)} mayChange={mayChange} mayCheck={mayCheck} onRowChanged={table.updateRow} />
       {change && (
         <StatusChangeDialog
           change={change}
