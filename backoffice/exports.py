@@ -9,8 +9,9 @@ import io
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
-from orders.models import OrderStatus
+from orders.models import OrderStatus, attention_reason_text
 from shop.money import money_text
 
 BOM = "\ufeff"
@@ -58,11 +59,17 @@ def subscribers_csv(*, subscribers):
 
 
 ORDER_COLUMNS = ["number", "created_at", "customer", "email", "phone", "status", "payment_status",
-                 "payment_method", "total", "refunded", "test", "needs_attention"]
+                 "payment_method", "total", "refunded", "test", "needs_attention", "attention_reasons"]
+
+
+def _attention_text(order):
+    """Why `order` is flagged, every open reason oldest first, in the active language ("" when none)."""
+    return pgettext("between listed reasons", "; ").join(attention_reason_text(r) for r in order.attention_reasons)
 
 
 def orders_csv(*, orders):
-    """Yield the CSV text of `orders`; `test` marks test-page orders (never revenue)."""
+    """Yield the CSV text of `orders`; `test` marks test-page orders (never revenue), `attention_reasons` says
+    in the staff member's language why an order needs attention."""
     return _csv_rows(ORDER_COLUMNS, (
         [
             order.number,
@@ -70,7 +77,7 @@ def orders_csv(*, orders):
             safe_cell(order.customer_name), safe_cell(order.email), safe_cell(order.phone),
             order.status, order.payment_status, order.payment_method, money_text(order.total_amount),
             money_text(order.refunded_amount), "yes" if order.is_test else "no",
-            "yes" if order.needs_attention else "no",
+            "yes" if order.needs_attention else "no", _attention_text(order),
         ]
         for order in orders.iterator()
     ))

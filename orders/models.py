@@ -238,6 +238,23 @@ def amount_kept(prefix: str = "") -> CombinedExpression:
     return models.F(f"{prefix}total_amount") - models.F(f"{prefix}refunded_amount")
 
 
+# what each reason an order is flagged with (orders.actions._order_flag) means, for staff reading it outside
+# the dashboard (the orders CSV); the dashboard's own longer texts, with what to do, are in admin-orders.json
+ATTENTION_REASONS = {
+    "paid_after_cancel": _("Paid after the order expired and was cancelled"),
+    "paid_after_decline": _("Paid after the card was declined and the order cancelled"),
+    "refund_due": _("Cancelled after it was paid: refund due"),
+    "refunded_unshipped": _("All of its payment was refunded in Paymob before it shipped"),
+    "refund_to_check": _("Paymob reports money returned that does not match this order's payment"),
+    "paid_twice": _("Paid twice in Paymob (two payments for one order)"),
+}
+
+
+def attention_reason_text(reason: str) -> str:
+    """`reason` in the active language; one this version does not know, as it is stored."""
+    return str(ATTENTION_REASONS.get(reason, reason))
+
+
 class Order(models.Model):
     objects = OrderQuerySet.as_manager()
     number = models.CharField(max_length=32, unique=True)

@@ -5,6 +5,8 @@ import io
 
 import pytest
 
+from orders.actions import order_refund_to_check
+from orders.models import ATTENTION_REASONS, attention_reason_text
 from tests.factories import make_order
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +63,31 @@ def test_the_list_and_the_csv_can_show_the_flagged_orders_only(client, support):
     # then
     assert [row["number"] for row in listed["results"]] == [late.number]
     assert [row["number"] for row in exported] == [late.number]
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", "Paid after the card was declined and the order cancelled; "
+           "Paymob reports money returned that does not match this order's payment"),
+    ("ar", "دُفع بعد رفض البطاقة وإلغاء الطلب؛ أبلغت Paymob عن مبلغ مُسترد لا يطابق دفعة هذا الطلب"),
+])
+def test_the_csv_says_why_each_order_needs_attention_in_the_staff_members_language(client, manager, language,
+                                                                                    expected):
+    # given an order paid after a decline, then reported with money returned that does not match it
+    calm = make_order(price="100")
+    late = make_order(payment_status=("failed", "paid"), status="cancelled")
+    order_refund_to_check(order=late, note="refund 99")
+    client.force_login(manager)
+    # when
+    rows = {r["number"]: r for r in _rows(client.get("/api/admin/orders/export", HTTP_ACCEPT_LANGUAGE=language))}
+    # then every open reason is named, oldest first, in words the staff member reads
+    assert rows[late.number]["attention_reasons"] == expected
+    assert rows[calm.number]["attention_reasons"] == ""
+
+
+def test_every_attention_reason_has_words_for_the_csv():
+    # given every reason an order can be flagged with (orders.actions flags them by these names)
+    flagged = {"paid_after_cancel", "paid_after_decline", "refund_due", "refunded_unshipped", "refund_to_check",
+               "paid_twice"}
+    # then each has its text, and an unknown one (a row written by a later version) is shown as it is
+    assert set(ATTENTION_REASONS) == flagged
+    assert attention_reason_text("something_new") == "something_new"
