@@ -58,7 +58,10 @@ class SubscriberListApi(StaffApi):
 
 
 class SubscriberExportApi(StaffApi):
+    """Every listed subscriber's e-mail as CSV: the "export" right (Owner, Manager), not "view"."""
+
     area = AREA
+    area_actions = {"GET": "export"}
 
     @extend_schema(parameters=[OpenApiParameter("search", str), STATUS_PARAMETER],
                    responses={(200, "text/csv"): OpenApiTypes.STR})

@@ -113,9 +113,11 @@ class OrderListApi(StaffApi):
 
 
 class OrderExportApi(StaffApi):
-    """The listed orders (same search and status filter) as CSV, test orders marked."""
+    """The listed orders (same search and status filter) as CSV, test orders marked: every customer's name,
+    e-mail and phone, so the "export" right (Owner, Manager), not "view"."""
 
     area = "orders"
+    area_actions = {"GET": "export"}
 
     @extend_schema(parameters=[OpenApiParameter("search", str), OpenApiParameter("status", str), _ATTENTION],
                    responses={(200, "text/csv"): OpenApiTypes.STR})

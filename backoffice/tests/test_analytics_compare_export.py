@@ -81,10 +81,10 @@ def test_the_csv_needs_the_analytics_right(client, support):
     assert response.status_code == 403
 
 
-def test_the_orders_csv_starts_with_a_bom_so_spreadsheets_keep_arabic(client, support):
+def test_the_orders_csv_starts_with_a_bom_so_spreadsheets_keep_arabic(client, manager):
     # given
     make_order(first_name="منى", last_name="علي")
-    client.force_login(support)
+    client.force_login(manager)
     # when
     body = b"".join(client.get("/api/admin/orders/export").streaming_content)
     # then

@@ -417,9 +417,11 @@ export default function AdminOrders({ permissions, urls = {} }) {
           { key: "attention", label: st("attentionFilter"), allLabel: st("allOrders"),
             options: [{ value: "1", label: st("attentionBadge") }] }]}
         toolbar={
-          <a className="button button--small button--ghost" href={exportUrl} download>
-            {st("export")}
-          </a>
+          can(permissions, "orders", "export") && (
+            <a className="button button--small button--ghost" href={exportUrl} download>
+              {st("export")}
+            </a>
+          )
         }
         selectable={mayChange}
         selected={selected}

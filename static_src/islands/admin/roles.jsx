@@ -9,7 +9,7 @@ import en from "../../i18n/en/admin-roles.json";
 import ar from "../../i18n/ar/admin-roles.json";
 
 const st = sectionStrings("admin-roles", en, ar);
-const ALL_ACTIONS = 6; // view, create, edit, delete, status, reply
+const ALL_ACTIONS = 7; // view, create, edit, delete, status, reply, export
 const ROLE_ORDER = ["owner", "manager", "head_support", "support"];
 
 function Matrix({ roles }) {
