@@ -2,10 +2,13 @@
 
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from functools import reduce
+from operator import or_
 from typing import Any
 
-from django.db.models import Model
+from django.db.models import Model, Q
 
+from accounts.roles import has_permission
 from backoffice.models import AuditEntry
 
 
@@ -50,9 +53,25 @@ def audit_record(*, actor: Any, action: str, details: object = "", target: Model
     )
 
 
-def audit_recent(*, limit: int = 10) -> list[AuditEntry]:
-    """The latest entries, newest first, for the overview's recent activity."""
-    return list(AuditEntry.objects.order_by("-created_at", "-pk")[:limit])
+# the area of the role matrix (accounts.roles) each kind of entry belongs to, by the action's first word
+# ("settings.update", "product_import"): an entry tells what changed, often with the old and new values, so
+# a role sees it only where it may view that area. A kind not listed is shown to the Owner only ("system").
+ACTION_AREAS = {
+    "product": "products", "inventory": "products", "importer": "products",
+    "order": "orders", "customer": "customers", "coupon": "coupons", "announcement": "coupons",
+    "message": "messages", "review": "messages", "settings": "settings", "email": "settings",
+}
+
+
+def audit_recent(*, limit: int = 10, viewer: Any = None) -> list[AuditEntry]:
+    """The latest entries, newest first, for the overview's recent activity; with `viewer`, only those of
+    the areas their role may view (ACTION_AREAS)."""
+    entries = AuditEntry.objects.order_by("-created_at", "-pk")
+    if viewer is not None and not has_permission(viewer, "system", "view"):
+        shown = [word for word, area in ACTION_AREAS.items() if has_permission(viewer, area, "view")]
+        entries = entries.filter(reduce(or_, (Q(action__startswith=f"{word}.") | Q(action__startswith=f"{word}_")
+                                              for word in shown), Q(pk__in=[])))
+    return list(entries[:limit])
 
 
 def audit_entry_data(entry):

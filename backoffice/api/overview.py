@@ -88,7 +88,7 @@ class DashboardApi(StaffApi):
         stats["captured_on_cancelled"] = _money.to_representation(stats["captured_on_cancelled"])
         data = {
             **stats,
-            "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10)],
+            "recent_activity": [audit_entry_data(e) for e in audit_recent(limit=10, viewer=request.user)],
             "low_stock_list": [{"id": p.pk, "title": p.title, "stock": p.stock} for p in low_stock_products()],
             "system_status": _system_status(),
             "daily_summary": request.user.daily_summary,

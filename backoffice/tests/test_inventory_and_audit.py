@@ -1,5 +1,6 @@
 import pytest
 
+from accounts.models import Role, User
 from backoffice.models import AuditEntry
 from tests.factories import make_product
 
@@ -85,3 +86,29 @@ class TestSystemStatusExchangeRate:
         ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate="0.39", source="frankfurter")
         rate = self._rate(client, owner)
         assert rate["ok"] is True and rate["rate"] == "0.39"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("viewer", "seen"), [
+    ("owner", ["staff.update", "settings.update", "customer.update", "inventory.add"]),
+    ("manager", ["settings.update", "customer.update", "inventory.add"]),
+    ("head_support", ["customer.update", "inventory.add"]),
+    ("support", ["customer.update", "inventory.add"]),
+])
+def test_recent_activity_shows_each_role_only_the_areas_it_may_see(request, client, owner, manager, viewer, seen):
+    # given the Owner demoting a Manager, and changes to settings, a customer and stock
+    product = make_product(stock=4)
+    other = User.objects.create_user(username="hoda", email="hoda@staff.example", password="x", is_staff=True,
+                                     role=Role.MANAGER)
+    customer = User.objects.create_user(username="mona@example.com", email="mona@example.com", password="x")
+    client.force_login(manager)
+    client.put(f"/api/admin/inventory/{product.pk}", {"action": "add", "stock": 2}, content_type="application/json")
+    client.put(f"/api/admin/users/{customer.pk}", {"phone": "+201001234567"}, content_type="application/json")
+    client.put("/api/admin/settings", {"storeEmail": "owner-private@example.com"}, content_type="application/json")
+    client.force_login(owner)
+    client.put(f"/api/admin/users/admin/{other.pk}", {"role": "support"}, content_type="application/json")
+    # when
+    client.force_login(request.getfixturevalue(viewer))
+    activity = client.get("/api/admin/dashboard").json()["recentActivity"]
+    # then settings (Owner, Manager) and staff changes (Owner) stay with the roles that may see them
+    assert [a["action"] for a in activity] == seen
