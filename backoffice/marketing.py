@@ -9,7 +9,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from backoffice.audit import audit_record
+from backoffice.audit import audit_changes, audit_record
 from orders.models import Coupon
 from shop.errors import ShopError
 from shop.models import Announcement
@@ -67,6 +67,13 @@ def announcement_delete(*, actor, announcement):
     announcement.delete()
 
 
+def _coupon_terms(coupon):
+    """What a new coupon takes off and when, as audit changes from nothing: the log of a coupon that gives
+    money away says how much, not only its code (no usage limit or expiry: not listed)."""
+    return audit_changes(before={}, after={name: getattr(coupon, name) for name in (
+        "type", "value", "minimum_order_amount", "usage_limit", "expiry_date")})
+
+
 def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date=None,
                   usage_limit=None, is_active=True):
     """Create a coupon; a usage limit of 0 (or none) means unlimited."""
@@ -77,7 +84,8 @@ def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date
                 code=code, type=type, value=value, minimum_order_amount=minimum_order_amount,
                 expiry_date=expiry_date, usage_limit=usage_limit or None, is_active=is_active,
             )
-            audit_record(actor=actor, action="coupon.create", details=coupon.code, target=coupon)
+            audit_record(actor=actor, action="coupon.create", details=coupon.code, target=coupon,
+                         changes=_coupon_terms(coupon))
     except IntegrityError as error:
         raise ShopError(_("A coupon with this code already exists"), field="code") from error
     return coupon
@@ -131,7 +139,7 @@ def coupons_generate(*, actor, prefix, count, type, value, minimum_order_amount,
                     for code in codes
                 ])
                 audit_record(actor=actor, action="coupon.generate",
-                             details=f"{count} × {prefix or '…'}", target=None)
+                             details=f"{count} × {prefix or '…'}", target=None, changes=_coupon_terms(coupons[0]))
             return coupons
         except IntegrityError:  # another batch took one of these codes meanwhile: draw again
             continue

@@ -260,3 +260,20 @@ def test_the_csv_export_lists_every_subscriber_safely(client, manager):
     assert rows[0] == ["email", "status", "language", "subscribed_at"]
     assert sorted(r[:3] for r in rows[1:]) == [["'=cmd@example.com", "unsubscribed", "en"],
                                                ["a@example.com", "active", "ar"]]
+
+
+def test_the_audit_entry_of_a_new_coupon_says_what_discount_it_gives(client, manager):
+    # given
+    client.force_login(manager)
+    # when a Manager creates a coupon that makes every order free, and a batch of E£50 codes
+    _post(client, "/api/admin/coupons", {"code": "free", "type": "percentage", "value": "100", "minimumOrder": "0"})
+    _post(client, "/api/admin/coupons/generate", {"prefix": "gift", "count": 3, "type": "fixed", "value": "50",
+                                                  "minimumOrder": "200", "usageLimit": 1})
+    # then the log says how much money each takes off, not just its code
+    created, generated = AuditEntry.objects.order_by("pk")
+    assert created.action == "coupon.create" and created.details == "FREE"
+    assert {c["field"]: c["new"] for c in created.changes} == {
+        "type": "percentage", "value": "100.00", "minimum_order_amount": "0.00"}
+    assert generated.action == "coupon.generate"
+    assert {c["field"]: c["new"] for c in generated.changes} == {
+        "type": "fixed", "value": "50.00", "minimum_order_amount": "200.00", "usage_limit": 1}
