@@ -27,7 +27,7 @@ class TestCustomers:
         make_order(user=alice, price="20.00", payment_status="failed", status="cancelled")
         client.force_login(support)
         # when
-        rows = {row["email"]: row for row in client.get("/api/admin/users").json()}
+        rows = {row["email"]: row for row in client.get("/api/admin/users").json()["results"]}
         # then
         assert set(rows) == {"alice@example.com", "bob@example.com"}  # staff are not customers
         assert rows["alice@example.com"]["totalOrders"] == 2
@@ -152,3 +152,15 @@ def test_dashboard_stats_are_counts_over_real_data(client, support, alice, free_
                                  "lowStockProducts", "unreadMessages"]} == {
         "totalProducts": 2, "totalOrders": 3, "pendingOrders": 2, "totalRevenue": "140.00", "totalCustomers": 1,
         "lowStockProducts": 1, "unreadMessages": 1}
+
+
+@pytest.mark.django_db
+def test_the_accounts_list_is_paged_so_no_call_reads_every_customer_at_once(client, support):
+    # given more customer accounts than a page holds
+    User.objects.bulk_create([User(username=f"c{n}@example.com", email=f"c{n}@example.com") for n in range(105)])
+    client.force_login(support)
+    # when a caller asks for all of them in one answer
+    body = client.get("/api/admin/users", {"pageSize": 1_000_000_000}).json()
+    # then it gets one page of at most 100, and the count of the rest, as every dashboard list answers
+    assert (len(body["results"]), body["count"], body["pageSize"], body["totalPages"]) == (100, 105, 100, 2)
+    assert len(client.get("/api/admin/users").json()["results"]) == 20
