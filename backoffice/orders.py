@@ -48,6 +48,11 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
     return order
 
 
+# the most orders one staff action takes at once (a bulk status change, a print run of documents): each
+# moved order is a transaction and an e-mail, so one request never sweeps the whole shop's orders
+SELECTION_MAX = 200
+
+
 @dataclass
 class BulkResult:
     updated: int = 0
@@ -61,6 +66,8 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
     """
     if not order_ids:
         raise ShopError(_("No orders selected"), field="orderIds")
+    if len(set(order_ids)) > SELECTION_MAX:
+        raise ShopError(_("Select at most %(most)d orders at a time") % {"most": SELECTION_MAX}, field="orderIds")
     orders = list(Order.objects.filter(pk__in=order_ids).order_by("pk"))
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     result = BulkResult()

@@ -12,11 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from accounts.roles import has_permission, is_staff_member
+from backoffice.orders import SELECTION_MAX
 from orders.documents import LANGUAGES, Kind, document_section, invoice_url
 from orders.models import Order
 from orders.views import pdf_response
 
-MAX_ORDERS = 200  # one print run; more would be a very long PDF to build in a request
+MAX_ORDERS = SELECTION_MAX  # one print run; more would be a very long PDF to build in a request
 
 
 def _staff_gate(request):

@@ -168,6 +168,22 @@ def test_bulk_without_a_selection_says_no_orders_selected(client, manager):
     assert response.json()["message"] == "No orders selected"
 
 
+@pytest.mark.parametrize("language, message", [("en", "Select at most 200 orders at a time"),
+                                               ("ar", "اختر 200 طلب على الأكثر في كل مرة")])
+def test_bulk_refuses_a_selection_larger_than_a_print_run(client, support, language, message):
+    # given one real order among 250 ids: one call must not move (and e-mail) the whole shop's orders
+    order = make_order()
+    client.force_login(support)
+    # when
+    response = client.put("/api/admin/bulk/orders", {"orderIds": [order.pk, *range(10**6, 10**6 + 249)],
+                                                     "status": "cancelled"},
+                          content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+    # then nothing moved and the staff member is told the limit
+    assert response.status_code == 400
+    assert (response.json()["message"], response.json()["field"]) == (message, "orderIds")
+    assert Order.objects.get(pk=order.pk).status == "processing"
+
+
 def test_bulk_reports_each_id_that_is_no_order(client, manager):
     # given: a selection holding an order deleted since the list was read
     order = make_order()
