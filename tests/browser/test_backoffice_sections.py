@@ -176,14 +176,14 @@ def test_coupons_and_announcements_screens(new_page, live_server, manager, scree
     screenshot(page, "backoffice-b-announcement-form-ar-phone")
 
 
-def test_newsletter_and_messages_screens_in_arabic_on_a_phone(new_page, live_server, head_support, screenshot):
+def test_newsletter_and_messages_screens_in_arabic_on_a_phone(new_page, live_server, manager, screenshot):
     # given
     from shop.models import NewsletterSubscriber
 
     NewsletterSubscriber.objects.create(email="fan@example.com", language="ar")
     NewsletterSubscriber.objects.create(email="gone@example.com", is_active=False)
     make_message(subject="هل الشاي عضوي؟", name="سارة")
-    page = signed_in(new_page, live_server, head_support, viewport=PHONE, locale="ar")
+    page = signed_in(new_page, live_server, manager, viewport=PHONE, locale="ar")  # the export is Owner's, Manager's
     # when
     open_island(page, "/ar/admindash/newsletter", "admin-newsletter")
     page.get_by_text("fan@example.com").wait_for()
