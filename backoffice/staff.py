@@ -100,9 +100,9 @@ def staff_update(*, actor, user, username=None, email=None, password="", role=No
 def staff_delete(*, actor, user):
     _guard_owner(user)
     with transaction.atomic():
-        name = user.username
+        # recorded before the row goes, so the entry keeps the account's id and role
+        audit_record(actor=actor, action="staff.delete", details=f"{user.username} ({user.role})", target=user)
         user.delete()
-        audit_record(actor=actor, action="staff.delete", details=name)
 
 
 def sign_in_unlock(*, actor, username):
