@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from accounts.user_cache import user_changed
@@ -47,8 +48,10 @@ class ShopUserManager(UserManager):
         return self.get(email__iexact=(email or "").strip())
 
 
-# (password hash, secret) -> the session's auth hash (User._get_session_auth_hash); forgotten all at once when full
-_session_auth_hashes: dict[tuple[str, str], str] = {}
+# (password hash, session generation, secret) -> the session's auth hash (User._get_session_auth_hash); forgotten
+# all at once when full
+_session_auth_hashes: dict[tuple[str, int, str], str] = {}
+SESSION_HASH_SALT = "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash"  # Django's own salt
 SESSION_AUTH_HASHES_KEPT = 10_000
 
 
@@ -69,6 +72,9 @@ class User(AbstractUser):
     language = models.CharField(max_length=8, default="en")
     # staff only: a morning e-mail with yesterday's orders, revenue, open COD and messages
     daily_summary = models.BooleanField(default=False)
+    # raised to end every session of the user at once without touching their password (a deactivation:
+    # a reactivation must not revive what was open before it); part of the session hash, 0 adds nothing
+    session_generation = models.PositiveIntegerField(default=0)
 
     objects = ShopUserManager()
 
@@ -99,12 +105,17 @@ class User(AbstractUser):
     def _get_session_auth_hash(self, secret=None):
         """Django's HMAC of the password hash, which every request of a signed-in visitor checks against
         their session: worked out once per password hash and secret in each process (issue 14)."""
-        key = (self.password, settings.SECRET_KEY if secret is None else secret)
+        key = (self.password, self.session_generation, settings.SECRET_KEY if secret is None else secret)
         found = _session_auth_hashes.get(key)
         if found is None:
             if len(_session_auth_hashes) >= SESSION_AUTH_HASHES_KEPT:
                 _session_auth_hashes.clear()
-            found = _session_auth_hashes[key] = super()._get_session_auth_hash(secret)
+            if self.session_generation:
+                found = salted_hmac(SESSION_HASH_SALT, f"{self.password}:{self.session_generation}", secret=secret,
+                                    algorithm="sha256").hexdigest()
+            else:  # Django's own: the sessions opened before this field existed stay valid
+                found = super()._get_session_auth_hash(secret)
+            _session_auth_hashes[key] = found
         return found
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
@@ -219,6 +220,15 @@ def customer_sign_out(*, request: HttpRequest | Request, token: AuthToken | None
     if token is not None:
         token.delete()
     logout(request)
+
+
+def user_sessions_end(*, user: User) -> None:
+    """End every session and token of `user` now, password kept: the session hash changes (a new
+    `session_generation`) and the tokens go. For a deactivation, so that letting them back in later does
+    not revive what was open before (a stolen cookie, a shared computer)."""
+    User.objects.filter(pk=user.pk).update(session_generation=F("session_generation") + 1)
+    user.refresh_from_db(fields=["session_generation"])
+    AuthToken.objects.filter(user=user).delete()
 
 
 def token_issue(*, user: User, remember_me: bool = False) -> tuple[AuthToken, str]:

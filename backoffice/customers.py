@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import email_changed_email
 from accounts.models import User
-from accounts.services import phone_is_valid, phone_normalize
+from accounts.services import phone_is_valid, phone_normalize, user_sessions_end
 from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
@@ -72,6 +72,8 @@ def customer_admin_update(*, actor, customer, **fields):
                 setattr(customer, name, value)
                 changes.append(name)
         customer.save()
+        if "is_active" in changes and not customer.is_active:
+            user_sessions_end(user=customer)  # a reactivation later must not revive them
         if "email" in changes and before["email"]:
             email_changed_email(user=customer, old_email=before["email"])
         if changes:

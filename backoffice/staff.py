@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from accounts.lockout import lockout_reset
 from accounts.models import AuthToken, Role, User
+from accounts.services import user_sessions_end
 from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PASSWORD_MAX, clean_text, text_problem
@@ -87,8 +88,10 @@ def staff_update(*, actor, user, username=None, email=None, password="", role=No
             _check_password(password, user)
             user.set_password(password)
         user.save()
-        if password or user.is_active is False:
-            AuthToken.objects.filter(user=user).delete()  # a changed password or deactivation ends sessions
+        if before["is_active"] and not user.is_active:
+            user_sessions_end(user=user)  # a reactivation later must not revive them
+        elif password:
+            AuthToken.objects.filter(user=user).delete()  # the sessions end with the old password hash
         changes = audit_changes(before=before, after={name: getattr(user, name) for name in watched})
         if password:  # that it changed, never what to
             changes.append({"field": "password", "old": "", "new": ""})

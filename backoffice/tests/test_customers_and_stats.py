@@ -1,9 +1,11 @@
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
 from django.core import mail
+from django.test import Client
 
-from accounts.models import User
+from accounts.models import AuthToken, User
 from backoffice.models import AuditEntry
 from catalog.products import product_update
 from shop.models import ContactMessage
@@ -164,3 +166,18 @@ def test_the_accounts_list_is_paged_so_no_call_reads_every_customer_at_once(clie
     # then it gets one page of at most 100, and the count of the rest, as every dashboard list answers
     assert (len(body["results"]), body["count"], body["pageSize"], body["totalPages"]) == (100, 105, 100, 2)
     assert len(client.get("/api/admin/users").json()["results"]) == 20
+
+
+@pytest.mark.django_db
+def test_a_customer_deactivated_then_reactivated_signs_in_again(client, manager, alice):
+    # given alice signed in on the site and with an app token, then deactivated by staff
+    site = Client()
+    site.force_login(alice)
+    _token, key = AuthToken.issue(user=alice, lifetime=timedelta(hours=1))
+    client.force_login(manager)
+    client.put(f"/api/admin/users/{alice.pk}", {"isActive": False}, content_type="application/json")
+    # when staff let her back in
+    client.put(f"/api/admin/users/{alice.pk}", {"isActive": True}, content_type="application/json")
+    # then what was open before the deactivation stays closed (a stolen session does not come back with her)
+    assert site.get("/api/auth/me").status_code == 401
+    assert Client().get("/api/auth/me", HTTP_AUTHORIZATION=f"Bearer {key}").status_code == 401
