@@ -46,6 +46,8 @@ class TransactionResult:
     claimed_cents: int = 0
     # the capture of an earlier authorisation: the money the authorisation reported, not money received again
     captures: bool = False
+    # the provider's integration (payment method account) that made it
+    integration_id: str = ""
 
 
 class Provider(Protocol):

@@ -232,6 +232,10 @@ def callback_process(*, provider_name: str, body: object, received_hmac: object,
         result = transaction_result(obj)
     except PaymentError as exc:
         raise CallbackRejected(exc.message) from None
+    if not _integration_ours(provider, result):
+        logger.warning("%s callback from integration %s, not one of ours, rejected", provider_name,
+                       result.integration_id)
+        raise CallbackRejected("integration not ours")
     payment = (Payment.objects.select_related("order")
                .filter(provider=provider_name, provider_order_id=result.provider_order_id).first())
     if payment is None:
@@ -253,7 +257,18 @@ def signed_redirect(*, payment: Payment, params: Mapping[str, Any] | None) -> Tr
         result = transaction_result(flat)
     except PaymentError:
         return None
+    if not _integration_ours(get_provider(payment.provider), result):
+        return None
     return result if result.provider_order_id == payment.provider_order_id else None
+
+
+def _integration_ours(provider: object, result: TransactionResult) -> bool:
+    """Whether a signed report that anyone may send us (a callback, redirect parameters) comes from one of
+    the provider's own integrations (PaymobProvider.integration_ours). An inquiry's answer comes from the
+    provider itself and is not asked: an order in flight while the integrations were changed is still
+    recorded by it."""
+    check = getattr(provider, "integration_ours", None)
+    return check is None or check(result)
 
 
 # seconds between two inquiries a visitor's page makes about one payment; meanwhile its stored state answers

@@ -583,3 +583,22 @@ def test_an_order_placed_before_payments_were_made_with_their_orders_is_waited_f
     assert again.status_code == answer, again.content
     assert Order.objects.get(number=first.json()["orderId"]).status == (
         OrderStatus.PENDING if answer == 409 else OrderStatus.CANCELLED)
+
+
+def test_a_callback_rebuilt_from_a_signed_one_by_moving_digits_between_fields_is_refused(
+        client, make_product, checkout_body, fake_paymob):
+    # given a shopper who paid their own card order and holds Paymob's signed redirect for it
+    payment = _card_order_in(client, make_product, checkout_body)
+    params = _redirect_params(payment, tx_id=900001)
+    assert client.get(f"/api/payment/verify/{payment.payment_id}", params).json()["confirmed"] is True
+    # when they move a digit of the integration id onto the transaction id: the fields are signed run
+    # together, so the signature still holds for "another transaction" of the same payment
+    moved = {**params, "id": "9000014", "integration_id": "097558"}
+    assert hmac_sign({k: v for k, v in moved.items() if k != "hmac"}, "test_hmac_secret") == params["hmac"]
+    answer = client.post(f"/payment/callback/paymob?hmac={moved.pop('hmac')}", data=json.dumps(moved),
+                         content_type="application/json")
+    # then it is refused: the integration is none of the shop's, so no second payment is recorded
+    assert answer.status_code == 400
+    order = Order.objects.get()
+    assert (order.payment_status, order.needs_attention) == (PaymentStatus.PAID, False)
+    assert PaymentEvent.objects.count() == 1
