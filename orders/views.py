@@ -52,6 +52,7 @@ def _governorates() -> list[dict[str, str]]:
     return [{"value": value, "name": name} for value, name in governorate_choices(get_language())]
 
 
+@never_cache  # the shopper's details (a customer's name, e-mail and phone; a failed payment's draft)
 @ensure_csrf_cookie
 def checkout_page(request: HttpRequest) -> HttpResponse:
     cart = carts.cart_get_for_request(request)
@@ -127,6 +128,7 @@ def _payment_id_from(params: Mapping[str, Any]) -> str:
     return str(candidate)
 
 
+@never_cache
 @ensure_csrf_cookie
 def payment_success(request: HttpRequest) -> HttpResponse:
     payment_id = _payment_id_from(request.GET)
@@ -141,6 +143,7 @@ def payment_success(request: HttpRequest) -> HttpResponse:
     return render(request, "orders/payment_return.html", {"props": props})
 
 
+@never_cache  # the order's e-mail and its tracking link, which never expires: kept by no cache (as /track)
 def thankyou(request: HttpRequest) -> HttpResponse:
     """The latest order of this session only; anyone else goes home."""
     number = request.GET.get("order") or (request.session.get("orders") or [None])[-1]

@@ -253,6 +253,20 @@ def test_thankyou_shows_this_sessions_order_only(client, make_product, checkout_
     assert theirs.status_code == 302 and theirs["Location"] == "/"
 
 
+def test_pages_showing_a_shoppers_order_or_details_are_never_stored_by_a_cache(client, make_product,
+                                                                               checkout_body):
+    # given a shopper who placed an order
+    client.post("/api/cart/items", {"productId": make_product().pk}, content_type="application/json")
+    client.post(INTENTION, checkout_body(paymentMethod="cod"), content_type="application/json")
+    payment_id = Order.objects.get().payments.get().payment_id
+    # when they open the pages that show it (its e-mail, its tracking link) or their details
+    pages = [client.get(path) for path in ("/thankyou", f"/payment/success?payment_id={payment_id}", "/checkout")]
+    # then no cache keeps them (a shared computer's back button, a proxy), as the tracking pages
+    assert [page.status_code for page in pages] == [200, 200, 200]
+    assert all("no-store" in page.get("Cache-Control", "") and "private" in page["Cache-Control"]
+               for page in pages), [page.get("Cache-Control") for page in pages]
+
+
 def test_placing_records_the_first_status_change(api, make_product, checkout_body):
     _fill_cart(api, make_product())
     api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
