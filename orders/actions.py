@@ -320,14 +320,22 @@ def order_confirm_cod(*, order: Order) -> Order:
 
 
 def order_payment_failed(*, order: Order, note: str = "Payment failed") -> Order:
-    """Record a declined payment on an unpaid order: failed, cancelled, stock back."""
+    """Record a declined payment on an unpaid order: failed, cancelled, stock back.
+
+    Only a pending order is cancelled. One staff moved on while it awaited its payment (packed or
+    shipped it, restored it after it expired) stays as they set it, with the decline in its history:
+    its packs may have left the shop, and putting them back into stock would sell them twice.
+    """
     with transaction.atomic():
         locked = _locked(order)
         if locked.payment_status != PaymentStatus.AWAITING:
             return locked  # a paid order stays paid; a failure repeats nothing
         locked.payment_status = PaymentStatus.FAILED
         locked.save(update_fields=["payment_status", "updated_at"])
-        if locked.status != S.CANCELLED:
+        if locked.status == S.PENDING:
             order_set_status(order=locked, status=S.CANCELLED, note=note)
+        elif locked.status != S.CANCELLED:
+            logger.warning("order %s: payment declined while %s; left to staff", locked.number, locked.status)
+            order_set_status(order=locked, status=locked.status, note=note)  # a note in its history
     order.refresh_from_db()
     return order

@@ -567,3 +567,21 @@ def test_the_expiry_job_cancels_when_paymob_cannot_answer(api, make_product, che
     assert Order.objects.get().status == OrderStatus.CANCELLED
     tea.refresh_from_db()
     assert tea.stock == 10
+
+
+def test_a_decline_for_an_order_staff_already_shipped_never_puts_its_stock_back(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    # given a card order awaiting its payment that staff shipped anyway (the customer said they paid)
+    from orders.actions import order_set_status
+
+    tea, payment = _place(api, make_product, checkout_body)
+    order_set_status(order=payment.order, status=OrderStatus.SHIPPED, actor=owner)
+    # when Paymob reports the card declined
+    assert _callback(client, payment, success=False, tx_id=1).status_code == 200
+    # then the decline is recorded, but the order staff sent out is not cancelled behind their back: its
+    # two packs left the shop, so they do not come back into stock to be sold again
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.SHIPPED, PaymentStatus.FAILED)
+    tea.refresh_from_db()
+    assert tea.stock == 8
+    assert order.status_changes.filter(note="Payment declined (1)").exists()  # staff read it in its history
