@@ -264,11 +264,12 @@ def signed_redirect(*, payment: Payment, params: Mapping[str, Any] | None) -> Tr
 
 def _integration_ours(provider: object, result: TransactionResult) -> bool:
     """Whether a signed report that anyone may send us (a callback, redirect parameters) comes from one of
-    the provider's own integrations (PaymobProvider.integration_ours). An inquiry's answer comes from the
-    provider itself and is not asked: an order in flight while the integrations were changed is still
-    recorded by it."""
+    the provider's own integrations (PaymobProvider.integration_ours). Money going back is not asked:
+    a payer's signed payment cannot be reshaped into one, and a refund made in the provider's dashboard is
+    always recorded. An inquiry's answer comes from the provider itself and is not asked either: an order
+    in flight while the integrations were changed is still recorded by it."""
     check = getattr(provider, "integration_ours", None)
-    return check is None or check(result)
+    return check is None or bool(result.returns) or check(result)
 
 
 # seconds between two inquiries a visitor's page makes about one payment; meanwhile its stored state answers
