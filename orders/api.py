@@ -28,7 +28,7 @@ from orders.actions import order_lines
 from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check
 from orders.delivery import shopper_governorate, shopper_governorate_remember
-from orders.models import Order, Payment, PaymentStatus
+from orders.models import Order, OrderStatus, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify, signed_redirect
 from orders.places import governorate_stored
@@ -290,6 +290,9 @@ class PaymentVerifyApi(APIView):
     @extend_schema(responses=inline_serializer("PaymentVerification", {
         "success": serializers.BooleanField(), "confirmed": serializers.BooleanField(),
         "status": serializers.CharField(),
+        # paid, but its order had been cancelled first (expired, or a card declined before): staff refund
+        # or restore it, so the page must not say the order is confirmed
+        "order_cancelled": serializers.BooleanField(),
     }))
     def get(self, request: Request, payment_id: str) -> Response:
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
@@ -300,7 +303,8 @@ class PaymentVerifyApi(APIView):
         payment = payment_verify(payment=payment, params=params, for_visitor=True)
         order = payment.order
         confirmed = payment.status == PaymentStatus.PAID
-        body = {"success": confirmed, "confirmed": confirmed, "status": payment.status}
+        body = {"success": confirmed, "confirmed": confirmed, "status": payment.status,
+                "order_cancelled": order.status == OrderStatus.CANCELLED}
         if owned:
             body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
                              "amount": _money.to_representation(payment.amount),

@@ -28,6 +28,12 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
       for (let attempt = 0; attempt < ATTEMPTS && !cancelled; attempt += 1) {
         try {
           const result = await api(`/api/payment/verify/${encodeURIComponent(paymentId)}?${query}`);
+          if (result.confirmed && result.orderCancelled) {
+            // the money came after its order was cancelled: the shop refunds or restores it (as its e-mail says)
+            setOrder(result.order || null);
+            setState("review");
+            return;
+          }
           if (result.confirmed) {
             setOrder(result.order || null);
             setState("success");
@@ -76,6 +82,19 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
           )}
           <a className={`button${retry ? " button--ghost" : ""}`} href={urls.cart}>{t("payment:returnToCart")}</a>
           <a className="button button--ghost" href={urls.contact}>{t("payment:contactSupport")}</a>
+        </div>
+      </section>
+    );
+  }
+  if (state === "review") {
+    return (
+      <section className="form-card result-card" data-state="review">
+        <h1>{t("payment:received")}</h1>
+        <p>{t("payment:receivedOnCancelled")}</p>
+        {order && <p>{t("payment:orderId")}: <bdi dir="ltr" data-testid="order-number">{order.orderId}</bdi></p>}
+        <div className="result-card__actions">
+          <a className="button button--gold" href={urls.contact}>{t("payment:contactSupport")}</a>
+          <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
         </div>
       </section>
     );

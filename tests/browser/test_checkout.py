@@ -107,6 +107,36 @@ def test_a_declined_test_payment_shows_failed_and_puts_stock_back(new_page, scre
     assert Order.objects.get().payment_status == PaymentStatus.FAILED
 
 
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_a_payment_arriving_after_its_order_expired_is_not_called_a_confirmed_order(new_page, screenshot, teas,
+                                                                                    prefix):
+    from orders.actions import order_expire_unpaid
+
+    # given a shopper on the test payment page whose order expires before they pay
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=bool(prefix))
+    page.locator("input[value=sandbox]").check()
+    place_order(page)
+    pay = page.locator("form button[name=action][value=pay]")
+    pay.wait_for()
+    order_expire_unpaid(order=Order.objects.get(), note="Unpaid for 30 minutes")
+    # when they pay
+    pay.click()
+    # then the page says the money arrived on a cancelled order, as the e-mail does, never that it ships
+    card = page.locator("[data-state=review]")
+    card.wait_for()
+    text = card.inner_text()
+    assert ("تم استلام الدفعة" if prefix else "Payment received") in text
+    assert ("أُلغي" if prefix else "already been cancelled") in text
+    assert Order.objects.get().number in text
+    assert page.locator("[data-state=success]").count() == 0
+    _shot(screenshot, page, f"payment-received-on-cancelled-{prefix.strip('/') or 'en'}-phone")
+
+
 def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas):
     # given
     page = new_page(viewport=PHONE)

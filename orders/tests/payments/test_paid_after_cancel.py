@@ -585,3 +585,19 @@ def test_a_decline_for_an_order_staff_already_shipped_never_puts_its_stock_back(
     tea.refresh_from_db()
     assert tea.stock == 8
     assert order.status_changes.filter(note="Payment declined (1)").exists()  # staff read it in its history
+
+
+def test_the_return_page_never_tells_a_payer_whose_order_was_cancelled_that_it_is_confirmed(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a shopper whose first card was declined (the order cancelled) and whose second card on the same
+    # Paymob page went through, and an order paid the ordinary way
+    _tea, payment = _place(api, make_product, checkout_body)
+    _callback(client, payment, success=False, tx_id=1)
+    _callback(client, payment, success=True, tx_id=2)
+    # when the return page asks about it
+    answer = api.get(f"/api/payment/verify/{payment.payment_id}").json()
+    # then the server says the money arrived and that the order is cancelled, for the page to say so (as
+    # the e-mail does) rather than "Your order is confirmed and ships within 1-2 business days"
+    assert (answer["confirmed"], answer["orderCancelled"]) == (True, True)
+    Order.objects.update(status=OrderStatus.PROCESSING)
+    assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["orderCancelled"] is False

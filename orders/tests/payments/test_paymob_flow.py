@@ -407,7 +407,7 @@ def test_the_payer_back_in_another_browser_with_paymobs_signed_redirect_is_told(
     verify = Client().get(f"/api/payment/verify/{payment.payment_id}", _redirect_params(payment))
     # then the payment is confirmed and they are told, but not shown the order
     assert verify.status_code == 200
-    assert verify.json() == {"success": True, "confirmed": True, "status": "paid"}
+    assert verify.json() == {"success": True, "confirmed": True, "status": "paid", "orderCancelled": False}
 
 
 def test_a_card_checkout_submitted_again_gets_the_same_order_and_payment_page(api, make_product, checkout_body,
