@@ -72,11 +72,27 @@ def hmac_sign(obj: Mapping[str, Any], secret: str) -> str:
     return hmac.new(secret.encode(), hmac_message(obj).encode(), hashlib.sha512).hexdigest()
 
 
+# the signed fields that are booleans: each must be one, whole, for the signature to say what it seems to
+HMAC_BOOLEANS = [name for name in HMAC_FIELDS
+                 if name in ("error_occured", "has_parent_transaction", "pending", "success") or name.startswith("is_")]
+
+
+def _whole_booleans(obj: Mapping[str, Any]) -> bool:
+    """Whether every signed boolean of `obj` is there and is `true` or `false`, nothing else.
+
+    Paymob signs its fields run together with no separator, so the same signature holds for the same text
+    split differently: "true false false false true false" (is_3d_secure … is_voided) also reads is_auth
+    "falsefalse", is_refunded "true", is_standalone_payment "" (or left out). A payer holding the signed
+    redirect of their own payment could so send reports Paymob never made."""
+    return all(_text(_lookup(obj, name)) in ("true", "false") for name in HMAC_BOOLEANS)
+
+
 def hmac_verify(obj: object, received: object, secret: str) -> bool:
-    """True only when `received` is the HMAC of `obj` under `secret` (constant time)."""
+    """True only when `received` is the HMAC of `obj` under `secret` (constant time) and the signed
+    booleans are whole (_whole_booleans)."""
     if not secret or not received or not isinstance(obj, dict):
         return False
-    return hmac.compare_digest(hmac_sign(obj, secret), str(received).lower())
+    return hmac.compare_digest(hmac_sign(obj, secret), str(received).lower()) and _whole_booleans(obj)
 
 
 def _bool(value: object) -> bool:

@@ -602,3 +602,23 @@ def test_a_callback_rebuilt_from_a_signed_one_by_moving_digits_between_fields_is
     order = Order.objects.get()
     assert (order.payment_status, order.needs_attention) == (PaymentStatus.PAID, False)
     assert PaymentEvent.objects.count() == 1
+
+
+def test_a_callback_rebuilt_by_moving_booleans_between_signed_fields_is_refused(
+        client, make_product, checkout_body, fake_paymob):
+    # given a shopper who paid their own card order and holds Paymob's signed redirect for it
+    payment = _card_order_in(client, make_product, checkout_body)
+    params = _redirect_params(payment, tx_id=900001)
+    assert client.get(f"/api/payment/verify/{payment.payment_id}", params).json()["confirmed"] is True
+    # when they re-split the run-together booleans so that it reads "refunded" (true false false false
+    # true false: is_auth takes two falses, is_refunded the true of is_standalone_payment), with any
+    # unsigned total, as often as they like
+    moved = {**params, "is_auth": "falsefalse", "is_refunded": "true", "is_standalone_payment": ""}
+    signature = moved.pop("hmac")
+    assert hmac_sign(moved, "test_hmac_secret") == signature
+    answers = [client.post(f"/payment/callback/paymob?hmac={signature}", content_type="application/json",
+                           data=json.dumps({**moved, "refunded_amount_cents": str(n)})).status_code
+               for n in range(3)]
+    # then each is refused as unsigned: nothing is recorded
+    assert answers == [403, 403, 403]
+    assert PaymentEvent.objects.count() == 1
