@@ -634,11 +634,13 @@ def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentS
                          notification_url=site_url(request, reverse("payment-callback-paymob")))
 
 
-def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", governorate: str = "") -> bool:
-    """Whether cash on delivery can take this visitor's cart now (enabled, under the COD limit),
-    with the coupon and governorate they typed."""
+def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", governorate: str = "",
+                  country: str = "EGY") -> bool:
+    """Whether cash on delivery can take this visitor's cart now, with the coupon, governorate and country
+    they typed: what order_place checks (enabled, in Egypt, a governorate where couriers take cash, under
+    the COD limit)."""
     store = store_settings_get()
-    if not store.cod_enabled:
+    if not store.cod_enabled or country != "EGY" or not zone_for(governorate=governorate, store=store).cod:
         return False
     lines = carts.cart_lines(carts.cart_get_for_request(request))
     if not lines:

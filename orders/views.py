@@ -137,7 +137,7 @@ def payment_success(request: HttpRequest) -> HttpResponse:
              # the failed card offers "Try again" and, when it can take this cart, cash on delivery
              "retry": draft is not None,
              "codAvailable": draft is not None and cod_available(
-                 request=request, coupon_code=draft["couponCode"],
+                 request=request, coupon_code=draft["couponCode"], country=draft["country"],
                  governorate=draft["state"] if draft["country"] == "EGY" else ""),
              "urls": island_urls()}
     return render(request, "orders/payment_return.html", {"props": props})

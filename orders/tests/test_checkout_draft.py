@@ -76,3 +76,22 @@ def test_an_applied_coupon_stays_applied_when_the_shopper_comes_back_to_checkout
     # and taking it off (applying an empty code) forgets it
     api.post("/api/cart/summary", {"couponCode": ""}, format="json")
     assert _props(api.get("/checkout"), "checkout-props")["prefill"].get("couponCode", "") == ""
+
+
+@pytest.mark.parametrize("address", [
+    {"state": "North Sinai", "city": "Arish"},  # a governorate the couriers take no cash in
+    {"street": "King Fahd Rd", "city": "Riyadh", "state": "Riyadh", "country": "SAU"},  # abroad
+], ids=["no-cash-governorate", "abroad"])
+def test_a_failed_card_payment_offers_pay_on_delivery_only_where_it_can_be_taken(api, make_product, checkout_body,
+                                                                                 address):
+    # given a card payment declined for an address cash on delivery cannot serve
+    tea = make_product(stock=10)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    body = checkout_body(paymentMethod="sandbox", testMode=True)
+    body["billingAddress"] = {**body["billingAddress"], **address}
+    assert api.post(INTENTION, body, format="json").status_code == 201
+    Order.objects.update(payment_status=PaymentStatus.FAILED)
+    # when the return page is shown
+    props = _props(api.get("/payment/success"), "payment-props")
+    # then it offers to try again, but not "Pay on delivery instead", which the checkout would refuse
+    assert (props["retry"], props["codAvailable"]) == (True, False)
