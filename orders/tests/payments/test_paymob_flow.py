@@ -622,3 +622,16 @@ def test_a_callback_rebuilt_by_moving_booleans_between_signed_fields_is_refused(
     # then each is refused as unsigned: nothing is recorded
     assert answers == [403, 403, 403]
     assert PaymentEvent.objects.count() == 1
+
+
+def test_a_payment_made_before_the_integrations_changed_is_still_recorded_by_asking_paymob(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given a card order paid through an integration the shop has since stopped using
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    settings.PAYMOB_INTEGRATION_IDS = ["5000001"]
+    fake_paymob.inquiry = _callback_body(payment, tx_id=778)["obj"]
+    # when its page asks
+    answer = api.get(f"/api/payment/verify/{payment.payment_id}").json()
+    # then Paymob's own answer records it: only reports anyone may send are held to the integrations
+    assert answer["confirmed"] is True
