@@ -163,6 +163,12 @@ class OrderAdmin(admin.ModelAdmin):
                        "cod_fee_amount", "tax_amount", "total_amount", "coupon", "coupon_code", "stock_reserved",
                        "created_at", "updated_at", "paid_at")
 
+    def has_delete_permission(self, request, obj=None):
+        # never deleted, cancelled (the dashboard): a deleted order takes its payments with it, so its
+        # provider's callback names an unknown order and the money is never recorded, and its stock and
+        # coupon use are never given back
+        return False
+
 
 @admin.register(BuyerActivity)
 class BuyerActivityAdmin(ReadOnlyAdmin):
@@ -178,12 +184,18 @@ class PaymentAdmin(ReadOnlyAdmin):
     list_filter = ("provider", "status")
     search_fields = ("payment_id", "provider_order_id", "transaction_id", "order__number")
 
+    def has_delete_permission(self, request, obj=None):
+        return False  # with its reports: its provider's callback would name an unknown order, the money lost
+
 
 @admin.register(PaymentEvent)
 class PaymentEventAdmin(ReadOnlyAdmin):
     list_display = ("kind", "payment", "transaction_id", "success", "created_at")
     list_filter = ("kind", "success")
     search_fields = ("transaction_id", "payment__payment_id")
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # a report deleted could be applied again (one event per transaction: orders.payments)
 
 
 @admin.register(Coupon)

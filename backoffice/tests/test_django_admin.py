@@ -27,3 +27,25 @@ class TestDjangoAdmin:
         root = User.objects.create_superuser(username="root", email="root@example.com", password="x")
         client.force_login(root)
         assert client.get(f"/django-admin/{model}/").status_code == 200
+
+    def test_orders_and_their_payments_cannot_be_deleted_there(self, client):
+        # given a superuser and a card order, paid, with its payment and the provider's report of it
+        from orders.models import Order, Payment, PaymentEvent
+        from tests.factories import make_order
+
+        order = make_order()
+        payment = Payment.objects.get(order=order)
+        event = PaymentEvent.objects.get(payment=payment)
+        root = User.objects.create_superuser(username="root", email="root@example.com", password="x")
+        client.force_login(root)
+        # when they try to delete any of them, one by one or from the list
+        pages = [f"/django-admin/orders/order/{order.pk}/delete/", f"/django-admin/orders/payment/{payment.pk}/delete/",
+                 f"/django-admin/orders/paymentevent/{event.pk}/delete/"]
+        answers = [client.post(page, {"post": "yes"}).status_code for page in pages]
+        client.post("/django-admin/orders/order/", {"action": "delete_selected", "_selected_action": [order.pk],
+                                                    "post": "yes"})
+        # then nothing goes: an order deleted takes its payment with it (its callback then names an unknown
+        # order, the money is never recorded), never gives its stock or coupon use back, and a report deleted
+        # lets the same report be applied again. Staff cancel an order instead.
+        assert answers == [403, 403, 403]
+        assert (Order.objects.count(), Payment.objects.count(), PaymentEvent.objects.count()) == (1, 1, 1)
