@@ -311,7 +311,9 @@ class PaymentVerifyApi(APIView):
                              # its page, for a guest who has only this one way back besides the e-mail
                              "trackPath": tracking_path(order, get_language())}
             owner = carts.cart_owner(request)
-            if confirmed and owner is not None:  # what it paid for, not what was added since
+            # what it paid for, not what was added since; nor for a cancelled order, which nothing is on its
+            # way for until staff restore it (orders.actions.order_mark_paid leaves that cart too)
+            if confirmed and not body["order_cancelled"] and owner is not None:
                 carts.cart_clear_if_ordered(owner=owner, ordered=order_lines(order))
         return Response(body)
 

@@ -599,5 +599,7 @@ def test_the_return_page_never_tells_a_payer_whose_order_was_cancelled_that_it_i
     # then the server says the money arrived and that the order is cancelled, for the page to say so (as
     # the e-mail does) rather than "Your order is confirmed and ships within 1-2 business days"
     assert (answer["confirmed"], answer["orderCancelled"]) == (True, True)
+    # and the cart is left as the callback left it: nothing is on its way until staff restore the order
+    assert api.get("/api/cart").json()["itemCount"] == 2
     Order.objects.update(status=OrderStatus.PROCESSING)
     assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["orderCancelled"] is False
