@@ -93,6 +93,8 @@ CHECKS = {
                         gettext_lazy("This order has no returned money to check")),
     "paid_twice": ("order.paid_twice_checked", "second payment",
                    gettext_lazy("This order has no second payment to check")),
+    "amount_to_check": ("order.amount_checked", "payment of another amount",
+                        gettext_lazy("This order has no payment of another amount to check")),
 }
 
 

@@ -39,8 +39,9 @@ NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 # flags settled by a human check in the payment provider's dashboard, never by a status change or a refund:
 # nothing in those says the money was checked, so staff say it themselves ("Mark as checked",
 # backoffice.orders.order_attention_mark_checked). Money returned that does not match the payment, and a
-# second payment for a paid order (refund one of the two, then say so)
-CHECKED_BY_HAND = frozenset({"refund_to_check", "paid_twice"})
+# second payment for a paid order (refund one of the two, then say so), and money taken in another amount or
+# currency than the order's (refund it or settle the difference, then say so)
+CHECKED_BY_HAND = frozenset({"refund_to_check", "paid_twice", "amount_to_check"})
 
 
 class OrderStatusError(ShopError):
@@ -303,6 +304,18 @@ def order_refund_to_check(*, order: Order, note: str) -> None:
         _order_flag(locked, "refund_to_check", action="order.refund_to_check",
                     details=f"{locked.number}: the payment provider reports money returned that does not match "
                             f"this order's paid payment ({note}). Check it in the provider's dashboard.")
+
+
+def order_amount_to_check(*, order: Order, note: str) -> None:
+    """The provider reports money taken for `order` in another amount or currency than the order's
+    (orders.payments.services): the order is not paid by it (that is not what it costs), and it is flagged
+    for staff, with an audit entry, to check in the provider's dashboard, where the money is."""
+    with transaction.atomic():
+        locked = _locked(order)
+        _order_flag(locked, "amount_to_check", action="order.amount_to_check",
+                    details=f"{locked.number}: the payment provider reports a payment of another amount or "
+                            f"currency than its {locked.total_amount} EGP ({note}). Check it in the provider's "
+                            f"dashboard: refund it, or settle the difference with the customer.")
 
 
 def order_confirm_cod(*, order: Order) -> Order:

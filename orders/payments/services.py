@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from orders.actions import (
+    order_amount_to_check,
     order_attention_settle,
     order_mark_paid,
     order_paid_twice,
@@ -93,6 +94,8 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
     if not amount_ok or result.currency != payment.currency:
         logger.warning("payment %s: amount/currency mismatch (%s %s) for order %s", payment.payment_id,
                        result.amount_cents, result.currency, payment.order.number)
+        if result.success and not (result.pending or result.returns or result.captures):
+            return _amount_to_check(payment, result, kind)  # money taken: never only a log line
         raise CallbackRejected("amount or currency mismatch")
     # One transaction for the event and its effect: a crash in between cannot
     # leave an event recorded but never applied (a replay would then be ignored).
@@ -143,6 +146,22 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
             order_payment_failed(order=locked.order, note=f"Payment declined ({result.transaction_id})")
     payment.refresh_from_db()
+    return payment
+
+
+def _amount_to_check(payment: Payment, result: TransactionResult, kind: str) -> Payment:
+    """A successful payment of another amount or currency than `payment`'s: recorded once (acknowledged, so
+    the provider stops sending it) and flagged on the order for staff, who find the money in the provider's
+    dashboard. The payment stays as it was: the order is not paid by what does not cover it."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                PaymentEvent.objects.create(payment=payment, kind=f"{kind}-mismatch",
+                                            transaction_id=result.transaction_id, success=True, payload=result.raw)
+        except IntegrityError:
+            return payment
+        order_amount_to_check(order=payment.order, note=f"{payment.provider} {result.transaction_id}: "
+                                                        f"{result.amount_cents} piasters in {result.currency or '?'}")
     return payment
 
 

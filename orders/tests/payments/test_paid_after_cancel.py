@@ -603,3 +603,29 @@ def test_the_return_page_never_tells_a_payer_whose_order_was_cancelled_that_it_i
     assert api.get("/api/cart").json()["itemCount"] == 2
     Order.objects.update(status=OrderStatus.PROCESSING)
     assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["orderCancelled"] is False
+
+
+def test_money_taken_in_another_amount_is_flagged_for_staff_not_dropped(
+        client, api, manager, make_product, checkout_body, fake_paymob):
+    # given a card order of E£650, and Paymob reporting (signed) a successful payment of E£1 for it
+    _tea, payment = _place(api, make_product, checkout_body)
+    obj_cents = 100
+    # when the report comes, and comes again
+    first = _callback(client, payment, success=True, tx_id=7, amount_cents=obj_cents)
+    again = _callback(client, payment, success=True, tx_id=7, amount_cents=obj_cents)
+    # then it is acknowledged and recorded once; the order is not paid (that is not what it costs), and
+    # staff are told to check it in Paymob, where the money is, rather than it living in a log line only
+    assert (first.status_code, again.status_code) == (200, 200)
+    order = Order.objects.get()
+    assert (order.payment_status, Payment.objects.get().status) == (PaymentStatus.AWAITING, PaymentStatus.AWAITING)
+    assert order.attention_reasons == ["amount_to_check"]
+    assert AuditEntry.objects.filter(action="order.amount_to_check").count() == 1
+    assert PaymentEvent.objects.count() == 1
+    staff = _staff_alerts(manager)
+    assert staff.get(f"/api/admin/orders/{order.pk}").json()["attentionToCheck"] == ["amount_to_check"]
+    # and once checked in Paymob, staff say so
+    assert staff.post(f"/api/admin/orders/{order.pk}/checked", {"reason": "amount_to_check"},
+                      content_type="application/json").status_code == 200
+    assert not Order.objects.get().needs_attention
+    # while a declined report of another amount took no money, and is still refused
+    assert _callback(client, payment, success=False, tx_id=8, amount_cents=obj_cents).status_code == 400
