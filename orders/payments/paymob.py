@@ -7,6 +7,7 @@ lowercase `true`/`false`, empty for missing/null, compared in constant time.
 import hashlib
 import hmac
 import logging
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -75,24 +76,30 @@ def hmac_sign(obj: Mapping[str, Any], secret: str) -> str:
 # the signed fields that are booleans: each must be one, whole, for the signature to say what it seems to
 HMAC_BOOLEANS = [name for name in HMAC_FIELDS
                  if name in ("error_occured", "has_parent_transaction", "pending", "success") or name.startswith("is_")]
+# the shapes of the signed fields beside the amount: digits, a date that starts with its year, a currency code
+_SHAPES = {"amount_cents": re.compile(r"\d+"), "created_at": re.compile(r"\d{4}-\d\d-\d\dT.*"),
+           "currency": re.compile(r"[A-Z]{3}")}
 
 
-def _whole_booleans(obj: Mapping[str, Any]) -> bool:
-    """Whether every signed boolean of `obj` is there and is `true` or `false`, nothing else.
+def _well_formed(obj: Mapping[str, Any]) -> bool:
+    """Whether every signed boolean of `obj` is there and is `true` or `false`, and its amount, date and
+    currency have their shapes.
 
     Paymob signs its fields run together with no separator, so the same signature holds for the same text
     split differently: "true false false false true false" (is_3d_secure … is_voided) also reads is_auth
-    "falsefalse", is_refunded "true", is_standalone_payment "" (or left out). A payer holding the signed
-    redirect of their own payment could so send reports Paymob never made."""
-    return all(_text(_lookup(obj, name)) in ("true", "false") for name in HMAC_BOOLEANS)
+    "falsefalse", is_refunded "true", is_standalone_payment "" (or left out); "35000" "2026-…" "EGP" (the
+    amount, the date, the currency) also reads "3500" "02026-…", or the date's last digit on "6EGP". A
+    payer holding the signed redirect of their own payment could so send reports Paymob never made."""
+    return (all(_text(_lookup(obj, name)) in ("true", "false") for name in HMAC_BOOLEANS)
+            and all(shape.fullmatch(_text(_lookup(obj, name))) for name, shape in _SHAPES.items()))
 
 
 def hmac_verify(obj: object, received: object, secret: str) -> bool:
-    """True only when `received` is the HMAC of `obj` under `secret` (constant time) and the signed
-    booleans are whole (_whole_booleans)."""
+    """True only when `received` is the HMAC of `obj` under `secret` (constant time) and its signed fields
+    are split as Paymob split them (_well_formed)."""
     if not secret or not received or not isinstance(obj, dict):
         return False
-    return hmac.compare_digest(hmac_sign(obj, secret), str(received).lower()) and _whole_booleans(obj)
+    return hmac.compare_digest(hmac_sign(obj, secret), str(received).lower()) and _well_formed(obj)
 
 
 def _bool(value: object) -> bool:

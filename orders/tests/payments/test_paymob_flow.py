@@ -635,3 +635,31 @@ def test_a_payment_made_before_the_integrations_changed_is_still_recorded_by_ask
     answer = api.get(f"/api/payment/verify/{payment.payment_id}").json()
     # then Paymob's own answer records it: only reports anyone may send are held to the integrations
     assert answer["confirmed"] is True
+
+
+def _moved(params, change):
+    """`params` with characters moved across the boundary between two run-together signed fields."""
+    amount, created, currency = params["amount_cents"], params["created_at"], params["currency"]
+    return {**params, **{
+        "amount-into-date": {"amount_cents": amount[:-1], "created_at": amount[-1] + created},
+        "date-into-currency": {"created_at": created[:-1], "currency": created[-1] + currency},
+    }[change]}
+
+
+@pytest.mark.parametrize("change", ["amount-into-date", "date-into-currency"])
+def test_a_callback_rebuilt_by_moving_the_amount_or_currency_into_the_date_is_refused(
+        client, make_product, checkout_body, fake_paymob, change):
+    # given a shopper who paid their own card order and holds Paymob's signed redirect for it
+    payment = _card_order_in(client, make_product, checkout_body)
+    params = _redirect_params(payment, tx_id=900001)
+    assert client.get(f"/api/payment/verify/{payment.payment_id}", params).json()["confirmed"] is True
+    # when they move a character between the amount, the date and the currency: still signed, and now a
+    # payment of "another amount" or "another currency" (which staff would be asked to check)
+    forged = _moved(params, change)
+    signature = forged.pop("hmac")
+    assert hmac_sign(forged, "test_hmac_secret") == signature
+    answer = client.post(f"/payment/callback/paymob?hmac={signature}", data=json.dumps(forged),
+                         content_type="application/json")
+    # then it is refused as unsigned, and nothing is recorded or flagged
+    assert answer.status_code == 403
+    assert PaymentEvent.objects.count() == 1 and not Order.objects.get().needs_attention
