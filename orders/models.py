@@ -247,6 +247,7 @@ ATTENTION_REASONS = {
     "refunded_unshipped": _("All of its payment was refunded in Paymob before it shipped"),
     "refund_to_check": _("Paymob reports money returned that does not match this order's payment"),
     "paid_twice": _("Paid twice in Paymob (two payments for one order)"),
+    "amount_to_check": _("Paymob reports a payment of another amount or currency than this order's"),
 }
 
 
