@@ -156,8 +156,11 @@ def connect_celery_signals():
 def sentry_init(dsn=None, **options):
     """Start the Sentry SDK for error reports when SENTRY_DSN is set; return whether it started.
 
-    No personal data is sent (the SDK's default: no cookies, user or client address); the request id
-    is attached as a tag so a report can be matched with the log lines."""
+    No personal data is sent: no cookies, user or client address (the SDK's default), and neither the
+    request's body (a checkout's address and phone, a sign-in's password), its query string (reset and
+    unsubscribe tokens) nor the stack's local values, which hold the same; a tracking link's token is
+    masked in the address as in the logs. The request id is attached as a tag so a report can be matched
+    with the log lines."""
     dsn = dsn if dsn is not None else getattr(settings, "SENTRY_DSN", "")
     if not dsn:
         return False
@@ -167,6 +170,14 @@ def sentry_init(dsn=None, **options):
     from sentry_sdk.integrations.django import DjangoIntegration  # noqa: PLC0415
 
     def tag_request_id(event, hint):
+        request = event.get("request")
+        if isinstance(request, dict):
+            for key in ("data", "query_string", "cookies"):
+                request.pop(key, None)
+            if isinstance(request.get("url"), str):
+                request["url"] = loggable_path(request["url"])
+        if isinstance(event.get("transaction"), str):
+            event["transaction"] = loggable_path(event["transaction"])
         if request_id_var.get():
             event.setdefault("tags", {})["request_id"] = request_id_var.get()
         if order_number_var.get():
@@ -176,6 +187,6 @@ def sentry_init(dsn=None, **options):
     sentry_sdk.init(
         dsn=dsn, integrations=[DjangoIntegration(), CeleryIntegration()],
         environment=getattr(settings, "SENTRY_ENVIRONMENT", "") or None, traces_sample_rate=0,
-        before_send=tag_request_id, **options,
+        before_send=tag_request_id, max_request_body_size="never", include_local_variables=False, **options,
     )
     return True

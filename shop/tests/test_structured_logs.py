@@ -165,3 +165,28 @@ def test_with_a_dsn_errors_are_reported_with_the_request_id(fake_sentry):
     assert path == "/api/42/envelope/"
     text = body.decode("utf-8", "replace")
     assert "the tea ran out" in text and "req-sentry-1" in text
+
+
+@pytest.mark.urls("shop.tests.urls_failing")
+def test_a_sentry_report_carries_no_form_fields_query_string_or_local_values(fake_sentry):
+    # a failing checkout or sign-in must not copy the customer's address, phone, password or a reset
+    # token (query string) to an outside service; the stack's local values hold the same data
+    sentry_sdk = pytest.importorskip("sentry_sdk")
+    from django.test import Client
+
+    dsn, received = fake_sentry
+    client = Client(raise_request_exception=False)
+    try:
+        assert logs.sentry_init(dsn=dsn) is True
+        response = client.post("/write-then-fail?token=reset-secret-456",
+                               {"address": "12 Tahrir Street, Flat 9", "phone": "01001234567",
+                                "password": "hunter2-long-pass"})
+        sentry_sdk.flush(timeout=5)
+    finally:
+        sentry_sdk.init(dsn=None)
+    assert response.status_code == 500
+    assert received, "nothing reached the fake endpoint"
+    text = b"".join(body for _path, body in received).decode("utf-8", "replace")
+    assert "fails after writing" in text  # the report itself arrives
+    for secret in ("Tahrir", "01001234567", "hunter2", "reset-secret-456"):
+        assert secret not in text, secret
