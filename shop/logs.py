@@ -58,6 +58,23 @@ def loggable_path(path):
     return _SECRET_SEGMENT.sub(r"\1…", path)
 
 
+# in free text (a message, an error): a tracking link's token anywhere, and an e-mail address's mailbox
+_SECRET_IN_TEXT = re.compile(r"(/track/)[^/\s]+")
+_MAILBOX = re.compile(r"[\w.+%'-]+@(?=[\w-]+(?:\.[\w-]+)+)")
+
+
+def loggable_text(text):
+    """`text` (a message sent, a server's error) as a log line may hold it: tracking tokens masked and
+    e-mail addresses reduced to their domain (`…@example.com`), which is enough to see a mail server's
+    pattern; the outbox row's id names the recipient."""
+    return _MAILBOX.sub("…@", _SECRET_IN_TEXT.sub(r"\1…", str(text)))
+
+
+def loggable_phone(number):
+    """A phone number as a log line may hold it: its last three digits."""
+    return f"…{str(number)[-3:]}"
+
+
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON object: time, level, logger, message, request id, order number, extras."""
 

@@ -20,6 +20,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.utils import timezone
 
+from shop.logs import loggable_text
 from shop.models import OutboundEmail, OutboundEmailStatus
 from shop.outbound import outside_transaction
 
@@ -124,10 +125,10 @@ def _record_failure(email, error):
         last_error=f"{type(error).__name__}: {error}"[:ERROR_MAX],
     )
     if gave_up:
-        logger.error("e-mail %s to %s given up after %s attempt(s): %s", email.pk, email.to, email.attempts, error)
+        logger.error("e-mail %s given up after %s attempt(s): %s", email.pk, email.attempts, loggable_text(error))
     else:
-        logger.warning("e-mail %s to %s failed (attempt %s), will retry: %s", email.pk, email.to,
-                       email.attempts, error)
+        logger.warning("e-mail %s failed (attempt %s), will retry: %s", email.pk, email.attempts,
+                       loggable_text(error))
 
 
 def outbox_send_due(*, limit=200, budget=SWEEP_BUDGET):

@@ -29,6 +29,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from shop.logs import loggable_phone, loggable_text
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
 from shop.outbound import outside_transaction
 from shop.outbox import ERROR_MAX, SEND_LEASE, SWEEP_BUDGET, lapsed_claim, lapsed_give_up, retry_wait
@@ -74,7 +75,7 @@ class ConsoleSender:
     """Logs the message: for development and shops without a WhatsApp Business account."""
 
     def send(self, *, to: str, text: str) -> str:
-        logger.info("WhatsApp to %s: %s", to, text)
+        logger.info("WhatsApp to %s: %s", loggable_phone(to), loggable_text(text))
         return "console"
 
 
@@ -141,8 +142,8 @@ def whatsapp_deliver(*, message_id: int) -> bool:
         OutboundWhatsApp.objects.filter(pk=message.pk).update(
             status=S.FAILED if gave_up else S.QUEUED, next_attempt_at=timezone.now() + retry_wait(message.attempts),
             locked_until=None, last_error=str(error)[:ERROR_MAX])
-        logger.warning("WhatsApp message %s to %s failed (attempt %s%s): %s", message.pk, message.to,
-                       message.attempts, ", given up" if gave_up else "", error)
+        logger.warning("WhatsApp message %s to %s failed (attempt %s%s): %s", message.pk, loggable_phone(message.to),
+                       message.attempts, ", given up" if gave_up else "", loggable_text(error))
         if getattr(error, "service_down", False):
             raise
         return False

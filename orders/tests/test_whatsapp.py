@@ -143,7 +143,26 @@ def test_the_console_sender_is_the_default(api, make_product, checkout_body, cap
     _place(api, make_product, checkout_body, whatsappOptIn=True)
     with caplog.at_level("INFO", logger="shop.whatsapp"):
         assert whatsapp_send_due() == 1
-    assert "WhatsApp to 201012345678" in caplog.text
+    assert "WhatsApp to …678" in caplog.text
+
+
+def test_the_console_sender_logs_neither_the_phone_number_nor_the_tracking_link(api, make_product, checkout_body,
+                                                                                caplog):
+    # the default sender in production too: the link's token opens the order's page (name, address, phone)
+    _tea, order = _place(api, make_product, checkout_body, whatsappOptIn=True)
+    with caplog.at_level("INFO", logger="shop.whatsapp"):
+        assert whatsapp_send_due() == 1
+    token = tracking_path(order).rsplit("/", 1)[1]
+    assert "/track/…" in caplog.text and "Track your order" in caplog.text
+    assert token not in caplog.text and "201012345678" not in caplog.text
+
+
+def test_a_failed_send_logs_no_phone_number(api, make_product, checkout_body, fake_whatsapp, caplog):
+    fake_whatsapp.fail_next = 1
+    _place(api, make_product, checkout_body, whatsappOptIn=True)
+    with caplog.at_level("INFO", logger="shop.whatsapp"):
+        assert whatsapp_send_due() == 0
+    assert "failed (attempt 1)" in caplog.text and "201012345678" not in caplog.text
 
 
 def test_a_message_whose_worker_dies_on_every_attempt_is_given_up(fake_whatsapp, settings):

@@ -137,6 +137,18 @@ def test_an_address_the_mail_server_says_does_not_exist_is_given_up_at_once_and_
     assert [e.to for e in outbox_failed_list()] == ["gone@example.com"]
 
 
+def test_a_refused_mail_is_logged_without_the_recipients_address(broker, caplog):
+    # logs go to log services and stay for months: the row's id finds the mail, the address is personal data
+    refusals = {"gone@example.com": "550 5.1.1 no such user", "busy@example.com": "450 4.2.1 mailbox busy"}
+    with SmtpServer(refuse_recipients=refusals) as server, _smtp(server.port):
+        for to in refusals:
+            _queue(to=to)
+        with caplog.at_level("WARNING", logger="shop.outbox"):
+            outbox_send_due()
+    assert "given up" in caplog.text and "will retry" in caplog.text and "@example.com" in caplog.text
+    assert "gone@" not in caplog.text and "busy@" not in caplog.text
+
+
 def test_the_wait_between_retries_doubles_up_to_four_hours(settings):
     settings.EMAIL_RETRY_SECONDS = 60
     assert [retry_wait(n).total_seconds() for n in (1, 2, 3, 4)] == [60, 120, 240, 480]
