@@ -75,6 +75,18 @@ def loggable_phone(number):
     return f"…{str(number)[-3:]}"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+class PlainFormatter(logging.Formatter):
+    """LOG_FORMAT=plain: one line per record. Line breaks and other control characters in the message
+    (a path, a name, an error a visitor's input caused) are written escaped (`\\n`), so no input can
+    start a line of its own that looks like the shop's; a traceback below the line stays as it is."""
+
+    def formatMessage(self, record):
+        return _CONTROL.sub(lambda match: repr(match.group())[1:-1], super().formatMessage(record))
+
+
 class JsonFormatter(logging.Formatter):
     """A log record as one JSON object: time, level, logger, message, request id, order number, extras."""
 

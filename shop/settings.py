@@ -472,7 +472,8 @@ if LOG_FORMAT not in ("json", "plain"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    "formatters": {"plain": {"()": "shop.logs.PlainFormatter",
+                             "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s"},
                    "json": {"()": "shop.logs.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},

@@ -190,3 +190,19 @@ def test_a_sentry_report_carries_no_form_fields_query_string_or_local_values(fak
     assert "fails after writing" in text  # the report itself arrives
     for secret in ("Tahrir", "01001234567", "hunter2", "reset-secret-456"):
         assert secret not in text, secret
+
+
+def test_a_plain_log_line_cannot_be_split_by_what_a_visitor_typed(client, caplog):
+    # LOG_FORMAT=plain: a path (or any text) with a line break must not forge a second, official-looking line
+    from django.utils.module_loading import import_string
+
+    options = dict(settings.LOGGING["formatters"]["plain"])
+    formatter = import_string(options.pop("()"))(**options)
+    with caplog.at_level(logging.INFO, logger="shop.request"):
+        client.get("/x%0D%0A2026-11-29 INFO shop.request GET /admindash 200")
+    line, = [formatter.format(r) for r in caplog.records if r.name == "shop.request"]
+    assert "\n" not in line and "\r" not in line
+    assert line.endswith(r"GET /x\r\n2026-11-29 INFO shop.request GET /admindash 200 404")
+    # Arabic stays readable
+    record = logging.makeLogRecord({"msg": "طلب %s", "args": ("شاي",), "levelname": "INFO", "name": "t"})
+    assert formatter.format(record).endswith("طلب شاي")
