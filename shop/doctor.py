@@ -6,11 +6,14 @@ English, like the rest of the command line.
 """
 
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.http.request import validate_host
 from django.utils import timezone
 
 from shop import health
@@ -70,6 +73,9 @@ def check_https():
                                        "host a request names. Set it to the public https:// address."))
     elif site.scheme != "https":
         found.append(_problem("https", f"SITE_URL is {settings.SITE_URL}: use https://."))
+    if settings.SITE_URL and not validate_host(site.hostname or "", settings.ALLOWED_HOSTS):
+        found.append(_problem("https", f"SITE_URL's host {site.hostname} is not in ALLOWED_HOSTS: payment returns "
+                                       "and every link in the e-mails answer 400 Bad Request. Add it."))
     if not settings.SESSION_COOKIE_SECURE:
         found.append(_problem("https", "SESSION_COOKIE_SECURE is off: sign-in cookies travel over plain http."))
     if not settings.SECURE_HSTS_SECONDS:
@@ -144,13 +150,50 @@ def check_payments():
             missing.append("PAYMOB_INTEGRATION_IDS")
         if missing:
             found.append(_problem("payments", f"Paymob is chosen but {', '.join(missing)} is empty."))
-        key = settings.PAYMOB_SECRET_KEY or ""
-        if "_test_" in key or key.startswith(("sk_test", "egy_sk_test")):
-            found.append(_problem("payments", "PAYMOB_SECRET_KEY is a test key: no real money moves."))
+        if not settings.PAYMOB_API_KEY:
+            found.append(_problem("payments", "PAYMOB_API_KEY is empty: the shop cannot ask Paymob about a payment "
+                                              "whose callback was lost, so such an order expires unpaid after 30 "
+                                              "minutes although the customer paid."))
+        for name in ("PAYMOB_SECRET_KEY", "PAYMOB_PUBLIC_KEY"):
+            key = getattr(settings, name) or ""
+            if "_test_" in key or key.startswith(("sk_test", "pk_test")):
+                found.append(_problem("payments", f"{name} is a test key: no real money moves."))
+        if urlsplit(settings.PAYMOB_BASE_URL).scheme != "https":
+            found.append(_problem("payments", f"PAYMOB_BASE_URL is {settings.PAYMOB_BASE_URL}: the keys would "
+                                              "cross the network readable; use https://."))
     if settings.PAYMENT_SANDBOX:
         found.append(_problem("payments", "PAYMENT_SANDBOX is on: anyone can mark an order paid on the test "
                                           "page. Set PAYMENT_SANDBOX=0."))
     return found
+
+
+def check_whatsapp():
+    if settings.WHATSAPP_BACKEND != "cloud":
+        return [_note("WhatsApp", "WHATSAPP_BACKEND is console: customers who ask for order updates on WhatsApp "
+                                  "at checkout get none (they are only logged). Set WHATSAPP_BACKEND=cloud with "
+                                  "WHATSAPP_PHONE_NUMBER_ID and WHATSAPP_ACCESS_TOKEN.")]
+    missing = [name for name in ("WHATSAPP_PHONE_NUMBER_ID", "WHATSAPP_ACCESS_TOKEN") if not getattr(settings, name)]
+    if missing:
+        return [_problem("WhatsApp", f"WHATSAPP_BACKEND is cloud but {', '.join(missing)} is empty: no order "
+                                     "update is sent.")]
+    return []
+
+
+def _writable(folder):
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
+            return True
+    except OSError:
+        return False
+
+
+def check_folders():
+    """DATA_DIR (cache, embedded job queue, backups) and MEDIA_ROOT (uploads): written only when first used,
+    so a read-only mount or a wrong owner shows up as a failed upload or a lost backup."""
+    return [_problem("folders", f"{name} ({folder}) cannot be written by this user: "
+                                f"{'uploads' if name == 'MEDIA_ROOT' else 'the cache, job queue and backups'} fail.")
+            for name in ("DATA_DIR", "MEDIA_ROOT") if not _writable(folder := getattr(settings, name))]
 
 
 def check_backups(*, now=None):
@@ -183,7 +226,7 @@ def check_errors():
 
 
 CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_email, check_outbox, check_payments,
-          check_backups, check_background, check_errors]
+          check_whatsapp, check_folders, check_backups, check_background, check_errors]
 
 
 def doctor_run():

@@ -31,6 +31,11 @@ def production(settings, monkeypatch):
     settings.PAYMOB_PUBLIC_KEY = "egy_pk_live_abc"
     settings.PAYMOB_HMAC_SECRET = "hmac"
     settings.PAYMOB_INTEGRATION_IDS = ["12345"]
+    settings.PAYMOB_API_KEY = "ZXlKaGJHY2lPaUpJVXpVeE1pSXNJblI1Y0NJNklrcFhWQ0o5"
+    settings.PAYMOB_BASE_URL = "https://accept.paymob.com"
+    settings.WHATSAPP_BACKEND = "cloud"
+    settings.WHATSAPP_PHONE_NUMBER_ID = "1234567890"
+    settings.WHATSAPP_ACCESS_TOKEN = "EAAG-token"
     settings.SENTRY_DSN = "https://key@errors.example/1"
     Heartbeat.objects.create(name="backup", seen_at=timezone.now() - timedelta(hours=3))
     Heartbeat.objects.create(name="worker")
@@ -66,6 +71,14 @@ def test_a_production_ready_shop_passes(production, capsys):
     ({"PAYMENT_SANDBOX": True}, "payments", "PAYMENT_SANDBOX is on"),
     ({"PAYMOB_SECRET_KEY": "egy_sk_test_abc"}, "payments", "test key"),
     ({"PAYMOB_HMAC_SECRET": ""}, "payments", "PAYMOB_HMAC_SECRET"),
+    # without it a payment whose callback is lost is never asked about: the order expires unpaid
+    ({"PAYMOB_API_KEY": ""}, "payments", "PAYMOB_API_KEY"),
+    ({"PAYMOB_PUBLIC_KEY": "egy_pk_test_abc"}, "payments", "PAYMOB_PUBLIC_KEY is a test key"),
+    ({"PAYMOB_BASE_URL": "http://accept.paymob.com"}, "payments", "https://"),
+    # payment returns and every e-mail link would answer 400 Bad Request
+    ({"SITE_URL": "https://www.shop.example"}, "https", "not in ALLOWED_HOSTS"),
+    ({"SITE_URL": ""}, "https", "SITE_URL is not set"),
+    ({"WHATSAPP_BACKEND": "cloud", "WHATSAPP_ACCESS_TOKEN": ""}, "WhatsApp", "WHATSAPP_ACCESS_TOKEN"),
 ])
 def test_each_misconfiguration_is_named_and_fails(production, capsys, change, topic, words):
     # given
@@ -133,6 +146,24 @@ def test_given_up_whatsapp_messages_are_named(production, capsys):
     OutboundWhatsApp.objects.create(to="201012345679", text="y", status="failed")
     code, out = _doctor(capsys)
     assert code == 0 and "2 WhatsApp messages were given up" in out
+
+
+@pytest.mark.parametrize("name", ["MEDIA_ROOT", "DATA_DIR"])
+def test_a_folder_the_shop_cannot_write_fails(production, capsys, tmp_path, name):
+    # uploads, the cache, the job queue and backups would fail only when first used; a path under a file
+    # stands for a read-only mount or a wrong owner (the tests run as root, which may write anywhere)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    setattr(production, name, blocker / "sub")
+    code, out = _doctor(capsys)
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " folders:" in line)
+    assert code == 1 and name in problem and str(blocker / "sub") in problem
+
+
+def test_whatsapp_updates_only_logged_are_a_note(production, capsys):
+    production.WHATSAPP_BACKEND = "console"
+    code, out = _doctor(capsys)
+    assert code == 0 and "WHATSAPP_BACKEND is console" in out
 
 
 def test_notes_alone_do_not_fail(production, capsys):
