@@ -142,8 +142,6 @@ def backup_create(*, output_dir=None, now=None):
         (_snapshot_sqlite if engine == "sqlite" else _snapshot_postgresql)(database)
         media_files = [p for p in media_root.rglob("*") if p.is_file()] if media_root.is_dir() else []
         key_file = _generated_key_file()
-        manifest = {"format": FORMAT, "created_at": now.isoformat(), "engine": engine,
-                    "database": database.name, "media_files": len(media_files), "secret_key": key_file is not None}
         # written under a name of its own (two backups at once each have theirs), renamed when complete:
         # never a half-written archive under a final name
         handle, name = tempfile.mkstemp(dir=output_dir, prefix=".nile-tea-", suffix=PARTIAL)
@@ -151,15 +149,22 @@ def backup_create(*, output_dir=None, now=None):
         partial = Path(name)
         try:
             with tarfile.open(partial, "w:gz") as tar:
+                tar.add(database, arcname=database.name)
+                if key_file is not None:
+                    tar.add(key_file, arcname="secret_key")
+                archived = 0
+                for path in media_files:
+                    try:
+                        tar.add(path, arcname=f"media/{path.relative_to(media_root).as_posix()}")
+                    except FileNotFoundError:  # deleted (a picture replaced) since the listing: not needed
+                        continue
+                    archived += 1
+                manifest = {"format": FORMAT, "created_at": now.isoformat(), "engine": engine,
+                            "database": database.name, "media_files": archived, "secret_key": key_file is not None}
                 data = json.dumps(manifest, indent=2).encode()
                 info = tarfile.TarInfo("manifest.json")
                 info.size, info.mtime = len(data), int(now.timestamp())
                 tar.addfile(info, fileobj=_bytes(data))
-                tar.add(database, arcname=database.name)
-                if key_file is not None:
-                    tar.add(key_file, arcname="secret_key")
-                for path in media_files:
-                    tar.add(path, arcname=f"media/{path.relative_to(media_root).as_posix()}")
             archive = _archive_place(partial, output_dir, now)
         finally:
             partial.unlink(missing_ok=True)

@@ -185,3 +185,40 @@ def test_a_backup_killed_halfway_leaves_nothing_behind_for_long(tmp_path, monkey
         backup.backup_create(output_dir=tmp_path)
     # then the old leftover is gone, the running one's file is left alone, and the failed one left nothing
     assert sorted(path.name for path in tmp_path.iterdir()) == [running.name]
+
+
+def test_a_picture_deleted_while_the_backup_runs_does_not_fail_the_backup(tmp_path, monkeypatch):
+    # given two pictures, one of which staff delete (or the importer replaces) while the archive is written
+    from shop import backup
+
+    media = Path(settings.MEDIA_ROOT) / "products"
+    media.mkdir(parents=True, exist_ok=True)
+    kept, deleted = media / "backup-race-kept.png", media / "backup-race-deleted.png"
+    kept.write_bytes(PNG)
+    deleted.write_bytes(PNG)
+    add = tarfile.TarFile.add
+
+    def add_while_staff_delete(self, name, *args, **kwargs):
+        deleted.unlink(missing_ok=True)  # gone after the listing, before its turn in the archive
+        return add(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(tarfile.TarFile, "add", add_while_staff_delete)
+    try:
+        # when
+        archive, manifest = backup.backup_create(output_dir=tmp_path)
+    finally:
+        kept.unlink(missing_ok=True)
+        deleted.unlink(missing_ok=True)
+    # then the backup is made, with what was there; the manifest counts what the archive holds
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+    assert "media/products/backup-race-kept.png" in names and "media/products/backup-race-deleted.png" not in names
+    assert manifest["media_files"] == sum(name.startswith("media/") for name in names)
+
+
+def test_an_archive_is_readable_by_its_owner_only(tmp_path):
+    from shop import backup
+
+    archive, _manifest = backup.backup_create(output_dir=tmp_path / "backups")
+    # it holds every customer's name, address and phone, and maybe the secret key
+    assert archive.stat().st_mode & 0o777 == 0o600
