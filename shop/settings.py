@@ -236,6 +236,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", defa
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
 # Off unless set: production sets it (or its proxy redirects); `check --deploy` reminds.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=False)
+# load balancers and monitors ask a web process directly over plain http: a redirect reads as "down"
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 PERMISSIONS_POLICY = ", ".join(f"{feature}=()" for feature in (

@@ -149,3 +149,15 @@ def test_a_report_address_cannot_smuggle_directives_into_the_policy(tmp_path):
     result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=environment,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "CSP_REPORT_URI" in result.stderr
+
+
+@pytest.mark.django_db
+def test_with_the_https_redirect_on_the_health_check_still_answers_over_plain_http(settings):
+    # a load balancer or monitor asks the web process directly, over http, without X-Forwarded-Proto:
+    # a redirect there reads as "down" and takes every process out of rotation
+    settings.SECURE_SSL_REDIRECT = True
+    client = Client()
+    health = client.get("/healthz")
+    assert health.status_code in (200, 503) and "status" in health.json()
+    assert client.get("/").status_code == 301
+    assert client.get("/healthz/x").status_code == 301  # only the health check itself
