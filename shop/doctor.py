@@ -88,6 +88,17 @@ def check_https():
     return found
 
 
+def check_proxy():
+    """gunicorn serves plain http (Procfile): an https SITE_URL means a proxy in front, whose address every
+    request then comes from unless TRUSTED_PROXY_COUNT says to read X-Forwarded-For."""
+    if urlsplit(settings.SITE_URL or "").scheme == "https" and not settings.TRUSTED_PROXY_COUNT:
+        return [_problem("proxy", "TRUSTED_PROXY_COUNT is 0 but SITE_URL is https, so a proxy stands in front: "
+                                  "every shopper has the proxy's address, and shares one checkout and sign-in "
+                                  "limit (RATE_LIMIT_CHECKOUT for the whole shop) and one lockout per account. "
+                                  "Set TRUSTED_PROXY_COUNT=1 (one proxy that sets X-Forwarded-For).")]
+    return []
+
+
 def check_email():
     backend = settings.EMAIL_BACKEND.rsplit(".", 2)[-2]
     if backend != "smtp":
@@ -225,8 +236,8 @@ def check_errors():
     return []
 
 
-CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_email, check_outbox, check_payments,
-          check_whatsapp, check_folders, check_backups, check_background, check_errors]
+CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email, check_outbox,
+          check_payments, check_whatsapp, check_folders, check_backups, check_background, check_errors]
 
 
 def doctor_run():

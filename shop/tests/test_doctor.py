@@ -23,6 +23,7 @@ def production(settings, monkeypatch):
     settings.SESSION_COOKIE_SECURE = True
     settings.SECURE_HSTS_SECONDS = 31536000
     settings.SECURE_SSL_REDIRECT = True
+    settings.TRUSTED_PROXY_COUNT = 1
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.DEFAULT_FROM_EMAIL = "Nile Highlands Tea <shop@shop.example>"
     settings.PAYMENT_PROVIDER = "paymob"
@@ -79,6 +80,9 @@ def test_a_production_ready_shop_passes(production, capsys):
     ({"SITE_URL": "https://www.shop.example"}, "https", "not in ALLOWED_HOSTS"),
     ({"SITE_URL": ""}, "https", "SITE_URL is not set"),
     ({"WHATSAPP_BACKEND": "cloud", "WHATSAPP_ACCESS_TOKEN": ""}, "WhatsApp", "WHATSAPP_ACCESS_TOKEN"),
+    # https comes through a proxy: every shopper would share its address, and so one checkout limit
+    # (20 an hour for the whole shop) and one sign-in lockout per account
+    ({"TRUSTED_PROXY_COUNT": 0}, "proxy", "TRUSTED_PROXY_COUNT is 0"),
 ])
 def test_each_misconfiguration_is_named_and_fails(production, capsys, change, topic, words):
     # given
