@@ -105,6 +105,9 @@ def check_email():
         return [_problem("e-mail", f"E-mail goes to the {backend} backend, not a mail server: customers get "
                                    "no confirmations. Set EMAIL_HOST and its account.")]
     found = []
+    if settings.EMAIL_HOST_USER and not (settings.EMAIL_USE_TLS or settings.EMAIL_USE_SSL):
+        found.append(_problem("e-mail", "EMAIL_USE_TLS and EMAIL_USE_SSL are off: the mail account's password "
+                                        "and every e-mail cross the network readable. Turn one on."))
     if "@localhost" in settings.DEFAULT_FROM_EMAIL:
         found.append(_problem("e-mail", f"DEFAULT_FROM_EMAIL is {settings.DEFAULT_FROM_EMAIL}: use the shop's "
                                         "own address, or mail is refused as spam."))

@@ -341,7 +341,12 @@ if EMAIL_HOST:
     EMAIL_PORT = env("EMAIL_PORT", cast=int, default=587)
     EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
     EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    # 465 speaks TLS from the first byte (SSL); other ports start plain and upgrade (STARTTLS)
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=not EMAIL_USE_SSL)
+    if EMAIL_USE_SSL and EMAIL_USE_TLS:
+        raise ConfigError("EMAIL_USE_SSL", "and EMAIL_USE_TLS cannot both be on: SSL for port 465, TLS (STARTTLS) "
+                                           "for 587")
     EMAIL_TIMEOUT = 15
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

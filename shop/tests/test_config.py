@@ -85,3 +85,20 @@ def test_a_job_queued_on_the_embedded_broker_lands_in_its_folder_and_logs_no_war
         message.unlink()
     assert len(queued) == 1
     assert [record.getMessage() for record in caplog.records] == []
+
+
+def _email_settings(tmp_path, **env):
+    code = ("from django.conf import settings as s; "
+            "print(s.EMAIL_PORT, s.EMAIL_USE_TLS, getattr(s, 'EMAIL_USE_SSL', None))")
+    result = _manage("shell", "-v", "0", "-c", code, DATA_DIR=str(tmp_path), EMAIL_HOST="smtp.example.com", **env)
+    return result.returncode, result.stdout.strip() or result.stderr.strip()
+
+
+def test_a_mail_server_on_port_465_is_spoken_to_over_tls_from_the_first_byte(tmp_path):
+    # port 465 (implicit TLS, what many hosts give) never answers STARTTLS: every mail would wait out
+    # its timeout and fail
+    assert _email_settings(tmp_path, EMAIL_PORT="465") == (0, "465 False True")
+    assert _email_settings(tmp_path, EMAIL_PORT="587") == (0, "587 True False")
+    assert _email_settings(tmp_path, EMAIL_PORT="2465", EMAIL_USE_SSL="1") == (0, "2465 False True")
+    code, error = _email_settings(tmp_path, EMAIL_USE_SSL="1", EMAIL_USE_TLS="1")
+    assert code == 2 and error.startswith("Configuration error: EMAIL_USE_SSL")

@@ -25,6 +25,7 @@ def production(settings, monkeypatch):
     settings.SECURE_SSL_REDIRECT = True
     settings.TRUSTED_PROXY_COUNT = 1
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST_USER, settings.EMAIL_USE_TLS, settings.EMAIL_USE_SSL = "shop@shop.example", True, False
     settings.DEFAULT_FROM_EMAIL = "Nile Highlands Tea <shop@shop.example>"
     settings.PAYMENT_PROVIDER = "paymob"
     settings.PAYMENT_SANDBOX = False
@@ -68,6 +69,8 @@ def test_a_production_ready_shop_passes(production, capsys):
     ({"SESSION_COOKIE_SECURE": False}, "https", "SESSION_COOKIE_SECURE"),
     ({"SECURE_HSTS_SECONDS": 0}, "https", "SECURE_HSTS_SECONDS"),
     ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "e-mail", "console backend"),
+    # the mail account's password would cross the network readable
+    ({"EMAIL_USE_TLS": False}, "e-mail", "EMAIL_USE_TLS"),
     ({"PAYMENT_PROVIDER": "sandbox"}, "payments", "sandbox"),
     ({"PAYMENT_SANDBOX": True}, "payments", "PAYMENT_SANDBOX is on"),
     ({"PAYMOB_SECRET_KEY": "egy_sk_test_abc"}, "payments", "test key"),
