@@ -30,6 +30,7 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
 
+from shop.config import write_private
 from shop.models import Heartbeat
 
 FORMAT = 1
@@ -265,8 +266,10 @@ def restore_archive(*, archive, force=False):
             # the key the links in customers' e-mails were signed with (tracking, unsubscribe);
             # the shop's processes read it when they start
             target = Path(settings.DATA_DIR) / "secret_key"
-            shutil.copyfile(key, target)
-            target.chmod(0o600)
+            draft = target.with_name(f".secret_key.restore.{os.getpid()}")
+            draft.unlink(missing_ok=True)
+            write_private(draft, key.read_text())
+            os.replace(draft, target)
     connections.close_all()
     call_command("migrate", interactive=False, verbosity=0)
     return manifest

@@ -56,8 +56,7 @@ def secret_key(data_dir):
         # written whole under another name, then linked into place: of processes starting together, the
         # first link wins and every one reads that key (never an empty or half-written file)
         draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
-        draft.write_text(secrets.token_urlsafe(50))
-        draft.chmod(0o600)
+        write_private(draft, secrets.token_urlsafe(50))
         try:
             os.link(draft, path)
         except FileExistsError:
@@ -65,6 +64,13 @@ def secret_key(data_dir):
         finally:
             draft.unlink()
     return path.read_text().strip()
+
+
+def write_private(path, text):
+    """Write a new file `path` readable by this user only from its first byte (not chmod-ed after)."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(handle, "w") as file:
+        file.write(text)
 
 
 _SUPPORTED_ENGINES = {"django.db.backends.sqlite3", "django.db.backends.postgresql"}

@@ -60,6 +60,32 @@ def test_processes_starting_together_all_read_the_one_key_the_first_wrote(tmp_pa
     assert [path.name for path in tmp_path.iterdir()] == ["secret_key"]
 
 
+def test_the_generated_key_is_never_readable_by_other_users_not_even_while_it_is_written(tmp_path, monkeypatch):
+    # another account on the machine reading the key, even for a moment, can sign tracking links and
+    # sessions; so the draft is private from the moment it is created, whatever the umask
+    from shop.config import secret_key
+
+    monkeypatch.setenv("SECRET_KEY", "")
+    seen = []
+    link = os.link
+
+    def link_and_look(source, target):
+        seen.append(os.stat(source).st_mode & 0o777)
+        return link(source, target)
+
+    def no_chmod(self, mode):  # the draft's mode must not depend on a chmod after its bytes are in
+        pass
+
+    monkeypatch.setattr(os, "link", link_and_look)
+    monkeypatch.setattr(Path, "chmod", no_chmod)
+    old = os.umask(0o022)
+    try:
+        secret_key(tmp_path)
+    finally:
+        os.umask(old)
+    assert seen == [0o600] and (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
 @pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="the embedded broker is used only without Redis")
 def test_the_embedded_broker_keeps_every_folder_under_the_data_folder(settings):
     folders = {k: v for k, v in settings.CELERY_BROKER_TRANSPORT_OPTIONS.items() if k.endswith("_folder")
