@@ -45,8 +45,26 @@ class CursorWrapper(SQLiteCursorWrapper):
         return super().convert_query(query, param_names=param_names)
 
 
+def _others_shut_out(name):
+    """Take other accounts' read access off the database file and its WAL files (created with the umask's
+    mode: 0644): they hold every customer's address and password hash. The group keeps its access, for
+    installs whose processes share a group."""
+    for path in (f"{name}", f"{name}-wal", f"{name}-shm"):
+        try:
+            mode = os.stat(path).st_mode
+            if mode & 0o007:
+                os.chmod(path, mode & 0o7770)
+        except OSError:  # not there (an in-memory database, no WAL yet) or not ours
+            continue
+
+
 class DatabaseWrapper(SQLiteDatabaseWrapper):
     _writer_file: int | None = None
+
+    def get_new_connection(self, conn_params):
+        connection = super().get_new_connection(conn_params)
+        _others_shut_out(self.settings_dict["NAME"])
+        return connection
 
     def create_cursor(self, name=None):
         return self.connection.cursor(factory=CursorWrapper)

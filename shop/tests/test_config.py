@@ -128,3 +128,19 @@ def test_a_mail_server_on_port_465_is_spoken_to_over_tls_from_the_first_byte(tmp
     assert _email_settings(tmp_path, EMAIL_PORT="2465", EMAIL_USE_SSL="1") == (0, "2465 False True")
     code, error = _email_settings(tmp_path, EMAIL_USE_SSL="1", EMAIL_USE_TLS="1")
     assert code == 2 and error.startswith("Configuration error: EMAIL_USE_SSL")
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="the SQLite file of the default install")
+def test_the_sqlite_database_is_not_readable_by_other_accounts(tmp_path):
+    # it holds every customer's name, address, phone and password hash, like the 0600 backups of it; the
+    # write-ahead log beside it holds the latest writes
+    code = ("import os; from django.db import connection; c = connection.cursor(); "
+            "c.execute('CREATE TABLE probe (n int)'); c.execute('INSERT INTO probe VALUES (1)'); "
+            "name = connection.settings_dict['NAME']; "
+            "print({s: oct(os.stat(name + s).st_mode & 0o777) for s in ('', '-wal', '-shm')})")
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "shop.settings", "DATA_DIR": str(tmp_path)}
+    environment.pop("DATABASE_URL", None)
+    result = subprocess.run(["sh", "-c", 'umask 022 && exec "$0" manage.py shell -v 0 -c "$1"', sys.executable, code],
+                            cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "{'': '0o640', '-wal': '0o640', '-shm': '0o640'}"
