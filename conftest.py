@@ -12,6 +12,7 @@ from accounts.models import Role, User
 from catalog.suggest import index_reset
 from catalog.views import delivery_estimates_forget
 from importer import addresses
+from shop import queue
 
 PASSWORD = "correct horse 42"
 
@@ -71,6 +72,14 @@ def _english_by_default():
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def _broker_not_resting():
+    # a test's broker outage must not make the next tests' jobs skip the broker (shop.queue.RESTING_SECONDS)
+    queue.broker_answered()
+    yield
+    queue.broker_answered()
 
 
 @pytest.fixture(autouse=True)

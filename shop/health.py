@@ -11,6 +11,7 @@ from django.utils import timezone
 from shop.celery import app
 from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 from shop.outbox import outbox_failed_count, outbox_late_count
+from shop.queue import broker_answered, broker_failed, broker_resting
 
 
 def database_ok():
@@ -34,14 +35,18 @@ def cache_ok():
 
 
 def broker_ok():
-    """Return whether the Celery broker accepts connections."""
-
-    try:
-        with app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, timeout=2)
-        return True
-    except Exception:
+    """Return whether the Celery broker accepts connections, waiting at most about a second for it; down
+    without asking while requests rest from it (shop.queue: it failed in this process moments ago)."""
+    if broker_resting():
         return False
+    try:
+        with app.connection_for_write(transport_options={"socket_connect_timeout": 1, "socket_timeout": 1}) as conn:
+            conn.ensure_connection(max_retries=0, timeout=2)
+    except Exception:
+        broker_failed()
+        return False
+    broker_answered()
+    return True
 
 
 def worker_seen_recently(*, within=timedelta(minutes=3)):
