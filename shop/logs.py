@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from celery.signals import before_task_publish, task_postrun, task_prerun
 from django.conf import settings
+from django.http import HttpRequest
 
 request_id_var = contextvars.ContextVar("request_id", default="")
 order_number_var = contextvars.ContextVar("order_number", default="")
@@ -70,6 +71,20 @@ def loggable_text(text):
     return _MAILBOX.sub("…@", _SECRET_IN_TEXT.sub(r"\1…", str(text)))
 
 
+def _loggable(value):
+    """A log record's value as a line may hold it: a request as its method and masked path (its text
+    carries the query string), text through loggable_text, lists and dicts item by item."""
+    if isinstance(value, HttpRequest):
+        return f"<{value.method} {loggable_path(value.path)}>"
+    if isinstance(value, str):
+        return loggable_text(value)
+    if isinstance(value, list | tuple):
+        return [_loggable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _loggable(item) for key, item in value.items()}
+    return value
+
+
 def loggable_phone(number):
     """A phone number as a log line may hold it: its last three digits."""
     return f"…{str(number)[-3:]}"
@@ -84,7 +99,8 @@ class PlainFormatter(logging.Formatter):
     start a line of its own that looks like the shop's; a traceback below the line stays as it is."""
 
     def formatMessage(self, record):
-        return _CONTROL.sub(lambda match: repr(match.group())[1:-1], super().formatMessage(record))
+        text = loggable_text(super().formatMessage(record))
+        return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 class JsonFormatter(logging.Formatter):
@@ -95,7 +111,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": loggable_text(record.getMessage()),
         }
         request_id = getattr(record, "request_id", None) or request_id_var.get()
         order_number = getattr(record, "order_number", None) or order_number_var.get()
@@ -106,7 +122,7 @@ class JsonFormatter(logging.Formatter):
         for key, value in vars(record).items():
             if key not in _STANDARD and key not in entry and key not in ("request_id", "order_number") \
                     and not key.startswith("_"):
-                entry[key] = value
+                entry[key] = _loggable(value)
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False, default=str)
@@ -207,6 +223,10 @@ def sentry_init(dsn=None, **options):
                 request["url"] = loggable_path(request["url"])
         if isinstance(event.get("transaction"), str):
             event["transaction"] = loggable_path(event["transaction"])
+        # an event made from a log line ("Internal Server Error: /track/…"), and the lines before it
+        for key in ("logentry", "message", "extra", "breadcrumbs"):
+            if key in event:
+                event[key] = _loggable(event[key])
         if request_id_var.get():
             event.setdefault("tags", {})["request_id"] = request_id_var.get()
         if order_number_var.get():
@@ -216,6 +236,7 @@ def sentry_init(dsn=None, **options):
     sentry_sdk.init(
         dsn=dsn, integrations=[DjangoIntegration(), CeleryIntegration()],
         environment=getattr(settings, "SENTRY_ENVIRONMENT", "") or None, traces_sample_rate=0,
-        before_send=tag_request_id, max_request_body_size="never", include_local_variables=False, **options,
+        before_send=tag_request_id, before_breadcrumb=lambda crumb, hint: _loggable(crumb),
+        max_request_body_size="never", include_local_variables=False, **options,
     )
     return True

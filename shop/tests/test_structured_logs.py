@@ -206,3 +206,35 @@ def test_a_plain_log_line_cannot_be_split_by_what_a_visitor_typed(client, caplog
     # Arabic stays readable
     record = logging.makeLogRecord({"msg": "طلب %s", "args": ("شاي",), "levelname": "INFO", "name": "t"})
     assert formatter.format(record).endswith("طلب شاي")
+
+
+def test_djangos_own_error_lines_carry_no_tracking_token_or_query_string(client, caplog):
+    # Django logs every 4xx/5xx itself ("Not Found: /track/…", with the request, whose text has the query
+    # string): a mangled or expired link's token, an unsubscribe or reset token
+    from django.utils.module_loading import import_string
+
+    options = dict(settings.LOGGING["formatters"]["plain"])
+    plain = import_string(options.pop("()"))(**options)
+    with caplog.at_level(logging.INFO):
+        client.get("/track/secret-token-123")
+        client.get("/nope?token=reset-secret-456")
+    records = [r for r in caplog.records if r.name == "django.request"]
+    assert len(records) == 2
+    text = "\n".join(formatter.format(r) for r in records for formatter in (logs.JsonFormatter(), plain))
+    assert "Not Found: /track/…" in text and "Not Found: /nope" in text
+    assert "secret-token-123" not in text and "reset-secret-456" not in text
+
+
+def test_sentry_breadcrumbs_and_log_events_carry_no_tracking_token(fake_sentry):
+    sentry_sdk = pytest.importorskip("sentry_sdk")
+    dsn, received = fake_sentry
+    try:
+        assert logs.sentry_init(dsn=dsn) is True
+        logging.getLogger("shop.tests").warning("link: %s", "https://shop.example/track/secret-token-123")
+        logging.getLogger("shop.tests").error("Internal Server Error: %s", "/ar/track/secret-token-789")
+        sentry_sdk.flush(timeout=5)
+    finally:
+        sentry_sdk.init(dsn=None)
+    text = b"".join(body for _path, body in received).decode("utf-8", "replace")
+    assert "Internal Server Error" in text
+    assert "secret-token-123" not in text and "secret-token-789" not in text
