@@ -49,18 +49,19 @@ def log_order(number: str) -> None:
         order_number_var.set(number)
 
 
-# a path segment that is a secret: a tracking link's token opens its order's page to whoever holds it
-_SECRET_SEGMENT = re.compile(r"(/track/)[^/]+")
+# a path segment that is a secret: a tracking link's token opens its order's page to whoever holds it, an
+# unsubscribe link's takes its address off the newsletter
+_SECRET_SEGMENT = re.compile(r"(/track/|/unsubscribe/)[^/]+")
 
 
 def loggable_path(path):
-    """`path` as the request log keeps it: a tracking token masked (query strings, which carry reset and
+    """`path` as the request log keeps it: tracking and unsubscribe tokens masked (query strings, which carry reset and
     unsubscribe tokens, are never logged)."""
     return _SECRET_SEGMENT.sub(r"\1…", path)
 
 
 # in free text (a message, an error): a tracking link's token anywhere, and an e-mail address's mailbox
-_SECRET_IN_TEXT = re.compile(r"(/track/)[^/\s]+")
+_SECRET_IN_TEXT = re.compile(r"(/track/|/unsubscribe/)[^/\s]+")
 _MAILBOX = re.compile(r"[\w.+%'-]+@(?=[\w-]+(?:\.[\w-]+)+)")
 
 

@@ -44,9 +44,11 @@ def test_a_tracking_token_and_a_query_string_never_reach_the_log(client, caplog)
     with caplog.at_level(logging.INFO, logger="shop.request"):
         client.get("/track/secret-token-123")
         client.get("/reset-password?token=reset-secret-456")
+        client.get("/newsletter/unsubscribe/unsubscribe-secret-789")
     text = json.dumps(_lines(caplog, "shop.request"))
-    assert "secret-token-123" not in text and "reset-secret-456" not in text
-    assert [line["path"] for line in _lines(caplog, "shop.request")] == ["/track/…", "/reset-password"]
+    assert "secret-token-123" not in text and "reset-secret-456" not in text and "unsubscribe-secret" not in text
+    assert [line["path"] for line in _lines(caplog, "shop.request")] == ["/track/…", "/reset-password",
+                                                                         "/newsletter/unsubscribe/…"]
 
 
 def test_the_callers_request_id_is_honoured_and_a_bad_one_replaced(client, caplog):
