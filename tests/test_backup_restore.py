@@ -108,10 +108,19 @@ def test_sqlite_backup_restores_into_a_fresh_data_folder(tmp_path, a_shop_with_o
 
 @pytest.fixture
 def empty_postgres_database():
+    yield from _scratch_database("restore")
+
+
+@pytest.fixture
+def older_postgres_database():
+    yield from _scratch_database("older")
+
+
+def _scratch_database(suffix):
     import psycopg
 
     params = connection.settings_dict
-    name = f"{params['NAME']}_restore"[:63]
+    name = f"{params['NAME']}_{suffix}"[:63]
     admin = dict(host=params.get("HOST") or None, port=params.get("PORT") or None,
                  user=params.get("USER") or None, password=params.get("PASSWORD") or None, dbname="postgres")
     with psycopg.connect(**{k: v for k, v in admin.items() if v}, autocommit=True) as conn:
@@ -128,6 +137,30 @@ def empty_postgres_database():
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="runs when the suite runs on PostgreSQL")
 def test_postgresql_backup_restores_into_an_empty_database(tmp_path, a_shop_with_orders, empty_postgres_database):
     _backup_and_restore(tmp_path, a_shop_with_orders, database_url=empty_postgres_database)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="runs when the suite runs on PostgreSQL")
+def test_an_older_releases_postgresql_archive_restores_into_a_new_install_that_has_migrated(
+        tmp_path, older_postgres_database, empty_postgres_database):
+    # given an archive of an install one table behind (shop.FailedJob came in shop 0007) with a product
+    older = _fresh_env(tmp_path / "older", older_postgres_database)
+    make = "from tests.factories import make_product; make_product(slug='kericho')"
+    for command in (("migrate", "-v", "0"), ("migrate", "shop", "0006", "-v", "0"), ("shell", "-v", "0", "-c", make),
+                    ("backup", "--output", str(tmp_path / "backups"))):
+        done = _manage(older, *command)
+        assert done.returncode == 0, done.stderr
+    archive, = (tmp_path / "backups").glob("nile-tea-*.tar.gz")
+    # and a new install that ran its migrations (`make run` does) and holds nothing yet
+    new = _fresh_env(tmp_path / "new", empty_postgres_database)
+    assert _manage(new, "migrate", "-v", "0").returncode == 0
+    # when
+    restored = _manage(new, "restore", str(archive))
+    # then the archive's data is there and brought up to date
+    assert restored.returncode == 0, restored.stderr
+    read = _manage(new, "shell", "-v", "0", "-c",
+                   "from catalog.models import Product; from shop.models import FailedJob; "
+                   "print(list(Product.objects.values_list('slug', flat=True)), FailedJob.objects.count())")
+    assert read.stdout.strip() == "['kericho'] 0", read.stderr
 
 
 def test_an_archive_of_the_other_engine_or_no_archive_is_refused(tmp_path):
