@@ -1,9 +1,12 @@
 """The Celery app: broker from REDIS_URL, else the embedded filesystem broker."""
 
+import logging.config
 import os
 
 from celery import Celery
 from celery.schedules import crontab
+from celery.signals import setup_logging
+from django.conf import settings
 
 from shop.config import run_or_explain
 
@@ -12,6 +15,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
 app = Celery("shop")
 run_or_explain(lambda: app.config_from_object("django.conf:settings", namespace="CELERY"))
 app.autodiscover_tasks()
+
+
+@setup_logging.connect
+def _shop_logging(**kwargs) -> None:
+    """The worker and beat log like the web (settings.LOGGING: JSON lines, request ids, masked tokens).
+    With no receiver of this signal Celery puts its own plain format on the root logger instead."""
+    logging.config.dictConfig(settings.LOGGING)
 
 
 def _every(seconds: float, task: str) -> dict:

@@ -240,3 +240,19 @@ def test_sentry_breadcrumbs_and_log_events_carry_no_tracking_token(fake_sentry):
     text = b"".join(body for _path, body in received).decode("utf-8", "replace")
     assert "Internal Server Error" in text
     assert "secret-token-123" not in text and "secret-token-789" not in text
+
+
+def test_the_worker_keeps_the_shops_log_format():
+    # Celery replaces the root logger's handlers with its own plain format when the worker starts, unless
+    # the project configures logging itself: the jobs' lines lost their JSON, request id and masking
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    app.log.already_setup = False
+    try:
+        app.log.setup_logging_subsystem(loglevel="INFO")
+        formatters = [type(handler.formatter).__name__ for handler in root.handlers]
+    finally:
+        root.handlers[:], _level = saved
+        root.setLevel(saved[1])
+        app.log.already_setup = False
+    assert formatters == ["JsonFormatter"]
