@@ -16,6 +16,7 @@ from django.conf import settings
 from django.http.request import validate_host
 from django.utils import timezone
 
+from orders.payments.services import bad_hmac_mark
 from shop import health
 from shop.models import Heartbeat, OutboundEmail, OutboundWhatsApp
 from shop.outbox import LATE_AFTER, outbox_failed_count, outbox_late_count, outbox_late_error
@@ -172,6 +173,13 @@ def check_payments():
             key = getattr(settings, name) or ""
             if "_test_" in key or key.startswith(("sk_test", "pk_test")):
                 found.append(_problem("payments", f"{name} is a test key: no real money moves."))
+        rejected = Heartbeat.objects.filter(name=bad_hmac_mark("paymob")).first()
+        if rejected is not None:
+            found.append(_problem("payments", f"Paymob called back about one of the shop's payments "
+                                              f"({timezone.localtime(rejected.seen_at):%Y-%m-%d %H:%M}) with a "
+                                              "signature that did not match PAYMOB_HMAC_SECRET: copy the HMAC "
+                                              "secret from Paymob's dashboard. Until then every callback is "
+                                              "refused and payments wait for the shop to ask Paymob."))
         if urlsplit(settings.PAYMOB_BASE_URL).scheme != "https":
             found.append(_problem("payments", f"PAYMOB_BASE_URL is {settings.PAYMOB_BASE_URL}: the keys would "
                                               "cross the network readable; use https://."))

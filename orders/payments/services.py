@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from orders.actions import (
     order_amount_to_check,
@@ -23,9 +24,16 @@ from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStat
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
+from shop.models import Heartbeat
 from shop.money import quantize, to_minor_units
 
 logger = logging.getLogger("orders.payments")
+
+
+def bad_hmac_mark(provider_name: str) -> str:
+    """The Heartbeat row of the last callback about one of our payments whose HMAC did not verify: the
+    provider signs with another secret than ours (manage.py doctor reads it; a verified one clears it)."""
+    return f"{provider_name}-bad-hmac"
 
 
 class CallbackRejected(Exception):
@@ -244,19 +252,26 @@ def callback_process(*, provider_name: str, body: object, received_hmac: object,
         raise CallbackRejected("obj missing")
     provider = get_provider(provider_name)
     # only the providers that sign their callbacks (Paymob, the sandbox) have a secret
-    if not hmac_verify(obj, received_hmac, getattr(provider, "hmac_secret", "")):
-        logger.warning("%s callback with a bad HMAC rejected", provider_name)
-        raise CallbackRejected("bad hmac", status=403)
+    verified = hmac_verify(obj, received_hmac, getattr(provider, "hmac_secret", ""))
     try:
         result = transaction_result(obj)
     except PaymentError as exc:
+        if not verified:
+            logger.warning("%s callback with a bad HMAC rejected", provider_name)
+            raise CallbackRejected("bad hmac", status=403) from None
         raise CallbackRejected(exc.message) from None
+    ours = Payment.objects.filter(provider=provider_name, provider_order_id=result.provider_order_id)
+    if not verified:
+        logger.warning("%s callback with a bad HMAC rejected", provider_name)
+        if ours.exists():  # the provider itself, calling about our payment: our secret is not its
+            Heartbeat.objects.update_or_create(name=bad_hmac_mark(provider_name), defaults={"seen_at": timezone.now()})
+        raise CallbackRejected("bad hmac", status=403)
+    Heartbeat.objects.filter(name=bad_hmac_mark(provider_name)).delete()
     if not _integration_ours(provider, result):
         logger.warning("%s callback from integration %s, not one of ours, rejected", provider_name,
                        result.integration_id)
         raise CallbackRejected("integration not ours")
-    payment = (Payment.objects.select_related("order")
-               .filter(provider=provider_name, provider_order_id=result.provider_order_id).first())
+    payment = ours.select_related("order").first()
     if payment is None:
         logger.warning("%s callback for unknown order id %s", provider_name, result.provider_order_id)
         raise CallbackRejected("unknown order")

@@ -663,3 +663,32 @@ def test_a_callback_rebuilt_by_moving_the_amount_or_currency_into_the_date_is_re
     # then it is refused as unsigned, and nothing is recorded or flagged
     assert answer.status_code == 403
     assert PaymentEvent.objects.count() == 1 and not Order.objects.get().needs_attention
+
+
+def _hmac_findings():
+    from shop.doctor import check_payments
+
+    return [finding.text for finding in check_payments() if "did not match PAYMOB_HMAC_SECRET" in finding.text]
+
+
+def test_doctor_names_a_wrong_hmac_secret_once_paymob_calls_back_for_a_real_payment(
+        client, api, make_product, checkout_body, fake_paymob, settings):
+    # the commonest Paymob mistake: the HMAC secret copied wrong; every real callback is then refused
+    # (403) and the orders wait for an inquiry or expire, while nothing said why
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    body = _callback_body(payment)
+    # a stranger's forgery naming no payment of ours raises no alarm
+    stranger = _callback_body(payment)
+    stranger["obj"]["order"]["id"] = 999999
+    assert _post_callback(client, stranger, hmac_sign(stranger["obj"], "guessed")).status_code == 403
+    assert _hmac_findings() == []
+    # when Paymob signs with the secret in its dashboard, which is not the shop's
+    assert _post_callback(client, body, hmac_sign(body["obj"], "the-dashboards-secret")).status_code == 403
+    # then
+    problem, = _hmac_findings()
+    assert "PAYMOB_HMAC_SECRET" in problem
+    # and once the secret is right and a callback verifies, the alarm is over
+    settings.PAYMOB_HMAC_SECRET = "the-dashboards-secret"
+    assert _post_callback(client, body, hmac_sign(body["obj"], "the-dashboards-secret")).status_code == 200
+    assert _hmac_findings() == []
