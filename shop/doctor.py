@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db import connection
 from django.http.request import validate_host
 from django.utils import timezone
 
@@ -218,6 +219,43 @@ def check_folders():
             for name in ("DATA_DIR", "MEDIA_ROOT") if not _writable(folder := getattr(settings, name))]
 
 
+MOUNTS = Path("/proc/mounts")
+NETWORK_FILESYSTEMS = ("nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ceph", "glusterfs", "fuse.sshfs",
+                       "fuse.glusterfs", "fuse.s3fs", "fuse.rclone")
+
+
+def _filesystem_of(path):
+    """The type of the file system `path` is on, from MOUNTS (the longest mount point above it); None when
+    it cannot be read (not Linux)."""
+    try:
+        lines = MOUNTS.read_text().splitlines()
+    except OSError:
+        return None
+    found = ("", None)
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        mount = parts[1].replace("\\040", " ")
+        if (path == mount or path.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(found[0]):
+            found = (mount, parts[2])
+    return found[1]
+
+
+def check_database():
+    """SQLite on a network share: its WAL needs memory shared on one machine, so processes on two machines
+    sharing the folder corrupt it (one machine's several processes are fine)."""
+    if connection.vendor != "sqlite":
+        return []
+    folder = str(Path(connection.settings_dict["NAME"]).resolve().parent)
+    filesystem = _filesystem_of(folder)
+    if filesystem in NETWORK_FILESYSTEMS:
+        return [_problem("database", f"The SQLite database is on a network share ({filesystem}, {folder}): "
+                                     "it is corrupted when processes on more than one machine use it. Keep "
+                                     "DATA_DIR on a local disk, or use PostgreSQL (DATABASE_URL).")]
+    return []
+
+
 def check_backups(*, now=None):
     now = now or timezone.now()
     mark = Heartbeat.objects.filter(name="backup").first()
@@ -248,7 +286,7 @@ def check_errors():
 
 
 CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email, check_outbox,
-          check_payments, check_whatsapp, check_folders, check_backups, check_background, check_errors]
+          check_payments, check_whatsapp, check_database, check_folders, check_backups, check_background, check_errors]
 
 
 def doctor_run():

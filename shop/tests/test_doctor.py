@@ -1,6 +1,7 @@
 """manage.py doctor (issue 17): a production-ready shop passes; each misconfiguration is named and fails."""
 
 from datetime import timedelta
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -188,3 +189,25 @@ def test_a_backup_makes_the_backup_check_pass(production, capsys, tmp_path):
     # then
     code, out = _doctor(capsys)
     assert code == 0, out
+
+
+@pytest.mark.parametrize("fstype", ["nfs4", "cifs", "fuse.sshfs"])
+def test_a_sqlite_database_on_a_network_share_fails(production, capsys, tmp_path, monkeypatch, fstype):
+    # SQLite's WAL needs shared memory on one machine: web processes on two machines sharing the folder
+    # over the network corrupt the database
+    from django.db import connection
+
+    from shop import doctor
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the SQLite install")
+    share = str(Path(connection.settings_dict["NAME"]).resolve().parent)
+    mounts = tmp_path / "mounts"
+    mounts.write_text(f"/dev/sda1 / ext4 rw 0 0\nfiler:/export {share} {fstype} rw 0 0\n")
+    monkeypatch.setattr(doctor, "MOUNTS", mounts)
+    code, out = _doctor(capsys)
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " database:" in line)
+    assert code == 1 and fstype in problem
+    # a local disk is fine
+    mounts.write_text("/dev/sda1 / ext4 rw 0 0\n")
+    assert _doctor(capsys)[0] == 0
