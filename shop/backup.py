@@ -38,6 +38,8 @@ PARTIAL = ".partial"  # an archive being written
 BACKUP_MARK = "backup"  # Heartbeat row: when the last backup finished (manage.py doctor reads it)
 # the tables that make an install "not empty"
 DATA_TABLES = ("accounts_user", "catalog_product", "orders_order")
+# the database's name in the archive, by engine
+_DATABASE_FILE = {"sqlite": "db.sqlite3", "postgresql": "db.dump"}
 
 
 class BackupError(Exception):
@@ -139,7 +141,7 @@ def backup_create(*, output_dir=None, now=None):
     _partials_prune(output_dir)
     media_root = Path(settings.MEDIA_ROOT)
     with tempfile.TemporaryDirectory(prefix="nile-tea-backup-") as work:
-        database = Path(work) / ("db.sqlite3" if engine == "sqlite" else "db.dump")
+        database = Path(work) / _DATABASE_FILE[engine]
         (_snapshot_sqlite if engine == "sqlite" else _snapshot_postgresql)(database)
         media_files = [p for p in media_root.rglob("*") if p.is_file()] if media_root.is_dir() else []
         key_file = _generated_key_file()
@@ -252,6 +254,9 @@ def restore_archive(*, archive, force=False):
         if manifest["engine"] != engine:
             raise BackupError(f"The archive holds a {manifest['engine']} database; this install uses {engine}. "
                               "Restore into an install of the same kind.")
+        if manifest.get("database") != _DATABASE_FILE[engine]:
+            raise BackupError(f"The manifest names {manifest.get('database')!r} as the database; a shop backup "
+                              f"holds {_DATABASE_FILE[engine]}.")
         database = Path(work) / manifest["database"]
         connections.close_all()
         if engine == "sqlite":

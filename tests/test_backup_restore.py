@@ -2,6 +2,7 @@
 and find every order, product, customer and image there. On SQLite always; on PostgreSQL when the
 suite runs on it (DATABASE_URL), restoring into a new database next to the test database."""
 
+import io
 import json
 import os
 import subprocess
@@ -255,3 +256,20 @@ def test_an_archive_is_readable_by_its_owner_only(tmp_path):
     archive, _manifest = backup.backup_create(output_dir=tmp_path / "backups")
     # it holds every customer's name, address and phone, and maybe the secret key
     assert archive.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_manifest_naming_a_database_outside_the_archive_is_refused(tmp_path):
+    # the manifest says which file is the database; it must be the archive's own, never a path to any
+    # SQLite file or dump on this machine
+    from shop.backup import restore_archive
+
+    elsewhere = tmp_path / "elsewhere.sqlite3"
+    elsewhere.write_bytes(b"")
+    archive = tmp_path / "crafted.tar.gz"
+    manifest = json.dumps({"format": 1, "engine": connection.vendor, "database": str(elsewhere)}).encode()
+    with tarfile.open(archive, "w:gz") as tar:
+        info = tarfile.TarInfo("manifest.json")
+        info.size = len(manifest)
+        tar.addfile(info, fileobj=io.BytesIO(manifest))
+    with pytest.raises(BackupError, match="database"):
+        restore_archive(archive=archive, force=True)
