@@ -26,10 +26,12 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import caches
 from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
 
+from shop.cache import cache_forget_all
 from shop.config import write_private
 from shop.models import Heartbeat
 
@@ -277,6 +279,8 @@ def restore_archive(*, archive, force=False):
             os.replace(draft, target)
     connections.close_all()
     call_command("migrate", interactive=False, verbosity=0)
+    # the install may have been running and caching its own settings, pages and counts
+    cache_forget_all(caches["default"])
     return manifest
 
 

@@ -162,6 +162,16 @@ class FailOpenRedisCache(RedisCache):
             self._watch.drop()
         return self._call("clear", (), None)
 
+    def forget_all(self):
+        """Delete this cache's own keys (the KEY_PREFIX's), nothing else: `clear()` flushes the whole Redis
+        database, and the job queue lives in the same one (REDIS_URL)."""
+        if self._watch is not None:
+            self._watch.drop()
+        client = self._cache.get_client(None, write=True)
+        keys = list(client.scan_iter(match=f"{self.key_prefix}:*", count=1000))
+        for start in range(0, len(keys), 500):
+            client.delete(*keys[start:start + 500])
+
     def incr(self, key, delta=1, version=None):
         # a counter that cannot be read counts from zero: rate limits and
         # lockouts are degraded (never blocking) while Redis is down
@@ -186,3 +196,11 @@ class FailOpenRedisCache(RedisCache):
         except UNREACHABLE as exc:
             self._failed("count_hits", exc)
             return [0] * len(keys)
+
+
+def cache_forget_all(backend):
+    """Empty the shop's shared cache `backend` (after a restore: nothing cached from the data it replaced)."""
+    if isinstance(backend, FailOpenRedisCache):
+        backend.forget_all()
+    else:
+        backend.clear()

@@ -273,3 +273,22 @@ def test_a_manifest_naming_a_database_outside_the_archive_is_refused(tmp_path):
         tar.addfile(info, fileobj=io.BytesIO(manifest))
     with pytest.raises(BackupError, match="database"):
         restore_archive(archive=archive, force=True)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="restores over the test database in this process")
+def test_after_a_restore_the_shop_reads_the_restored_settings_not_the_cached_ones(tmp_path):
+    # the install restored into was running (make run) and cached its own settings: without a fresh cache,
+    # checkouts charged its shipping rate, not the restored shop's, until the cache entry expired
+    from decimal import Decimal
+
+    from shop.backup import backup_create, restore_archive
+    from shop.store_settings import store_settings_get, store_settings_update
+
+    store_settings_update(shipping_rate=Decimal("65.00"))
+    archive, _manifest = backup_create(output_dir=tmp_path)
+    store_settings_update(shipping_rate=Decimal("50.00"))
+    assert store_settings_get().shipping_rate == Decimal("50.00")  # cached now
+    # when
+    restore_archive(archive=archive, force=True)
+    # then
+    assert store_settings_get().shipping_rate == Decimal("65.00")
