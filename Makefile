@@ -40,7 +40,7 @@ messages: $(VENV)/bin/python
 migrate:
 	$(PY) manage.py migrate --noinput
 
-seed:  ## the demo catalogue, only when the catalogue is empty
+seed:  ## the demo catalogue, only into a new shop (not after it was loaded once, nor with products or orders)
 	$(PY) manage.py seed_demo --if-empty
 
 pdf-libs:  ## Debian's Pango (WeasyPrint lays out the invoices with it) and Noto fonts (Arabic glyphs)

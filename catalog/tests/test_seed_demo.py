@@ -29,6 +29,27 @@ class TestSeedDemo:
         call_command("seed_demo")
         assert Product.objects.count() == 40
 
+    def test_make_run_never_brings_the_demo_back_into_a_shop_that_emptied_its_catalogue(self, settings, tmp_path):
+        # the Owner deletes the demo teas (or every product) to stock their own; the next `make run`
+        # (a restart, a deploy) loaded forty teas the shop does not have back on sale
+        settings.MEDIA_ROOT = tmp_path
+        call_command("seed_demo", if_empty=True)
+        Product.objects.all().delete()
+        call_command("seed_demo", if_empty=True)
+        assert Product.objects.count() == 0
+        # asked for by name, it still loads
+        call_command("seed_demo")
+        assert Product.objects.count() == 40
+
+    def test_a_shop_that_has_taken_orders_is_not_a_demo(self, settings, tmp_path):
+        from tests.factories import make_order
+
+        settings.MEDIA_ROOT = tmp_path
+        make_order()
+        Product.objects.all().delete()
+        call_command("seed_demo", if_empty=True)
+        assert Product.objects.count() == 0
+
     def test_createsuperuser_makes_an_owner(self, monkeypatch):
         from accounts.models import Role, User
 

@@ -6,25 +6,35 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from catalog.demo_art import product_pictures
 from catalog.glossary import arabic_words
 from catalog.management.commands.demo_data import BLURBS, CATEGORIES, PRODUCTS
 from catalog.models import Category, Product
 from catalog.services import product_upsert
+from orders.models import Order
+from shop.models import Heartbeat
+
+DEMO_MARK = "demo-catalogue"  # Heartbeat row: when the demo catalogue was loaded
 
 
 class Command(BaseCommand):
     help = "Load the demo catalogue of Kenyan teas (safe to run again)."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("--if-empty", action="store_true", help="Do nothing when products exist.")
+        parser.add_argument("--if-empty", action="store_true",
+                            help="Only into a new shop: do nothing when products or orders exist, or the demo "
+                                 "was loaded before (an emptied catalogue stays empty).")
 
     @transaction.atomic
     def handle(self, *args: Any, if_empty: bool = False, **options: Any) -> None:
-        if if_empty and Product.objects.exists():
-            self.stdout.write("Catalogue not empty: demo data not loaded.")
+        # `make run` passes --if-empty at every start: a shop whose staff deleted the demo must not get it back
+        if if_empty and (Product.objects.exists() or Order.objects.exists()
+                         or Heartbeat.objects.filter(name=DEMO_MARK).exists()):
+            self.stdout.write("Not a new shop: demo data not loaded.")
             return
+        Heartbeat.objects.update_or_create(name=DEMO_MARK, defaults={"seen_at": timezone.now()})
         colours = {}
         for position, (slug, name_en, name_ar, colour) in enumerate(CATEGORIES):
             Category.objects.update_or_create(
