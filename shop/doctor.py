@@ -6,6 +6,7 @@ English, like the rest of the command line.
 """
 
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from datetime import timedelta
@@ -219,6 +220,30 @@ def check_folders():
             for name in ("DATA_DIR", "MEDIA_ROOT") if not _writable(folder := getattr(settings, name))]
 
 
+DISK_MIN_FREE = 2**30  # bytes; and at least DISK_MIN_SHARE of the disk
+DISK_MIN_SHARE = 0.05
+
+
+def check_disk():
+    """The disks of DATA_DIR (the database, backups, cache, job queue) and MEDIA_ROOT: full, every write
+    fails at once (orders, sessions), and the daily backups fill them a little more each night."""
+    found, seen = [], set()
+    for name in ("DATA_DIR", "MEDIA_ROOT"):
+        folder = Path(getattr(settings, name))
+        try:
+            usage = shutil.disk_usage(folder)
+        except OSError:  # not there: check_folders says so
+            continue
+        if (usage.total, usage.free) in seen:
+            continue
+        seen.add((usage.total, usage.free))
+        if usage.free < DISK_MIN_FREE or usage.free < usage.total * DISK_MIN_SHARE:
+            found.append(_problem("disk", f"The disk of {name} ({folder}) has {usage.free / 2**30:.1f} GB free "
+                                          f"({usage.free * 100 // usage.total}%): when it fills, no order can be "
+                                          "written. Free space, or keep fewer backups in DATA_DIR/backups."))
+    return found
+
+
 MOUNTS = Path("/proc/mounts")
 NETWORK_FILESYSTEMS = ("nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "afs", "ceph", "glusterfs", "fuse.sshfs",
                        "fuse.glusterfs", "fuse.s3fs", "fuse.rclone")
@@ -286,7 +311,8 @@ def check_errors():
 
 
 CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email, check_outbox,
-          check_payments, check_whatsapp, check_database, check_folders, check_backups, check_background, check_errors]
+          check_payments, check_whatsapp, check_database, check_disk, check_folders, check_backups, check_background,
+          check_errors]
 
 
 def doctor_run():

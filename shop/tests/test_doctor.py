@@ -211,3 +211,19 @@ def test_a_sqlite_database_on_a_network_share_fails(production, capsys, tmp_path
     # a local disk is fine
     mounts.write_text("/dev/sda1 / ext4 rw 0 0\n")
     assert _doctor(capsys)[0] == 0
+
+
+def test_a_nearly_full_disk_fails(production, capsys, monkeypatch):
+    # daily archives pile up in DATA_DIR/backups beside the database and the pictures: a full disk stops
+    # every write (orders, sessions) at once
+    from collections import namedtuple
+
+    from shop import doctor
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(doctor.shutil, "disk_usage", lambda path: usage(100 * 2**30, 99.5 * 2**30, 2**29))
+    code, out = _doctor(capsys)
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " disk:" in line)
+    assert code == 1 and "0.5 GB free" in problem
+    monkeypatch.setattr(doctor.shutil, "disk_usage", lambda path: usage(100 * 2**30, 50 * 2**30, 50 * 2**30))
+    assert _doctor(capsys)[0] == 0
