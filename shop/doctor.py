@@ -281,6 +281,24 @@ def check_database():
     return []
 
 
+def check_switches():
+    """Switches for tests and trials that must be off in production."""
+    found = []
+    if settings.IMPORTER_ALLOW_PRIVATE_HOSTS:
+        found.append(_problem("importer", "IMPORTER_ALLOW_PRIVATE_HOSTS is on: staff (or a producer's page that "
+                                          "links there) can make the importer fetch this machine's and the "
+                                          "network's private addresses. Set it to 0."))
+    if not settings.AXES_ENABLED:
+        found.append(_problem("sign-in", "AXES_ENABLED is off: passwords can be guessed without any lockout."))
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        found.append(_problem("jobs", "CELERY_TASK_ALWAYS_EAGER is on: every job (mail, imports) runs inside the "
+                                      "request that queued it, which waits for the mail server. Set it to 0."))
+    if settings.CONTENT_SECURITY_POLICY is None:
+        found.append(_note("security", "CSP_REPORT_ONLY is on: the Content-Security-Policy is only reported, not "
+                                       "enforced."))
+    return found
+
+
 def check_backups(*, now=None):
     now = now or timezone.now()
     mark = Heartbeat.objects.filter(name="backup").first()
@@ -311,8 +329,8 @@ def check_errors():
 
 
 CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email, check_outbox,
-          check_payments, check_whatsapp, check_database, check_disk, check_folders, check_backups, check_background,
-          check_errors]
+          check_payments, check_whatsapp, check_switches, check_database, check_disk, check_folders, check_backups,
+          check_background, check_errors]
 
 
 def doctor_run():

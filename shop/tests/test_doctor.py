@@ -25,6 +25,7 @@ def production(settings, monkeypatch):
     settings.SECURE_HSTS_SECONDS = 31536000
     settings.SECURE_SSL_REDIRECT = True
     settings.TRUSTED_PROXY_COUNT = 1
+    settings.IMPORTER_ALLOW_PRIVATE_HOSTS, settings.AXES_ENABLED, settings.CELERY_TASK_ALWAYS_EAGER = False, True, False
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST_USER, settings.EMAIL_USE_TLS, settings.EMAIL_USE_SSL = "shop@shop.example", True, False
     settings.DEFAULT_FROM_EMAIL = "Nile Highlands Tea <shop@shop.example>"
@@ -84,6 +85,10 @@ def test_a_production_ready_shop_passes(production, capsys):
     ({"SITE_URL": "https://www.shop.example"}, "https", "not in ALLOWED_HOSTS"),
     ({"SITE_URL": ""}, "https", "SITE_URL is not set"),
     ({"WHATSAPP_BACKEND": "cloud", "WHATSAPP_ACCESS_TOKEN": ""}, "WhatsApp", "WHATSAPP_ACCESS_TOKEN"),
+    # switches meant for tests and trials, left on in production
+    ({"IMPORTER_ALLOW_PRIVATE_HOSTS": True}, "importer", "IMPORTER_ALLOW_PRIVATE_HOSTS"),
+    ({"AXES_ENABLED": False}, "sign-in", "AXES_ENABLED"),
+    ({"CELERY_TASK_ALWAYS_EAGER": True}, "jobs", "CELERY_TASK_ALWAYS_EAGER"),
     # https comes through a proxy: every shopper would share its address, and so one checkout limit
     # (20 an hour for the whole shop) and one sign-in lockout per account
     ({"TRUSTED_PROXY_COUNT": 0}, "proxy", "TRUSTED_PROXY_COUNT is 0"),
@@ -172,6 +177,13 @@ def test_whatsapp_updates_only_logged_are_a_note(production, capsys):
     production.WHATSAPP_BACKEND = "console"
     code, out = _doctor(capsys)
     assert code == 0 and "WHATSAPP_BACKEND is console" in out
+
+
+def test_a_csp_only_reported_is_a_note(production, capsys):
+    production.CONTENT_SECURITY_POLICY_REPORT_ONLY = production.CONTENT_SECURITY_POLICY
+    production.CONTENT_SECURITY_POLICY = None
+    code, out = _doctor(capsys)
+    assert code == 0 and "CSP_REPORT_ONLY" in out
 
 
 def test_notes_alone_do_not_fail(production, capsys):
