@@ -106,7 +106,10 @@ def check_email():
     backend = settings.EMAIL_BACKEND.rsplit(".", 2)[-2]
     if backend != "smtp":
         return [_problem("e-mail", f"E-mail goes to the {backend} backend, not a mail server: customers get "
-                                   "no confirmations. Set EMAIL_HOST and its account.")]
+                                   "no confirmations"
+                                   + (", and every message, password-reset links and addresses included, is written "
+                                      "to the worker's output (its logs)" if backend == "console" else "")
+                                   + ". Set EMAIL_HOST and its account.")]
     found = []
     if settings.EMAIL_HOST_USER and not (settings.EMAIL_USE_TLS or settings.EMAIL_USE_SSL):
         found.append(_problem("e-mail", "EMAIL_USE_TLS and EMAIL_USE_SSL are off: the mail account's password "
