@@ -51,8 +51,9 @@ def check_debug():
 
 def check_secret_key():
     key = settings.SECRET_KEY
-    if key.startswith("django-insecure") or len(set(key)) < 5 or len(key) < 32:
-        return [_problem("secret key", "SECRET_KEY is weak or a placeholder: set a long random one.")]
+    if key.startswith("django-insecure") or len(set(key)) < 5 or len(key) < 50:  # as check --deploy (W009)
+        return [_problem("secret key", "SECRET_KEY is weak, short or a placeholder: set a random one of 50 "
+                                       "characters or more.")]
     if not os.environ.get("SECRET_KEY"):
         return [_note("secret key", "SECRET_KEY is the one generated into DATA_DIR/secret_key; set SECRET_KEY "
                                     "when several machines serve the shop, so they all share it.")]

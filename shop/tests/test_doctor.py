@@ -65,6 +65,8 @@ def test_a_production_ready_shop_passes(production, capsys):
 @pytest.mark.parametrize("change, topic, words", [
     ({"DEBUG": True}, "debug", "DEBUG is on"),
     ({"SECRET_KEY": "django-insecure-abcdefghijklmnopqrstuvwxyz0123456789"}, "secret key", "weak"),
+    # what Django's own `check --deploy` calls too short (security.W009)
+    ({"SECRET_KEY": "Zx8-q2LmN0pR7sT4vW9yB3cE6gH1jK5nQ8u"}, "secret key", "weak"),
     ({"ALLOWED_HOSTS": ["*"]}, "allowed hosts", "'*'"),
     ({"ALLOWED_HOSTS": ["localhost", "127.0.0.1"]}, "allowed hosts", "only has local"),
     ({"SITE_URL": "http://shop.example"}, "https", "use https://"),
