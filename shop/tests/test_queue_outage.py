@@ -100,8 +100,8 @@ def test_the_health_check_does_not_wait_on_a_hanging_broker_at_every_call(client
     probes = []
     monkeypatch.setattr(app, "connection_for_write", lambda **kwargs: probes.append(kwargs) or Hanging())
     assert client.get("/healthz").json()["broker"] == "down"
-    started = time.monotonic()
+    # the next call does not ask the hanging broker again (counted, not timed: a busy machine is slow anyway)
     assert client.get("/healthz").json()["broker"] == "down"
-    assert time.monotonic() - started < 0.25 and len(probes) == 1
+    assert len(probes) == 1
     # and the one probe waits at most a second for an answer, not the broker's 5 s
     assert probes[0]["transport_options"]["socket_timeout"] <= 1
