@@ -85,7 +85,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     if (["paymentMethod", "state", "country"].includes(name)) refreshSummary(next).catch(() => {});
   }
 
-  async function applyCoupon() {
+  async function applyCoupon(event) {
+    event.preventDefault(); // Enter in the code's field applies it: it must not place the order
     const code = form.couponCode.trim();
     try {
       if ((await refreshSummary(form, code)) === STALE) return; // a newer choice's summary is showing
@@ -135,7 +136,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           confirmPassword: form.confirmPassword,
         },
       });
-      if (!result || !result.success) throw Object.assign(new Error(t("checkout:notSuccessful")), { status: 200 });
+      if (!result?.success) throw Object.assign(new Error(t("checkout:notSuccessful")), { status: 200 });
       if (!result.paymentUrl) throw Object.assign(new Error(t("checkout:noPaymentUrl")), { status: 200 });
       if (!result.paymentId) throw Object.assign(new Error(t("checkout:noPaymentId")), { status: 200 });
       if (form.paymentMethod === "cod") announceCart({ itemCount: 0, items: [] });
@@ -263,7 +264,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
             ))}
           </div>
           {!methods.length && <p className="alert alert--info" role="status">{t("checkout:noMethods")}</p>}
-          {errors.paymentMethod && <p className="field__error">{errors.paymentMethod}</p>}
+          {errorText("paymentMethod")}
         </fieldset>
         {!user && (
           <fieldset className="form-card checkout-section">
@@ -291,12 +292,13 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>
           <label htmlFor="co-couponCode">{t("checkout:coupon")}</label>
           <div className="coupon__row">
-            <input id="co-couponCode" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)} />
+            <input id="co-couponCode" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)}
+              onKeyDown={(e) => e.key === "Enter" && applyCoupon(e)} />
             <button type="button" className="button button--ghost button--small" onClick={applyCoupon}>
               {t("checkout:apply")}
             </button>
           </div>
-          {errors.couponCode && <p className="field__error">{errors.couponCode}</p>}
+          {errorText("couponCode")}
         </div>
         <OrderSummary cart={cart} showHint={false} />
         <button type="submit" className="button button--gold button--block" disabled={processing || !methods.length}

@@ -108,3 +108,28 @@ def test_cash_on_delivery_switched_off_by_the_governorate_says_why(new_page, scr
     page.wait_for_function("() => !document.querySelector('input[name=paymentMethod][value=cod]').disabled")
     page.select_option("#co-country", "SAU")
     page.wait_for_function("() => document.querySelector('input[name=paymentMethod][value=cod]').disabled")
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_enter_in_the_coupon_field_applies_the_coupon_and_places_no_order(new_page, teas, locale, prefix, lang):
+    # given a filled form and a coupon typed on a phone, whose keyboard's Go key is Enter
+    from decimal import Decimal
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="WELCOME50", type="fixed", value=Decimal("50.00"))
+    page = new_page(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0], 2)
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=lang == "ar")
+    page.get_by_label("Test payment" if lang == "en" else "دفع تجريبي").check()
+    # when
+    page.fill("#co-couponCode", "welcome50")
+    page.locator("#co-couponCode").press("Enter")
+    # then the coupon is applied, the shopper stays on the form with focus in the field, and no order is placed
+    expect(page.get_by_test_id("summary-total")).to_have_text("E£600.00" if lang == "en" else "600.00 ج.م")
+    page.wait_for_timeout(500)  # a submit would be on its way by now
+    assert page.url.endswith(f"{prefix}/checkout") and Order.objects.count() == 0
+    assert page.evaluate("() => document.activeElement.id") == "co-couponCode"
