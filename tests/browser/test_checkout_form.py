@@ -133,3 +133,23 @@ def test_enter_in_the_coupon_field_applies_the_coupon_and_places_no_order(new_pa
     page.wait_for_timeout(500)  # a submit would be on its way by now
     assert page.url.endswith(f"{prefix}/checkout") and Order.objects.count() == 0
     assert page.evaluate("() => document.activeElement.id") == "co-couponCode"
+
+
+@pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_back_to_cart_sits_at_the_start_of_the_form_like_the_headings(new_page, teas, viewport, size, locale, prefix,
+                                                                      lang):
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    # the link's words start where the form's column starts (left in English, right in Arabic), not in its middle
+    edges = page.evaluate("""() => {
+        const column = document.querySelector('.checkout-main').getBoundingClientRect();
+        const words = document.createRange();
+        words.selectNodeContents(document.querySelector('.back-link'));
+        const text = words.getBoundingClientRect();
+        return document.dir === 'rtl' ? [column.right, text.right] : [column.left, text.left];
+    }""")
+    assert abs(edges[0] - edges[1]) <= 12, edges
