@@ -10,6 +10,7 @@ from django.contrib.auth.admin import UserAdmin
 from modeltranslation.admin import TranslationAdmin
 
 from accounts.models import Address, AuthToken, User
+from accounts.services import user_sessions_end
 from backoffice.models import AuditEntry
 from catalog.models import Category, Product, Review, StockAlert
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceRecord
@@ -69,6 +70,11 @@ class ShopUserAdmin(UserAdmin):
     search_fields = ("username", "email", "first_name", "last_name", "phone")
     fieldsets = UserAdmin.fieldsets + (("Shop", {"fields": ("role", "phone", "language", "subscribe_newsletter")}),)
     readonly_fields = ("last_login", "date_joined")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            user_sessions_end(user=obj)  # as the dashboard's deactivation: reactivating revives no session
 
 
 @admin.register(AuthToken)

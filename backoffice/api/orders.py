@@ -237,8 +237,8 @@ class OrderStatusApi(StaffApi):
 
 class OrderAttentionCheckedApi(StaffApi):
     """"Mark as checked": staff checked in the provider's dashboard what the order is flagged with
-    `reason` for: `refund_to_check` (money returned that did not match its payment) or `paid_twice`
-    (a second payment). That reason is cleared, the
+    `reason` for: `refund_to_check` (money returned that did not match its payment), `paid_twice`
+    (a second payment) or `amount_to_check` (a payment of another amount). That reason is cleared, the
     others and the status are not touched. Saying money was refunded or matched settles money, not a
     status: the right is orders "edit" (Owner, Manager), not the "status" right support roles hold."""
 

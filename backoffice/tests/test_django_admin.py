@@ -49,3 +49,36 @@ class TestDjangoAdmin:
         # lets the same report be applied again. Staff cancel an order instead.
         assert answers == [403, 403, 403]
         assert (Order.objects.count(), Payment.objects.count(), PaymentEvent.objects.count()) == (1, 1, 1)
+
+
+def _admin_form_data(client, user):
+    """The Django admin's change form of `user` as it stands, ready to post back."""
+    form = client.get(f"/django-admin/accounts/user/{user.pk}/change/").context["adminform"].form
+    data = {}
+    for name, field in form.fields.items():
+        if field.disabled:
+            continue
+        value = form[name].value()
+        if value is None or value is False:
+            continue
+        data[name] = [str(v) for v in value] if isinstance(value, list | tuple) else ("on" if value is True else value)
+    return data
+
+
+@pytest.mark.django_db
+def test_a_customer_deactivated_in_django_admin_resumes_no_old_session_when_reactivated(client, alice, password):
+    # given alice's open session, and a superuser who deactivates her in /django-admin (a stolen laptop)
+    from django.test import Client
+
+    session = Client()
+    assert session.post("/login", {"email": alice.email, "password": password}).status_code == 302
+    root = User.objects.create_superuser(username="root", email="root@example.com", password="x")
+    client.force_login(root)
+    data = _admin_form_data(client, alice)
+    deactivated = {key: value for key, value in data.items() if key != "is_active"}
+    assert client.post(f"/django-admin/accounts/user/{alice.pk}/change/", deactivated).status_code == 302
+    # when they let her back in
+    assert client.post(f"/django-admin/accounts/user/{alice.pk}/change/", data).status_code == 302
+    # then the session opened before the deactivation is over, as when staff deactivate from the dashboard
+    assert User.objects.get(pk=alice.pk).is_active
+    assert session.get("/account")["Location"].startswith("/login")
