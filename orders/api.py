@@ -4,6 +4,7 @@ import logging
 from typing import Any, cast
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -309,7 +310,8 @@ class PaymentVerifyApi(APIView):
             body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
                              "amount": _money.to_representation(payment.amount),
                              # its page, for a guest who has only this one way back besides the e-mail
-                             "trackPath": tracking_path(order, get_language())}
+                             "trackPath": tracking_path(order, get_language()),
+                             "invoicePath": reverse("orders:invoice", args=[order.number])}
             owner = carts.cart_owner(request)
             # what it paid for, not what was added since; nor for a cancelled order, which nothing is on its
             # way for until staff restore it (orders.actions.order_mark_paid leaves that cart too)

@@ -115,6 +115,9 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
         {order?.trackPath && (
           <a className="button button--gold" href={order.trackPath} data-testid="track-link">{t("payment:trackOrder")}</a>
         )}
+        {order?.invoicePath && (
+          <a className="button button--ghost" href={order.invoicePath} download data-testid="invoice-link">{t("payment:invoice")}</a>
+        )}
         <a className="button" href={urls.shop}>{t("payment:continueShopping")}</a>
         <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
       </div>

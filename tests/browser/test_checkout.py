@@ -72,6 +72,11 @@ def test_a_guest_buys_two_teas_with_the_test_payment(new_page, screenshot, teas)
     assert page.get_by_test_id("order-total").text_content() == "E£850.00"
     assert page.get_by_test_id("order-email").text_content() == "mona@example.com"
     _shot(screenshot, page, "checkout-success-en-desktop")
+    # and its invoice, as the cash-on-delivery thank-you page offers
+    with page.expect_download() as download:
+        page.get_by_test_id("invoice-link").click()
+    assert download.value.suggested_filename.endswith(".pdf")
+    assert open(download.value.path(), "rb").read(5) == b"%PDF-"
     # and a guest has a way back to the order other than the e-mail
     page.get_by_test_id("track-link").click()
     page.wait_for_url("**/track/**")
