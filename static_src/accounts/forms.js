@@ -1,6 +1,7 @@
 // Small enhancements for the account forms, which work without JavaScript:
 // show/hide password, the strength meter, 'Passwords match', clearing a
-// field's error on edit and the 'Signing in...' / 'Creating Account...' button.
+// field's error on edit, the terms box checked before a filled form goes, and the
+// 'Signing in...' / 'Creating Account...' button.
 import { addStrings, initI18n, t } from "../lib/i18n.js";
 import en from "../i18n/en/accounts.json";
 import ar from "../i18n/ar/accounts.json";
@@ -81,6 +82,28 @@ function initErrorClearing(form) {
   });
 }
 
+// Spec: the terms are agreed to in the browser. A form whose every required field is filled and whose one
+// fault is the unticked box is held here: sent, it would come back with both passwords to type again (the
+// server never sends them back). With other fields empty it goes, and the server names every fault at once.
+function initTermsCheck(form) {
+  const box = form.querySelector("input[name=agreeToTerms]");
+  if (!box) return;
+  form.addEventListener("submit", (event) => {
+    const filled = [...form.querySelectorAll("input[required]")].every((input) => input.value.trim());
+    if (box.checked || !filled) return;
+    event.preventDefault();
+    event.stopImmediatePropagation(); // the button is not turned into 'Creating Account...'
+    const field = box.closest("[data-field]");
+    const error = field.querySelector(".field__error");
+    field.classList.add("field--error");
+    error.textContent = t("accounts:agreeToTerms");
+    error.hidden = false;
+    box.setAttribute("aria-invalid", "true");
+    box.setAttribute("aria-describedby", `agree_links ${error.id}`);
+    box.focus();
+  });
+}
+
 function initSubmitting(form) {
   const button = form.querySelector('button[type="submit"]');
   if (!button || !form.dataset.submitting) return;
@@ -115,6 +138,7 @@ export async function initAccountForms(root = document) {
     initStrength(form);
     initMatch(form);
     initErrorClearing(form);
+    initTermsCheck(form); // before initSubmitting: it may stop the submit
     initSubmitting(form);
     form.dataset.enhanced = "true";
   }

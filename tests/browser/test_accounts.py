@@ -229,6 +229,30 @@ def test_auth_pages_in_arabic_on_desktop(new_page, screenshot):
     screenshot(page, "accounts-reset-invalid-ar-desktop")
 
 
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_filled_form_with_only_the_terms_unticked_keeps_the_passwords_typed(new_page, lang):
+    # given the register form filled in, all but the terms box (its one fault)
+    page = new_page(viewport=PHONE, locale="ar-EG" if lang == "ar" else "en-US")
+    page.goto(f"{'/ar' if lang == 'ar' else ''}/register")
+    page.wait_for_selector("form[data-enhanced=true]")
+    _fill_register(page, email="mona@example.com")
+    page.uncheck("input[name=agreeToTerms]")
+    # when it is sent
+    page.click(".auth__submit")
+    # then it stays in the browser: the box says why, takes focus, and nothing typed is lost
+    message = {"en": "You must agree to the terms and conditions", "ar": "يجب أن توافق على الشروط والأحكام"}[lang]
+    expect(page.locator("#error_agreeToTerms")).to_have_text(message)
+    expect(page.locator("input[name=agreeToTerms]")).to_be_focused()
+    assert page.input_value("#id_password") == PASSWORD and page.input_value("#id_confirmPassword") == PASSWORD
+    assert not User.objects.filter(email="mona@example.com").exists()
+    # and ticking the box clears the message; then the account is made
+    page.check("input[name=agreeToTerms]")
+    assert page.locator("#error_agreeToTerms").is_hidden()
+    page.click(".auth__submit")
+    page.wait_for_url("**/login*")
+    assert User.objects.filter(email="mona@example.com").exists()
+
+
 def test_a_form_sent_back_with_a_problem_puts_focus_on_the_field_at_fault(new_page):
     # given the Arabic register form, without JavaScript's checks in the way (the server's answer is tested)
     page = new_page(viewport=PHONE, locale="ar-EG")
