@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_changes, audit_record
-from orders.models import Coupon
+from orders.models import Coupon, CouponType
 from shop.errors import ShopError
 from shop.models import Announcement
 from shop.validation import LINE_MAX, clean_fields, clean_url
@@ -74,9 +74,16 @@ def _coupon_terms(coupon):
         "type", "value", "minimum_order_amount", "usage_limit", "expiry_date")})
 
 
+def _discount_check(*, type, value):
+    """Refuse a discount no coupon may give: a percentage above 100."""
+    if type == CouponType.PERCENTAGE and value > 100:
+        raise ShopError(_("A percentage cannot be above 100"), field="value")
+
+
 def coupon_create(*, actor, code, type, value, minimum_order_amount, expiry_date=None,
                   usage_limit=None, is_active=True):
     """Create a coupon; a usage limit of 0 (or none) means unlimited."""
+    _discount_check(type=type, value=value)
     code = clean_fields({"code": code}, {"code": Coupon._meta.get_field("code").max_length})["code"]
     try:
         with transaction.atomic():
@@ -128,6 +135,7 @@ def coupons_generate(*, actor, prefix, count, type, value, minimum_order_amount,
     if not 1 <= count <= GENERATE_MAX:
         raise ShopError(_("Generate between 1 and %(most)d codes at a time") % {"most": GENERATE_MAX},
                         field="count")
+    _discount_check(type=type, value=value)
     for _attempt in range(3):
         taken = set(Coupon.objects.filter(code__startswith=prefix).values_list("code", flat=True))
         codes = sorted(_new_codes(prefix=prefix, count=count, length=length, taken=taken))

@@ -65,11 +65,6 @@ class CouponListApi(StaffApi):
         def validate_code(self, code):
             return code.strip().upper()
 
-        def validate(self, data):
-            if data["type"] == CouponType.PERCENTAGE and data["value"] > 100:
-                raise serializers.ValidationError({"value": _("A percentage cannot be above 100")})
-            return data
-
     @extend_schema(parameters=[OpenApiParameter("search", str)], responses=CouponSerializer(many=True))
     def get(self, request):
         coupons = search_filter(Coupon.objects.order_by("-created_at", "-pk"),
@@ -125,11 +120,6 @@ class CouponGenerateApi(StaffApi):
         # one use per code unless told: a generated code is usually handed to one customer
         usage_limit = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=1)
         is_active = serializers.BooleanField(required=False, default=True)
-
-        def validate(self, data):
-            if data["type"] == CouponType.PERCENTAGE and data["value"] > 100:
-                raise serializers.ValidationError({"value": _("A percentage cannot be above 100")})
-            return data
 
     @extend_schema(request=InputSerializer, responses={201: CouponSerializer(many=True)})
     def post(self, request):

@@ -79,6 +79,20 @@ def test_it_rejects_an_incomplete_or_wrong_announcement(client, manager, body, f
     assert not Announcement.objects.exists()
 
 
+@pytest.mark.parametrize("language, message", [("en", "A percentage cannot be above 100"),
+                                               ("ar", "لا يمكن أن تزيد النسبة المئوية على 100")])
+def test_a_coupon_taking_off_more_than_everything_is_refused(client, manager, language, message):
+    # given
+    client.force_login(manager)
+    # when
+    response = client.post("/api/admin/coupons", {"code": "ALL", "type": "percentage", "value": "150"},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+    # then
+    assert response.status_code == 400
+    assert (response.json()["field"], response.json()["message"]) == ("value", message)
+    assert not Coupon.objects.exists()
+
+
 @pytest.mark.parametrize(("path", "body", "field"), [
     ("/api/admin/coupons", {"code": "EID", "type": "fixed", "value": "5", "expiryDate": "2026-02-30"}, "expiryDate"),
     ("/api/admin/coupons/generate", {"type": "fixed", "value": "5", "count": 2, "expiryDate": "2026-04-31"},
