@@ -14,13 +14,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import AccountError, customer_sign_out
+from accounts.services import AccountError, current_password_check, customer_sign_out
 from catalog.models import Review
 from catalog.services import reviews_author_forget
 from orders.cart import cart_lines
 from orders.models import Cart
 from shop.newsletter import newsletter_leave
-from shop.validation import PASSWORD_MAX, text_problem
 
 _ADDRESS_FIELDS = ("first_name", "last_name", "phone", "street", "building", "apartment", "floor", "city", "state",
                    "postal_code", "country")
@@ -72,10 +71,8 @@ def customer_account_delete(*, request, user: User, password: object) -> None:
     Erased: the account (profile, saved addresses, cart, API tokens, every session), the newsletter
     subscription made from it, and their name and address on their reviews, which stay as "A customer".
     Kept, detached from the account: their orders (see the module's docstring)."""
-    problem = text_problem(password if isinstance(password, str) else "", max_length=PASSWORD_MAX)
-    if problem:
-        raise AccountError(problem, field="deletePassword")
-    if not user.is_customer or not user.check_password(password):
+    current_password_check(user=user, password=password, field="deletePassword")
+    if not user.is_customer:
         raise AccountError(_("Your current password is incorrect"), field="deletePassword")
     with transaction.atomic():
         if user.subscribe_newsletter and user.email:

@@ -284,14 +284,20 @@ def _password_check(*, user: User | None, password: object, confirm: object) -> 
             raise AccountError(_("Passwords do not match"), field="confirmPassword")
 
 
+def current_password_check(*, user: User, password: object, field: str) -> None:
+    """Refuse, on `field`, a password that is not `user`'s current one (the confirmation of a change
+    to the account)."""
+    problem = text_problem(_text(password), max_length=PASSWORD_MAX)
+    if problem:
+        raise AccountError(problem, field=field)
+    if not user.check_password(_text(password)):
+        raise AccountError(_("Your current password is incorrect"), field=field)
+
+
 def customer_change_password(*, request: HttpRequest | Request, user: User, current_password: object, password: object,
                              confirm: object) -> User:
     """Change the password, keep this session, end every other session and token."""
-    problem = text_problem(_text(current_password), max_length=PASSWORD_MAX)
-    if problem:
-        raise AccountError(problem, field="currentPassword")
-    if not user.check_password(current_password or ""):
-        raise AccountError(_("Your current password is incorrect"), field="currentPassword")
+    current_password_check(user=user, password=current_password, field="currentPassword")
     _password_check(user=user, password=password, confirm=confirm)
     with transaction.atomic():
         user.set_password(password)
