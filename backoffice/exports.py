@@ -50,7 +50,7 @@ def subscribers_csv(*, subscribers):
     return _csv_rows(SUBSCRIBER_COLUMNS, (
         [
             safe_cell(subscriber.email),
-            "active" if subscriber.is_active else "unsubscribed",
+            subscriber.status,
             subscriber.language,
             timezone.localtime(subscriber.created_at).isoformat(timespec="seconds"),
         ]

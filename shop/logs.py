@@ -49,9 +49,9 @@ def log_order(number: str) -> None:
         order_number_var.set(number)
 
 
-# a path segment that is a secret: a tracking link's token opens its order's page to whoever holds it, an
-# unsubscribe link's takes its address off the newsletter
-_SECRET_SEGMENT = re.compile(r"(/track/|/unsubscribe/)[^/]+")
+# a path segment that is a secret: a tracking link's token opens its order's page to whoever holds it, a
+# newsletter link's (the same token confirms and unsubscribes) puts its address on the list or takes it off
+_SECRET_SEGMENT = re.compile(r"(/track/|/unsubscribe/|/newsletter/confirm/)[^/]+")
 
 
 def loggable_path(path):
@@ -61,7 +61,7 @@ def loggable_path(path):
 
 
 # in free text (a message, an error): a tracking link's token anywhere, and an e-mail address's mailbox
-_SECRET_IN_TEXT = re.compile(r"(/track/|/unsubscribe/)[^/\s]+")
+_SECRET_IN_TEXT = re.compile(r"(/track/|/unsubscribe/|/newsletter/confirm/)[^/\s]+")
 _MAILBOX = re.compile(r"[\w.+%'-]+@(?=[\w-]+(?:\.[\w-]+)+)")
 
 

@@ -244,9 +244,17 @@ def _unsubscribe_token():
 
 
 class NewsletterSubscriber(models.Model):
+    """An address on the newsletter list: double opt-in, so mailed only once its owner confirmed it.
+
+    `is_active` is the wish (off once unsubscribed), `confirmed_at` the proof that the mailbox's owner
+    asked: an address anyone typed in is not on the list until its confirmation link is used.
+    """
+
     email = models.EmailField(unique=True)
     is_active = models.BooleanField(default=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
     language = models.CharField(max_length=8, default="en")
+    # one secret per address, in every mail to it: it confirms and it unsubscribes
     unsubscribe_token = models.CharField(max_length=64, unique=True, default=_unsubscribe_token)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -255,6 +263,13 @@ class NewsletterSubscriber(models.Model):
 
     def __str__(self):
         return self.email
+
+    @property
+    def status(self) -> str:
+        """"active" (mailed), "pending" (awaiting its confirmation) or "unsubscribed"."""
+        if not self.is_active:
+            return "unsubscribed"
+        return "active" if self.confirmed_at else "pending"
 
 
 class ExchangeRate(models.Model):

@@ -1,16 +1,19 @@
-"""Newsletter subscriptions: subscribing twice changes nothing; every e-mail can unsubscribe."""
+"""Newsletter subscriptions: double opt-in (an address is mailed only once its owner confirmed it),
+subscribing twice changes nothing, every e-mail can unsubscribe."""
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from shop.errors import ShopError
 from shop.mail import mail_queue
 from shop.models import NewsletterSubscriber
+from shop.ratelimit import address_mail_allowed
 from shop.store_settings import store_settings_get
 from shop.validation import EMAIL_MAX, clean_text
 
@@ -32,43 +35,90 @@ def _clean_email(email):
     return email.lower()
 
 
-def newsletter_unsubscribe_path(subscriber):
+def _link(subscriber, name, site_url):
     with translation.override(subscriber.language):
-        return reverse("shop:newsletter-unsubscribe", args=[subscriber.unsubscribe_token])
+        return f"{site_url}{reverse(name, args=[subscriber.unsubscribe_token])}"
+
+
+# confirmation e-mails one address gets in a clock hour, whoever asks
+CONFIRMATIONS_PER_HOUR = 3
+# what a subscribe request is answered, whether or not the address was on the list: nobody else's business
+SUBSCRIBE_ANSWER = gettext_lazy("Almost done: we sent you an e-mail. Open its link to confirm your subscription.")
 
 
 def newsletter_subscribe(*, email, language="en", site_url=""):
-    """Subscribe `email` (again); return (subscriber, created). Sends a welcome on first subscribe."""
+    """Ask to subscribe `email`: double opt-in, so its owner is e-mailed a link that puts it on the list.
+
+    Return the subscriber. An address already on the list is left as it is; one awaiting its
+    confirmation, or unsubscribed before, is sent the link (again), a few times an hour at most, so
+    nobody can flood a stranger's mailbox. The caller says the same whichever happened.
+    """
     email = _clean_email(email)
     language = "ar" if language == "ar" else "en"
     try:
-        with transaction.atomic():  # the welcome is stored with the subscription, or neither is
+        with transaction.atomic():  # the confirmation is stored with the subscription, or neither is
             subscriber, created = NewsletterSubscriber.objects.get_or_create(
                 email=email, defaults={"language": language}
             )
             if created:
-                _queue_welcome(subscriber, site_url)
+                if _confirmation_allowed(email):
+                    _queue_confirmation(subscriber, site_url)
+                return subscriber
     except IntegrityError:  # a parallel request subscribed the same address
-        subscriber, created = NewsletterSubscriber.objects.get(email=email), False
-    if created:
-        return subscriber, True
-    if subscriber.is_active:
-        return subscriber, False
+        return NewsletterSubscriber.objects.get(email=email)
+    if subscriber.status == "active" or not _confirmation_allowed(email):
+        return subscriber
     with transaction.atomic():
         subscriber.is_active = True
+        subscriber.confirmed_at = None
         subscriber.language = language
-        subscriber.save(update_fields=["is_active", "language"])
-        _queue_welcome(subscriber, site_url)
-    return subscriber, True
+        subscriber.save(update_fields=["is_active", "confirmed_at", "language"])
+        _queue_confirmation(subscriber, site_url)
+    return subscriber
+
+
+def _confirmation_allowed(email):
+    return address_mail_allowed("newsletter", email, per_hour=CONFIRMATIONS_PER_HOUR)
+
+
+def _queue_confirmation(subscriber, site_url):
+    store = store_settings_get()
+    with translation.override(subscriber.language):
+        context = {"store": store, "confirm_url": _link(subscriber, "shop:newsletter-confirm", site_url)}
+        mail_queue(
+            to=subscriber.email,
+            subject=_("Confirm your subscription to the %(store)s newsletter") % {"store": store.shown_name},
+            text=render_to_string("shop/email/newsletter_confirm.txt", context),
+            language=subscriber.language,
+        )
+
+
+def newsletter_by_token(token):
+    """The subscriber whose e-mails carry `token`, or None."""
+    if not token or len(token) > 64:
+        return None
+    return NewsletterSubscriber.objects.filter(unsubscribe_token=token).first()
+
+
+def newsletter_confirm(*, token, site_url=""):
+    """Put the address on the list (its confirmation link, used); None for an unknown link.
+
+    The welcome, with its unsubscribe link, goes once: on the confirmation that puts it on the list.
+    """
+    with transaction.atomic():
+        subscriber = NewsletterSubscriber.objects.select_for_update().filter(
+            pk=getattr(newsletter_by_token(token), "pk", None)).first()
+        if subscriber is not None and subscriber.status == "pending":
+            subscriber.confirmed_at = timezone.now()
+            subscriber.save(update_fields=["confirmed_at"])
+            _queue_welcome(subscriber, site_url)
+    return subscriber
 
 
 def _queue_welcome(subscriber, site_url):
     store = store_settings_get()
     with translation.override(subscriber.language):
-        context = {
-            "store": store,
-            "unsubscribe_url": f"{site_url}{newsletter_unsubscribe_path(subscriber)}",
-        }
+        context = {"store": store, "unsubscribe_url": _link(subscriber, "shop:newsletter-unsubscribe", site_url)}
         mail_queue(
             to=subscriber.email,
             subject=_("Welcome to the %(store)s newsletter") % {"store": store.shown_name},
@@ -79,9 +129,7 @@ def _queue_welcome(subscriber, site_url):
 
 def newsletter_unsubscribe(*, token):
     """Stop sending to the subscriber with this token; return it, or None for an unknown token."""
-    if not token or len(token) > 64:
-        return None
-    subscriber = NewsletterSubscriber.objects.filter(unsubscribe_token=token).first()
+    subscriber = newsletter_by_token(token)
     if subscriber is not None and subscriber.is_active:
         subscriber.is_active = False
         subscriber.save(update_fields=["is_active"])

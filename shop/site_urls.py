@@ -11,5 +11,6 @@ urlpatterns = [
     path("terms", cache_for_visitors(views.terms), name="terms"),
     path("privacy", cache_for_visitors(views.privacy), name="privacy"),
     path("newsletter", views.newsletter, name="newsletter"),
+    path("newsletter/confirm/<str:token>", views.newsletter_confirm_view, name="newsletter-confirm"),
     path("newsletter/unsubscribe/<str:token>", views.newsletter_unsubscribe, name="newsletter-unsubscribe"),
 ]

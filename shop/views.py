@@ -26,7 +26,7 @@ from catalog.selectors import featured_products
 from shop import health
 from shop.contact import contact_message_create
 from shop.errors import ShopError
-from shop.newsletter import newsletter_subscribe
+from shop.newsletter import SUBSCRIBE_ANSWER, newsletter_by_token, newsletter_confirm, newsletter_subscribe
 from shop.newsletter import newsletter_unsubscribe as unsubscribe
 from shop.ratelimit import rate_limit_posts
 from shop.site_url import site_url
@@ -139,8 +139,20 @@ def newsletter(request):
         newsletter_subscribe(email=request.POST.get("email"), language=get_language(), site_url=site_url(request))
     except ShopError as exc:
         return render(request, "shop/newsletter_done.html", {"message": exc.message, "ok": False}, status=400)
-    # the same answer whether or not the address was on the list already: it is nobody else's business
-    return render(request, "shop/newsletter_done.html", {"message": _("Thank you for subscribing!"), "ok": True})
+    return render(request, "shop/newsletter_done.html", {"message": SUBSCRIBE_ANSWER, "ok": True})
+
+
+@never_cache
+def newsletter_confirm_view(request, token):
+    """The confirmation link: a button (POST) confirms, so mail scanners that open links subscribe nobody."""
+    if newsletter_by_token(token) is None:
+        return render(request, "shop/newsletter_done.html",
+                      {"message": _("This link is not valid any more."), "ok": False}, status=404)
+    if request.method == "POST":
+        newsletter_confirm(token=token, site_url=site_url(request))
+        return render(request, "shop/newsletter_done.html",
+                      {"message": _("You are subscribed. Thank you!"), "ok": True})
+    return render(request, "shop/newsletter_confirm.html")
 
 
 def newsletter_unsubscribe(request, token):

@@ -24,8 +24,8 @@ from orders.emails import order_confirmation_send, order_status_send
 from orders.models import Cart, OrderStatusChange
 from orders.reminders import cart_reminder_send
 from orders.tracking import tracking_path
-from shop.models import ContactMessage, OutboundEmail, OutboundWhatsApp
-from shop.newsletter import newsletter_subscribe
+from shop.models import ContactMessage, NewsletterSubscriber, OutboundEmail, OutboundWhatsApp
+from shop.newsletter import newsletter_confirm, newsletter_subscribe
 from tests.arabic_seed import TYPED, seed_arabic_shop
 from tests.arabic_text import arabic_page_problems, arabic_text_problems
 
@@ -122,7 +122,9 @@ def test_the_account_newsletter_and_reply_emails_read_as_arabic(shop, alice, own
     problems = _mail_problems(_last_mail(alice.email), typed, "password reset")
     email_changed_email(user=alice, old_email="old@example.com")
     problems += _mail_problems(_last_mail("old@example.com"), typed, "e-mail changed")
-    newsletter_subscribe(email="sara@example.com", language="ar", site_url="https://shop.example")
+    subscriber = newsletter_subscribe(email="sara@example.com", language="ar", site_url="https://shop.example")
+    problems += _mail_problems(_last_mail("sara@example.com"), [], "newsletter confirmation")
+    newsletter_confirm(token=subscriber.unsubscribe_token, site_url="https://shop.example")
     problems += _mail_problems(_last_mail("sara@example.com"), [], "newsletter welcome")
     message = ContactMessage.objects.get(email="mona@example.com")
     contact_message_reply(actor=owner, message=message, reply="شكرًا لرسالتك، طلبك في الطريق.")
@@ -190,7 +192,8 @@ def test_the_order_print_view_reads_as_arabic(shop, client, owner):
 def test_the_pages_behind_the_email_links_read_as_arabic(shop, client):
     problems = []
     for path in ("/ar/cart/reminders/unsubscribe?token=bad", "/ar/stock-alert/confirm?token=bad",
-                 "/ar/stock-alert/cancel?token=bad"):
+                 "/ar/stock-alert/cancel?token=bad", "/ar/newsletter/confirm/bad", "/ar/newsletter/unsubscribe/bad",
+                 f"/ar/newsletter/confirm/{NewsletterSubscriber.objects.create(email='n@example.com').unsubscribe_token}"):
         response = client.get(path)
         assert response.status_code in (200, 400, 404), (path, response.status_code)
         assert re.search(r"<title>[^<]*نايل هايلاندز تي", response.content.decode()), path

@@ -1,5 +1,6 @@
 """Newsletter section: the subscriber list and its CSV export."""
 
+from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.urls import path
 from django.utils import timezone
@@ -14,7 +15,12 @@ from backoffice.exports import subscribers_csv
 from shop.errors import ShopError
 from shop.models import NewsletterSubscriber
 
-STATUSES = {"active": True, "unsubscribed": False}
+# the subscriber's status (NewsletterSubscriber.status) as a filter: only "active" addresses are mailed
+STATUSES = {
+    "active": Q(is_active=True, confirmed_at__isnull=False),
+    "pending": Q(is_active=True, confirmed_at__isnull=True),
+    "unsubscribed": Q(is_active=False),
+}
 # The subscriber list is marketing data: it sits with coupons and announcements.
 AREA = "coupons"
 
@@ -23,6 +29,7 @@ class SubscriberSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     email = serializers.EmailField()
     is_active = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=list(STATUSES))
     language = serializers.CharField()
     created_at = serializers.DateTimeField()
 
@@ -34,7 +41,7 @@ def _subscribers(request):
     if status != "all":
         if status not in STATUSES:
             raise ShopError(_("Unknown subscriber status"), field="status")
-        subscribers = subscribers.filter(is_active=STATUSES[status])
+        subscribers = subscribers.filter(STATUSES[status])
     return subscribers
 
 
@@ -53,7 +60,7 @@ class SubscriberListApi(StaffApi):
     @extend_schema(parameters=[*PAGING_PARAMETERS, STATUS_PARAMETER], responses=OutputSerializer)
     def get(self, request):
         page = paginate(request, _subscribers(request), lambda rows: SubscriberSerializer(rows, many=True).data)
-        page["active_count"] = NewsletterSubscriber.objects.filter(is_active=True).count()
+        page["active_count"] = NewsletterSubscriber.objects.filter(STATUSES["active"]).count()
         return Response(page)
 
 

@@ -247,22 +247,25 @@ def test_a_coupon_can_be_deactivated_and_the_list_shows_it(client, owner, head_s
 # --- newsletter ---------------------------------------------------------------
 
 def test_it_lists_subscribers_with_a_status_filter(client, head_support):
-    # given
-    NewsletterSubscriber.objects.create(email="a@example.com")
+    # given: one confirmed, one awaiting its confirmation, one unsubscribed
+    NewsletterSubscriber.objects.create(email="a@example.com", confirmed_at=timezone.now())
+    NewsletterSubscriber.objects.create(email="p@example.com")
     NewsletterSubscriber.objects.create(email="b@example.com", is_active=False)
     client.force_login(head_support)
     # when
     active = client.get("/api/admin/newsletter", {"status": "active"}).json()
+    pending = client.get("/api/admin/newsletter", {"status": "pending"}).json()
     everyone = client.get("/api/admin/newsletter").json()
-    # then
+    # then: only the confirmed address counts as a subscriber to mail
     assert [s["email"] for s in active["results"]] == ["a@example.com"]
-    assert everyone["count"] == 2
+    assert [(s["email"], s["status"]) for s in pending["results"]] == [("p@example.com", "pending")]
+    assert everyone["count"] == 3
     assert everyone["activeCount"] == 1
 
 
 def test_the_csv_export_lists_every_subscriber_safely(client, manager):
     # given
-    NewsletterSubscriber.objects.create(email="a@example.com", language="ar")
+    NewsletterSubscriber.objects.create(email="a@example.com", language="ar", confirmed_at=timezone.now())
     NewsletterSubscriber.objects.create(email="=cmd@example.com", is_active=False)
     client.force_login(manager)
     # when

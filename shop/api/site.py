@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from shop.contact import contact_message_create
 from shop.errors import ShopError
 from shop.money import quantize
-from shop.newsletter import newsletter_subscribe
+from shop.newsletter import SUBSCRIBE_ANSWER, newsletter_subscribe
 from shop.rates import convert, rate_get
 from shop.selectors import announcement_list_shown
 from shop.site_url import site_url
@@ -137,9 +137,8 @@ class NewsletterApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: dict, 201: dict})
     def post(self, request):
-        # the same answer whether or not the address was on the list already: it is nobody else's business
         newsletter_subscribe(email=_body(request).get("email"), language=get_language(), site_url=site_url(request))
-        return Response({"success": True, "message": _("Thank you for subscribing!")}, status=201)
+        return Response({"success": True, "message": SUBSCRIBE_ANSWER}, status=201)
 
 
 class ContactApi(APIView):

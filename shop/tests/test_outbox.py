@@ -256,7 +256,7 @@ def test_mail_whose_task_cannot_be_queued_is_sent_by_the_sweep_command(client, m
     call_command("send_queued_mail", stdout=open("/dev/null", "w"))
     # then
     assert len(mail.outbox) == 1
-    assert mail.outbox[0].subject == "Welcome to the Nile Highlands Tea newsletter"
+    assert mail.outbox[0].subject == "Confirm your subscription to the Nile Highlands Tea newsletter"
 
 
 def test_beat_sweeps_the_outbox_every_minute():

@@ -60,9 +60,10 @@ def test_the_contact_form_reports_a_field_problem_at_the_field_only(client, pref
     assert ContactMessage.objects.count() == 0
 
 
-def test_the_footer_form_subscribes_once_and_the_link_unsubscribes(client):
+def test_the_footer_form_asks_for_a_confirmation_and_the_link_unsubscribes(client):
     assert client.post("/newsletter", {"email": "a@example.com"}).status_code == 200
-    assert "Thank you for subscribing!" in client.post("/newsletter", {"email": "a@example.com"}).content.decode()
+    assert "Open its link to confirm your subscription" in client.post(
+        "/newsletter", {"email": "a@example.com"}).content.decode()
     assert client.post("/newsletter", {"email": "nope"}).status_code == 400
     subscriber = NewsletterSubscriber.objects.get()
     assert client.get(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}").status_code == 200

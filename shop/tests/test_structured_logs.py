@@ -45,10 +45,12 @@ def test_a_tracking_token_and_a_query_string_never_reach_the_log(client, caplog)
         client.get("/track/secret-token-123")
         client.get("/reset-password?token=reset-secret-456")
         client.get("/newsletter/unsubscribe/unsubscribe-secret-789")
+        client.get("/ar/newsletter/confirm/confirm-secret-012")
     text = json.dumps(_lines(caplog, "shop.request"))
     assert "secret-token-123" not in text and "reset-secret-456" not in text and "unsubscribe-secret" not in text
-    assert [line["path"] for line in _lines(caplog, "shop.request")] == ["/track/…", "/reset-password",
-                                                                         "/newsletter/unsubscribe/…"]
+    assert "confirm-secret" not in text
+    assert [line["path"] for line in _lines(caplog, "shop.request")] == [
+        "/track/…", "/reset-password", "/newsletter/unsubscribe/…", "/ar/newsletter/confirm/…"]
 
 
 def test_the_callers_request_id_is_honoured_and_a_bad_one_replaced(client, caplog):

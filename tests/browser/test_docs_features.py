@@ -9,6 +9,7 @@ from catalog.models import StockAlert
 from catalog.products import product_update
 from catalog.stock_alerts import stock_alert_confirm, stock_alert_request
 from orders.models import Cart
+from shop.models import NewsletterSubscriber
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.staff_pages import signed_in
@@ -108,6 +109,30 @@ def test_guest_asks_to_be_notified_when_back_in_stock(new_page, screenshot, lang
     alert.refresh_from_db()
     assert alert.confirmed_at is not None
     screenshot(page, f"docs-notify-confirmed-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", VIEWS)
+def test_guest_subscribes_to_the_newsletter_and_confirms_by_email(new_page, screenshot, language, prefix, viewport,
+                                                                  size):
+    email = f"reader-{language}-{size}@example.com"
+    page = new_page(viewport=viewport)
+    page.goto(f"{prefix}/about")
+    page.fill("#newsletter-email", email)
+    page.locator(".newsletter-form button[type=submit]").click()
+    answer = page.locator(".alert--success")  # the island's answer, or the page's if it had not mounted yet
+    answer.wait_for()
+    assert ("confirm your subscription" if language == "en" else "لتأكيد اشتراكك") in answer.inner_text()
+    _no_sideways_scroll(page)
+    screenshot(page, f"docs-newsletter-asked-{language}-{size}")
+    subscriber = NewsletterSubscriber.objects.get(email=email)
+    assert subscriber.status == "pending"
+    page.goto(f"{prefix}/newsletter/confirm/{subscriber.unsubscribe_token}")
+    page.get_by_role("button", name="Confirm my subscription" if language == "en" else "تأكيد اشتراكي").click()
+    page.locator(".alert--success").wait_for()
+    subscriber.refresh_from_db()
+    assert subscriber.status == "active"
+    _no_sideways_scroll(page)
+    screenshot(page, f"docs-newsletter-confirmed-{language}-{size}")
 
 
 @pytest.mark.parametrize("language,prefix,viewport,size", [VIEWS[0], VIEWS[3]])

@@ -5,6 +5,8 @@ import en from "../../i18n/en/admin-newsletter.json";
 import ar from "../../i18n/ar/admin-newsletter.json";
 
 const st = sectionStrings("admin-newsletter", en, ar);
+// double opt-in: an address is mailed ("active") only once its owner confirmed it
+const STATUS_BADGES = { active: "success", pending: "warning", unsubscribed: "neutral" };
 
 export default function AdminNewsletter({ permissions }) {
   const table = useServerList("/api/admin/newsletter", { status: "" });
@@ -18,7 +20,7 @@ export default function AdminNewsletter({ permissions }) {
     {
       key: "isActive",
       label: st("statusLabel"),
-      render: (s) => <Badge kind={s.isActive ? "success" : "neutral"}>{s.isActive ? st("status.active") : st("status.unsubscribed")}</Badge>,
+      render: (s) => <Badge kind={STATUS_BADGES[s.status]}>{st(`status.${s.status}`)}</Badge>,
     },
     { key: "language", label: st("language"), render: (s) => st(`languages.${s.language}`, { defaultValue: s.language }) },
     { key: "createdAt", label: st("subscribed"), render: (s) => formatDateTime(s.createdAt) },
@@ -35,7 +37,7 @@ export default function AdminNewsletter({ permissions }) {
           label={st("tableLabel")}
           searchPlaceholder={st("searchPlaceholder")}
           columns={columns}
-          filters={[statusFilter(st, ["active", "unsubscribed"])]}
+          filters={[statusFilter(st, ["active", "pending", "unsubscribed"])]}
           emptyText={st("empty")}
           toolbar={
             can(permissions, "coupons", "export") && (
