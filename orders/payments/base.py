@@ -24,6 +24,8 @@ class PaymentStart:
     payment_url: str
     provider_order_id: str = ""
     reference: str = ""  # e.g. Paymob's intention id
+    # the provider's numeric integration ids the attempt was made for (Paymob's intention answer)
+    integration_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,19 @@ def transaction_result(obj: Mapping[str, Any]) -> TransactionResult:
     )
 
 
+def intention_integrations(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The numeric integration ids an intention answer says it was made for (`payment_methods[].
+    integration_id`, `payment_keys[].integration`), as strings, each once; anything else is left out."""
+    found: list[str] = []
+    for key, field in (("payment_methods", "integration_id"), ("payment_keys", "integration")):
+        entries = data.get(key)
+        for entry in entries if isinstance(entries, list) else []:
+            value = entry.get(field) if isinstance(entry, dict) else None
+            if isinstance(value, (int, str)) and not isinstance(value, bool) and re.fullmatch(r"[0-9]+", str(value)):
+                found.append(str(value))
+    return tuple(dict.fromkeys(found))
+
+
 class PaymobProvider:
     name = "paymob"
 
@@ -163,16 +176,23 @@ class PaymobProvider:
         return str(settings.PAYMOB_HMAC_SECRET)
 
     @staticmethod
-    def integration_ours(result: TransactionResult) -> bool:
-        """Whether `result` was made by one of the shop's integrations (PAYMOB_INTEGRATION_IDS).
+    def integration_ours(result: TransactionResult, payment: Payment) -> bool:
+        """Whether `result`, reported for `payment`, was made by one of the shop's integrations.
 
         Paymob signs its fields run together with no separator, so whoever holds one signed transaction (a
         payer, from the redirect of their own payment) can move digits between the transaction id and the
         integration id that follows it and keep the signature: "another transaction" of the same payment.
-        Such a one names an integration that is not ours. Integrations configured by name cannot be checked.
+        Such a one names an integration that is not ours. Numeric PAYMOB_INTEGRATION_IDS are compared with
+        it; integrations configured by name ("card") cannot be, so the numeric ids Paymob's intention answer
+        gave for the payment are (PaymentStart.integration_ids). A payment started before those were kept
+        has none, and is not checked.
         """
         ours = [str(i) for i in settings.PAYMOB_INTEGRATION_IDS]
-        return not all(i.isdigit() for i in ours) or result.integration_id in ours
+        if not all(i.isdigit() for i in ours):
+            ours = [str(i) for i in payment.integration_ids]
+            if not ours:
+                return True
+        return result.integration_id in ours
 
     def _deadline(self) -> float:
         """When one of our operations (its calls together) must have its answer: PAYMOB_TIMEOUT from now.
@@ -258,7 +278,8 @@ class PaymobProvider:
             # never be matched to the order, the card charged and the order left to expire
             raise PaymentError("Paymob answered without intention_order_id", permanent=True)
         url = f"{self.base_url}/unifiedcheckout/?publicKey={settings.PAYMOB_PUBLIC_KEY}&clientSecret={secret}"
-        return PaymentStart(payment_url=url, provider_order_id=str(order_id), reference=str(data.get("id") or ""))
+        return PaymentStart(payment_url=url, provider_order_id=str(order_id), reference=str(data.get("id") or ""),
+                            integration_ids=intention_integrations(data))
 
     def _token_key(self) -> str:
         """The cache key of the auth token: named after the host and API key, so another key gets its own."""

@@ -84,7 +84,8 @@ def payment_start(*, payment: Payment, return_url: str, notification_url: str) -
                 raise PaymentError(f"order {order.number} is {held.status} now", permanent=True)
             payment.provider_order_id = start.provider_order_id
             payment.redirect_url = start.payment_url[:1000]
-            payment.save(update_fields=["provider_order_id", "redirect_url", "updated_at"])
+            payment.integration_ids = list(start.integration_ids)
+            payment.save(update_fields=["provider_order_id", "redirect_url", "integration_ids", "updated_at"])
     except PaymentError as exc:
         logger.error("payment start failed for order %s (%s): %s", order.number, payment.provider, exc.message)
         payment.status = PaymentStatus.FAILED
@@ -267,14 +268,14 @@ def callback_process(*, provider_name: str, body: object, received_hmac: object,
             Heartbeat.objects.update_or_create(name=bad_hmac_mark(provider_name), defaults={"seen_at": timezone.now()})
         raise CallbackRejected("bad hmac", status=403)
     Heartbeat.objects.filter(name=bad_hmac_mark(provider_name)).delete()
-    if not _integration_ours(provider, result):
-        logger.warning("%s callback from integration %s, not one of ours, rejected", provider_name,
-                       result.integration_id)
-        raise CallbackRejected("integration not ours")
     payment = ours.select_related("order").first()
     if payment is None:
         logger.warning("%s callback for unknown order id %s", provider_name, result.provider_order_id)
         raise CallbackRejected("unknown order")
+    if not _integration_ours(provider, result, payment):
+        logger.warning("%s callback from integration %s, not one of ours, rejected", provider_name,
+                       result.integration_id)
+        raise CallbackRejected("integration not ours")
     return _apply(payment, result, kind)
 
 
@@ -291,19 +292,19 @@ def signed_redirect(*, payment: Payment, params: Mapping[str, Any] | None) -> Tr
         result = transaction_result(flat)
     except PaymentError:
         return None
-    if not _integration_ours(get_provider(payment.provider), result):
+    if not _integration_ours(get_provider(payment.provider), result, payment):
         return None
     return result if result.provider_order_id == payment.provider_order_id else None
 
 
-def _integration_ours(provider: object, result: TransactionResult) -> bool:
+def _integration_ours(provider: object, result: TransactionResult, payment: Payment) -> bool:
     """Whether a signed report that anyone may send us (a callback, redirect parameters) comes from one of
     the provider's own integrations (PaymobProvider.integration_ours). Money going back is not asked:
     a payer's signed payment cannot be reshaped into one, and a refund made in the provider's dashboard is
     always recorded. An inquiry's answer comes from the provider itself and is not asked either: an order
     in flight while the integrations were changed is still recorded by it."""
     check = getattr(provider, "integration_ours", None)
-    return check is None or bool(result.returns) or check(result)
+    return check is None or bool(result.returns) or check(result, payment)
 
 
 # seconds between two inquiries a visitor's page makes about one payment; meanwhile its stored state answers

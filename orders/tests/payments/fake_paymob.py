@@ -34,6 +34,8 @@ class FakePaymob:
         self.errors = []  # shape problems found in requests
         self.hmac_secret = "test_hmac_secret"
         self.intentions = {}  # client_secret -> (intention body, intention_order_id)
+        # the account's integrations by name (a payment method may be named in an intention instead of its id)
+        self.integrations = {"card": 4097558, "wallet": 4097559, "kiosk": 4097560}
         self.callbacks = []  # HTTP statuses our shop answered to the fake's callbacks
         self.tokens = []  # auth tokens given; transaction_inquiry accepts these (401 otherwise), until expired
         self.accept_tokens = True  # False: every token is refused, as for an API key of another account
@@ -115,11 +117,19 @@ class FakePaymob:
                     if problems:
                         fake.errors.extend(problems)
                         return self._answer(400, {"detail": problems})
+                    # like Paymob, the integrations named are answered by their numeric ids
+                    methods = [fake.integrations.get(m, m) for m in body["payment_methods"]]
+                    if not all(isinstance(m, int) for m in methods):
+                        return self._answer(404, {"detail": "Integration ID/Name does not exist in our system"})
                     order_id = 217503754 + len(fake.requests)
                     client_secret = f"egy_csk_test_{order_id}"
-                    fake.intentions[client_secret] = (body, order_id)
+                    fake.intentions[client_secret] = ({**body, "payment_methods": methods}, order_id)
                     answer = {
-                        "payment_keys": [{"integration": 4097558, "key": "ZXlK"}],
+                        "payment_keys": [{"integration": m, "key": "ZXlK", "gateway_type": "VPC", "iframe_id": None}
+                                         for m in methods],
+                        "payment_methods": [{"integration_id": m, "alias": None, "name": None,
+                                             "method_type": "online", "currency": "EGP", "live": False,
+                                             "use_cvc_with_moto": False} for m in methods],
                         "intention_order_id": order_id,
                         "id": "pi_test_ec990fc53d164f019d2b02dd3beef94d",
                         "intention_detail": {"amount": body["amount"], "currency": "EGP"},

@@ -585,9 +585,12 @@ def test_an_order_placed_before_payments_were_made_with_their_orders_is_waited_f
         OrderStatus.PENDING if answer == 409 else OrderStatus.CANCELLED)
 
 
+@pytest.mark.parametrize("configured", [["4097558"], ["card"]], ids=["by-id", "by-name"])
 def test_a_callback_rebuilt_from_a_signed_one_by_moving_digits_between_fields_is_refused(
-        client, make_product, checkout_body, fake_paymob):
-    # given a shopper who paid their own card order and holds Paymob's signed redirect for it
+        client, make_product, checkout_body, fake_paymob, settings, configured):
+    # given a shopper who paid their own card order and holds Paymob's signed redirect for it (the shop's
+    # integration named by its id, or by its name, which Paymob answers with the id it stands for)
+    settings.PAYMOB_INTEGRATION_IDS = configured
     payment = _card_order_in(client, make_product, checkout_body)
     params = _redirect_params(payment, tx_id=900001)
     assert client.get(f"/api/payment/verify/{payment.payment_id}", params).json()["confirmed"] is True
@@ -602,6 +605,43 @@ def test_a_callback_rebuilt_from_a_signed_one_by_moving_digits_between_fields_is
     order = Order.objects.get()
     assert (order.payment_status, order.needs_attention) == (PaymentStatus.PAID, False)
     assert PaymentEvent.objects.count() == 1
+
+
+def test_integrations_configured_by_name_are_kept_on_the_payment_by_the_ids_paymob_answers(
+        client, make_product, checkout_body, fake_paymob, settings):
+    # given the shop's integrations configured by name
+    settings.PAYMOB_INTEGRATION_IDS = ["card", "kiosk"]
+    # when a card order is placed
+    payment = _card_order_in(client, make_product, checkout_body)
+    # then Paymob is sent the names, and the payment keeps the numeric ids Paymob answered for them
+    assert fake_paymob.requests[0][3]["payment_methods"] == ["card", "kiosk"]
+    assert payment.integration_ids == ["4097558", "4097560"]
+    # and a callback from one of them is recorded, one from another integration of the account refused
+    stranger = _callback_body(payment, tx_id=555002)
+    stranger["obj"]["integration_id"] = 4097559
+    assert _post_callback(client, stranger, hmac_sign(stranger["obj"], "test_hmac_secret")).status_code == 400
+    kiosk = _callback_body(payment, tx_id=555003)
+    kiosk["obj"]["integration_id"] = 4097560
+    assert _post_callback(client, kiosk, hmac_sign(kiosk["obj"], "test_hmac_secret")).status_code == 200
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.PAID
+    assert list(PaymentEvent.objects.values_list("transaction_id", flat=True)) == ["555003"]
+
+
+def test_a_payment_started_before_its_integrations_were_kept_is_not_held_to_them(
+        client, make_product, checkout_body, fake_paymob, settings):
+    # given integrations configured by name, and a payment started before its ids were kept
+    settings.PAYMOB_INTEGRATION_IDS = ["card"]
+    payment = _card_order_in(client, make_product, checkout_body)
+    Payment.objects.filter(pk=payment.pk).update(integration_ids=[])
+    # when Paymob calls back from an integration whose id the shop cannot know
+    body = _callback_body(payment)
+    body["obj"]["integration_id"] = 4097559
+    answer = _post_callback(client, body, hmac_sign(body["obj"], "test_hmac_secret"))
+    # then it is recorded, as it was before
+    assert answer.status_code == 200
+    payment.refresh_from_db()
+    assert payment.status == PaymentStatus.PAID
 
 
 def test_a_callback_rebuilt_by_moving_booleans_between_signed_fields_is_refused(
