@@ -56,9 +56,8 @@ from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
 from orders.prefill import checkout_coupon_remember
-from orders.selectors import open_cod_orders_count, unpaid_orders_count
+from orders.selectors import UNPAID_LIFETIME, open_cod_orders_count, unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
-from orders.tasks import UNPAID_LIFETIME
 from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
 from shop.site_url import site_url

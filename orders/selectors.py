@@ -1,15 +1,16 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q
 from django.http import HttpRequest
 
-from orders.models import Order, OrderStatus, Payment, PaymentStatus
+from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 
 
 def session_owns(request: HttpRequest, order: Order) -> bool:
@@ -39,6 +40,43 @@ def order_summary(order: Order, payment: Payment | None = None) -> OrderSummary:
     return OrderSummary(order_id=order.number, total=order.total_amount, email=order.email,
                         payment_id=payment.payment_id if payment else "", payment_method=order.payment_method,
                         payment_status=order.payment_status, status=order.status)
+
+
+# a card order unpaid this long expires and its stock comes back (orders.tasks.orders_expire_unpaid)
+UNPAID_LIFETIME = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class UnpaidLifetime:
+    """How long an order awaiting its payment is held before it expires, and the note its expiry records."""
+
+    length: timedelta
+    note: str
+
+    def over(self, order: Order, now: datetime) -> bool:
+        """Whether `order` has outlived it at `now`."""
+        return now - order.created_at >= self.length
+
+
+def order_pending_report(order: Order) -> PaymentEvent | None:
+    """The latest report of a payment `order` still awaits that said it is pending: a kiosk (Aman, Masary)
+    payment, whose reference the customer takes to an outlet to pay cash (`payload.data.bill_reference`)."""
+    return (PaymentEvent.objects.filter(payment__order=order, payment__status=PaymentStatus.AWAITING,
+                                        kind__endswith="-pending")
+            .order_by("-created_at", "-pk").first())
+
+
+def order_unpaid_lifetime(order: Order) -> UnpaidLifetime:
+    """How long `order` may await its card payment before it expires and its stock comes back.
+
+    UNPAID_LIFETIME (30 minutes), unless its payment was reported pending: a kiosk payment, which the
+    customer often pays in cash hours later, and Paymob cannot refund one that lands on a cancelled
+    order. That order is held PAYMOB_PENDING_HOURS from when it was placed."""
+    if order_pending_report(order) is not None:
+        hours = settings.PAYMOB_PENDING_HOURS
+        return UnpaidLifetime(timedelta(hours=hours),
+                              f"Unpaid for {hours:g} hours, its payment reported pending (kiosk)")
+    return UnpaidLifetime(UNPAID_LIFETIME, "Unpaid for 30 minutes")
 
 
 def _placed_by(*, session_key: str = "", client_ip: str | None = None,

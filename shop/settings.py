@@ -393,6 +393,11 @@ PAYMOB_PUBLIC_KEY = env("PAYMOB_PUBLIC_KEY", default="")
 PAYMOB_API_KEY = env("PAYMOB_API_KEY", default="")
 PAYMOB_HMAC_SECRET = env("PAYMOB_HMAC_SECRET", default="")
 PAYMOB_INTEGRATION_IDS = env_list("PAYMOB_INTEGRATION_IDS", default=[])
+# an order whose payment Paymob reported pending (a kiosk reference, paid in cash at an Aman or Masary
+# outlet, often hours later) is held this long before it expires, not the 30 minutes of a card payment
+PAYMOB_PENDING_HOURS = env("PAYMOB_PENDING_HOURS", cast=float, default=24.0)
+if not 0.5 <= PAYMOB_PENDING_HOURS <= 24 * 30:
+    raise ConfigError("PAYMOB_PENDING_HOURS", "must be at least 0.5 (the 30 minutes of any card order) and at most 720")
 # what one operation may wait for Paymob (an intention; an inquiry's two calls together): answer
 # before the browser gives up at 30 s
 PAYMOB_TIMEOUT = 25

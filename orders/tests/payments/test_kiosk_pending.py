@@ -1,0 +1,134 @@
+"""Kiosk payments (Aman, Masary): Paymob first reports them pending with the reference the customer pays
+cash with at an outlet, often hours later; their order is held longer than a card's 30 minutes, so the
+cash never lands on a cancelled order (Paymob cannot refund a kiosk payment)."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from orders.models import Order, OrderStatusChange, Payment
+from orders.payments.paymob import hmac_sign
+from orders.tasks import orders_expire_unpaid
+
+pytestmark = pytest.mark.django_db
+
+KIOSK = 4097560
+
+
+@pytest.fixture(autouse=True)
+def _kiosk_integration(settings, fake_paymob):
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558", str(KIOSK)]
+
+
+def _card_order(make_product, checkout_body):
+    """A card order of a new shopper, awaiting its payment: its Payment and product (2 taken of 10)."""
+    shopper = APIClient()
+    tea = make_product(stock=10)
+    shopper.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    response = shopper.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
+    assert response.status_code == 201, response.content
+    return Payment.objects.get(payment_id=response.json()["paymentId"]), tea
+
+
+def _kiosk_transaction(payment, *, tx_id=880001, pending=True, success=False):
+    """Paymob's kiosk transaction for `payment`: pending with its bill reference, then paid."""
+    return {
+        "id": tx_id, "pending": pending, "amount_cents": int(payment.amount * 100), "success": success,
+        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
+        "is_refunded": False, "is_3d_secure": False, "integration_id": KIOSK, "has_parent_transaction": False,
+        "order": {"id": int(payment.provider_order_id), "currency": "EGP"},
+        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 302852,
+        "source_data": {"pan": "", "type": "aggregator", "sub_type": "AGGREGATOR"},
+        "data": {"bill_reference": 61203455, "message": "Pending"},
+    }
+
+
+def _callback(obj):
+    return Client().post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
+                         data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
+
+
+def _placed_ago(payment, age):
+    Order.objects.filter(pk=payment.order_id).update(created_at=timezone.now() - age)
+
+
+def _expiry_note(payment):
+    return OrderStatusChange.objects.get(order_id=payment.order_id, to_status="cancelled").note
+
+
+def test_an_order_whose_kiosk_payment_is_pending_outlives_the_30_minutes_and_expires_after_24_hours(
+        make_product, checkout_body):
+    # given two card orders unpaid for 31 minutes, one of them paid by kiosk: reported pending with its reference
+    kiosk, kiosk_tea = _card_order(make_product, checkout_body)
+    card, card_tea = _card_order(make_product, checkout_body)
+    assert _callback(_kiosk_transaction(kiosk)).status_code == 200
+    _placed_ago(kiosk, timedelta(minutes=31))
+    _placed_ago(card, timedelta(minutes=31))
+    # when the expiry job runs
+    assert orders_expire_unpaid() == 1
+    # then only the order without a pending report expired, its stock back; the kiosk order keeps its stock
+    kiosk_tea.refresh_from_db()
+    card_tea.refresh_from_db()
+    assert Order.objects.get(pk=card.order_id).status == "cancelled" and card_tea.stock == 10
+    assert _expiry_note(card) == "Unpaid for 30 minutes"
+    assert Order.objects.get(pk=kiosk.order_id).status == "pending" and kiosk_tea.stock == 8
+    # when it is still unpaid just under 24 hours after it was placed, it is kept
+    _placed_ago(kiosk, timedelta(hours=23, minutes=59))
+    assert orders_expire_unpaid() == 0
+    kiosk_tea.refresh_from_db()
+    assert kiosk_tea.stock == 8
+    # when 24 hours have passed, it expires and its stock comes back, the note saying which lifetime applied
+    _placed_ago(kiosk, timedelta(hours=24, minutes=1))
+    assert orders_expire_unpaid() == 1
+    kiosk_tea.refresh_from_db()
+    assert Order.objects.get(pk=kiosk.order_id).status == "cancelled" and kiosk_tea.stock == 10
+    assert _expiry_note(kiosk) == "Unpaid for 24 hours, its payment reported pending (kiosk)"
+
+
+def test_the_cash_paid_hours_later_at_the_kiosk_lands_on_a_live_order(make_product, checkout_body):
+    # given a kiosk payment reported pending, and the expiry job run five hours on
+    payment, tea = _card_order(make_product, checkout_body)
+    _callback(_kiosk_transaction(payment))
+    _placed_ago(payment, timedelta(hours=5))
+    assert orders_expire_unpaid() == 0
+    # when the customer pays at the outlet
+    assert _callback(_kiosk_transaction(payment, pending=False, success=True)).status_code == 200
+    # then the order is paid and on its way, not cancelled and flagged
+    order = Order.objects.get()
+    assert (order.status, order.payment_status, order.needs_attention) == ("processing", "paid", False)
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_the_longer_lifetime_is_the_setting(make_product, checkout_body, settings):
+    # given a shop that holds pending kiosk payments for 2 hours
+    settings.PAYMOB_PENDING_HOURS = 2
+    payment, tea = _card_order(make_product, checkout_body)
+    _callback(_kiosk_transaction(payment))
+    _placed_ago(payment, timedelta(hours=1, minutes=59))
+    assert orders_expire_unpaid() == 0
+    # when
+    _placed_ago(payment, timedelta(hours=2, minutes=1))
+    # then
+    assert orders_expire_unpaid() == 1
+    assert _expiry_note(payment) == "Unpaid for 2 hours, its payment reported pending (kiosk)"
+
+
+def test_a_pending_payment_the_expiry_job_learns_of_from_paymob_holds_its_order(
+        make_product, checkout_body, fake_paymob):
+    # given a card order unpaid for 31 minutes whose pending callback was lost; Paymob's inquiry knows it
+    payment, tea = _card_order(make_product, checkout_body)
+    _placed_ago(payment, timedelta(minutes=31))
+    fake_paymob.inquiry = _kiosk_transaction(payment)
+    # when the expiry job runs (it asks Paymob first)
+    assert orders_expire_unpaid() == 0
+    # then the pending report is recorded and the order is held, its stock still taken
+    assert Order.objects.get().status == "pending"
+    assert Payment.objects.get().events.get().kind == "inquiry-pending"
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
