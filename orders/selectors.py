@@ -1,5 +1,6 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -64,6 +65,21 @@ def order_pending_report(order: Order) -> PaymentEvent | None:
     return (PaymentEvent.objects.filter(payment__order=order, payment__status=PaymentStatus.AWAITING,
                                         kind__endswith="-pending")
             .order_by("-created_at", "-pk").first())
+
+
+def order_kiosk_reference(order: Order) -> str:
+    """The reference `order`'s customer pays with at an Aman or Masary outlet: the `bill_reference` of its
+    payment's pending report, while the order still awaits it; "" when there is none. Paymob does not sign
+    it, so only a number is shown (whoever could change it holds the signed report of their own payment)."""
+    if (order.status, order.payment_status) != (OrderStatus.PENDING, PaymentStatus.AWAITING):
+        return ""
+    report = order_pending_report(order)
+    payload = report.payload if report is not None and isinstance(report.payload, dict) else {}
+    data = payload.get("data")
+    # a callback's or inquiry's nested object, or the redirect's flat parameters
+    reference = data.get("bill_reference") if isinstance(data, dict) else payload.get("data.bill_reference")
+    reference = "" if reference is None or isinstance(reference, bool) else str(reference)
+    return reference if re.fullmatch(r"[0-9]{1,20}", reference) else ""
 
 
 def order_unpaid_lifetime(order: Order) -> UnpaidLifetime:

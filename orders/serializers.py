@@ -145,3 +145,5 @@ class TrackingOutputSerializer(serializers.Serializer[Any]):
     delivery = TrackingDeliveryOutputSerializer(allow_null=True)
     shipment = ShipmentOutputSerializer(allow_null=True)
     invoice_url = serializers.CharField(allow_null=True)
+    # while a kiosk payment is pending: the reference to pay with at an Aman or Masary outlet, else ""
+    kiosk_reference = serializers.CharField()

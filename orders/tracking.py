@@ -23,6 +23,7 @@ from orders.delivery import day_label, window_text
 from orders.documents import invoice_allowed, invoice_url
 from orders.models import Order, OrderItem, OrderStatus
 from orders.places import governorate_name
+from orders.selectors import order_kiosk_reference
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text, western_digits
 
@@ -169,6 +170,8 @@ class Tracking:
     delivery: TrackingDelivery | None
     shipment: Shipment | None
     invoice_url: str | None  # only for the order's owner and staff: the invoice shows the full address
+    # the reference to pay with at an Aman or Masary outlet, while a kiosk payment is pending
+    kiosk_reference: str = ""
 
 
 def tracking_data(order: Order, *, language: str, request: HttpRequest) -> Tracking:
@@ -202,4 +205,5 @@ def tracking_data(order: Order, *, language: str, request: HttpRequest) -> Track
             shipment=shipment_of(order),
             # not for whoever holds the tracking link or knows number + phone: the PDF has the full address
             invoice_url=invoice_url(order=order, language=language) if invoice_allowed(request, order) else None,
+            kiosk_reference=order_kiosk_reference(order),
         )

@@ -127,7 +127,8 @@ def test_the_tracking_answer_keeps_its_wire_format(order, api):
     # then every field the page's island and older clients read is there, camelCase, money as text
     assert set(body) == {"number", "status", "statusLabel", "paymentStatus", "paymentLabel", "placedAt", "history",
                          "items", "subtotal", "discount", "couponCode", "shipping", "codFee", "tax",
-                         "pricesIncludeTax", "total", "address", "delivery", "shipment", "invoiceUrl", "url"}
+                         "pricesIncludeTax", "total", "address", "delivery", "shipment", "invoiceUrl",
+                         "kioskReference", "url"}
     assert (body["subtotal"], body["discount"], body["shipping"], body["codFee"]) == ("600.00", "0.00", "50.00", "0.00")
     # times are Python's isoformat (UTC offset written out), dates plain ISO days
     assert body["placedAt"] == order.created_at.isoformat() and body["placedAt"].endswith("+00:00")

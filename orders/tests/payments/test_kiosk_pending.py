@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 from orders.models import Order, OrderStatusChange, Payment
 from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
+from orders.tracking import tracking_path
 
 pytestmark = pytest.mark.django_db
 
@@ -132,3 +133,34 @@ def test_a_pending_payment_the_expiry_job_learns_of_from_paymob_holds_its_order(
     tea.refresh_from_db()
     assert tea.stock == 8
 
+
+
+def test_the_order_page_shows_the_kiosk_reference_while_the_payment_is_pending(make_product, checkout_body):
+    # given a card order, its tracking page and API before any report
+    payment, _tea = _card_order(make_product, checkout_body)
+    order = Order.objects.get()
+    token = tracking_path(order, "en").rsplit("/", 1)[1]
+    assert 'data-testid="track-kiosk"' not in Client().get(tracking_path(order, "en")).content.decode()
+    # when Paymob reports its kiosk payment pending
+    _callback(_kiosk_transaction(payment))
+    # then the page says where and with what to pay, in English and Arabic, and the API names the reference
+    english = Client().get(tracking_path(order, "en")).content.decode()
+    arabic = Client().get(tracking_path(order, "ar")).content.decode()
+    assert "Pay at any Aman or Masary outlet with reference 61203455" in english
+    assert "ادفع في أي منفذ أمان أو مصاري بالرقم المرجعي 61203455" in arabic
+    assert Client().get(f"/api/orders/track/{token}").json()["kioskReference"] == "61203455"
+    # and once it is paid there is nothing left to pay
+    _callback(_kiosk_transaction(payment, pending=False, success=True))
+    assert 'data-testid="track-kiosk"' not in Client().get(tracking_path(order, "en")).content.decode()
+    assert Client().get(f"/api/orders/track/{token}").json()["kioskReference"] == ""
+
+
+def test_a_reference_that_is_not_a_number_is_not_shown(make_product, checkout_body):
+    # given a pending report whose (unsigned) reference is not the number Paymob gives
+    payment, _tea = _card_order(make_product, checkout_body)
+    report = _kiosk_transaction(payment)
+    report["data"]["bill_reference"] = "<b>call 0100</b>"
+    _callback(report)
+    # then the page shows no reference
+    page = Client().get(tracking_path(Order.objects.get(), "en")).content.decode()
+    assert 'data-testid="track-kiosk"' not in page and "call 0100" not in page
