@@ -22,7 +22,7 @@ from accounts.lockout import lockout_reset
 from accounts.models import AuthToken, User
 from orders.cart import cart_merge
 from shop.errors import ShopError
-from shop.newsletter import newsletter_subscribe
+from shop.newsletter import newsletter_leave, newsletter_subscribe
 from shop.ratelimit import address_mail_allowed
 from shop.validation import (
     EMAIL_MAX,
@@ -256,6 +256,7 @@ def customer_update_profile(*, user: User, first_name: object, last_name: object
     user.last_name = last_name.strip()
     user.phone = phone_normalize(phone)
     newly_subscribed = bool(subscribe_newsletter) and not user.subscribe_newsletter
+    leaving = user.subscribe_newsletter and not subscribe_newsletter
     user.subscribe_newsletter = bool(subscribe_newsletter)
     if cart_reminders is not None:  # None: leave it (the API's profile change does not carry it)
         user.cart_reminders = bool(cart_reminders)
@@ -263,6 +264,8 @@ def customer_update_profile(*, user: User, first_name: object, last_name: object
         user.save(update_fields=["first_name", "last_name", "phone", "subscribe_newsletter", "cart_reminders"])
         if newly_subscribed:
             newsletter_subscribe(email=user.email, language=user.language, site_url=site_url)
+        elif leaving:  # the box unticked is an unsubscribe, as the link in the newsletter's e-mails is
+            newsletter_leave(email=user.email)
     return user
 
 

@@ -1,7 +1,9 @@
-"""A newsletter opt-in at registration subscribes through the newsletter service: list, CSV, welcome e-mail."""
+"""A newsletter opt-in at registration subscribes through the newsletter service (list, CSV, its confirmation
+e-mail); unticking it on the account page leaves the list."""
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from shop.models import NewsletterSubscriber
 
@@ -26,7 +28,7 @@ def test_ticking_the_box_on_the_register_page_lands_in_the_newsletter_list_and_i
     assert "mona@example.com" in csv
 
 
-def test_registering_through_the_api_with_the_opt_in_subscribes_and_welcomes(client,
+def test_registering_through_the_api_with_the_opt_in_asks_for_the_confirmation(client,
                                                                              django_capture_on_commit_callbacks):
     # when
     with django_capture_on_commit_callbacks(execute=True):
@@ -35,8 +37,9 @@ def test_registering_through_the_api_with_the_opt_in_subscribes_and_welcomes(cli
             "password": "Tea-time-2026", "subscribeNewsletter": True}, content_type="application/json")
     # then
     assert response.status_code == 201
-    assert NewsletterSubscriber.objects.filter(email="omar@example.com", is_active=True).exists()
-    assert [m.to for m in mail.outbox] == [["omar@example.com"]]
+    assert NewsletterSubscriber.objects.get(email="omar@example.com").status == "pending"
+    assert [(m.to, m.subject) for m in mail.outbox] == [
+        (["omar@example.com"], "Confirm your subscription to the Nile Highlands Tea newsletter")]
 
 
 def test_leaving_the_box_empty_subscribes_nobody(client):
@@ -54,3 +57,15 @@ def test_ticking_it_later_on_the_account_page_subscribes_too(client, alice):
                              "subscribeNewsletter": "1"})
     # then
     assert NewsletterSubscriber.objects.filter(email=alice.email, is_active=True).exists()
+
+
+def test_unticking_it_on_the_account_page_leaves_the_list(client, alice):
+    # given a customer on the list
+    client.force_login(alice)
+    profile = {"action": "profile", "firstName": "Alice", "lastName": "A", "phone": ""}
+    client.post("/account", {**profile, "subscribeNewsletter": "1"})
+    NewsletterSubscriber.objects.filter(email=alice.email).update(confirmed_at=timezone.now())
+    # when the box is unticked
+    client.post("/account", profile)
+    # then the address is no longer mailed
+    assert NewsletterSubscriber.objects.get(email=alice.email).status == "unsubscribed"
