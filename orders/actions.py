@@ -18,6 +18,7 @@ from orders.coupons import coupon_use_give_back, coupon_use_take
 from orders.emails import (
     order_attention_send,
     order_confirmation_send,
+    order_refund_send,
     order_status_send,
 )
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
@@ -286,12 +287,28 @@ def order_refunded_unshipped(*, order: Order) -> None:
 def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
     """Part of a paid order's money was returned (a partial refund in the provider's dashboard; `returned`:
     all of it so far): the order stays paid, revenue counts only what it kept (`refunded_amount`), and the
-    refund is recorded for staff in the audit log."""
-    Order.objects.filter(pk=order.pk).update(refunded_amount=returned)
+    refund is recorded for staff in the audit log, and the customer told (order_refund_record)."""
+    order_refund_record(order=order, returned=returned)
     logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
     audit_record(actor=None, action="order.partly_refunded", target=order,
                  details=f"{order.number}: {returned} of {order.total_amount} EGP returned through the payment "
                          f"provider; the rest stays paid.")
+
+
+def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False) -> None:
+    """Record `returned`, all of `order`'s money its payment provider reports given back so far (`in_full`:
+    all of the payment, which makes the order refunded), and tell the customer what this report adds to what
+    the order had recorded (`refunded_amount`): one e-mail per refund, naming its own amount. The same total
+    reported again (a replayed callback, the success that settles refunds reported before it) adds nothing
+    and tells nothing; a refund voided afterwards lowers the total and tells nothing either."""
+    with transaction.atomic():
+        locked = _locked(order)
+        added = returned - locked.refunded_amount
+        fields = {"refunded_amount": returned, **({"payment_status": PaymentStatus.REFUNDED} if in_full else {})}
+        Order.objects.filter(pk=locked.pk).update(**fields)
+        if added > 0:
+            locked.refunded_amount = returned
+            order_refund_send(order=locked, amount=added, refunded=returned)
 
 
 def order_refund_to_check(*, order: Order, note: str) -> None:

@@ -5,6 +5,7 @@ the order, so the mail exists exactly when the change does.
 """
 
 
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -60,6 +61,13 @@ def order_confirmation_send(*, order: Order) -> None:
 
 def order_status_send(*, order: Order, status: str) -> None:
     _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status})
+
+
+def order_refund_send(*, order: Order, amount: Decimal, refunded: Decimal) -> None:
+    """Tell the customer `amount` of their card payment went back to their card (`refunded`: all of the
+    order's money returned so far). Queued once per refund by orders.actions.order_refund_record."""
+    _queue(order, "orders/email/refund.txt", "orders/email/refund_subject.txt",
+           {"status": "refunded", "amount": amount, "refunded": refunded})
 
 
 def order_attention_send(*, order: Order, reason: str = "paid_after_cancel") -> None:

@@ -17,6 +17,7 @@ from orders.actions import (
     order_paid_twice,
     order_partly_refunded,
     order_payment_failed,
+    order_refund_record,
     order_refund_to_check,
     order_refunded_unshipped,
 )
@@ -229,8 +230,7 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
         return
     payment.status = PaymentStatus.REFUNDED
     payment.save(update_fields=["status", "updated_at"])
-    orders = Order.objects.filter(pk=payment.order_id)
-    orders.update(payment_status=PaymentStatus.REFUNDED, refunded_amount=payment.amount)
+    order_refund_record(order=payment.order, returned=payment.amount, in_full=True)
     # a cancelled order's money owed back is settled; a flag staff settle by a check stays open
     order_attention_settle(order=payment.order)
     order_refunded_unshipped(order=payment.order)

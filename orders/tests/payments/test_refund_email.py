@@ -1,0 +1,120 @@
+"""The customer is told, by e-mail in their language, each time money of their card payment comes back: how
+much, for which order, and that the bank takes some working days to show it; once per refund, however
+often and in whichever order Paymob reports it."""
+
+import pytest
+
+from orders.models import Order
+from orders.tests.payments.test_paid_after_cancel import _callback, _paid, _place, _refund, _reported_again
+from shop.models import OutboundEmail, OutboundWhatsApp
+
+pytestmark = pytest.mark.django_db
+
+LRI, FSI, PDI = "\u2066", "\u2068", "\u2069"
+
+
+def _paid_order(client, api, make_product, checkout_body, language="en"):
+    """A paid card order of E£650 in `language`, its confirmation queued and set aside."""
+    payment = _paid(client, api, make_product, checkout_body)
+    Order.objects.update(language=language)
+    OutboundEmail.objects.all().delete()
+    return payment, Order.objects.get()
+
+
+def test_each_refund_made_in_paymob_queues_one_mail_naming_its_own_amount(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650, placed in English
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    # when staff refund E£100 of it in Paymob: its refund transaction comes back
+    _refund(client, payment, tx_id=2, cents=10000)
+    # then the customer gets one e-mail, in the outbox, naming the amount, the order and the bank's delay
+    first, = OutboundEmail.objects.all()
+    assert (first.to, first.language) == (order.email, "en")
+    assert first.subject == f"Refund for your order {order.number}"
+    assert f"We have refunded E£100.00 to your card for your order {LRI}{order.number}{PDI}." in first.text
+    assert "E£100.00 of your order's E£650.00 has now been refunded." in first.text
+    assert "several working days" in first.text
+    assert first.text.startswith(f"Hello {FSI}Mona{PDI},") and 'dir="ltr"' in first.html
+    # when Paymob reports the same refund again (the payment sent again with its refunded total, and the
+    # refund's own callback replayed)
+    _reported_again(client, payment, claimed_cents=10000, is_refunded=True)
+    _refund(client, payment, tx_id=2, cents=10000)
+    # then nothing more is queued
+    assert OutboundEmail.objects.count() == 1
+    # when E£200 more is refunded, then a second mail names those E£200, and what came back in all
+    _refund(client, payment, tx_id=3, cents=20000)
+    _reported_again(client, payment, claimed_cents=30000, is_refunded=True)
+    assert OutboundEmail.objects.count() == 2
+    second = OutboundEmail.objects.order_by("pk").last()
+    assert f"We have refunded E£200.00 to your card for your order {LRI}{order.number}{PDI}." in second.text
+    assert "E£300.00 of your order's E£650.00 has now been refunded." in second.text
+    # and the last E£350 names itself, and that all of the order's money is back
+    _refund(client, payment, tx_id=4, cents=35000)
+    assert OutboundEmail.objects.count() == 3
+    last = OutboundEmail.objects.order_by("pk").last()
+    assert f"We have refunded E£350.00 to your card for your order {LRI}{order.number}{PDI}." in last.text
+    assert "All of your order's E£650.00 has now been refunded." in last.text
+    assert Order.objects.get().refunded_amount == order.total_amount
+
+
+def test_the_refund_mail_is_arabic_and_right_to_left_for_an_arabic_order(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order placed in Arabic
+    payment, order = _paid_order(client, api, make_product, checkout_body, language="ar")
+    # when E£100 of it is refunded
+    _refund(client, payment, tx_id=2, cents=10000)
+    # then its mail is Arabic, right to left, the amounts in Arabic money and the number kept whole
+    email, = OutboundEmail.objects.all()
+    assert email.language == "ar" and 'dir="rtl"' in email.html and 'lang="ar"' in email.html
+    assert email.subject == f"أعدنا إليك مبلغًا من طلبك رقم {LRI}{order.number}{PDI}"
+    assert f"أعدنا مبلغ 100.00\u00a0ج.م إلى بطاقتك عن طلبك رقم {LRI}{order.number}{PDI}." in email.text
+    assert "أُعيد حتى الآن 100.00\u00a0ج.م من إجمالي طلبك البالغ 650.00\u00a0ج.م." in email.text
+    assert "أيام عمل" in email.text
+    assert "E£" not in email.text and "refund" not in email.text.lower()
+
+
+@pytest.mark.parametrize("reports", ["refund transaction", "both", "both, reversed", "void"])
+def test_a_full_refund_queues_one_mail_however_paymob_reports_it(
+        client, api, make_product, checkout_body, fake_paymob, reports):
+    # given a paid order of E£650
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    full = int(payment.amount * 100)
+    # when all of it comes back, reported one way or the other
+    {
+        "refund transaction": lambda: [_refund(client, payment, tx_id=2)],
+        "both": lambda: [_refund(client, payment, tx_id=2),
+                         _reported_again(client, payment, claimed_cents=full, is_refunded=True)],
+        "both, reversed": lambda: [_reported_again(client, payment, claimed_cents=full, is_refunded=True),
+                                   _refund(client, payment, tx_id=2)],
+        "void": lambda: [_reported_again(client, payment, is_voided=True),
+                         _reported_again(client, payment, is_voided=True)],
+    }[reports]()
+    # then the customer is told once, of the whole E£650
+    email, = OutboundEmail.objects.all()
+    assert f"We have refunded E£650.00 to your card for your order {LRI}{order.number}{PDI}." in email.text
+    assert "has now been refunded" not in email.text  # one refund of all of it needs no sum
+
+
+def test_a_refund_reported_before_the_payment_is_told_once_the_payment_counts_it(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a refund of E£100 reported before the payment's success (the callbacks crossed)
+    _tea, payment = _place(api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=10000)
+    assert not OutboundEmail.objects.filter(subject__contains="Refund").exists()  # not matched to a payment yet
+    # when the success arrives, and is replayed
+    _callback(client, payment, success=True, tx_id=1)
+    _callback(client, payment, success=True, tx_id=1)
+    # then the refund it now counts is told once
+    email, = OutboundEmail.objects.filter(subject__contains="Refund")
+    assert "We have refunded E£100.00 to your card" in email.text
+
+
+def test_a_customer_who_asked_for_whatsapp_updates_hears_of_the_refund_there_too(
+        client, api, make_product, checkout_body, fake_paymob):
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    Order.objects.update(whatsapp_opt_in=True)
+    OutboundWhatsApp.objects.all().delete()
+    _refund(client, payment, tx_id=2, cents=10000)
+    message, = OutboundWhatsApp.objects.all()
+    assert "We have refunded E£100.00 to your card for your order" in message.text
+    assert "Thank you for your order" not in message.text
