@@ -104,6 +104,11 @@ def check_proxy():
 
 
 def check_email():
+    if settings.EMAIL_BACKEND == "shop.mail_backends.NoMailServerBackend":
+        return [_problem("e-mail", "No mail server is set (EMAIL_HOST is empty): customers get no confirmations. "
+                                   "Every e-mail waits in the outbox unsent (none is written to the logs), and is "
+                                   f"given up after {settings.EMAIL_MAX_ATTEMPTS} attempts; the dashboard's "
+                                   "overview lists those and can send them again. Set EMAIL_HOST and its account.")]
     backend = settings.EMAIL_BACKEND.rsplit(".", 2)[-2]
     if backend != "smtp":
         return [_problem("e-mail", f"E-mail goes to the {backend} backend, not a mail server: customers get "

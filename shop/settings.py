@@ -348,8 +348,13 @@ if EMAIL_HOST:
         raise ConfigError("EMAIL_USE_SSL", "and EMAIL_USE_TLS cannot both be on: SSL for port 465, TLS (STARTTLS) "
                                            "for 587")
     EMAIL_TIMEOUT = 15
-else:
+elif DEBUG:
+    # a developer's machine: each mail is printed whole
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    # production without a mail server: mail waits in the outbox, unsent, and never reaches the logs
+    # (the console backend printed whole mails there, reset links included); `manage.py doctor` says so
+    EMAIL_BACKEND = "shop.mail_backends.NoMailServerBackend"
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Nile Highlands Tea <shop@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The outbox (shop/mail.py): a mail that fails is retried after EMAIL_RETRY_SECONDS,

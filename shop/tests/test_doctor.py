@@ -75,6 +75,9 @@ def test_a_production_ready_shop_passes(production, capsys):
     ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "e-mail", "console backend"),
     # the console backend writes whole messages to the worker's output: reset links open accounts
     ({"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}, "e-mail", "password-reset links"),
+    # production with no mail server: mail waits in the outbox, unsent, and none of it is logged
+    ({"EMAIL_BACKEND": "shop.mail_backends.NoMailServerBackend"}, "e-mail", "EMAIL_HOST is empty"),
+    ({"EMAIL_BACKEND": "shop.mail_backends.NoMailServerBackend"}, "e-mail", "waits in the outbox"),
     # the mail account's password would cross the network readable
     ({"EMAIL_USE_TLS": False}, "e-mail", "EMAIL_USE_TLS"),
     ({"PAYMENT_PROVIDER": "sandbox"}, "payments", "sandbox"),
