@@ -1,6 +1,7 @@
 """Newsletter subscriptions: double opt-in (an address is mailed only once its owner confirmed it),
 subscribing twice changes nothing, every e-mail can unsubscribe."""
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
@@ -131,8 +132,11 @@ def newsletter_unsubscribe(*, token):
     """Stop sending to the subscriber with this token; return it, or None for an unknown token."""
     subscriber = newsletter_by_token(token)
     if subscriber is not None and subscriber.is_active:
-        subscriber.is_active = False
-        subscriber.save(update_fields=["is_active"])
+        with transaction.atomic():
+            subscriber.is_active = False
+            subscriber.save(update_fields=["is_active"])
+            # the account page's box says so too, instead of showing a subscription that is not there
+            get_user_model().objects.filter(email__iexact=subscriber.email).update(subscribe_newsletter=False)
     return subscriber
 
 

@@ -69,3 +69,17 @@ def test_unticking_it_on_the_account_page_leaves_the_list(client, alice):
     client.post("/account", profile)
     # then the address is no longer mailed
     assert NewsletterSubscriber.objects.get(email=alice.email).status == "unsubscribed"
+
+
+def test_the_unsubscribe_link_unticks_the_account_page_box(client, alice):
+    # given a customer on the list
+    client.force_login(alice)
+    client.post("/account", {"action": "profile", "firstName": "Alice", "lastName": "A", "phone": "",
+                             "subscribeNewsletter": "1"})
+    subscriber = NewsletterSubscriber.objects.get(email=alice.email)
+    # when they use the link in an e-mail
+    client.get(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}")
+    # then their account no longer says they are subscribed
+    alice.refresh_from_db()
+    assert alice.subscribe_newsletter is False
+    assert 'name="subscribeNewsletter" value="1" checked' not in client.get("/account").content.decode()
