@@ -27,13 +27,13 @@ from catalog.models import Product
 from orders import cart as carts
 from orders.actions import order_lines
 from orders.calculations import order_totals
-from orders.checkout import checkout_complete, coupon_check
+from orders.checkout import checkout_complete, coupon_check, coupon_remembered
 from orders.delivery import shopper_governorate, shopper_governorate_remember
 from orders.models import Order, OrderStatus, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify, signed_redirect
 from orders.places import governorate_stored
-from orders.prefill import checkout_coupon_remember
+from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
 from orders.selectors import order_summary, session_owns
@@ -71,8 +71,9 @@ CART_ANSWER_SECONDS = 60
 
 
 def _cart_response(request: Request, *, lines: list[tuple[Product, int]], notice: str | None = None) -> Response:
-    """The cart answer after a write, from the lines the write left."""
-    data = cart_output(cart_summary(None, governorate=shopper_governorate(request._request), lines=lines))
+    """The cart answer after a write, from the lines the write left (with the coupon applied at checkout)."""
+    data = cart_output(cart_summary(None, governorate=shopper_governorate(request._request), lines=lines,
+                                    coupon=coupon_remembered(request=request, lines=lines)))
     if notice:
         data["notice"] = notice
     return Response(data)
@@ -102,11 +103,14 @@ class CartApi(_CartWriteApi):
         governorate = shopper_governorate(request)
 
         def answer() -> dict[str, Any]:
-            return cart_output(cart_summary(None, governorate=governorate, lines=carts.cart_lines_for_request(request)))
+            lines = carts.cart_lines_for_request(request)
+            return cart_output(cart_summary(None, governorate=governorate, lines=lines,
+                                            coupon=coupon_remembered(request=request, lines=lines)))
 
-        # kept until the cart changes, for this catalogue version, language and governorate; at most a
-        # minute, like a stored page (a data fix outside the services, the delivery dates after midnight)
-        name = ("answer", catalog_version(), get_language(), governorate)
+        # kept until the cart changes, for this catalogue version, language, governorate and the coupon applied
+        # at checkout; at most a minute, like a stored page (a data fix outside the services, the delivery
+        # dates after midnight, a coupon expired since)
+        name = ("answer", catalog_version(), get_language(), governorate, checkout_coupon_remembered(request=request))
         return Response(dict(carts.cart_memo(request, name, answer, seconds=CART_ANSWER_SECONDS)))
 
     @extend_schema(responses={200: CartSchema})
@@ -159,7 +163,8 @@ class CartSummaryApi(APIView):
 
     @extend_schema_serializer(component_name="CartSummaryInput")
     class InputSerializer(serializers.Serializer[Any]):
-        coupon_code = serializers.CharField(required=False, allow_blank=True, default="")
+        # "" takes the coupon off; absent (the cart page's governorate): the one applied before, if it still applies
+        coupon_code = serializers.CharField(required=False, allow_blank=True)
         payment_method = serializers.CharField(required=False, allow_blank=True, default="card")
         # the delivery governorate (English or Arabic name); remembered for the session.
         # Absent: the shopper's last one. A country other than Egypt: the default rate.
@@ -179,11 +184,14 @@ class CartSummaryApi(APIView):
         else:
             governorate = shopper_governorate(request)
         coupon = None
-        code = data["coupon_code"].strip()
-        if code:
+        if "coupon_code" not in data:
+            coupon = coupon_remembered(request=request, lines=carts.cart_lines(cart))
+        elif code := data["coupon_code"].strip():
             subtotal = order_totals(lines=carts.cart_lines(cart)).subtotal
             coupon = coupon_check(code=code, subtotal=subtotal)
-        checkout_coupon_remember(request=request._request, code=coupon.code if coupon else "")
+            checkout_coupon_remember(request=request._request, code=coupon.code)
+        else:
+            checkout_coupon_remember(request=request._request, code="")
         summary = cart_summary(cart, coupon=coupon, governorate=governorate,
                                payment_method=data["payment_method"], abroad=abroad)
         return Response(cart_output(summary))

@@ -55,7 +55,7 @@ from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
-from orders.prefill import checkout_coupon_remember
+from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
 from orders.selectors import UNPAID_LIFETIME, open_cod_orders_count, unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from shop.errors import ShopError, camel_case
@@ -207,6 +207,22 @@ def coupon_check(*, code: str, subtotal: Decimal) -> Coupon:
             field="couponCode",
         )
     return coupon
+
+
+def coupon_remembered(*, request: HttpRequest | Request, lines: list[tuple[Product, int]]) -> Coupon | None:
+    """The coupon this session applied at checkout, while it still applies to `lines` (else None).
+
+    The cart shows it with its discount, as the checkout would take it; one that no longer applies
+    (expired, used up, the cart now under its minimum) is not shown, and stays remembered for the
+    checkout, which says why when it is applied again.
+    """
+    code = checkout_coupon_remembered(request=request)
+    if not code:
+        return None
+    try:
+        return coupon_check(code=code, subtotal=order_totals(lines=lines).subtotal)
+    except CheckoutError:
+        return None
 
 
 def _cart_changed() -> CheckoutError:

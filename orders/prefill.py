@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
+from rest_framework.request import Request
 
 from accounts.addresses import address_default
 from accounts.models import Address, User
@@ -62,6 +63,13 @@ def checkout_coupon_remember(*, request: HttpRequest, code: str) -> None:
         del request.session[_COUPON_KEY]
 
 
+def checkout_coupon_remembered(*, request: HttpRequest | Request) -> str:
+    """The code of the coupon this session applied last at checkout ("" for none); the cart shows it too."""
+    session = getattr(request, "session", None)
+    code = session.get(_COUPON_KEY) if session is not None else None
+    return code if isinstance(code, str) else ""
+
+
 def checkout_prefill(*, request: HttpRequest,
                      address_id: int | str | None = None) -> tuple[dict[str, str], Address | None]:
     """The checkout form's starting values (island field names) and the saved address used, if any."""
@@ -74,8 +82,9 @@ def checkout_prefill(*, request: HttpRequest,
     if address is not None:
         _merge(values, {form: getattr(address, field) for form, field in _ADDRESS_FIELDS.items()})
     session = getattr(request, "session", None)
-    if session is not None and session.get(_COUPON_KEY):
-        values["couponCode"] = session[_COUPON_KEY]
+    remembered = checkout_coupon_remembered(request=request)
+    if remembered:
+        values["couponCode"] = remembered
     draft = checkout_draft_get(request=request) if session is not None else None
     if draft:
         _merge(values, draft)

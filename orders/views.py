@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.addresses import address_list
 from orders import cart as carts
 from orders.calculations import order_totals
-from orders.checkout import cod_available, coupon_check
+from orders.checkout import cod_available, coupon_check, coupon_remembered
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
 from orders.drafts import checkout_draft_get
@@ -40,9 +40,13 @@ from shop.store_settings import store_settings_get
 
 @ensure_csrf_cookie  # the islands send it back on every write
 def cart_page(request: HttpRequest) -> HttpResponse:
-    summary = cart_summary(None, lines=carts.cart_lines_for_request(request), governorate=shopper_governorate(request))
+    lines = carts.cart_lines_for_request(request)
+    # with the coupon applied at checkout, so going back to the cart does not look as if it were lost
+    summary = cart_summary(None, lines=lines, governorate=shopper_governorate(request),
+                           coupon=coupon_remembered(request=request, lines=lines))
     # the select's words come with the page, so the islands' shared strings stay small
-    text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate")}
+    text = {"deliverTo": _("Deliver to"), "chooseGovernorate": _("Choose your governorate"),
+            "removeCoupon": _("Remove coupon"), "couponRemoved": _("Coupon removed")}
     props = {"cart": island_props(cart_output(summary)), "text": text, "governorates": _governorates(),
              "urls": island_urls()}
     return render(request, "orders/cart.html", {"totals": summary.totals, "props": props})

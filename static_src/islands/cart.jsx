@@ -32,6 +32,7 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
   const [wanted, setWanted] = useState({});
   const quantityOf = (item) => wanted[item.productId] ?? item.quantity;
   const undoButton = useRef(null);
+  const summaryHeading = useRef(null);
   const lang = currentLanguage();
   // a removed line takes its focused button with it: focus goes to Undo, not to the page's start
   useEffect(() => { if (removed) undoButton.current?.focus(); }, [removed]);
@@ -99,6 +100,13 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
     setRemoved(null);
     setTimeout(() => document.getElementById(`cart-line-${items[0].productId}`)?.focus(), 0); // back on the line
   };
+  // "" takes the checkout's coupon off (as an empty code applied at checkout does); the server answers the totals
+  const removeCoupon = async () => {
+    if (await change(() => api("/api/cart/summary", { method: "POST", body: { couponCode: "" } }))) {
+      toast(text.couponRemoved, "success");
+      summaryHeading.current?.focus(); // its button is gone: focus stays in the summary
+    }
+  };
   const undoBar = removed && (
     <p className="cart-undo" role="status">
       <span>{removed.message}</span>
@@ -153,7 +161,7 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
         </li>
       </ul>
       <aside className="form-card cart-summary">
-        <h2>{t("cart:orderSummary")}</h2>
+        <h2 ref={summaryHeading} tabIndex={-1}>{t("cart:orderSummary")}</h2>
         <div className="field">
           <label htmlFor="cart-governorate">{text.deliverTo}</label>
           <select id="cart-governorate" value={cart.governorate} disabled={busy}
@@ -162,7 +170,12 @@ export default function Cart({ cart: initial, governorates = [], text = {}, urls
             {governorates.map((g) => <option key={g.value} value={g.value}>{g.name}</option>)}
           </select>
         </div>
+        {/* the coupon applied at checkout shows here too (the server's totals), and can be taken off */}
         <OrderSummary cart={cart} />
+        {Number(cart.discount) !== 0 && (
+          <p><button type="button" className="link-button" aria-disabled={busy} onClick={removeCoupon}
+            data-testid="remove-coupon">{text.removeCoupon}</button></p>
+        )}
         <a className="button button--block" href={urls.checkout}>{t("cart:proceed")}</a>
         <a className="button button--ghost button--block" href={urls.shop}>{t("cart:continueShopping")}</a>
       </aside>
