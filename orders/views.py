@@ -83,7 +83,8 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         "governorates": _governorates(),
         # server-rendered words: the checkout bundle is at the page-weight budget
         "text": {"whatsappOptIn": _("Send me order updates on WhatsApp"),
-                 "remind": _("E-mail me once if I leave without ordering")},
+                 "remind": _("E-mail me once if I leave without ordering"),
+                 "couponApplied": _("Coupon applied")},
         "user": {"firstName": user.first_name, "lastName": user.last_name, "email": user.email,
                  "phone": getattr(user, "phone", "")} if user else None,
         "prefill": prefill,

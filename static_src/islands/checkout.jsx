@@ -92,7 +92,6 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       if ((await refreshSummary(form, code)) === STALE) return; // a newer choice's summary is showing
       setAppliedCoupon(code);
       setErrors((e) => ({ ...e, couponCode: "" }));
-      if (code) toast(t("checkout:couponApplied"), "success");
     } catch (err) {
       setErrors((e) => ({ ...e, couponCode: err.message }));
     }
@@ -299,6 +298,11 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
             </button>
           </div>
           {errorText("couponCode")}
+          {/* "Coupon applied" at the field while the totals shown are the code's, not in a toast: on a phone a
+              toast covered the summary the coupon changed */}
+          <p className="field__hint" role="status">
+            {cart.couponCode && form.couponCode.trim().toUpperCase() === cart.couponCode && text.couponApplied}
+          </p>
         </div>
         <OrderSummary cart={cart} showHint={false} />
         <button type="submit" className="button button--gold button--block" disabled={processing || !methods.length}

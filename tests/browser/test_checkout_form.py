@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from orders.models import Order, PaymentStatus
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
 from tests.browser.settle import place_order
 from tests.browser.test_checkout import _add_to_cart, _fill_checkout, _shot
 
@@ -153,3 +153,46 @@ def test_back_to_cart_sits_at_the_start_of_the_form_like_the_headings(new_page, 
         return document.dir === 'rtl' ? [column.right, text.right] : [column.left, text.left];
     }""")
     assert abs(edges[0] - edges[1]) <= 12, edges
+
+
+# the summary's rows and the place-order button that a message over the page (a toast) covers, even in part
+COVERED = """() => {
+  const boxes = (selector) => [...document.querySelectorAll(selector)].map((el) => [el, el.getBoundingClientRect()]);
+  const over = boxes('#toasts > *');
+  return boxes('.checkout-summary .summary__row, [data-testid="place-order"]')
+    .filter(([, r]) => over.some(([, t]) =>
+      r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom))
+    .map(([el]) => el.textContent);
+}"""
+
+
+@pytest.mark.parametrize("viewport, size", SIZES, ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_coupon_applied_is_confirmed_without_covering_the_order_summary(new_page, screenshot, teas, viewport, size,
+                                                                        locale, prefix, lang):
+    # given a coupon typed at checkout (on a phone the summary is below the form, a toast sat on its rows)
+    from decimal import Decimal
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="WELCOME50", type="fixed", value=Decimal("50.00"))
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0], 2)
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    page.fill("#co-couponCode", "welcome50")
+    # when it is applied and the shopper looks at the summary it changed
+    page.locator(".coupon__row button").click()
+    page.locator(".checkout-summary .summary__row--discount").wait_for()
+    page.evaluate("""() => document.querySelector('.checkout-summary .summary')
+        .scrollIntoView({block: 'end'})""")
+    # then they are told it is applied, in their language, on screen
+    applied = page.get_by_text("تم تطبيق القسيمة" if lang == "ar" else "Coupon applied", exact=True)
+    expect(applied).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / f"checkout-coupon-applied-{lang}-{size}.png"))  # the screen, as seen
+    # and nothing covers a row of the summary or the place-order button
+    assert page.evaluate(COVERED) == []
+    # and a code typed since, not yet applied, is not called applied
+    page.fill("#co-couponCode", "other")
+    expect(applied).to_have_count(0)
