@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Address, User
-from accounts.services import phone_is_valid, phone_normalize
+from accounts.services import phone_invalid_message, phone_is_valid, phone_normalize
 from orders.places import COUNTRIES, governorate_stored
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, NAME_MAX, PHONE_MAX, clean_fields, western_digits
@@ -39,7 +39,7 @@ def _cleaned(fields: Mapping[str, Any]) -> dict[str, Any]:
         if not values[name]:
             problems.setdefault(FORM_NAMES[name], _("Please fill in all required fields"))
     if values["phone"] and not phone_is_valid(values["phone"]):
-        problems.setdefault("phone", _("Please enter a valid phone number"))
+        problems.setdefault("phone", phone_invalid_message())
     if values["country"] not in dict(COUNTRIES):
         problems.setdefault("country", _("Please choose a country from the list"))
     if values["country"] == "EGY" and values["state"]:

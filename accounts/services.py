@@ -62,6 +62,16 @@ def phone_is_valid(phone: str | None) -> bool:
     return bool(_EGYPT_MOBILE.match(number) or _EGYPT_LANDLINE.match(number) or _INTERNATIONAL.match(number))
 
 
+# an Egyptian mobile in the form most shoppers type it, shown in every phone error so they can see what is wanted
+PHONE_EXAMPLE = "01012345678"
+
+
+def phone_invalid_message() -> str:
+    """The one message for a phone number phone_is_valid refuses (checkout, registration, the profile,
+    addresses, staff's customer form), with an example of one it takes."""
+    return _("Please enter a valid phone number, for example %(example)s") % {"example": PHONE_EXAMPLE}
+
+
 def _text_errors(**fields: tuple[object, int]) -> dict[str, str]:
     """{field: message} for each (value, max_length) that `shop.validation` refuses.
 
@@ -111,7 +121,7 @@ def customer_errors(*, first_name: object, last_name: object, email: object, pas
     elif not _email_well_formed(email):
         errors["email"] = _("Please enter a valid email address")
     if (phone or "").strip() and not phone_is_valid(phone):
-        errors["phone"] = _("Please enter a valid phone number")
+        errors["phone"] = phone_invalid_message()
     if not password:
         errors["password"] = _("Password is required")
     else:
@@ -248,7 +258,7 @@ def customer_update_profile(*, user: User, first_name: object, last_name: object
     if not last_name.strip():
         errors.setdefault("lastName", _("Last name is required"))
     if phone.strip() and not phone_is_valid(phone):
-        errors.setdefault("phone", _("Please enter a valid phone number"))
+        errors.setdefault("phone", phone_invalid_message())
     if errors:
         field, message = next(iter(errors.items()))
         raise AccountError(message, field=field)

@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import email_changed_email
 from accounts.models import User
-from accounts.services import phone_is_valid, phone_normalize, user_sessions_end
+from accounts.services import phone_invalid_message, phone_is_valid, phone_normalize, user_sessions_end
 from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
 from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
@@ -28,7 +28,7 @@ def _phone_clean(phone: str, *, stored: str | None = None) -> str:
     if stored is not None and phone == stored:
         return phone
     if phone.strip() and not phone_is_valid(phone):
-        raise ShopError(_("Please enter a valid phone number"), field="phone")
+        raise ShopError(phone_invalid_message(), field="phone")
     return phone_normalize(phone)
 
 

@@ -29,6 +29,7 @@ from accounts.services import (
     customer_create,
     customer_language_set,
     customer_sign_in,
+    phone_invalid_message,
     phone_is_valid,
     phone_normalize,
 )
@@ -163,7 +164,7 @@ def checkout_validate(data: Mapping[str, Any], *, user: User | AnonymousUser | N
             problem("email", _("Please enter a valid email address"))
     local_abroad = form.country != "EGY" and re.fullmatch(r"\d{7,15}", phone_normalize(form.phone))
     if form.phone and not (phone_is_valid(form.phone) or local_abroad):
-        problem("phone", _("Please enter a valid phone number"))
+        problem("phone", phone_invalid_message())
     for name in ("street", "city", "state"):
         if not getattr(form, name):
             problem(name, _("Please fill in your billing address"))

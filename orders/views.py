@@ -14,6 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.addresses import address_list
+from accounts.services import phone_invalid_message
 from orders import cart as carts
 from orders.calculations import order_totals
 from orders.checkout import cod_available, coupon_check, coupon_remembered
@@ -84,7 +85,9 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         # server-rendered words: the checkout bundle is at the page-weight budget
         "text": {"whatsappOptIn": _("Send me order updates on WhatsApp"),
                  "remind": _("E-mail me once if I leave without ordering"),
-                 "couponApplied": _("Coupon applied")},
+                 "couponApplied": _("Coupon applied"),
+                 # the phone rule's message, with its example, as the server answers it
+                 "invalidPhone": phone_invalid_message()},
         "user": {"firstName": user.first_name, "lastName": user.last_name, "email": user.email,
                  "phone": getattr(user, "phone", "")} if user else None,
         "prefill": prefill,

@@ -91,7 +91,7 @@ def test_it_updates_the_profile(alice_client, alice):
 @pytest.mark.parametrize(("changes", "field", "message"), [
     ({"firstName": ""}, "firstName", "First name is required"),
     ({"lastName": ""}, "lastName", "Last name is required"),
-    ({"phone": "12"}, "phone", "Please enter a valid phone number"),
+    ({"phone": "12"}, "phone", "Please enter a valid phone number, for example 01012345678"),
 ])
 def test_the_profile_form_shows_each_message(alice_client, changes, field, message):
     # when

@@ -30,7 +30,7 @@ def _register(client, **changes):
         ({"confirmPassword": ""}, "confirmPassword", "Please confirm your password"),
         ({"confirmPassword": "Tea-time-2025"}, "confirmPassword", "Passwords do not match"),
         ({"agreeToTerms": ""}, "agreeToTerms", "You must agree to the terms and conditions"),
-        ({"phone": "12345"}, "phone", "Please enter a valid phone number"),
+        ({"phone": "12345"}, "phone", "Please enter a valid phone number, for example 01012345678"),
     ],
 )
 def test_it_shows_each_validation_message_under_its_field(client, changes, field, message):
@@ -130,7 +130,7 @@ API_GOOD = {"firstName": "Mona", "lastName": "Saleh", "email": "mona@example.com
         ({"lastName": ""}, "lastName", "Last name is required"),
         ({"email": ""}, "email", "Email is required"),
         ({"email": "not-an-email"}, "email", "Please enter a valid email address"),
-        ({"phone": "abc"}, "phone", "Please enter a valid phone number"),
+        ({"phone": "abc"}, "phone", "Please enter a valid phone number, for example 01012345678"),
         ({"password": ""}, "password", "Password is required"),
         ({"password": "short1!"}, "password", "Password must be at least 8 characters long"),
     ],

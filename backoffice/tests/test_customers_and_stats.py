@@ -50,8 +50,9 @@ class TestCustomers:
         assert ok.status_code == 201 and ok.json()["email"] == "mona@example.com" and ok.json()["isActive"] is True
         assert ok.json()["phone"] == "01001234567"  # stored as registration and checkout store it
 
-    @pytest.mark.parametrize(("language", "message"), [("en", "Please enter a valid phone number"),
-                                                       ("ar", "يرجى إدخال رقم هاتف صالح")])
+    @pytest.mark.parametrize(("language", "message"), [
+        ("en", "Please enter a valid phone number, for example 01012345678"),
+        ("ar", "يرجى إدخال رقم هاتف صالح، مثل 01012345678")])
     def test_a_phone_checkout_would_refuse_is_refused_as_every_other_form_refuses_it(self, client, manager, alice,
                                                                                     language, message):
         # given

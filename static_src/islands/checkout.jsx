@@ -22,12 +22,12 @@ const PASSWORD_MIN = 8;
 const OPTIONAL = ["building", "floor", "apartment", "postalCode"];
 
 // every problem the browser can see, one message a field, in the server's order
-function clientErrors(form, user) {
+function clientErrors(form, user, text) {
   const errors = {};
   const add = (name, message) => { errors[name] ??= message; };
   REQUIRED.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:requiredFields")));
   if (form.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(form.email.trim())) add("email", t("checkout:invalidEmail"));
-  if (form.phone.trim() && !phoneValid(form.phone)) add("phone", t("checkout:invalidPhone"));
+  if (form.phone.trim() && !phoneValid(form.phone)) add("phone", text.invalidPhone); // the server's words
   ADDRESS.filter((name) => !form[name].trim()).forEach((name) => add(name, t("checkout:billingAddress")));
   if (form.createAccount && !user) {
     if (form.password.length < PASSWORD_MIN) add("password", t("checkout:passwordLength"));
@@ -99,7 +99,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
 
   async function submit(event) {
     event.preventDefault();
-    const problems = clientErrors(form, user);
+    const problems = clientErrors(form, user, text);
     const first = firstOf(problems);
     if (first) {
       setErrors(problems);

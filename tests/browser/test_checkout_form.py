@@ -67,11 +67,13 @@ def test_every_field_error_shows_at_once_and_the_banner_goes_when_they_are_fixed
     page.fill("#co-phone", "12345")
     page.select_option("#co-state", "")
     place_order(page)
-    # then both show at once, before anything is sent, the phone's saying what is wrong with it
+    # then both show at once, before anything is sent, the phone's saying what is wrong with it and what is wanted
     expect(page.locator("#co-phone-error")).to_have_text(
-        "Please enter a valid phone number" if lang == "en" else "يرجى إدخال رقم هاتف صالح")
+        "Please enter a valid phone number, for example 01012345678" if lang == "en"
+        else "يرجى إدخال رقم هاتف صالح، مثل 01012345678")
     assert page.locator("#co-state-error").is_visible()
     page.wait_for_function("document.activeElement.id === 'co-phone'")
+    page.screenshot(path=str(ARTIFACTS / f"checkout-phone-error-{lang}-{size}.png"))  # the screen, as seen
     # when those are right and the postal code is one only the server refuses
     page.fill("#co-phone", "010 1234 5678")
     page.select_option("#co-state", "Giza")
