@@ -63,7 +63,7 @@ def newsletter_subscribe(*, email, language="en", site_url=""):
             )
             if created:
                 if _confirmation_allowed(email):
-                    _queue_confirmation(subscriber, site_url)
+                    _queue(subscriber, "confirm", site_url)
                 return subscriber
     except IntegrityError:  # a parallel request subscribed the same address
         return NewsletterSubscriber.objects.get(email=email)
@@ -74,7 +74,7 @@ def newsletter_subscribe(*, email, language="en", site_url=""):
         subscriber.confirmed_at = None
         subscriber.language = language
         subscriber.save(update_fields=["is_active", "confirmed_at", "language"])
-        _queue_confirmation(subscriber, site_url)
+        _queue(subscriber, "confirm", site_url)
     return subscriber
 
 
@@ -82,23 +82,30 @@ def _confirmation_allowed(email):
     return address_mail_allowed("newsletter", email, per_hour=CONFIRMATIONS_PER_HOUR)
 
 
-def _queue_confirmation(subscriber, site_url):
+# the newsletter's two e-mails: (subject, text, the link it carries)
+_MAILS = {
+    "confirm": (gettext_lazy("Confirm your subscription to the %(store)s newsletter"),
+                "shop/email/newsletter_confirm.txt", "shop:newsletter-confirm"),
+    "welcome": (gettext_lazy("Welcome to the %(store)s newsletter"),
+                "shop/email/newsletter_welcome.txt", "shop:newsletter-unsubscribe"),
+}
+
+
+def _queue(subscriber, mail, site_url):
+    subject, template, link = _MAILS[mail]
     store = store_settings_get()
     with translation.override(subscriber.language):
-        context = {"store": store, "confirm_url": _link(subscriber, "shop:newsletter-confirm", site_url)}
-        mail_queue(
-            to=subscriber.email,
-            subject=_("Confirm your subscription to the %(store)s newsletter") % {"store": store.shown_name},
-            text=render_to_string("shop/email/newsletter_confirm.txt", context),
-            language=subscriber.language,
-        )
+        context = {"store": store, "link": _link(subscriber, link, site_url)}
+        mail_queue(to=subscriber.email, subject=str(subject) % {"store": store.shown_name},
+                   text=render_to_string(template, context), language=subscriber.language)
 
 
-def newsletter_by_token(token):
-    """The subscriber whose e-mails carry `token`, or None."""
+def newsletter_by_token(token, *, for_update=False):
+    """The subscriber whose e-mails carry `token` (locked, `for_update`), or None."""
     if not token or len(token) > 64:
         return None
-    return NewsletterSubscriber.objects.filter(unsubscribe_token=token).first()
+    subscribers = NewsletterSubscriber.objects.select_for_update() if for_update else NewsletterSubscriber.objects
+    return subscribers.filter(unsubscribe_token=token).first()
 
 
 def newsletter_confirm(*, token, site_url=""):
@@ -107,25 +114,12 @@ def newsletter_confirm(*, token, site_url=""):
     The welcome, with its unsubscribe link, goes once: on the confirmation that puts it on the list.
     """
     with transaction.atomic():
-        subscriber = NewsletterSubscriber.objects.select_for_update().filter(
-            pk=getattr(newsletter_by_token(token), "pk", None)).first()
+        subscriber = newsletter_by_token(token, for_update=True)
         if subscriber is not None and subscriber.status == "pending":
             subscriber.confirmed_at = timezone.now()
             subscriber.save(update_fields=["confirmed_at"])
-            _queue_welcome(subscriber, site_url)
+            _queue(subscriber, "welcome", site_url)
     return subscriber
-
-
-def _queue_welcome(subscriber, site_url):
-    store = store_settings_get()
-    with translation.override(subscriber.language):
-        context = {"store": store, "unsubscribe_url": _link(subscriber, "shop:newsletter-unsubscribe", site_url)}
-        mail_queue(
-            to=subscriber.email,
-            subject=_("Welcome to the %(store)s newsletter") % {"store": store.shown_name},
-            text=render_to_string("shop/email/newsletter_welcome.txt", context),
-            language=subscriber.language,
-        )
 
 
 def newsletter_unsubscribe(*, token):
