@@ -9,7 +9,7 @@ the tenth sale of a low product says nothing; restocking it re-arms the alert. T
 is queued in the transaction of the stock change, so a rolled-back checkout sends none.
 """
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -27,6 +27,7 @@ from orders.models import Order, OrderStatus, PaymentStatus, amount_kept
 from shop.mail import mail_queue
 from shop.models import ContactMessage, ContactMessageStatus, Heartbeat
 from shop.money import quantize
+from shop.store_time import store_day_start, store_localdate
 
 SEVERITY = {"in": 0, "low": 1, "out": 2}
 # who looks after stock: the roles that may change products (Owner, Manager)
@@ -136,11 +137,11 @@ def daily_summary_figures(*, now=None):
 
 
 def daily_summary_send(*, now=None):
-    """E-mail the summary to every staff member who opted in, once per local day; return how many.
+    """E-mail the summary to every staff member who opted in, once per day of the store's time zone; return how many.
 
     Revenue is left out for roles without the analytics right."""
     now = now or timezone.now()
-    today = timezone.localdate(now)
+    today = store_localdate(now)
     # one transaction: the day's mark and every summary are stored together, so a job that dies halfway
     # leaves the day unsent (its rerun sends them all), and a second job at once finds the day taken
     with transaction.atomic():
@@ -159,7 +160,7 @@ def _daily_summary_claim(*, now, today):
 
     A conditional UPDATE, so of two jobs at once exactly one moves the mark (the other waits for its
     row lock, then finds the mark already on today)."""
-    day_start = timezone.make_aware(datetime.combine(today, time.min))
+    day_start = store_day_start(today)
     Heartbeat.objects.get_or_create(name=DAILY_SUMMARY_MARK, defaults={"seen_at": NEVER})
     return bool(Heartbeat.objects.filter(name=DAILY_SUMMARY_MARK, seen_at__lt=day_start).update(seen_at=now))
 

@@ -11,7 +11,9 @@ coupon discount (orders.calculations.line_discounts: in proportion to the line
 totals, in piasters adding up to the discount); a refund names no product, so
 they count it nowhere, and shipping is no product's.
 
-A period is summed from calendar months of the shop's time zone (Africa/Cairo).
+A period is summed from calendar months of the store's time zone (its `timezone` setting,
+shop.store_time). The generation names the zone its months were cut in: once the
+setting changes, the next reader starts a new generation, so every cached month is stale.
 The months that lie wholly inside the period and are over come from the shared
 cache: each month's sums (orders and money per order status, units and money
 per product), and the period's whole months added up as one span. The rest (the
@@ -50,7 +52,7 @@ Cached sums are only ever used while they are exact:
 import heapq
 import itertools
 from collections import Counter
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from uuid import uuid4
 
@@ -74,6 +76,7 @@ from catalog.models import Category, Product
 from orders.calculations import line_discounts
 from orders.models import Order, OrderItem, OrderStatus, PaymentStatus, amount_kept
 from shop.money import quantize
+from shop.store_time import store_day_start, store_localdate, store_localtime, store_zone
 
 PERIODS = {"7d": 7, "30d": 30, "90d": 90, "1y": 365}
 COUNTED_PAYMENTS = [PaymentStatus.PAID, PaymentStatus.COD]
@@ -111,25 +114,27 @@ def period_start(period, *, now=None):
 # --- calendar months --------------------------------------------------------------
 
 def _month_start(moment):
-    """The first moment of the shop's calendar month that holds `moment`."""
-    local = timezone.localtime(moment, timezone.get_default_timezone())
-    return timezone.make_aware(datetime(local.year, local.month, 1), timezone.get_default_timezone())
+    """The first moment of the store's calendar month that holds `moment`."""
+    zone = store_zone()
+    local = store_localtime(moment, zone)
+    return timezone.make_aware(datetime(local.year, local.month, 1), zone)
 
 
 def _next_month(start):
-    local = timezone.localtime(start, timezone.get_default_timezone())
+    zone = store_zone()
+    local = store_localtime(start, zone)
     year, month = (local.year + 1, 1) if local.month == 12 else (local.year, local.month + 1)
-    return timezone.make_aware(datetime(year, month, 1), timezone.get_default_timezone())
+    return timezone.make_aware(datetime(year, month, 1), zone)
 
 
 def _midnight(moment):
-    """The first moment of the shop's calendar day that holds `moment`."""
-    return timezone.make_aware(datetime.combine(_date(moment), time.min), timezone.get_default_timezone())
+    """The first moment of the store's calendar day that holds `moment`."""
+    return store_day_start(_date(moment))
 
 
 def _date(moment):
-    """The shop's calendar day that holds `moment`."""
-    return timezone.localtime(moment, timezone.get_default_timezone()).date()
+    """The store's calendar day that holds `moment`."""
+    return store_localdate(moment)
 
 
 def _dates(lo, hi):
@@ -324,7 +329,11 @@ def _cached_spans(wholes, runs):
                             *(_span_key(whole, with_products) for whole, with_products in wholes if whole),
                             *(_days_key(*run) for run in runs)])
     fresh = {}
-    generation = found.get(GENERATION_KEY) or fresh.setdefault(GENERATION_KEY, _new_token())
+    generation, zone = found.get(GENERATION_KEY), f"{store_zone().key}@"
+    if not generation or not generation.startswith(zone):
+        # none yet, or one whose months were cut in another zone (the store's setting changed since, by
+        # whatever path): every month and day is counted anew, in the store's zone now
+        generation = fresh[GENERATION_KEY] = f"{zone}{_new_token()}"
     stamps = {start: (generation, found.get(_token_key(start)) or fresh.setdefault(_token_key(start), _new_token()))
               for start in months}
     stamps |= {day: (generation, found.get(_day_token_key(day)) or fresh.setdefault(_day_token_key(day),
@@ -492,12 +501,12 @@ def _products():
 # --- the section ------------------------------------------------------------------
 
 def daily_sales(*, days=DAILY_DAYS, now=None):
-    """Revenue and orders per local calendar day for the last `days` days, oldest first
+    """Revenue and orders per calendar day of the store's time zone for the last `days` days, oldest first
     (each day from its local midnight to the next: one range per day, summed by the database)."""
-    tz = timezone.get_current_timezone()
-    today = timezone.localdate(now or timezone.now(), tz)
+    zone = store_zone()
+    today = store_localdate(now, zone)
     dates = [today - timedelta(days=days - 1 - offset) for offset in range(days + 1)]
-    midnights = [timezone.make_aware(datetime.combine(day, time.min), tz) for day in dates]
+    midnights = [store_day_start(day, zone) for day in dates]
     bucket, window = _in_ranges(list(itertools.pairwise(midnights)), "created_at")
     rows = (sales_orders().filter(window).annotate(bucket=bucket).order_by().values("bucket")
             .annotate(n=Count("*"), cents=_cents(amount_kept())).values_list("bucket", "n", "cents"))

@@ -7,12 +7,12 @@ opening the file reads Arabic names as Arabic rather than guessing a code page.
 import csv
 import io
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from orders.models import OrderStatus, attention_reason_text
 from shop.money import money_text
+from shop.store_time import store_localdate, store_localtime
 
 BOM = "\ufeff"
 
@@ -52,7 +52,7 @@ def subscribers_csv(*, subscribers):
             safe_cell(subscriber.email),
             subscriber.status,
             subscriber.language,
-            timezone.localtime(subscriber.created_at).isoformat(timespec="seconds"),
+            store_localtime(subscriber.created_at).isoformat(timespec="seconds"),
         ]
         for subscriber in subscribers.iterator()
     ))
@@ -73,7 +73,7 @@ def orders_csv(*, orders):
     return _csv_rows(ORDER_COLUMNS, (
         [
             order.number,
-            timezone.localtime(order.created_at).isoformat(timespec="seconds"),
+            store_localtime(order.created_at).isoformat(timespec="seconds"),
             safe_cell(order.customer_name), safe_cell(order.email), safe_cell(order.phone),
             order.status, order.payment_status, order.payment_method, money_text(order.total_amount),
             money_text(order.refunded_amount), "yes" if order.is_test else "no",
@@ -93,7 +93,7 @@ def analytics_csv(*, data):
     one block per panel, blank lines between, headings in the active language. Revenue is what
     customers paid less refunds; product and category sales are after each order's coupon discount."""
     orders, products, previous, change = data["orders"], data["products"], data["previous"], data["change"]
-    day = lambda moment: timezone.localtime(moment).date().isoformat()  # noqa: E731
+    day = lambda moment: store_localdate(moment).isoformat()  # noqa: E731
     revenue, sales = _("Revenue (paid, after discounts and refunds)"), _("Sales after coupon discounts")
     summary = [
         [revenue, money_text(orders["revenue_this_month"]), money_text(previous["revenue"]),

@@ -13,7 +13,6 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest
 from django.utils import dateformat, timezone, translation
@@ -25,6 +24,7 @@ from orders.places import GOVERNORATES, governorate_stored
 from shop.errors import ShopError
 from shop.models import StoreSettings
 from shop.money import money_text, quantize
+from shop.store_time import store_localdate, store_zone
 
 CAIRO = "Cairo"
 DAYS_MAX = 60
@@ -155,11 +155,7 @@ def holidays_clean(values: object) -> list[str]:
 
 
 def store_today(store: StoreSettings) -> date:
-    try:
-        zone = ZoneInfo(store.timezone)
-    except Exception:  # a bad stored zone must not break checkout
-        zone = ZoneInfo("Africa/Cairo")
-    return timezone.now().astimezone(zone).date()
+    return store_localdate(zone=store_zone(store))  # a bad stored zone falls back, never breaks checkout
 
 
 def add_working_days(start: date, days: int, store: StoreSettings) -> date:

@@ -4,7 +4,6 @@ from decimal import Decimal
 
 from django.http import HttpResponse
 from django.urls import path
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -15,6 +14,7 @@ from backoffice.analytics import PERIODS, analytics_get
 from backoffice.api.base import StaffApi
 from backoffice.exports import analytics_csv
 from shop.errors import ShopError
+from shop.store_time import store_localdate
 
 DEFAULT_PERIOD = "30d"
 
@@ -59,7 +59,7 @@ class AnalyticsExportApi(StaffApi):
         period = _period(request)
         response = HttpResponse(analytics_csv(data=analytics_get(period=period)),
                                 content_type="text/csv; charset=utf-8")
-        filename = f"analytics-{period}-{timezone.localdate().isoformat()}.csv"
+        filename = f"analytics-{period}-{store_localdate().isoformat()}.csv"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 

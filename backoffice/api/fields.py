@@ -1,12 +1,13 @@
 """Serializer fields shared by the section forms (dates from <input type=date>, colours)."""
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime
 
 from django.core.validators import RegexValidator
-from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
+
+from shop.store_time import store_day_end, store_day_start
 
 # Dates a shop plans with. Far years are typing slips, and before 1900 Cairo's
 # zone has a local-mean-time offset (+02:05:09) that no RFC 3339 reader takes.
@@ -14,7 +15,7 @@ FIRST_YEAR, LAST_YEAR = 2000, 2100
 
 
 class DayOrDateTimeField(serializers.DateTimeField):
-    """Accept an ISO datetime, or a bare date meaning the start (or end) of that local day."""
+    """Accept an ISO datetime, or a bare date meaning the start (or end) of that day in the store's time zone."""
 
     def __init__(self, *, end_of_day=False, **kwargs):
         self.end_of_day = end_of_day
@@ -47,15 +48,13 @@ class DayOrDateTimeField(serializers.DateTimeField):
 
 
 def local_day_start(day):
-    """The first moment of local calendar day `day` (01:00 on a day whose midnight the clocks skip)."""
-    return timezone.make_aware(datetime.combine(day, time.min), timezone.get_current_timezone())
+    """The first moment of the store's calendar day `day` (shop.store_time)."""
+    return store_day_start(day)
 
 
 def local_day_end(day):
-    """The last whole second of local day `day`: a second before the next day starts (on the day the
-    clocks go back that is the second 23:59:59, an hour after the first)."""
-    # counted in UTC: arithmetic on a Cairo time counts wall-clock hours, and would land on the first 23:59:59
-    return timezone.localtime(local_day_start(day + timedelta(days=1)).astimezone(UTC) - timedelta(seconds=1))
+    """The last whole second of the store's day `day` (shop.store_time)."""
+    return store_day_end(day)
 
 
 class ColourField(serializers.CharField):

@@ -3,7 +3,6 @@
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.urls import path
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers
@@ -14,6 +13,7 @@ from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate, 
 from backoffice.exports import subscribers_csv
 from shop.errors import ShopError
 from shop.models import NewsletterSubscriber
+from shop.store_time import store_localdate
 
 # the subscriber's status (NewsletterSubscriber.status) as a filter: only "active" addresses are mailed
 STATUSES = {
@@ -75,7 +75,7 @@ class SubscriberExportApi(StaffApi):
     def get(self, request):
         rows = subscribers_csv(subscribers=_subscribers(request))
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
-        filename = f"newsletter-subscribers-{timezone.localdate().isoformat()}.csv"
+        filename = f"newsletter-subscribers-{store_localdate().isoformat()}.csv"
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
 

@@ -10,7 +10,6 @@ from django.db.models.functions import Coalesce
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
@@ -26,6 +25,7 @@ from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment
 from orders.places import country_name, governorate_name
 from shop.errors import ShopError
+from shop.store_time import store_localdate
 
 BULK_STATUSES = [OrderStatus.PROCESSING, OrderStatus.SHIPPED, OrderStatus.DELIVERED, OrderStatus.CANCELLED]
 SEARCH_FIELDS = ["number", "email", "first_name", "last_name", "phone"]
@@ -124,7 +124,7 @@ class OrderExportApi(StaffApi):
     def get(self, request):
         rows = orders_csv(orders=_filtered(request))
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="orders-{timezone.localdate().isoformat()}.csv"'
+        response["Content-Disposition"] = f'attachment; filename="orders-{store_localdate().isoformat()}.csv"'
         return response
 
 
