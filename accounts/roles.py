@@ -52,6 +52,19 @@ MATRIX = {
     },
 }
 
+# The most one login of a role takes in one go where the rows are customers' names, e-mails and addresses:
+# rows per list page (`page_size`) and orders per printed PDF (`print_orders`: packing slips, invoices).
+# Support answers one customer at a time; at the dashboard's own caps (100 rows, 200 orders) one Support
+# login could collect the customer base in a few requests. Roles not named keep the dashboard's caps.
+BULK_CAPS = {
+    Role.SUPPORT: {"page_size": 20, "print_orders": 10},
+}
+
+
+def bulk_cap(user: Any, what: str, default: int) -> int:
+    """The most `user` may take at once of `what` (BULK_CAPS), never more than the dashboard's `default`."""
+    return min(default, BULK_CAPS.get(getattr(user, "role", None), {}).get(what, default))
+
 
 def is_staff_member(user: Any) -> bool:
     """The privilege check for the dashboard and the staff-only storefront parts."""

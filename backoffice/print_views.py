@@ -7,11 +7,11 @@ staff whose role may see orders only.
 from django.http import Http404, HttpResponseForbidden, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from accounts.roles import has_permission, is_staff_member
+from accounts.roles import bulk_cap, has_permission, is_staff_member
 from backoffice.orders import SELECTION_MAX
 from orders.documents import LANGUAGES, Kind, document_section, invoice_url
 from orders.models import Order
@@ -50,6 +50,12 @@ def orders_documents_pdf(request):
     if kind not in (Kind.INVOICE, Kind.PACKING_SLIP):
         raise Http404
     ids = _ids(request.GET.get("ids"))
+    most = bulk_cap(request.user, "print_orders", MAX_ORDERS)
+    if len(set(ids)) > most:  # Support (accounts.roles.BULK_CAPS): a few customers' addresses at a time
+        return HttpResponseForbidden(
+            ngettext("Your role may print at most %(most)d order at a time: select fewer orders.",
+                     "Your role may print at most %(most)d orders at a time: select fewer orders.", most)
+            % {"most": most}, content_type="text/plain; charset=utf-8")
     found = {o.pk: o for o in Order.objects.filter(pk__in=ids).prefetch_related("items__product")}
     orders = [found[i] for i in dict.fromkeys(ids) if i in found]
     if not orders:

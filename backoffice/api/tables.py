@@ -11,12 +11,14 @@ from django.db.models import Q
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
+from accounts.roles import bulk_cap
+
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
 
 PAGING_PARAMETERS = [
     OpenApiParameter("page", int, description="1-based page number"),
-    OpenApiParameter("pageSize", int, description=f"rows per page, at most {MAX_PAGE_SIZE}"),
+    OpenApiParameter("pageSize", int, description=f"rows per page, at most {MAX_PAGE_SIZE} (Support: fewer)"),
     OpenApiParameter("search", str, description="free-text search"),
 ]
 
@@ -30,8 +32,12 @@ def _positive_int(value, default):
 
 
 def paginate(request, queryset, serialize):
-    """Cut `queryset` to the requested page; `serialize(rows)` turns rows into dicts."""
-    size = min(_positive_int(request.query_params.get("pageSize"), DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE)
+    """Cut `queryset` to the requested page; `serialize(rows)` turns rows into dicts.
+
+    A page holds at most MAX_PAGE_SIZE rows, fewer for a role with a smaller cap (accounts.roles.BULK_CAPS:
+    Support); a larger `pageSize` is cut to the cap, and the answer's `pageSize` says what was served."""
+    cap = bulk_cap(request.user, "page_size", MAX_PAGE_SIZE)
+    size = min(_positive_int(request.query_params.get("pageSize"), DEFAULT_PAGE_SIZE), cap)
     paginator = Paginator(queryset, size)
     page = paginator.get_page(_positive_int(request.query_params.get("page"), 1))
     return {

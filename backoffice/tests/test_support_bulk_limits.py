@@ -1,0 +1,85 @@
+"""Support (the lowest role) takes customers' data a little at a time: a list page holds at most 20 rows
+and one print run at most 10 orders' packing slips or invoices. Owner, Manager and Head Support keep the
+dashboard's caps (100 rows, 200 orders). One Support login could otherwise page the customer base a
+hundred at a time and print 200 customers' addresses in one PDF."""
+
+import pytest
+from django.http import HttpResponse
+
+from accounts.models import User
+from backoffice import print_views
+from tests.factories import make_order
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def many_customers():
+    User.objects.bulk_create([User(username=f"c{n}", email=f"c{n}@example.com", first_name="Customer")
+                              for n in range(25)])
+
+
+@pytest.fixture
+def printed(monkeypatch):
+    """The PDF answers how many orders it would print (building 11 pages proves nothing more here)."""
+    monkeypatch.setattr(print_views, "pdf_response",
+                        lambda *, orders, kind, language: HttpResponse(str(len(orders))))
+
+
+def _page(client, user, size):
+    client.force_login(user)
+    data = client.get(f"/api/admin/customers?pageSize={size}").json()
+    return data["pageSize"], len(data["results"]), data["totalPages"]
+
+
+def test_support_lists_at_most_20_rows_a_page(client, support, many_customers):
+    assert _page(client, support, 100) == (20, 20, 2)
+    assert _page(client, support, 10) == (10, 10, 3)  # below the cap: as asked
+
+
+@pytest.mark.parametrize("role", ["owner", "manager", "head_support"])
+def test_other_roles_keep_pages_of_100(client, request, role, many_customers):
+    assert _page(client, request.getfixturevalue(role), 100) == (100, 25, 1)
+
+
+def _print(client, user, ids, language=""):
+    client.force_login(user)
+    return client.get(f"{language}/admindash/orders/documents.pdf?kind=packing-slip&ids={','.join(map(str, ids))}")
+
+
+def test_support_prints_up_to_10_orders_at_once(client, support, printed):
+    # given
+    order = make_order()
+    # when
+    answer = _print(client, support, [order.pk, *range(10**6, 10**6 + 9)])
+    # then
+    assert answer.status_code == 200 and answer.content == b"1"
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("", "Your role may print at most 10 orders at a time: select fewer orders."),
+    ("/ar", "يسمح دورك بطباعة 10 طلبات على الأكثر في كل مرة: اختر طلبات أقل."),
+])
+def test_support_is_refused_11_orders_in_its_language(client, support, printed, language, text):
+    # given
+    order = make_order()
+    # when
+    answer = _print(client, support, [order.pk, *range(10**6, 10**6 + 10)], language)
+    # then
+    assert answer.status_code == 403
+    assert answer.content.decode() == text
+
+
+def test_one_order_named_twice_is_one_order(client, support, printed):
+    order = make_order()
+    assert _print(client, support, [order.pk] * 12).status_code == 200
+
+
+@pytest.mark.parametrize("role", ["owner", "manager", "head_support"])
+def test_other_roles_print_up_to_200_orders_at_once(client, request, role, printed):
+    # given
+    order = make_order()
+    # when
+    answer = _print(client, request.getfixturevalue(role), [order.pk, *range(10**6, 10**6 + 199)])
+    # then
+    assert answer.status_code == 200 and answer.content == b"1"
