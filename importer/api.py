@@ -112,7 +112,7 @@ def _scrape_body(*, config, run=None, cached=False):
 def status_payload():
     """What GET /api/admin/scrape/status answers (also the panel's first paint)."""
     config = services.importer_config()
-    services.runs_end_dead()
+    # reads only: polled every few seconds while a crawl runs; a dead run shows ended (run_progress)
     products = _products(config)
     return {
         "config": ConfigSerializer(config).data, "job": selectors.run_progress(selectors.run_latest()),

@@ -1,6 +1,14 @@
+import copy
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+# longer than any job may run (CELERY_TASK_TIME_LIMIT, 50 minutes): a run running since longer, or queued
+# since longer (run_crawl no longer starts it), is one whose worker died; it no longer blocks a new one
+STALE_AFTER = timedelta(hours=1)
+DEAD_ERROR = "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again."
 
 
 class RunStatus(models.TextChoices):
@@ -32,6 +40,23 @@ class ImporterRun(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def is_dead(self, now: datetime | None = None) -> bool:
+        """Whether its worker died (STALE_AFTER): what importer.services._dead asks the database."""
+        cutoff = (now or timezone.now()) - STALE_AFTER
+        if self.status == RunStatus.RUNNING:
+            return self.started_at is not None and self.started_at < cutoff
+        return self.status == RunStatus.QUEUED and self.created_at < cutoff
+
+    def as_seen(self, now: datetime | None = None) -> "ImporterRun":
+        """The run as staff see it: a dead run as the failed run importer.services.runs_end_dead will store
+        (ended when it became dead), before that sweep runs; reading it writes nothing."""
+        if not self.is_dead(now):
+            return self
+        seen = copy.copy(self)
+        seen.status, seen.error = RunStatus.FAILED, DEAD_ERROR
+        seen.finished_at = (self.started_at if self.status == RunStatus.RUNNING else self.created_at) + STALE_AFTER
+        return seen
 
 
 class ExternalProduct(models.Model):

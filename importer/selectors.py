@@ -20,6 +20,7 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
     """The live progress the panel draws: pages fetched of planned, products, errors, elapsed."""
     if run is None:
         return None
+    run = run.as_seen()  # a dead run shows failed, before the sweep stores it so
     end = run.finished_at or timezone.now()
     elapsed = (end - run.started_at).total_seconds() if run.started_at else 0.0
     planned = max(run.pages_planned, run.pages_fetched)

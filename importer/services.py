@@ -23,7 +23,15 @@ from catalog.products import product_create, product_update
 from importer.categorize import caffeine_for, categorize, describe
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, Progress
 from importer.fetch import FetchError, PoliteSession, check_url
-from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
+from importer.models import (
+    DEAD_ERROR,
+    STALE_AFTER,
+    ExternalProduct,
+    ImportedProduct,
+    ImporterRun,
+    PriceReason,
+    RunStatus,
+)
 from importer.pricing import import_price
 from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
@@ -40,10 +48,6 @@ SHORT_DESCRIPTION = 100
 BREWING_EN = "Use 1 teaspoon (or 1 tea bag) per 200 ml of water at 95°C and steep for 3 to 5 minutes."
 BREWING_AR = "استخدم ملعقة صغيرة واحدة (أو كيس شاي واحد) لكل 200 مل من الماء بدرجة 95 مئوية، واتركه 3 إلى 5 دقائق."
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
-# longer than any job may run (CELERY_TASK_TIME_LIMIT, 50 minutes): a run running since longer, or queued
-# since longer (run_crawl no longer starts it), is one whose worker died; it no longer blocks a new one
-STALE_AFTER = timedelta(hours=1)
-DEAD_ERROR = "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again."
 
 
 class ImporterError(ShopError):
@@ -120,6 +124,7 @@ def base_url_check(base_url: str) -> None:
 
 
 def _dead() -> Q:
+    """The runs whose worker died (ImporterRun.is_dead, asked of the database)."""
     cutoff = timezone.now() - STALE_AFTER
     return Q(status=RunStatus.RUNNING, started_at__lt=cutoff) | Q(status=RunStatus.QUEUED, created_at__lt=cutoff)
 
@@ -129,10 +134,12 @@ def run_active() -> ImporterRun | None:
 
 
 def runs_end_dead() -> None:
-    """Mark failed the runs whose worker died (see STALE_AFTER), so the panel stops showing them running.
+    """Store as failed the runs whose worker died (see STALE_AFTER).
 
-    Read first: the panel asks every few seconds, and on SQLite even an UPDATE that changes nothing
-    waits for the write lock."""
+    Swept where it matters: when a run is about to start (run_start, scheduled_run_claim, run_crawl) and by
+    beat every few minutes (importer.tasks.runs_end_dead_task); never on the panel's polls, which show a
+    dead run as ended without writing (ImporterRun.as_seen). Read first: on SQLite even an UPDATE that
+    changes nothing waits for the write lock."""
     dead = ImporterRun.objects.filter(_dead())
     if dead.exists():
         dead.update(status=RunStatus.FAILED, error=DEAD_ERROR, finished_at=timezone.now())
@@ -150,6 +157,7 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
     base_url_check(base_url)
     with transaction.atomic():
         _runs_lock()
+        runs_end_dead()
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
@@ -183,6 +191,7 @@ def scheduled_run_claim() -> tuple[str, ImporterRun | None]:
         hours = store.external_refresh_interval or 24
         if last is not None and timezone.now() - last.created_at < timedelta(hours=hours):
             return "not due", None
+        runs_end_dead()
         if run_active():
             return "busy", None
         # the whole site, so that every imported product is refreshed and a product not found is truly gone

@@ -36,6 +36,13 @@ def rates_refresh_task(force=False):
 
 
 @shared_task
+def runs_end_dead_task():
+    """Store as failed the crawls whose worker died (the panel already shows them ended)."""
+
+    services.runs_end_dead()
+
+
+@shared_task
 def auto_import_tick():
     """With autoImport on, crawl once every refreshInterval hours and refresh imported products."""
 

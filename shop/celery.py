@@ -38,6 +38,8 @@ app.conf.beat_schedule = {
     "exchange-rate-refresh": _every(3600.0, "importer.tasks.rates_refresh_task"),
     # hourly; crawls only with autoImport on, once every refreshInterval hours
     "importer-auto-import": _every(3600.0, "importer.tasks.auto_import_tick"),
+    # crawls whose worker died, stored as failed (the panel's polls only show them so)
+    "importer-dead-runs": _every(600.0, "importer.tasks.runs_end_dead_task"),
     "orders-expire-unpaid": _every(300.0, "orders.tasks.orders_expire_unpaid"),
     # e-mail retries, and mail whose delivery task could not be queued (broker down)
     "outbox-send-due": _every(60.0, "shop.tasks.outbox_send_due_task"),

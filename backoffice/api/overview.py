@@ -35,6 +35,7 @@ def _system_status():
     worker_ok, worker_seen = health.worker_seen_recently()
     rate = rate_status("KES", "EGP")
     run = ImporterRun.objects.order_by("-created_at").first()
+    run = run.as_seen() if run else None  # a crawl whose worker died: failed
     return {
         "database": {"ok": health.database_ok()},
         "broker": {"ok": health.broker_ok(), "kind": health.broker_description()},

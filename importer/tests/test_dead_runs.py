@@ -3,11 +3,15 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from importer import services
 from importer.api import status_payload
 from importer.models import ImporterRun, RunStatus
+from importer.tasks import runs_end_dead_task
+from shop.celery import app
 from shop.errors import ShopError
 
 pytestmark = pytest.mark.django_db
@@ -34,10 +38,65 @@ def test_a_run_whose_worker_died_shows_failed_and_no_longer_blocks():
     run = _run(status=RunStatus.RUNNING, queued_ago=timedelta(minutes=75), started_ago=timedelta(minutes=70))
     # when the panel asks
     job = status_payload()["job"]
-    # then it is shown failed, with why, and a new crawl can start
+    # then it is shown failed, with why, ended when it became dead, and a new crawl can start
     assert (job["status"], job["finished"], job["error"]) == ("failed", True, services.DEAD_ERROR)
-    assert ImporterRun.objects.get(pk=run.pk).finished_at is not None
+    assert job["finished_at"] == ImporterRun.objects.get(pk=run.pk).started_at + services.STALE_AFTER
+    assert job["elapsed_seconds"] == 3600.0
     assert services.run_active() is None
+
+
+def _writes(queries):
+    return [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+
+
+def test_polling_the_status_writes_nothing_even_with_a_dead_run(client, owner):
+    # given a crawl whose worker died, and the panel polling
+    client.force_login(owner)
+    client.get("/api/admin/scrape/status")  # the session's first read (its expiry) is not the poll's
+    run = _run(status=RunStatus.RUNNING, queued_ago=timedelta(minutes=75), started_ago=timedelta(minutes=70))
+    # when
+    with CaptureQueriesContext(connection) as polled:
+        answer = client.get("/api/admin/scrape/status")
+    # then: shown ended, and not one write (a poll every few seconds took the write lock each time)
+    assert answer.json()["job"]["status"] == "failed"
+    assert _writes(polled.captured_queries) == []
+    assert ImporterRun.objects.get(pk=run.pk).status == RunStatus.RUNNING
+
+
+def test_a_poll_reads_as_many_queries_with_a_dead_run_as_with_a_live_one(django_assert_num_queries):
+    # given
+    live = _run(status=RunStatus.RUNNING, queued_ago=timedelta(minutes=6), started_ago=timedelta(minutes=5))
+    status_payload()  # the settings' first read (cached since) is no poll's
+    with CaptureQueriesContext(connection) as baseline:
+        status_payload()
+    ImporterRun.objects.filter(pk=live.pk).update(started_at=timezone.now() - timedelta(minutes=70))
+    # then
+    with django_assert_num_queries(len(baseline.captured_queries)):
+        assert status_payload()["job"]["status"] == "failed"
+
+
+def test_starting_a_crawl_stores_the_dead_run_failed(shop_setup):
+    # given
+    dead = _run(status=RunStatus.RUNNING, queued_ago=timedelta(minutes=75), started_ago=timedelta(minutes=70))
+    # when
+    services.run_start(base_url=shop_setup.url)
+    # then
+    dead.refresh_from_db()
+    assert (dead.status, dead.error) == (RunStatus.FAILED, services.DEAD_ERROR)
+    assert dead.finished_at is not None
+
+
+def test_beat_sweeps_dead_runs_every_ten_minutes():
+    # given
+    dead = _run(status=RunStatus.QUEUED, queued_ago=timedelta(hours=2))
+    live = _run(status=RunStatus.QUEUED, queued_ago=timedelta(minutes=2))
+    # when
+    runs_end_dead_task()
+    # then
+    assert ImporterRun.objects.get(pk=dead.pk).status == RunStatus.FAILED
+    assert ImporterRun.objects.get(pk=live.pk).status == RunStatus.QUEUED
+    entry = app.conf.beat_schedule["importer-dead-runs"]
+    assert (entry["task"], entry["schedule"]) == ("importer.tasks.runs_end_dead_task", 600.0)
 
 
 def test_a_run_queued_too_long_ago_is_not_started_when_a_worker_finally_takes_it():
