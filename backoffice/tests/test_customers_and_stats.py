@@ -158,10 +158,10 @@ def test_dashboard_stats_are_counts_over_real_data(client, support, alice, free_
 
 
 @pytest.mark.django_db
-def test_the_accounts_list_is_paged_so_no_call_reads_every_customer_at_once(client, support):
+def test_the_accounts_list_is_paged_so_no_call_reads_every_customer_at_once(client, manager):
     # given more customer accounts than a page holds
     User.objects.bulk_create([User(username=f"c{n}@example.com", email=f"c{n}@example.com") for n in range(105)])
-    client.force_login(support)
+    client.force_login(manager)  # Support: at most 20 a page (test_support_bulk_limits)
     # when a caller asks for all of them in one answer
     body = client.get("/api/admin/users", {"pageSize": 1_000_000_000}).json()
     # then it gets one page of at most 100, and the count of the rest, as every dashboard list answers
