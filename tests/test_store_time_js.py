@@ -60,6 +60,32 @@ def test_the_day_a_form_starts_from_is_cairos_calendar_day(results):
     assert results["today"] is True
 
 
-def test_the_islands_zone_is_the_servers():
+def test_without_a_named_zone_the_islands_zone_is_the_servers():
     source = (ROOT / "static_src" / "lib" / "digits.js").read_text()
-    assert re.search(r'STORE_TIME_ZONE = "([^"]+)"', source).group(1) == settings.TIME_ZONE
+    assert re.search(r'SERVER_TIME_ZONE = "([^"]+)"', source).group(1) == settings.TIME_ZONE
+
+
+# the dashboard names the store's zone on <html data-store-zone>; read when lib/digits.js loads
+NAMED = r"""
+globalThis.document = { documentElement: { dataset: { storeZone: __NAMED__ } } };
+const { formatDate, STORE_TIME_ZONE } = await import("./static_src/lib/digits.js");
+const { storeDay } = await import("./static_src/lib/store-day.js");
+// 21:30 UTC on 28 Nov: 23:30 on the 28th in Cairo, 01:30 on the 29th in Dubai
+const late = "2026-11-28T21:30:00Z";
+console.log(JSON.stringify({
+  zone: STORE_TIME_ZONE,
+  shown: formatDate(late, "en", { dateStyle: "medium", timeStyle: "short" }),
+  day: storeDay(late),
+}));
+"""
+
+
+@pytest.mark.parametrize(("named", "zone", "shown", "day"), [
+    ("Asia/Dubai", "Asia/Dubai", "29 Nov 2026, 01:30", "2026-11-29"),
+    ("UTC", "UTC", "28 Nov 2026, 21:30", "2026-11-28"),
+    ("Mars/Olympus", "Africa/Cairo", "28 Nov 2026, 23:30", "2026-11-28"),  # unknown to Intl: the server's
+])
+def test_a_page_that_names_the_stores_zone_shows_its_days(tmp_path, named, zone, shown, day):
+    results = node_results(NAMED.replace("__NAMED__", f'"{named}"'), tmp_path, "store-zone-check",
+                           env={"TZ": "America/New_York"})
+    assert (results["zone"], results["shown"], results["day"]) == (zone, shown, day)

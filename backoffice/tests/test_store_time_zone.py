@@ -132,3 +132,13 @@ def test_an_unknown_stored_zone_falls_back_to_the_servers(one_order):
     # then
     assert _daily(datetime(2026, 11, 29, 12, 0, tzinfo=UTC)) == {"2026-11-28": 1}
     assert timezone.localdate(LATE_EVENING) == date(2026, 11, 28)
+
+
+def test_the_dashboard_names_the_store_zone_for_its_islands(client, owner):
+    # given
+    store_settings_update(timezone="Asia/Dubai")
+    client.force_login(owner)
+    # when
+    body = client.get("/admindash").content.decode()
+    # then: lib/digits.js shows every date and time in it (tests/test_store_time_js.py)
+    assert '<html lang="en" dir="ltr" data-store-zone="Asia/Dubai">' in body

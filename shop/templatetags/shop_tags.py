@@ -18,6 +18,7 @@ from orders.places import country_name, governorate_name
 from shop.mail import isolate as _isolate
 from shop.mail import isolate_ltr as _isolate_ltr
 from shop.money import format_egp, format_kes, quantize
+from shop.store_time import store_zone
 from shop.units import keep_units
 from shop.validation import safe_url as _safe_url
 from shop.whatsapp import chat_url
@@ -155,6 +156,12 @@ def governorate(value):
 def country(code):
     """A stored country code as its name in the page's language (never "EGY")."""
     return country_name(code, get_language())
+
+
+@register.simple_tag
+def store_zone_name() -> str:
+    """The store's time zone (shop.store_time), named for the dashboard's islands (lib/digits.js)."""
+    return store_zone().key
 
 
 @register.filter

@@ -30,14 +30,26 @@ export const formatNumber = (value, options = {}) =>
 
 export const asDate = (value) => (value instanceof Date ? value : new Date(value));
 
-// The store's clock (DECISIONS: timezone Africa/Cairo, the server's TIME_ZONE): every date and time an
-// island shows or starts a form from is Cairo's, whatever zone the browser is in, so staff abroad see the
-// same day as analytics, exports and e-mails. Egypt keeps summer time again since 2023: Intl knows it.
-export const STORE_TIME_ZONE = "Africa/Cairo";
-export const CAIRO = { timeZone: STORE_TIME_ZONE };
+// The store's clock: every date and time an island shows or starts a form from is in the store's zone,
+// whatever zone the browser is in, so staff abroad see the same day as analytics, exports and e-mails.
+// The dashboard names the store's `timezone` setting on <html data-store-zone> (shop.store_time); a page
+// that names none (the storefront, whose dates the server writes in its TIME_ZONE) or a zone this browser
+// does not know keeps the server's, Africa/Cairo. Egypt keeps summer time again since 2023: Intl knows it.
+const SERVER_TIME_ZONE = "Africa/Cairo";
+const zoneKnown = (zone) => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const pageZone = globalThis.document?.documentElement?.dataset?.storeZone;
+export const STORE_TIME_ZONE = pageZone && zoneKnown(pageZone) ? pageZone : SERVER_TIME_ZONE;
+export const STORE_ZONE = { timeZone: STORE_TIME_ZONE };
 
 export const formatDate = (value, lang, options = {}) =>
-  new Intl.DateTimeFormat(dateLocale(lang), { ...options, ...CAIRO, ...LATIN }).format(asDate(value));
+  new Intl.DateTimeFormat(dateLocale(lang), { ...options, ...STORE_ZONE, ...LATIN }).format(asDate(value));
 
 // A time alone; without options, hours, minutes and seconds like toLocaleTimeString.
 export const formatTime = (value, lang, options = { hour: "numeric", minute: "2-digit", second: "2-digit" }) =>

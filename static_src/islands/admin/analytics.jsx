@@ -17,7 +17,7 @@ const money = (amount) => formatEgp(amount, currentLanguage());
 const count = (n) => formatNumber(n);
 
 function dayParts(isoDate) {
-  // a Cairo calendar day from the server; noon UTC is the same day in Cairo (+2/+3), where it is shown
+  // a calendar day of the store's zone from the server; noon UTC is the same day there (UTC-11 to +11)
   const date = new Date(`${isoDate}T12:00:00Z`);
   return {
     weekday: formatDate(date, currentLanguage(), { weekday: "short" }),
