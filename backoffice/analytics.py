@@ -113,9 +113,9 @@ def period_start(period, *, now=None):
 
 # --- calendar months --------------------------------------------------------------
 
-def _month_start(moment):
-    """The first moment of the store's calendar month that holds `moment`."""
-    zone = store_zone()
+def _month_start(moment, zone=None):
+    """The first moment of the store's calendar month that holds `moment` (`zone`: the store's, if read)."""
+    zone = zone or store_zone()
     local = store_localtime(moment, zone)
     return timezone.make_aware(datetime(local.year, local.month, 1), zone)
 
@@ -132,9 +132,9 @@ def _midnight(moment):
     return store_day_start(_date(moment))
 
 
-def _date(moment):
-    """The store's calendar day that holds `moment`."""
-    return store_localdate(moment)
+def _date(moment, zone=None):
+    """The store's calendar day that holds `moment` (`zone`: the store's, if read)."""
+    return store_localdate(moment, zone)
 
 
 def _dates(lo, hi):
@@ -351,7 +351,9 @@ def sales_cache_expire(sender, placed, **kwargs):
     if placed is None or not all(isinstance(m, datetime) and timezone.is_aware(m) for m in placed):
         keys = {GENERATION_KEY}
     else:
-        keys = {key for moment in placed for key in (_token_key(_month_start(moment)), _day_token_key(_date(moment)))}
+        zone = store_zone()  # once: outside a request each read of the settings is a round trip to the cache
+        keys = {key for moment in placed
+                for key in (_token_key(_month_start(moment, zone)), _day_token_key(_date(moment, zone)))}
     transaction.on_commit(lambda: cache.set_many({key: _new_token() for key in keys}, TOKEN_CACHE_SECONDS),
                           robust=True)
 
