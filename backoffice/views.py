@@ -9,8 +9,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_POST
 
-from accounts.roles import is_staff_member, permissions_for
+from accounts.roles import bulk_cap, is_staff_member, permissions_for
 from backoffice.auth import staff_sign_in, staff_sign_out
+from backoffice.print_views import MAX_ORDERS
 from backoffice.sections import ROLE_LABELS, SECTIONS, can_open, section_from_path, sidebar_for
 from catalog.models import Category
 from shop.errors import ShopError
@@ -64,6 +65,8 @@ def dashboard(request, section=""):
         "role": user.role,
         "username": user.username,
         "permissions": permissions_for(user.role),
+        # orders one print run may hold (accounts.roles.BULK_CAPS): the print buttons say so past it
+        "printMost": bulk_cap(user, "print_orders", MAX_ORDERS),
         "language": get_language(),
         "sections": [s.slug for s in SECTIONS if can_open(user, s)],
         # the pages islands link to, in the dashboard's language

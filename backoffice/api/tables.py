@@ -35,7 +35,8 @@ def paginate(request, queryset, serialize):
     """Cut `queryset` to the requested page; `serialize(rows)` turns rows into dicts.
 
     A page holds at most MAX_PAGE_SIZE rows, fewer for a role with a smaller cap (accounts.roles.BULK_CAPS:
-    Support); a larger `pageSize` is cut to the cap, and the answer's `pageSize` says what was served."""
+    Support); a larger `pageSize` is cut to the cap, and the answer's `pageSize` says what was served,
+    its `maxPageSize` the cap."""
     cap = bulk_cap(request.user, "page_size", MAX_PAGE_SIZE)
     size = min(_positive_int(request.query_params.get("pageSize"), DEFAULT_PAGE_SIZE), cap)
     paginator = Paginator(queryset, size)
@@ -46,6 +47,7 @@ def paginate(request, queryset, serialize):
         "page": page.number,
         "page_size": size,
         "total_pages": paginator.num_pages,
+        "max_page_size": cap,  # the page-size menu offers no more than this role is served
     }
 
 
@@ -68,5 +70,6 @@ def page_serializer(name, row_serializer):
             "page": serializers.IntegerField(),
             "page_size": serializers.IntegerField(),
             "total_pages": serializers.IntegerField(),
+            "max_page_size": serializers.IntegerField(),
         },
     )

@@ -32,6 +32,15 @@ def _page(client, user, size):
     return data["pageSize"], len(data["results"]), data["totalPages"]
 
 
+@pytest.mark.parametrize(("role", "most_rows", "most_printed"), [("support", 20, 10), ("manager", 100, 200)])
+def test_the_dashboard_offers_each_role_only_what_it_is_served(client, request, role, most_rows, most_printed):
+    # the page-size menu (the answer's maxPageSize) and the print buttons (the page's printMost)
+    client.force_login(request.getfixturevalue(role))
+    assert client.get("/api/admin/customers").json()["maxPageSize"] == most_rows
+    page = client.get("/admindash/orders").content.decode()
+    assert f'"printMost": {most_printed}' in page
+
+
 def test_support_lists_at_most_20_rows_a_page(client, support, many_customers):
     assert _page(client, support, 100) == (20, 20, 2)
     assert _page(client, support, 10) == (10, 10, 3)  # below the cap: as asked

@@ -136,6 +136,25 @@ def test_guest_subscribes_to_the_newsletter_and_confirms_by_email(new_page, scre
 
 
 @pytest.mark.parametrize("language,prefix,viewport,size", [VIEWS[0], VIEWS[3]])
+def test_support_is_told_its_print_limit_instead_of_offered_a_print_it_would_be_refused(
+        new_page, live_server, screenshot, support, language, prefix, viewport, size):
+    for n in range(11):
+        make_order(first_name=f"Customer {n}", payment_status="cod")
+    page = signed_in(new_page, live_server, support, viewport=viewport)
+    page.goto(f"{prefix}/admindash/orders")
+    page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()
+    page.locator('[data-island="admin-orders"] input[type="checkbox"]:visible').first.check()
+    page.get_by_text("Print at most 10 orders at a time" if language == "en"
+                     else "اطبع 10 طلبات على الأكثر").wait_for()
+    assert page.locator("[data-print-kind]").count() == 0
+    # and the page-size menu offers no more rows than Support is served
+    sizes = page.locator(".admin-pager select option, [class*=pager] select option").evaluate_all(
+        "(options) => options.map((o) => Number(o.value))")
+    assert sizes and max(sizes) <= 20
+    screenshot(page, f"docs-admin-support-print-limit-{language}-{size}")
+
+
+@pytest.mark.parametrize("language,prefix,viewport,size", [VIEWS[0], VIEWS[3]])
 def test_guest_opts_in_to_a_cart_reminder_at_checkout(new_page, screenshot, language, prefix, viewport, size):
     product = make_product(title="Chai Masala", stock=5)
     page = new_page(viewport=viewport)

@@ -288,7 +288,7 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
   );
 }
 
-export default function AdminOrders({ permissions, urls = {} }) {
+export default function AdminOrders({ permissions, urls = {}, printMost = Infinity }) {
   // the overview's alert links here with ?attention=1: the flagged orders only
   const table = useServerList("/api/admin/orders", {
     status: "", attention: new URLSearchParams(window.location.search).get("attention") === "1" ? "1" : "",
@@ -446,7 +446,8 @@ export default function AdminOrders({ permissions, urls = {} }) {
               <button type="button" className="button button--small" onClick={askBulk} disabled={busy}>
                 {st("applyToSelected")}
               </button>
-              {selected.size > 0 &&
+              {selected.size > printMost && <span className="admin-muted">{st("printMost", { count: printMost })}</span>}
+              {selected.size > 0 && selected.size <= printMost &&
                 ["packing-slip", "invoice"].map((kind) => (
                   <a key={kind} className="button button--small button--ghost" target="_blank" rel="noopener" data-print-kind={kind}
                     href={`${urls.documents}?kind=${kind}&ids=${[...selected].join(",")}`}>

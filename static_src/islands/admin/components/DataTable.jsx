@@ -175,8 +175,9 @@ function ServerPagedTable({ table, columns, filters = [], selectable = false, se
         page: data.page,
         pages: data.totalPages,
         setPage: table.setPage,
-        pageSize: table.pageSize,
-        pageSizes: SERVER_PAGE_SIZES,
+        // a role served smaller pages (Support) is offered only the sizes it gets
+        pageSize: Math.min(table.pageSize, data.maxPageSize || table.pageSize),
+        pageSizes: SERVER_PAGE_SIZES.filter((n) => n <= (data.maxPageSize || Infinity)),
         setPageSize: table.setPageSize,
       }}
     />
