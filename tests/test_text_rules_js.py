@@ -1,7 +1,7 @@
 """Issue 13 in the islands: Eastern digits read as Western, dates with Latin digits in Arabic,
 lists joined with the Arabic comma, arrows that point the reading way, isolates for typed text.
 
-Runs static_src/lib/digits.js and static_src/lib/bidi.js in Node (bundled by esbuild)."""
+Runs static_src/lib/digits.js, lib/store-day.js and static_src/lib/bidi.js in Node (bundled by esbuild)."""
 
 import re
 
@@ -10,7 +10,8 @@ import pytest
 from tests.node_harness import ROOT, node_results
 
 CHECKS = r"""
-import { westernDigits, formatDate, formatNumber, formatTime } from "./static_src/lib/digits.js";
+import { westernDigits, formatNumber } from "./static_src/lib/digits.js";
+import { formatDate, formatTime } from "./static_src/lib/store-day.js";
 import { formatEgp, formatKes } from "./static_src/lib/money.js";
 import { initI18n } from "./static_src/lib/i18n.js";
 import { dateLocale, joinList, forwardArrow, isolate } from "./static_src/lib/bidi.js";

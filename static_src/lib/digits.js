@@ -19,38 +19,12 @@ export function initDigitInputs() {
 }
 
 // Numbers, dates and times are written with Latin digits in both languages: every island formats
-// them through these helpers, never with toLocale*String or Intl directly (tests/test_text_rules_js.py
-// fails on any other call). Arabic keeps its month and day names: "23 نوفمبر 2026، 10:05 ص".
+// them through these helpers (dates and times: lib/store-day.js), never with toLocale*String or Intl
+// directly (tests/test_text_rules_js.py fails on any other call). Arabic keeps its month and day names:
+// "23 نوفمبر 2026، 10:05 ص".
 export const LATIN = { numberingSystem: "latn" };
 
 export const dateLocale = (lang) => (lang === "ar" ? "ar-EG-u-nu-latn" : "en-GB");
 
 export const formatNumber = (value, options = {}) =>
   new Intl.NumberFormat("en-US", { ...options, ...LATIN }).format(Number(value));
-
-export const asDate = (value) => (value instanceof Date ? value : new Date(value));
-
-// The store's clock: every date and time an island shows or starts a form from is in the store's zone,
-// whatever zone the browser is in, so staff abroad see the same day as analytics, exports and e-mails.
-// The dashboard names the store's `timezone` setting on <html data-store-zone> (shop.store_time); a page
-// that names none (the storefront, whose dates the server writes in its TIME_ZONE) or a zone this browser
-// does not know keeps the server's, Africa/Cairo. Egypt keeps summer time again since 2023: Intl knows it.
-const SERVER_TIME_ZONE = "Africa/Cairo";
-const zoneKnown = (zone) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const pageZone = globalThis.document?.documentElement?.dataset?.storeZone;
-export const STORE_TIME_ZONE = pageZone && zoneKnown(pageZone) ? pageZone : SERVER_TIME_ZONE;
-export const STORE_ZONE = { timeZone: STORE_TIME_ZONE };
-
-export const formatDate = (value, lang, options = {}) =>
-  new Intl.DateTimeFormat(dateLocale(lang), { ...options, ...STORE_ZONE, ...LATIN }).format(asDate(value));
-
-// A time alone; without options, hours, minutes and seconds like toLocaleTimeString.
-export const formatTime = (value, lang, options = { hour: "numeric", minute: "2-digit", second: "2-digit" }) =>
-  formatDate(value, lang, options);

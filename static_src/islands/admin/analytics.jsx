@@ -4,7 +4,8 @@ import { useState } from "react";
 import { at, Section, sectionStrings, StatCard, useAdminData } from "./components/index.js";
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
-import { formatDate, formatNumber } from "../../lib/digits.js";
+import { formatNumber } from "../../lib/digits.js";
+import { formatDate } from "../../lib/store-day.js";
 import en from "../../i18n/en/admin-analytics.json";
 import ar from "../../i18n/ar/admin-analytics.json";
 

@@ -7,7 +7,7 @@ import { api, userMessage } from "../../lib/api.js";
 import { addStrings, currentLanguage, t } from "../../lib/i18n.js";
 import { toast } from "../../lib/events.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
-import { formatDate } from "../../lib/digits.js";
+import { formatDate } from "../../lib/store-day.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import { isolate } from "../../lib/bidi.js";
 import en from "../../i18n/en/importer.json";

@@ -8,7 +8,8 @@ import {
   upload, useServerList, useSubmit,
 } from "./components/index.js";
 import { formatEgp, formatKes } from "../../lib/money.js";
-import { formatDate, westernDigits } from "../../lib/digits.js";
+import { westernDigits } from "../../lib/digits.js";
+import { formatDate } from "../../lib/store-day.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import { safeUrl } from "../../lib/safe-url.js";
 import en from "../../i18n/en/admin-products.json";

@@ -1,7 +1,7 @@
 // The dashboard header without React: auto-refresh every 60 s, Refresh Now, and the
 // toast a sign-in leaves behind. Sections listen for REFRESH_EVENT and reload their data.
 import { toast } from "../../lib/events.js";
-import { formatTime } from "../../lib/digits.js";
+import { formatTime } from "../../lib/store-day.js";
 
 export const REFRESH_EVENT = "admin:refresh";
 export const REFRESHED_EVENT = "admin:refreshed";

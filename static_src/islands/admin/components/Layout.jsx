@@ -1,7 +1,7 @@
 // Small layout pieces shared by sections: stat cards, panels, the no-permission note, dates.
 import { at } from "./strings.js";
 import { currentLanguage } from "../../../lib/i18n.js";
-import { formatDate } from "../../../lib/digits.js";
+import { formatDate } from "../../../lib/store-day.js";
 
 export function StatCard({ label, value, hint, tone = "neutral" }) {
   return (
