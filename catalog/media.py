@@ -3,24 +3,31 @@
 Staff uploads (the dashboard) and the importer's downloads (fetched through its
 polite session) both end here. The type is read from the file's first bytes,
 never from its name or a Content-Type header; SVG is refused (it can carry script).
+Its header is then read by Pillow (never the pixels): bytes that only begin like a
+picture are refused, and so is a picture of more than MAX_IMAGE_PIXELS, which a few
+kilobytes can announce and every shopper's browser would unpack (a decompression bomb).
 """
 
 import secrets
+import warnings
 
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from PIL import Image, UnidentifiedImageError
 
 from shop.errors import ShopError
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
+MAX_IMAGE_PIXELS = 40_000_000  # 40 megapixels, 160 MB once a browser unpacks it
 # what a download may announce; the bytes decide in the end
 IMAGE_CONTENT_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif"}
 UPLOAD_FOLDER = "products"
 IMPORT_FOLDER = "products/imported"
 _SIGNATURES = {b"\x89PNG\r\n\x1a\n": "png", b"\xff\xd8\xff": "jpg", b"GIF87a": "gif", b"GIF89a": "gif"}
 _KINDS = ("jpg", "png", "webp", "gif")
+_PILLOW_FORMATS = {"jpg": "JPEG", "png": "PNG", "webp": "WEBP", "gif": "GIF"}
 
 
 class ImageRejected(ShopError):
@@ -48,11 +55,30 @@ def image_save(content: "bytes | File[bytes]", *, stem: str, folder: str = UPLOA
     head = content.read(16)
     content.seek(0)
     kind = image_kind(head)
-    if kind is None:
+    pixels = _pixels(content, kind) if kind is not None else None
+    content.seek(0)
+    if pixels is None:
         raise ImageRejected(_("Please upload a JPEG, PNG, GIF or WebP image"), field="image")
+    if pixels > MAX_IMAGE_PIXELS:
+        raise ImageRejected(_("The image must be 40 megapixels or smaller (for example 8000 x 5000)"),
+                            field="image")
     stem = slugify(stem)[:40] or "image"
     name = f"{folder}/{stem}-{secrets.token_hex(4)}.{kind}" if unique else f"{folder}/{stem}.{kind}"
     return default_storage.url(default_storage.save(name, content))
+
+
+def _pixels(content: "File[bytes]", kind: str) -> int | None:
+    """Width x height its header gives, read as the kind its first bytes name; None when it is not one."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(content, formats=[_PILLOW_FORMATS[kind]]) as picture:
+                width, height = picture.size
+    except Image.DecompressionBombError:
+        return MAX_IMAGE_PIXELS + 1
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError):
+        return None
+    return width * height
 
 
 def image_stored(*, stem: str, folder: str) -> str | None:

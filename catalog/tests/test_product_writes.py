@@ -1,20 +1,49 @@
 """The one product write path (catalog.products) and the one picture store (catalog.media)."""
 
+import io
+import struct
+import zlib
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
 
 from backoffice.models import AuditEntry
-from catalog.media import IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_kind, image_save, image_stored
+from catalog.media import (
+    IMPORT_FOLDER,
+    MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
+    ImageRejected,
+    image_kind,
+    image_save,
+    image_stored,
+)
 from catalog.models import Category, Product
 from catalog.products import category_resolve, product_create, product_slug_unique, product_update
+from importer.tests.fake_site import png_bytes
 from shop.errors import ShopError
 from tests.factories import make_category, make_product
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+
+def _picture(kind, size=(4, 4)):
+    out = io.BytesIO()
+    Image.new("RGB", size, (120, 60, 20)).save(out, format=kind)
+    return out.getvalue()
+
+
+def _png_claiming(width, height):
+    """A PNG whose header says `width` x `height`: what a browser would unpack, whatever its few bytes hold."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 4096)) + chunk(b"IEND", b""))
+
+
+PNG = png_bytes()
+JPEG = _picture("JPEG")
 WEBP = b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 32
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
 
@@ -146,9 +175,23 @@ def test_downloaded_bytes_are_saved_under_their_given_name_and_found_again(media
     (SVG, "Please upload a JPEG, PNG, GIF or WebP image"),
     (b"<html>hotlink protection</html>", "Please upload a JPEG, PNG, GIF or WebP image"),
     (PNG + b"\x00" * MAX_IMAGE_BYTES, "The image must be 5 MB or smaller"),
+    # a picture's first bytes before a page: the signature alone does not make a picture
+    (b"GIF89a<html><script>alert(1)</script></html>", "Please upload a JPEG, PNG, GIF or WebP image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\x00" * 32, "Please upload a JPEG, PNG, GIF or WebP image"),
+    # a decompression bomb: a few hundred bytes that open as 20,000 x 20,000 pixels (1.6 GB in a browser)
+    (_png_claiming(20_000, 20_000),
+     "The image must be 40 megapixels or smaller (for example 8000 x 5000)"),
 ])
 def test_a_picture_that_is_not_one_or_too_big_is_refused_and_nothing_is_stored(media, content, message):
     with pytest.raises(ImageRejected) as refused:
         image_save(content, stem="leaf")
     assert (refused.value.message, refused.value.field) == (message, "image")
     assert list(media.rglob("*.*")) == []
+
+
+def test_every_kind_of_picture_opens_and_one_at_the_pixel_limit_is_kept(media):
+    for kind, extension in (("PNG", "png"), ("JPEG", "jpg"), ("GIF", "gif"), ("WEBP", "webp")):
+        assert image_save(_picture(kind), stem="leaf").endswith(f".{extension}")
+    assert image_save(_png_claiming(MAX_IMAGE_PIXELS // 1000, 1000), stem="wide").endswith(".png")
+    with pytest.raises(ImageRejected):
+        image_save(_png_claiming(MAX_IMAGE_PIXELS // 1000 + 1, 1000), stem="wide")

@@ -5,10 +5,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from importer.fetch import FetchError
-from importer.tests.fake_site import Answer, FakeServer
+from importer.tests.fake_site import Answer, FakeServer, png_bytes
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>'
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+PNG = png_bytes()
 
 
 @pytest.fixture
@@ -61,3 +61,25 @@ def test_the_importer_never_stores_an_svg(media):
         stored = image_import(f"{site.url}/pack.png", session=PoliteSession(base_url=site.url, delay=0))
     assert stored.endswith(".png")
     assert [path.suffix for path in (media / "products").rglob("*.*")] == [".png"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, message", [
+    ("en", "The image must be 40 megapixels or smaller (for example 8000 x 5000)"),
+    ("ar", "يجب ألا تتجاوز أبعاد الصورة 40 ميجابكسل (مثلًا 8000 × 5000)"),
+])
+def test_staff_cannot_upload_a_picture_that_unpacks_to_gigabytes(client, manager, media, language, message):
+    # a PNG of 30,000 x 30,000 pixels in under a kilobyte: every shopper's browser would unpack 3.6 GB
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    bomb = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 30_000, 30_000, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 65_536)) + chunk(b"IEND", b""))
+    client.force_login(manager)
+    response = client.post("/api/admin/products/images", {"image": SimpleUploadedFile("leaf.png", bomb)},
+                           HTTP_ACCEPT_LANGUAGE=language)
+    assert (response.status_code, response.json()["field"], response.json()["error"]) == (400, "image", message)
+    assert not (media / "products").exists()
