@@ -607,6 +607,16 @@ def parse_load_more(data, page_url):
 
 
 
+def _minor_unit(value):
+    """A Store API currency_minor_unit (0 to 4 decimal places, ISO 4217's range; missing means 0), or None."""
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
+        return None
+    number = int(str(value).strip())
+    return number if number <= 4 else None
+
+
 def parse_woocommerce_feed(data, base_url):
     """Products from the WooCommerce Store API (prices are strings in minor units)."""
     products = []
@@ -614,7 +624,11 @@ def parse_woocommerce_feed(data, base_url):
         if not isinstance(item, dict) or not item.get("name"):
             continue
         prices = item.get("prices") or {}
-        minor = int(prices.get("currency_minor_unit") or 0)
+        if not isinstance(prices, dict):
+            continue
+        minor = _minor_unit(prices.get("currency_minor_unit"))
+        if minor is None:  # its amounts cannot be read: this item is skipped, never the whole page
+            continue
         scale = Decimal(10) ** minor
 
         def amount(key, prices=prices, scale=scale):

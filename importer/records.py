@@ -61,6 +61,11 @@ class Prices:
     def current(self) -> Any:
         return self.sale if self.sale is not None else self.price
 
+    @property
+    def sellable(self) -> bool:
+        """Whether the price on sale is above 0 EGP: a producer's price of a few cents rounds to nothing."""
+        return bool(self.current > 0)
+
 
 def prices_for(item: ExternalProduct, *, config: dict[str, Any]) -> Prices:
     """What an external product costs in the shop: round(KES × rate × (1 + markup/100))."""

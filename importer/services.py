@@ -368,7 +368,12 @@ def external_products_import(*, external_products: list[ExternalProduct] | None 
     session = _picture_session(config["base_url"])
     try:
         for item in items:
-            product, created = _import_one(item, config=config, feature=featured_left > 0, session=session, user=user)
+            try:
+                product, created = _import_one(item, config=config, feature=featured_left > 0, session=session,
+                                               user=user)
+            except ImporterError as exc:  # this one is left out and staff told why; the others go on
+                result.errors.append(str(exc.message))
+                continue
             if created:
                 result.created.append(product)
                 featured_left -= 1 if product.is_featured else 0
@@ -392,6 +397,9 @@ def _picture_session(base_url: str) -> PoliteSession | None:
 def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool, session: PoliteSession | None,
                 user: User | None) -> tuple[Product, bool]:
     current_egp = egp_price(item.price, config=config)
+    if current_egp <= 0:  # a few cents on the page (a typo, a price per gram): never on sale for nothing
+        raise ImporterError(_("%(name)s was not imported: its price (%(kes)s KES) makes 0 EGP")
+                            % {"name": item.name, "kes": item.price})
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
     images = []

@@ -77,8 +77,9 @@ def prices_held(product, prices, state):
 def product_update_from_producer(*, product, item, config, reason, texts=False, keep_prices=False):
     """Prices (with history) and stock from the producer; with `texts`, the English
     title and description too, unless staff edited them; with `keep_prices`, no price
-    (nor its history). Returns the changed fields."""
+    (nor its history), as when the producer's price makes 0 EGP. Returns the changed fields."""
     prices = prices_for(item, config=config)
+    keep_prices = keep_prices or not prices.sellable
     state = import_state(product)
     changes = {}
     if not keep_prices:
@@ -151,7 +152,8 @@ def diff_build(*, config=None):
         prices = prices_for(item, config=config)
         state = ImportedProduct.objects.filter(product=product).first()
         stock = _stock_change(product, state or ImportedProduct(stock_zeroed=False), item.in_stock)
-        if (product.price_amount, product.sale_price_amount) != (prices.price, prices.sale) or stock is not None:
+        repriced = prices.sellable and (product.price_amount, product.sale_price_amount) != (prices.price, prices.sale)
+        if repriced or stock is not None:
             diff.changed.append((product, item, prices))
     if run is not None and _crawl_complete(run) and items:
         diff.gone_checked = True

@@ -1,0 +1,74 @@
+"""A producer's page holding nonsense prices never puts a product on sale for nothing, nor loses the others."""
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+
+from catalog.models import Category, Product
+from importer import services, sync
+from importer.models import ExternalProduct
+from importer.parsers import parse_woocommerce_feed
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+URL = "https://producer.example/product/{}/"
+
+
+@pytest.fixture
+def priced(db):
+    """The fallback rate (0.376) and a 100 % markup: 1 KES makes 0.75 EGP, rounded to 1."""
+    store_settings_update(importer_markup=100)
+    Category.objects.get_or_create(slug="black-tea", defaults={"name": "Black Tea"})
+
+    def item(name, kes, original=None):
+        return ExternalProduct.objects.create(name=name, price=Decimal(kes), currency="KES",
+                                              original_price=Decimal(original) if original else None,
+                                              source_url=URL.format(name.lower().replace(" ", "-")))
+    return item
+
+
+@pytest.mark.parametrize("language, message", [
+    ("en", "Dust Tea was not imported: its price (0.50 KES) makes 0 EGP"),
+    ("ar", "لم يُستورد Dust Tea: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"),
+])
+def test_a_price_that_makes_0_egp_is_not_imported_and_the_rest_are(priced, owner, language, message):
+    # given a page whose price is a few cents (a typo, a price per gram), beside a sound one
+    priced("Dust Tea", "0.50")
+    priced("Kenya Gold", "250")
+    # when
+    with translation.override(language):
+        result = services.external_products_import(user=owner)
+    # then nothing goes on sale for 0 EGP, and staff are told why
+    assert not Product.objects.filter(title="Dust Tea").exists()
+    assert Product.objects.get(title="Kenya Gold").price_amount == Decimal("188")
+    assert result.errors == [message] and len(result.created) == 1
+
+
+def test_an_imported_product_is_never_repriced_to_0_egp(priced, owner):
+    # given an imported product at 188 EGP
+    item = priced("Kenya Gold", "250")
+    services.external_products_import(user=owner)
+    product = Product.objects.get(title="Kenya Gold")
+    # when the producer's page later says 0.01 KES
+    ExternalProduct.objects.filter(pk=item.pk).update(price=Decimal("0.01"))
+    diff = sync.diff_build(config=services.importer_config())
+    sync.product_update_from_producer(product=product, item=ExternalProduct.objects.get(pk=item.pk),
+                                      config=services.importer_config(), reason="import")
+    # then the preview offers no change and a staff apply or a scheduled update keeps the price on sale
+    assert diff.changed == []
+    product.refresh_from_db()
+    assert (product.price_amount, product.kes_price_amount) == (Decimal("188"), Decimal("250"))
+
+
+@pytest.mark.parametrize("minor_unit", ["two", "-2", "99999999999", None, 2.5])
+def test_one_feed_item_with_a_nonsense_minor_unit_is_skipped_not_the_whole_page(minor_unit):
+    feed = [{"name": "Odd Tea", "permalink": URL.format("odd"),
+             "prices": {"price": "28000", "currency_minor_unit": minor_unit, "currency_code": "KES"}},
+            {"name": "Love Tea", "permalink": URL.format("love"),
+             "prices": {"price": "28000", "currency_minor_unit": 2, "currency_code": "KES"}}]
+    products = {p.name: p.price for p in parse_woocommerce_feed(feed, "https://producer.example/")}
+    assert products["Love Tea"] == Decimal("280")
+    # no minor unit means whole shillings; anything else unreadable drops its own item only
+    assert products.get("Odd Tea") == (Decimal("28000") if minor_unit is None else None)
