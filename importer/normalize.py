@@ -12,6 +12,9 @@ MIN_DESCRIPTION, MAX_DESCRIPTION = 10, 400
 GENERATED_NAME = "Tea Product"
 FALLBACK_DESCRIPTION = "Premium tea blend"
 SIMILAR_PRICE = Decimal("0.20")
+# the price columns hold 12 digits, 2 after the point: a larger amount is nonsense on the page, and one
+# such record would make PostgreSQL refuse the whole crawl's products
+PRICE_LIMIT = Decimal("10000000000")
 # "Earl Grey" is not "Royal Earl Grey": containment only counts when the shorter
 # name is most of the longer one (pack-size suffixes and the like).
 SIMILAR_LENGTH = 0.7
@@ -20,7 +23,8 @@ SIMILAR_LENGTH = 0.7
 def normalise(product: ParsedProduct):
     """Return a cleaned copy, or None when it has no name or no price above 0."""
     name = clean_text(product.name)
-    if not name or product.price is None or product.price <= 0:
+    price = _price(product.price)
+    if not name or price is None:
         return None
     if product.currency and product.currency.upper() not in ("KES", "KSH"):
         return None  # the importer converts KES only
@@ -33,13 +37,21 @@ def normalise(product: ParsedProduct):
         description = description[:MAX_DESCRIPTION]
     else:
         description = describe(name=name, category=product.category or "speciality-teas") or FALLBACK_DESCRIPTION
-    original = product.original_price if product.original_price and product.original_price > product.price else None
+    original = _price(product.original_price)
     return ParsedProduct(
-        name=name, price=quantize(product.price), original_price=quantize(original) if original else None,
+        name=name, price=price, original_price=original if original is not None and original > price else None,
         currency="KES",
         image=product.image, description=description, source_url=product.source_url,
         category=product.category, rank=product.rank, in_stock=product.in_stock is not False,
     )
+
+
+def _price(amount):
+    """An amount to piasters, or None when there is none, it rounds to 0 or the price columns cannot hold it."""
+    if amount is None or not amount > 0:
+        return None
+    amount = quantize(amount) if amount < PRICE_LIMIT else None
+    return amount if amount and amount < PRICE_LIMIT else None
 
 
 def _key(name):

@@ -160,3 +160,13 @@ def test_one_name_at_two_prices_or_a_name_inside_another_word_stays_two_products
     kept = deduplicate(products)
     assert [(p.name, str(p.price)) for p in kept] == [
         ("Hangover Tea", "350"), ("Hangover Tea", "1250"), ("Blend 1", "300"), ("Blend 10", "310")]
+
+
+def test_a_price_that_rounds_to_nothing_or_overflows_the_price_fields_is_no_price():
+    # a tenth of a cent rounds to 0.00; 10 billion KES does not fit a price column (PostgreSQL would
+    # refuse the whole crawl's products for this one); a struck-through price that is too big is dropped alone
+    assert normalise(_p("Dust Tea", "0.001")) is None
+    assert normalise(_p("Gold Tea", "10000000000")) is None
+    assert normalise(_p("Gold Tea", "9999999999.99")).price == Decimal("9999999999.99")
+    sale = ParsedProduct(name="Love Tea", price=Decimal("280"), original_price=Decimal("1e12"), source_url=BASE)
+    assert (normalise(sale).price, normalise(sale).original_price) == (Decimal("280.00"), None)
