@@ -76,7 +76,8 @@ def set_language(request, language):
     if language not in dict(settings.LANGUAGES):
         language = settings.LANGUAGE_CODE
     target = request.GET.get("next", "/")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
         target = "/"
     customer_language_set(user=request.user, language=language)  # their account's mails follow the choice
     response = HttpResponseRedirect(translate_url(target, language))

@@ -51,6 +51,13 @@ class TestLanguage:
         response = client.get("/lang/en/?next=https://evil.example/")
         assert response["Location"] == "/"
 
+    @pytest.mark.parametrize("target", ["//evil.example/", "/\\evil.example/", "https:evil.example",
+                                        "\t//evil.example/", "http://testserver/shop"])
+    def test_the_toggle_on_https_never_leaves_the_site_nor_https(self, client, target):
+        # a same-host address with http:// would take a shopper off HTTPS (as sign-in's `next` already refuses)
+        response = client.get("/lang/ar/", {"next": target}, secure=True)
+        assert response["Location"] == "/ar/"
+
     def test_pages_link_both_language_versions(self, client):
         body = client.get("/").content.decode()
         assert 'hreflang="ar" href="http://testserver/ar/"' in body
