@@ -10,15 +10,20 @@ served from /media/, which staff and the importer can fill.
 from csp import middleware as csp_middleware
 from csp.constants import HEADER, HEADER_REPORT_ONLY
 from django.conf import settings
+from django.http import Http404
 from django.views.static import serve
 
 # What a file under /media/ may do when opened on its own: nothing. No script
 # runs (sandbox, no script-src); inline styles stay so that the demo
 # catalogue's SVG pictures still draw as <img>.
 MEDIA_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+# What /media/ serves at all: the pictures the shop stores there (catalog/media.py, the demo's SVG).
+# Anything else is not found, so a MEDIA_ROOT set to DATA_DIR (or a folder holding it) publishes
+# neither the secret key, the database nor the backups.
+_SERVED_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg")
 # Formats a browser renders as a document that can carry script if opened
 # directly: downloaded, never shown, when their URL is opened on its own.
-_ATTACHMENT_SUFFIXES = (".svg", ".svgz", ".html", ".htm", ".xhtml", ".xml")
+_ATTACHMENT_SUFFIXES = (".svg",)
 
 
 def csp_allow(response, directive, sources):
@@ -56,6 +61,8 @@ def media(request, path):
     An <img> still shows an SVG sent as an attachment; opening its URL in a
     tab downloads it instead of running it on the shop's origin.
     """
+    if not path.lower().endswith(_SERVED_SUFFIXES):
+        raise Http404
     response = serve(request, path, document_root=settings.MEDIA_ROOT)
     response["Content-Security-Policy"] = MEDIA_POLICY
     response["X-Content-Type-Options"] = "nosniff"

@@ -83,3 +83,17 @@ def test_staff_cannot_upload_a_picture_that_unpacks_to_gigabytes(client, manager
                            HTTP_ACCEPT_LANGUAGE=language)
     assert (response.status_code, response.json()["field"], response.json()["error"]) == (400, "image", message)
     assert not (media / "products").exists()
+
+
+@pytest.mark.django_db  # the not-found page reads the store's settings
+@pytest.mark.parametrize("name", ["secret_key", "db.sqlite3", "backups/shop-2026-11-29.tar.gz", ".env",
+                                  "cache/abc.djcache", "products/notes.txt", "products/page.html"])
+def test_only_pictures_are_served_even_when_media_root_holds_the_data_folder(settings, tmp_path, name):
+    # a careless MEDIA_ROOT=DATA_DIR (or a parent of it) must not publish the secret key, database or backups
+    settings.MEDIA_ROOT = tmp_path
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / name).write_bytes(b"SECRET")
+    (tmp_path / "products").mkdir(exist_ok=True)
+    (tmp_path / "products" / "leaf.PNG").write_bytes(PNG)
+    assert Client().get(f"/media/{name}").status_code == 404
+    assert Client().get("/media/products/leaf.PNG").status_code == 200
