@@ -9,7 +9,7 @@ from django.contrib.messages.storage import default_storage
 from django.core.signals import setting_changed
 from django.db import DEFAULT_DB_ALIAS, transaction
 from django.dispatch import receiver
-from django.http import Http404, HttpRequest, HttpResponseRedirect, JsonResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse, QueryDict
 from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
@@ -185,6 +185,37 @@ class MaintenanceModeMiddleware:
 
 # C0 control characters and DEL: no URL of ours has one in its path
 _CONTROL_IN_PATH = re.compile(r"[\x00-\x1f\x7f]")
+
+
+# the largest body the shop takes: a 5 MB picture or CSV file (catalog.media, backoffice.product_csv) and
+# the form around it
+REQUEST_MAX_BYTES = 6 * 1024 * 1024
+
+
+class RequestSizeMiddleware:
+    """Refuse (413) a request announcing a body larger than REQUEST_MAX_BYTES, before anything reads it.
+
+    Django limits form fields (DATA_UPLOAD_MAX_MEMORY_SIZE) but not uploaded files: a multipart body posted
+    to any path was parsed (TypedTextMiddleware, the CSRF check, DRF) and its files written to the
+    temporary folder, whatever their size and whoever sent them. A body without Content-Length is never
+    read by Django at all. A proxy in front should refuse such bodies too (client_max_body_size 6m).
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        length = request.META.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > REQUEST_MAX_BYTES:
+            language = translation.get_language_from_request(request, check_path=True)
+            with translation.override(language):
+                message = _("This upload is too large: files must be 5 MB or smaller")
+            if request.path_info.startswith("/api/"):
+                response = JsonResponse({"error": message, "message": message}, status=413)
+            else:
+                response = HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+            return response
+        return self.get_response(request)
 
 
 class StripNullBytesMiddleware:

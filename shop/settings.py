@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: the request id, and one log line per request whatever answers it
     "shop.logs.RequestLogMiddleware",
+    # before anything reads a body: one larger than any the shop takes is refused unread
+    "shop.middleware.RequestSizeMiddleware",
     # the store settings and catalogue version, read from the shared cache once per request
     "shop.request_scope.RequestScopeMiddleware",
     "django.middleware.security.SecurityMiddleware",
