@@ -23,6 +23,7 @@ from shop.money import to_decimal
 RANK_STRUCTURED, RANK_FEED, RANK_PAGE, RANK_CARD = 1, 2, 3, 4
 
 CURRENCY = re.compile(r"K\s?Shs?\.?|KES|Ksh", re.I)
+PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", re.I)
 NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 # The spec's fallback: a currency mark, then a 2–3 digit leading number with
 # optional thousands separators (plus 1-digit groups like "1,250").
@@ -94,11 +95,14 @@ def parse_price(value):
     if isinstance(value, (int, float, Decimal)):
         number = to_decimal(value)
     else:
-        text = CURRENCY.sub(" ", str(value).replace("\xa0", " "))
-        match = NUMBER.search(text)
-        if not match:
-            return None
-        number = to_decimal(re.sub(r"[,\s]", "", match.group(0)))
+        text = CURRENCY.sub(" ", str(value).replace("\xa0", " ").replace("\u2212", "-"))
+        # a bare number ("350", "-250", "1e30", JSON-LD's strings) is that number; else the first amount
+        number = to_decimal(text) if PLAIN_NUMBER.fullmatch(text.strip()) else None
+        if number is None:
+            match = NUMBER.search(text)
+            if not match or text[:match.start()].rstrip().endswith("-"):  # "KSh -250": negative, no price
+                return None
+            number = to_decimal(re.sub(r"[,\s]", "", match.group(0)))
     return number if number is not None and number > 0 else None
 
 

@@ -170,3 +170,14 @@ def test_a_price_that_rounds_to_nothing_or_overflows_the_price_fields_is_no_pric
     assert normalise(_p("Gold Tea", "9999999999.99")).price == Decimal("9999999999.99")
     sale = ParsedProduct(name="Love Tea", price=Decimal("280"), original_price=Decimal("1e12"), source_url=BASE)
     assert (normalise(sale).price, normalise(sale).original_price) == (Decimal("280.00"), None)
+
+
+@pytest.mark.parametrize("value, price", [
+    ("-250", None), ("KSh -250", None), ("KES −250.00", None),  # a negative price is no price, not 250
+    ("1e30", Decimal("1E+30")), ("1e-3", Decimal("0.001")),  # a number in exponent form is that number, not 1
+    ("NaN", None), ("Infinity", None), ("", None), ("free", None),
+    ("KSh 1,250.00", Decimal("1250.00")), ("1,250", Decimal("1250")), ("KSh 250 – KSh 300", Decimal("250")),
+    (" 350 ", Decimal("350")), (-5, None), (350, Decimal("350")),
+])
+def test_a_price_is_read_as_the_number_it_is(value, price):
+    assert parse_price(value) == price
