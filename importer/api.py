@@ -288,13 +288,13 @@ class ScrapeApplyApi(OwnTransactionsApiView):
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("ScrapeApplied", {
         "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
-        "deactivated": serializers.IntegerField()}))
+        "deactivated": serializers.IntegerField(), "errors": serializers.ListField(child=serializers.CharField())}))
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         result = sync.diff_apply(user=request.user, **data.validated_data)
         return Response({"created": len(result.created), "updated": len(result.updated),
-                         "deactivated": len(result.deactivated)})
+                         "deactivated": len(result.deactivated), "errors": result.errors})
 
 
 class ProductPriceHistoryApi(APIView):

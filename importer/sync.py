@@ -172,6 +172,7 @@ class ApplyResult:
     created: list = field(default_factory=list)
     updated: list = field(default_factory=list)
     deactivated: list = field(default_factory=list)
+    errors: list = field(default_factory=list)  # why a ticked new product was not created
 
 
 def diff_apply(*, user=None, new=(), changed=(), gone=()):
@@ -185,7 +186,8 @@ def diff_apply(*, user=None, new=(), changed=(), gone=()):
     result = ApplyResult()
     to_create = [item for item in diff.new if item.pk in new]
     if to_create:
-        result.created = services.external_products_import(external_products=to_create, user=user).created
+        imported = services.external_products_import(external_products=to_create, user=user)
+        result.created, result.errors = imported.created, imported.errors
     for product, item, _prices in diff.changed:
         if product.pk in changed:
             product_update_from_producer(product=product, item=item, config=config, reason=PriceReason.IMPORT)

@@ -72,3 +72,16 @@ def test_one_feed_item_with_a_nonsense_minor_unit_is_skipped_not_the_whole_page(
     assert products["Love Tea"] == Decimal("280")
     # no minor unit means whole shillings; anything else unreadable drops its own item only
     assert products.get("Odd Tea") == (Decimal("28000") if minor_unit is None else None)
+
+
+def test_a_ticked_new_product_at_0_egp_is_not_created_and_the_apply_answer_says_why(priced, owner):
+    from rest_framework.test import APIClient
+
+    dust = priced("Dust Tea", "0.50")
+    staff = APIClient()
+    staff.force_login(owner)
+    answer = staff.post("/api/admin/scrape/apply", {"new": [dust.pk]}, format="json", HTTP_ACCEPT_LANGUAGE="ar")
+    assert answer.status_code == 200
+    assert answer.json()["created"] == 0
+    assert answer.json()["errors"] == ["لم يُستورد Dust Tea: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"]
+    assert not Product.objects.filter(title="Dust Tea").exists()

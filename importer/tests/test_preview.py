@@ -76,7 +76,7 @@ def test_only_the_checked_changes_are_applied_and_gone_products_are_deactivated_
     answer = staff.post("/api/admin/scrape/apply", {"changed": [detox], "gone": [ginger]}, format="json")
     # then
     assert answer.status_code == 200, answer.content
-    assert answer.json() == {"created": 0, "updated": 1, "deactivated": 1}
+    assert answer.json() == {"created": 0, "updated": 1, "deactivated": 1, "errors": []}
     assert Product.objects.get(pk=detox).price_amount == Decimal("368")
     assert Product.objects.get(pk=leaf).stock == 50  # not ticked: untouched
     gone = Product.objects.get(pk=ginger)

@@ -123,7 +123,8 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       const result = await api("/api/admin/scrape/apply", {
         method: "POST", body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone] },
       });
-      toast(tr("diff.applied", result), "success");
+      // a ticked product left out (a price that makes 0 EGP) is named with why, in one toast
+      toast([tr("diff.applied", result), ...(result.errors ?? [])].join(" "), result.errors?.length ? "info" : "success");
       onApplied(result);
     } catch (err) {
       toast(errorText(err, "importFailed"), "error");
