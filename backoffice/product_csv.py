@@ -17,6 +17,7 @@ from catalog.models import Product
 from catalog.products import product_slug_base
 from shop.errors import ShopError
 from shop.money import money_text
+from shop.validation import typed_text
 
 COLUMNS = ["slug", "title", "title_ar", "short_description", "short_description_ar", "description",
            "description_ar", "brewing_instructions", "brewing_instructions_ar", "price", "sale_price",
@@ -129,6 +130,7 @@ def product_csv_import(*, actor, upload):
         text = upload.read().decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ShopError(_("The CSV file must be UTF-8 text"), field="file") from None
+    text = typed_text(text)  # read as the dashboard's form is: no direction controls, Western digits
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or "title" not in reader.fieldnames:
         raise ShopError(_("The CSV file needs a header row with at least a title column"), field="file")

@@ -18,6 +18,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from shop.money import to_decimal
+from shop.validation import typed_text
 
 # How trustworthy a record is: a better rank replaces a worse one for the same URL.
 RANK_STRUCTURED, RANK_FEED, RANK_PAGE, RANK_CARD = 1, 2, 3, 4
@@ -76,7 +77,8 @@ class ParsedPage:
 
 
 def clean_text(value):
-    """Collapse whitespace and drop tags from a fragment of text or HTML."""
+    """Collapse whitespace and drop tags from a fragment of text or HTML, read as typed text (no direction
+    controls, which would reverse what follows a name on the dashboard, in e-mails and invoices)."""
     if not value:
         return ""
     value = str(value)
@@ -85,7 +87,7 @@ def clean_text(value):
             value = lxml_html.fromstring(f"<div>{value}</div>").text_content()
         except (etree.ParserError, ValueError):
             value = re.sub(r"<[^>]+>", " ", value)
-    return re.sub(r"\s+", " ", unescape(value)).strip()
+    return re.sub(r"\s+", " ", typed_text(unescape(value))).strip()
 
 
 def parse_price(value):

@@ -50,6 +50,18 @@ class TestProductCsv:
         assert first["created"] == 1 and again == {"created": 0, "updated": 0, "unchanged": 1, "errors": []}
         assert list(Product.objects.values_list("slug", flat=True)) == ["earl-grey-special"]
 
+    def test_a_file_is_read_like_typed_text_no_direction_controls_and_western_digits(self, client, manager):
+        # a supplier's file whose title reverses what follows it ("Kenya Gold" + RLO + "gnp.exe" shows
+        # "exe.png"), with Eastern Arabic digits in the price and stock, as the dashboard's form would read them
+        make_category()
+        client.force_login(manager)
+        csv = "title,title_ar,price,stock\nKenya Gold\u202egnp.exe,\u2067ذهب كينيا\u2069,١٢٠,٥\n"
+        report = client.post("/api/admin/products/import", {"file": _upload(csv)}).json()
+        assert report["created"] == 1, report
+        product = Product.objects.get()
+        assert (product.title_en, product.title_ar) == ("Kenya Goldgnp.exe", "ذهب كينيا")
+        assert (str(product.price_amount), product.stock) == ("120.00", 5)
+
     def test_it_reports_bad_rows_and_keeps_the_good_ones(self, client, manager):
         make_category()
         client.force_login(manager)

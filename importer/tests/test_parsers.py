@@ -181,3 +181,15 @@ def test_a_price_that_rounds_to_nothing_or_overflows_the_price_fields_is_no_pric
 ])
 def test_a_price_is_read_as_the_number_it_is(value, price):
     assert parse_price(value) == price
+
+
+def test_a_producer_text_holds_no_direction_controls():
+    # a name that would reverse what follows it on the dashboard, in e-mails and invoices ("exe.png")
+    page = ('<html><body class="single-product"><div class="summary"><h1 class="product_title">'
+            'Kenya Gold\u202egnp.exe</h1><p class="price">KSh 250</p>'
+            '<div class="woocommerce-product-details__short-description">\u2067Strong\u2069 black tea, bold'
+            ' and bright</div></div></body></html>')
+    [product] = parse_page(page, BASE + "/product/kenya-gold/").products
+    assert product.name == "Kenya Goldgnp.exe" and "\u2067" not in product.description
+    feed = [{"name": "Love&#x202e; Tea", "permalink": BASE + "/product/love/", "prices": {"price": "280"}}]
+    assert [p.name for p in parse_woocommerce_feed(feed, BASE)] == ["Love Tea"]
