@@ -24,6 +24,7 @@ from shop.validation import typed_text
 RANK_STRUCTURED, RANK_FEED, RANK_PAGE, RANK_CARD = 1, 2, 3, 4
 
 CURRENCY = re.compile(r"K\s?Shs?\.?|KES|Ksh", re.I)
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", re.I)
 NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 # The spec's fallback: a currency mark, then a 2–3 digit leading number with
@@ -87,7 +88,8 @@ def clean_text(value):
             value = lxml_html.fromstring(f"<div>{value}</div>").text_content()
         except (etree.ParserError, ValueError):
             value = re.sub(r"<[^>]+>", " ", value)
-    return re.sub(r"\s+", " ", typed_text(unescape(value))).strip()
+    value = CONTROL.sub("", typed_text(unescape(value)))  # JSON can carry NUL, which PostgreSQL text cannot hold
+    return re.sub(r"\s+", " ", value).strip()
 
 
 def parse_price(value):
@@ -115,8 +117,8 @@ def fallback_price(text):
 
 def absolute_url(page_url, link):
     """Resolve a link against the page; protocol-relative links take the page's scheme."""
-    link = (link or "").strip()
-    if not link or link.startswith(("data:", "javascript:", "mailto:", "tel:", "#")):
+    link = re.sub(r"[\t\n\r]", "", link or "").strip()  # as browsers read an href
+    if not link or CONTROL.search(link) or link.startswith(("data:", "javascript:", "mailto:", "tel:", "#")):
         return ""
     return urljoin(page_url, link)
 
@@ -651,7 +653,7 @@ def parse_woocommerce_feed(data, base_url):
             image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
             description=clean_text(item.get("short_description") or item.get("description")),
             source_url=canonical_url(absolute_url(base_url, item.get("permalink") or f"/product/{item.get('slug')}/")),
-            category=str(categories[0].get("slug", "")) if categories and isinstance(categories[0], dict) else "",
+            category=clean_text(categories[0].get("slug")) if categories and isinstance(categories[0], dict) else "",
             rank=RANK_FEED, in_stock=item.get("is_in_stock") if isinstance(item.get("is_in_stock"), bool) else None,
         ))
     return products
@@ -674,7 +676,7 @@ def parse_shopify_feed(data, base_url):
             image=absolute_url(base_url, images[0].get("src")) if images and isinstance(images[0], dict) else "",
             description=clean_text(item.get("body_html")),
             source_url=canonical_url(urljoin(base_url, f"/products/{item.get('handle', '')}")),
-            category=str(item.get("product_type") or "").lower().replace(" ", "-"),
+            category=clean_text(item.get("product_type")).lower().replace(" ", "-"),
             rank=RANK_FEED,
             in_stock=any(v.get("available") for v in variants) if any("available" in v for v in variants) else None,
         ))

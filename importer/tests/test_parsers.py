@@ -193,3 +193,14 @@ def test_a_producer_text_holds_no_direction_controls():
     assert product.name == "Kenya Goldgnp.exe" and "\u2067" not in product.description
     feed = [{"name": "Love&#x202e; Tea", "permalink": BASE + "/product/love/", "prices": {"price": "280"}}]
     assert [p.name for p in parse_woocommerce_feed(feed, BASE)] == ["Love Tea"]
+
+
+def test_a_producer_text_or_link_holds_no_control_characters():
+    # JSON can carry NUL, which PostgreSQL text cannot hold: one such record failed the whole crawl's save
+    jsonld = {"@type": "Product", "name": "Kenya\u0000 Gold\u0007", "description": "Bold\u0000 black tea from Kericho",
+              "url": BASE + "/product/kenya-gold/\u0000", "image": BASE + "/a\u0000.png",
+              "offers": {"@type": "Offer", "price": "250", "priceCurrency": "KES"}}
+    page = f'<html><body><script type="application/ld+json">{json.dumps(jsonld)}</script></body></html>'
+    [product] = parse_page(page, BASE + "/product/kenya-gold/").products
+    assert (product.name, product.description) == ("Kenya Gold", "Bold black tea from Kericho")
+    assert "\x00" not in product.source_url and "\x00" not in product.image
