@@ -6,12 +6,16 @@ the shop. Staff roles work in /admindash; only superusers may enter here.
 
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TranslationAdmin
 
 from accounts.models import Address, AuthToken, User
 from accounts.services import user_sessions_end
 from backoffice.models import AuditEntry
+from backoffice.two_step import TwoStepCodeError, sign_in_code_check
 from catalog.models import Category, Product, Review, StockAlert
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceRecord
 from orders.models import (
@@ -44,7 +48,26 @@ def _superusers_only(request):
     return request.user.is_active and request.user.is_superuser
 
 
+class TwoStepAdminLoginForm(AdminAuthenticationForm):
+    """Django's admin sign-in with the code of two-step sign-in (backoffice.two_step), as /adminauth asks it."""
+
+    code = forms.CharField(label=_("Code from your authenticator app"), required=False, max_length=32,
+                           strip=True, widget=forms.TextInput(attrs={"autocomplete": "one-time-code",
+                                                                     "inputmode": "numeric", "dir": "ltr"}))
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.user_cache is not None:
+            try:
+                sign_in_code_check(request=self.request, user=self.user_cache, code=cleaned.get("code"))
+            except TwoStepCodeError as exc:
+                raise ValidationError(exc.message, code="two_step") from None
+        return cleaned
+
+
 admin.site.has_permission = _superusers_only
+admin.site.login_form = TwoStepAdminLoginForm
+admin.site.login_template = "backoffice/django_admin_login.html"
 # its sign-in counts against the address's sign-in limit, as every other sign-in does
 admin.site.login = rate_limit_posts("sign_in")(admin.site.login)  # type: ignore[method-assign]
 admin.site.site_header = "Nile Highlands Tea — data fixes"

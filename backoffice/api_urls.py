@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("backoffice.api.customers")),
     path("", include("backoffice.api.settings")),
     path("", include("backoffice.api.roles")),
+    path("", include("backoffice.api.two_step")),
     path("", include("backoffice.api.storage")),
     path("", include("backoffice.api.database")),
     path("", include("backoffice.api.orders")),

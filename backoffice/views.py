@@ -30,18 +30,22 @@ def adminauth(request):
         return HttpResponseRedirect(reverse("backoffice:dashboard"))
     error = ""
     username = ""
+    ask_code = False
     if request.method == "POST":  # the no-JavaScript form; the island uses /api/admin/login
         username = request.POST.get("username", "")
         try:
             user, _key = staff_sign_in(request=request, username=username,
-                                       password=request.POST.get("password", ""))
+                                       password=request.POST.get("password", ""), code=request.POST.get("code", ""))
         except ShopError as exc:
             user, error = None, exc.message
+            # two-step sign-in: the form comes back with the code field (the password is typed again)
+            ask_code = exc.field == "code"
         if user is not None:
             return HttpResponseRedirect(reverse("backoffice:dashboard"))
         error = error or _("Invalid username or password")
     props = {"language": get_language(), "dashboardUrl": reverse("backoffice:dashboard")}
-    return render(request, "backoffice/adminauth.html", {"props": props, "error": error, "username": username},
+    return render(request, "backoffice/adminauth.html", {"props": props, "error": error, "username": username,
+                                                         "ask_code": ask_code},
                   status=401 if error else 200)
 
 

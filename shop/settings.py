@@ -44,6 +44,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "csp",
     "shop",
     *SHOP_APPS,
@@ -299,6 +302,17 @@ TRUSTED_PROXY_COUNT = env("TRUSTED_PROXY_COUNT", cast=int, default=0)
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 # one counter per account whatever the case its e-mail is typed in
 AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
+
+
+# Staff two-step sign-in (backoffice.two_step): the authenticator app names the account after the shop
+def OTP_TOTP_ISSUER(device):  # noqa: N802  (django-otp reads the setting by this name, a callable is allowed)
+    from shop.store_settings import store_settings_get  # noqa: PLC0415  (settings load before the apps)
+
+    return store_settings_get().shown_name
+
+
+# django-otp's admin pages never show a device's secret (its QR code) to whoever runs /django-admin/
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # --- Language -------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -22,6 +22,8 @@ class AdminLoginApi(APIView):
     class AdminLoginInputSerializer(serializers.Serializer):
         username = serializers.CharField(required=False, allow_blank=True, default="")
         password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False)
+        # with two-step sign-in on: the app's code or a recovery code (a 401 naming the field `code` asks for it)
+        code = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
 
     class AdminLoginOutputSerializer(serializers.Serializer):
         username = serializers.CharField()
@@ -38,7 +40,8 @@ class AdminLoginApi(APIView):
             raise ShopError(_("Username is required"), field="username")
         if not password:
             raise ShopError(_("Password is required"), field="password")
-        user, key = staff_sign_in(request=request._request, username=username, password=password)
+        user, key = staff_sign_in(request=request._request, username=username, password=password,
+                                  code=data.validated_data["code"])
         if user is None:
             raise ShopError(_("Invalid username or password"), status=401)
         return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role,

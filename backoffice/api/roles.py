@@ -19,6 +19,7 @@ from backoffice.staff import (
     staff_delete,
     staff_update,
 )
+from backoffice.two_step import two_step_enabled
 
 
 class StaffOutputSerializer(serializers.Serializer):
@@ -31,6 +32,10 @@ class StaffOutputSerializer(serializers.Serializer):
     is_owner = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField(source="date_joined")
     last_login = serializers.DateTimeField(allow_null=True)
+    two_step = serializers.SerializerMethodField()
+
+    def get_two_step(self, user) -> bool:
+        return two_step_enabled(user)
 
     def get_role_label(self, user) -> str:
         return str(ROLE_LABELS.get(user.role, user.role))

@@ -1,4 +1,6 @@
-// /adminauth: username + password; 'Sign In' stays disabled until both are filled.
+// /adminauth: username + password; 'Sign In' stays disabled until both are filled. With two-step sign-in
+// on, the server answers 401 naming the field `code`: the form then asks for the app's code (or a recovery
+// code) and sends the three together.
 import { useEffect, useState } from "react";
 import { api, ApiError, toast, userMessage } from "./components/api.js";
 import { at } from "./components/strings.js";
@@ -10,6 +12,8 @@ export default function AdminLogin({ dashboardUrl }) {
   const [checking, setChecking] = useState(true);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
 
@@ -23,7 +27,7 @@ export default function AdminLogin({ dashboardUrl }) {
   if (checking) return <p className="admin-loading">{at("loading")}</p>;
 
   // A username of spaces is empty: the button waits for a real one and a password.
-  const filled = username.trim() !== "" && password !== "";
+  const filled = username.trim() !== "" && password !== "" && (!askCode || code.trim() !== "");
 
   const submit = async (event) => {
     event.preventDefault();
@@ -31,7 +35,9 @@ export default function AdminLogin({ dashboardUrl }) {
     setBusy(true);
     setError("");
     try {
-      const session = await api("/api/admin/login", { method: "POST", body: { username: username.trim(), password } });
+      const session = await api("/api/admin/login", {
+        method: "POST", body: { username: username.trim(), password, ...(askCode ? { code: code.trim() } : {}) },
+      });
       sessionStorage.setItem(
         TOKEN_KEY,
         JSON.stringify({ isAuthenticated: true, username: session.username, role: session.role, sessionToken: session.sessionToken }),
@@ -40,7 +46,12 @@ export default function AdminLogin({ dashboardUrl }) {
       window.location.assign(dashboardUrl);
     } catch (err) {
       setBusy(false);
-      if (err instanceof ApiError && err.status === 429) {
+      if (err instanceof ApiError && err.status === 401 && err.field === "code") {
+        // the password was right: the server's message asks for the code (or says it was wrong)
+        setError(askCode ? userMessage(err, at("codeWrong")) : "");
+        setAskCode(true);
+        setCode("");
+      } else if (err instanceof ApiError && err.status === 429) {
         setError(userMessage(err, at("lockedOut")));
         toast(userMessage(err, at("lockedOut")), "error");
       } else if (err instanceof ApiError && (err.status === 401 || err.status === 400)) {
@@ -76,6 +87,24 @@ export default function AdminLogin({ dashboardUrl }) {
           required
         />
       </div>
+      {askCode && (
+        <div className="field">
+          <label htmlFor="admin-code">{at("codeLabel")}</label>
+          <input
+            id="admin-code"
+            name="code"
+            dir="ltr"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-describedby="admin-code-hint"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            autoFocus
+            required
+          />
+          <p className="field__hint" id="admin-code-hint">{at("codeHint")}</p>
+        </div>
+      )}
       <button className="button admin-auth__submit" type="submit" disabled={!filled || busy}>
         {busy ? at("signingIn") : at("signIn")}
       </button>

@@ -1,0 +1,293 @@
+"""Staff two-step sign-in (backoffice.two_step): enrolment, every way in, lockout, recovery codes, reset."""
+
+import time
+
+import pytest
+from axes.models import AccessAttempt
+from django.core import mail
+from django.test import override_settings
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_static.models import StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from accounts.models import AuthToken
+from accounts.services import reset_token_make
+from backoffice.models import AuditEntry
+from backoffice.two_step import (
+    RECOVERY_CODES,
+    enrolment_confirm,
+    enrolment_start,
+    two_step_enabled,
+)
+
+JSON = "application/json"
+
+
+def _code(device, *, offset=0):
+    """The app's code for `device` (at `offset` seconds from now)."""
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    totp.time = time.time() + offset
+    return f"{totp.token():06d}"
+
+
+def _wrong(device):
+    right = _code(device)
+    return "000000" if right != "000000" else "111111"
+
+
+def _enrol(user):
+    """`user` with a confirmed authenticator app (as set up on the dashboard); return (device, recovery codes)."""
+    enrolment_start(user=user)
+    device = TOTPDevice.objects.get(user=user)
+    codes = enrolment_confirm(user=user, code=_code(device))
+    device.refresh_from_db()
+    # the set-up used the current code, which the app refuses twice: sign-ins use the next one
+    device.last_t -= 1
+    device.save(update_fields=["last_t"])
+    return device, codes
+
+
+def _unthrottle(device):
+    """Forget django-otp's slow-down after a wrong code (it makes the next try wait a second or more)."""
+    device.refresh_from_db()
+    device.throttling_failure_count = 0
+    device.save()
+
+
+def _signed_in_to_dashboard(client):
+    return client.get("/admindash").status_code == 200
+
+
+@pytest.mark.django_db
+class TestEnrolment:
+    def test_the_app_counts_only_once_a_valid_code_confirms_it(self, client, manager):
+        # given
+        client.force_login(manager)
+        setup = client.post("/api/admin/two-step/setup").json()
+        assert len(setup["secret"]) >= 16 and setup["uri"].startswith("otpauth://totp/")
+        assert setup["qrSvg"].startswith("<svg") and "<script" not in setup["qrSvg"]
+        assert client.get("/api/admin/two-step").json()["enabled"] is False
+        device = TOTPDevice.objects.get(user=manager)
+        # when: a wrong code
+        wrong = client.post("/api/admin/two-step/confirm", {"code": _wrong(device)}, content_type=JSON)
+        # then
+        assert wrong.status_code == 400 and wrong.json()["field"] == "code"
+        assert not two_step_enabled(manager)
+        # when: the app's code
+        _unthrottle(device)
+        right = client.post("/api/admin/two-step/confirm", {"code": _code(device)}, content_type=JSON)
+        # then: on, with ten recovery codes shown once
+        assert right.status_code == 200
+        codes = right.json()["recoveryCodes"]
+        assert len(set(codes)) == RECOVERY_CODES
+        assert client.get("/api/admin/two-step").json() == {"enabled": True, "recoveryCodesLeft": RECOVERY_CODES}
+        assert AuditEntry.objects.filter(action="staff.two_step_on", target_id=str(manager.pk)).exists()
+        # and a second set-up is refused while it is on
+        assert client.post("/api/admin/two-step/setup").status_code == 409
+
+    def test_an_unconfirmed_app_does_not_ask_for_a_code_at_sign_in(self, client, manager, password):
+        enrolment_start(user=manager)
+        response = client.post("/api/admin/login", {"username": "manager", "password": password}, content_type=JSON)
+        assert response.status_code == 200
+
+    def test_turning_it_off_needs_the_password_and_a_code(self, client, support, password):
+        # given
+        device, _codes = _enrol(support)
+        client.force_login(support)
+        # when / then: a wrong password, then a wrong code, leave it on
+        bad_password = client.post("/api/admin/two-step/disable", {"password": "nope", "code": _code(device)},
+                                   content_type=JSON)
+        assert bad_password.status_code == 400 and bad_password.json()["field"] == "password"
+        bad_code = client.post("/api/admin/two-step/disable", {"password": password, "code": _wrong(device)},
+                               content_type=JSON)
+        assert bad_code.status_code == 400 and bad_code.json()["field"] == "code"
+        assert two_step_enabled(support)
+        # when: both right (later: django-otp slows down tries after a wrong one)
+        _unthrottle(device)
+        off = client.post("/api/admin/two-step/disable", {"password": password, "code": _code(device)},
+                          content_type=JSON)
+        # then
+        assert off.status_code == 200 and off.json()["enabled"] is False
+        assert not TOTPDevice.objects.filter(user=support).exists()
+        assert not StaticToken.objects.filter(device__user=support).exists()
+
+
+@pytest.mark.django_db
+class TestSignInNeedsTheCode:
+    def test_admin_login_api_asks_for_the_code_and_gives_no_token(self, client, owner, password):
+        _enrol(owner)
+        response = client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON)
+        assert response.status_code == 401
+        assert response.json()["field"] == "code"
+        assert "code" in response.json()["message"]
+        assert not AuthToken.objects.filter(user=owner).exists()
+        assert client.get("/api/admin/verify").status_code == 401
+
+    def test_admin_login_api_in_arabic(self, client, owner, password):
+        _enrol(owner)
+        response = client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON,
+                               HTTP_ACCEPT_LANGUAGE="ar")
+        assert response.status_code == 401 and "رمز" in response.json()["message"]
+
+    def test_admin_login_api_signs_in_with_the_right_code(self, client, owner, password):
+        device, _codes = _enrol(owner)
+        response = client.post("/api/admin/login", {"username": "owner", "password": password,
+                                                    "code": _code(device)}, content_type=JSON)
+        assert response.status_code == 200
+        token = response.json()["sessionToken"]
+        assert client.get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 200
+
+    def test_the_adminauth_page_asks_for_the_code_and_signs_in_with_it(self, client, manager, password):
+        # given
+        device, _codes = _enrol(manager)
+        # when: the password alone
+        response = client.post("/adminauth", {"username": "manager", "password": password})
+        # then: the form comes back with a code field, nobody signed in
+        body = response.content.decode()
+        assert response.status_code == 401 and 'name="code"' in body
+        assert "authenticator app" in body
+        assert not _signed_in_to_dashboard(client)
+        # when: with the code
+        response = client.post("/adminauth", {"username": "manager", "password": password, "code": _code(device)})
+        # then
+        assert response.status_code == 302 and response["Location"] == "/admindash"
+        assert _signed_in_to_dashboard(client)
+
+    def test_the_adminauth_page_asks_in_arabic(self, client, manager, password):
+        _enrol(manager)
+        body = client.post("/ar/adminauth", {"username": "manager", "password": password}).content.decode()
+        assert 'name="code"' in body and "رمز" in body and "authenticator" not in body
+
+    def test_django_admin_asks_for_the_code(self, client, owner, password):
+        # given: the Owner is a superuser, who may use /django-admin/
+        owner.is_superuser = True
+        owner.save()
+        device, _codes = _enrol(owner)
+        # when: the password alone
+        response = client.post("/django-admin/login/", {"username": "owner", "password": password,
+                                                        "next": "/django-admin/"})
+        # then
+        assert response.status_code == 200 and "authenticator app" in response.content.decode()
+        assert client.get("/django-admin/").status_code == 302
+        assert not _signed_in_to_dashboard(client)
+        # when: with the code
+        response = client.post("/django-admin/login/", {"username": "owner", "password": password,
+                                                        "code": _code(device), "next": "/django-admin/"})
+        # then
+        assert response.status_code == 302
+        assert client.get("/django-admin/").status_code == 200
+
+    def test_the_customer_sign_in_page_gives_staff_no_session(self, client, owner, password):
+        _enrol(owner)
+        for username in ("owner", "owner@staff.example"):
+            client.post("/login", {"email": username, "password": password})
+            assert not _signed_in_to_dashboard(client)
+            assert client.get("/api/admin/verify").status_code == 401
+
+    def test_the_customer_sign_in_api_gives_staff_no_token(self, client, owner, password):
+        _enrol(owner)
+        for username in ("owner", "owner@staff.example"):
+            response = client.post("/api/auth/login", {"email": username, "password": password}, content_type=JSON)
+            assert response.status_code == 401
+        assert not AuthToken.objects.filter(user=owner).exists()
+        assert not _signed_in_to_dashboard(client)
+
+    def test_password_reset_is_no_way_around_it(self, client, owner, password):
+        # given
+        _enrol(owner)
+        # when: a reset is asked for the staff address
+        client.post("/forgot-password", {"email": "owner@staff.example"})
+        client.post("/api/auth/forgot-password", {"email": "owner@staff.example"}, content_type=JSON)
+        # then: no link is sent, and a link made for the account does not work
+        assert mail.outbox == []
+        token = reset_token_make(owner)
+        response = client.post("/api/auth/reset-password", {"token": token, "password": "N3w-long-password!",
+                                                            "confirmPassword": "N3w-long-password!"},
+                               content_type=JSON)
+        assert response.status_code == 400
+        owner.refresh_from_db()
+        assert owner.check_password(password)
+
+    def test_a_staff_member_without_the_app_signs_in_as_before(self, client, support, password):
+        response = client.post("/adminauth", {"username": "support", "password": password})
+        assert response.status_code == 302 and _signed_in_to_dashboard(client)
+
+
+@pytest.mark.django_db
+class TestWrongCodesAndRecoveryCodes:
+    @override_settings(AXES_FAILURE_LIMIT=3)
+    def test_a_wrong_code_counts_toward_the_lockout(self, client, owner, password):
+        # given
+        device, _codes = _enrol(owner)
+        # when: the right password with wrong codes
+        for _ in range(2):
+            response = client.post("/api/admin/login", {"username": "owner", "password": password,
+                                                        "code": _wrong(device)}, content_type=JSON)
+            assert response.status_code == 401 and response.json()["field"] == "code"
+        assert AccessAttempt.objects.get(username="owner").failures_since_start == 2
+        # and one wrong password
+        client.post("/api/admin/login", {"username": "owner", "password": "wrong"}, content_type=JSON)
+        # then: locked out, even with the right password and code
+        _unthrottle(device)
+        response = client.post("/api/admin/login", {"username": "owner", "password": password,
+                                                    "code": _code(device)}, content_type=JSON)
+        assert response.status_code == 429
+        assert not AuthToken.objects.filter(user=owner).exists()
+
+    def test_the_password_alone_is_not_counted_as_a_failure(self, client, owner, password):
+        _enrol(owner)
+        client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON)
+        assert not AccessAttempt.objects.filter(username="owner", failures_since_start__gt=0).exists()
+
+    def test_a_recovery_code_works_once(self, client, owner, password):
+        # given
+        _device, codes = _enrol(owner)
+        # when
+        first = client.post("/api/admin/login", {"username": "owner", "password": password,
+                                                 "code": codes[0].upper()}, content_type=JSON)
+        # then
+        assert first.status_code == 200
+        assert client.get("/api/admin/two-step").json()["recoveryCodesLeft"] == RECOVERY_CODES - 1
+        client.post("/api/admin/logout")
+        again = client.post("/api/admin/login", {"username": "owner", "password": password,
+                                                 "code": codes[0]}, content_type=JSON)
+        assert again.status_code == 401 and again.json()["field"] == "code"
+
+
+@pytest.mark.django_db
+class TestOwnerReset:
+    def test_the_owner_resets_a_lost_phone_and_it_is_audited(self, client, owner, manager, password):
+        # given
+        _enrol(manager)
+        client.force_login(owner)
+        staff = client.get("/api/admin/users/admin").json()
+        assert next(u for u in staff if u["username"] == "manager")["twoStep"] is True
+        # when
+        response = client.post(f"/api/admin/users/admin/{manager.pk}/two-step/reset")
+        # then
+        assert response.status_code == 200
+        assert not two_step_enabled(manager)
+        entry = AuditEntry.objects.get(action="staff.two_step_reset")
+        assert entry.actor == owner and entry.target_id == str(manager.pk)
+        client.logout()
+        assert client.post("/api/admin/login", {"username": "manager", "password": password},
+                           content_type=JSON).status_code == 200
+
+    def test_nobody_else_may_reset_it(self, client, manager, support):
+        _enrol(support)
+        client.force_login(manager)
+        response = client.post(f"/api/admin/users/admin/{support.pk}/two-step/reset")
+        assert response.status_code == 403
+        assert two_step_enabled(support)
+        assert not AuditEntry.objects.filter(action="staff.two_step_reset").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/admin/two-step", "/api/admin/two-step/setup", "/api/admin/two-step/confirm",
+                                  "/api/admin/two-step/disable"])
+def test_only_a_signed_in_staff_member_reaches_their_two_step_settings(client, alice, path):
+    method = client.get if path == "/api/admin/two-step" else client.post
+    assert method(path).status_code == 401
+    client.force_login(alice)
+    assert method(path).status_code == 401
+    assert not TOTPDevice.objects.exists()
