@@ -85,7 +85,7 @@ def sign_in_code_check(*, request: object, user: object, code: object) -> None:
 
 def _qr_svg(text: str) -> str:
     """The QR code of `text` as inline SVG (segno: no image files, no JavaScript)."""
-    return segno.make(text, error="m").svg_inline(scale=4, dark="#111", light="#fff", border=2,
+    return segno.make(text, error="m").svg_inline(omitsize=True, dark="#111", light="#fff", border=2,
                                                   title=_("QR code for your authenticator app"))
 
 

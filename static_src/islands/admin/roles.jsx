@@ -113,6 +113,18 @@ function StaffDialog({ user, roles, onClose, onSaved }) {
 function StaffUsers({ roles }) {
   const { data, setData, loading } = useAdminData("/api/admin/users/admin", { fallback: [] });
   const [editing, setEditing] = useState(null);
+  const [resetting, setResetting] = useState(null);
+  const resetTwoStep = async () => {
+    const user = resetting;
+    setResetting(null);
+    try {
+      await api(`/api/admin/users/admin/${user.id}/two-step/reset`, { method: "POST" });
+      setData((rows) => rows.map((r) => (r.id === user.id ? { ...r, twoStep: false } : r)));
+      toast(st("twoStepResetDone", { username: user.username }), "success");
+    } catch (err) {
+      toast(userMessage(err, st("twoStepFailed")), "error");
+    }
+  };
   const label = (value) => roles.roles.find((r) => r.value === value)?.label || value;
 
   const { deleting, ask: setDeleting, cancel, remove } = useConfirmedDelete({
@@ -129,12 +141,14 @@ function StaffUsers({ roles }) {
     { key: "email", label: st("email"), sortable: true, render: (u) => <span dir="ltr">{u.email}</span> },
     { key: "role", label: st("role"), sortable: true, value: (u) => ROLE_ORDER.indexOf(u.role), render: (u) => <Badge kind={u.isOwner ? "warning" : "info"}>{label(u.role)}</Badge> },
     { key: "isActive", label: st("status"), render: (u) => <Badge kind={u.isActive ? "success" : "neutral"}>{u.isActive ? at("active") : at("inactive")}</Badge> },
+    { key: "twoStep", label: st("twoStep"), render: (u) => <Badge kind={u.twoStep ? "success" : "neutral"}>{u.twoStep ? st("twoStepOn") : st("twoStepOff")}</Badge> },
     { key: "createdAt", label: st("created"), sortable: true, render: (u) => formatDateTime(u.createdAt) },
     {
       key: "actions", label: at("actions"), className: "admin-cell-wide",
       render: (u) => u.isOwner ? <span className="admin-muted">{st("ownerLocked")}</span> : (
         <div className="admin-row-actions">
           <button type="button" className="button button--small button--ghost" onClick={() => setEditing(u)}>{at("edit")}</button>
+          {u.twoStep && <button type="button" className="button button--small button--ghost" onClick={() => setResetting(u)}>{st("twoStepReset")}</button>}
           <button type="button" className="button button--small button--danger" onClick={() => setDeleting(u)}>{at("delete")}</button>
         </div>
       ),
@@ -163,6 +177,7 @@ function StaffUsers({ roles }) {
         />
       )}
       <ConfirmDialog open={!!deleting} message={st("confirmDelete", { username: deleting?.username })} onConfirm={remove} onCancel={cancel} />
+      <ConfirmDialog open={!!resetting} message={st("twoStepResetConfirm", { username: resetting?.username })} confirmLabel={st("twoStepReset")} onConfirm={resetTwoStep} onCancel={() => setResetting(null)} />
     </Section>
   );
 }
@@ -205,10 +220,137 @@ function Lockouts() {
   );
 }
 
+// Two-step sign-in of one's own account (any staff member): the app's QR code and secret, one code to
+// confirm, the recovery codes shown once; off with the password and a code.
+function TwoStep() {
+  const { data, setData, loading } = useAdminData("/api/admin/two-step");
+  const [setup, setSetup] = useState(null);
+  const [codes, setCodes] = useState(null);
+  const [turningOff, setTurningOff] = useState(false);
+  const [form, setForm] = useState({ code: "", password: "" });
+  const [errors, setErrors] = useState({});
+  const [busy, submit] = useSubmit((field, message) => setErrors({ [field]: message }));
+  const set = (key, value) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const reset = () => {
+    setForm({ code: "", password: "" });
+    setErrors({});
+  };
+  const start = () => submit(() => api("/api/admin/two-step/setup", { method: "POST" }), {
+    done: (answer) => {
+      reset();
+      setSetup(answer);
+    },
+    failText: (err) => userMessage(err, st("twoStepFailed")),
+  });
+  const confirm = (e) => {
+    e.preventDefault();
+    if (!form.code.trim()) return setErrors({ code: st("twoStepCodeRequired") });
+    return submit(() => api("/api/admin/two-step/confirm", { method: "POST", body: { code: form.code.trim() } }), {
+      done: (answer) => {
+        setSetup(null);
+        setCodes(answer.recoveryCodes);
+        setData({ enabled: true, recoveryCodesLeft: answer.recoveryCodes.length });
+        reset();
+        toast(st("twoStepOnToast"), "success");
+      },
+      failText: (err) => userMessage(err, st("twoStepFailed")),
+    });
+  };
+  const turnOff = (e) => {
+    e.preventDefault();
+    const found = {};
+    if (!form.password) found.password = st("passwordRequired");
+    if (!form.code.trim()) found.code = st("twoStepCodeRequired");
+    if (Object.keys(found).length) return setErrors(found);
+    return submit(
+      () => api("/api/admin/two-step/disable", { method: "POST", body: { password: form.password, code: form.code.trim() } }),
+      {
+        done: (answer) => {
+          setData(answer);
+          setTurningOff(false);
+          setCodes(null);
+          reset();
+          toast(st("twoStepOffToast"), "success");
+        },
+        failText: (err) => userMessage(err, st("twoStepFailed")),
+      },
+    );
+  };
+  const codeInput = (id) => (
+    <input id={id} name="code" className="input admin-two-step__code" dir="ltr" inputMode="numeric" autoComplete="one-time-code"
+      value={form.code} onChange={(e) => set("code", e.target.value)} />
+  );
+
+  let body;
+  if (loading && !data) body = <p className="admin-loading">{at("loading")}</p>;
+  else if (codes) {
+    body = (
+      <div className="admin-two-step">
+        <p className="alert alert--info" role="status">{st("twoStepCodesOnce")}</p>
+        <ol className="admin-two-step__codes">
+          {codes.map((c) => <li key={c}><code dir="ltr">{c}</code></li>)}
+        </ol>
+        <button type="button" className="button button--small" onClick={() => setCodes(null)}>{st("twoStepCodesSaved")}</button>
+      </div>
+    );
+  } else if (setup) {
+    body = (
+      <form className="admin-two-step" onSubmit={confirm} noValidate>
+        <p>{st("twoStepScan")}</p>
+        {/* segno's SVG, made on the server from the otpauth address: no script, no outside reference */}
+        <div className="admin-two-step__qr" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
+        <p className="admin-muted">{st("twoStepSecret")}</p>
+        <p className="admin-two-step__secret"><code dir="ltr">{setup.secret.match(/.{1,4}/g).join(" ")}</code></p>
+        <Field label={st("twoStepCode")} hint={st("twoStepConfirmHint")} error={errors.code}>{codeInput}</Field>
+        <div className="admin-row-actions">
+          <button type="submit" className="button button--small" disabled={busy}>{st("twoStepConfirm")}</button>
+          <button type="button" className="button button--small button--ghost" onClick={() => setSetup(null)}>{at("cancel")}</button>
+        </div>
+      </form>
+    );
+  } else if (data?.enabled) {
+    body = (
+      <div className="admin-two-step">
+        <p><Badge kind="success">{st("twoStepOn")}</Badge> {st("twoStepCodesLeft", { count: data.recoveryCodesLeft })}</p>
+        {turningOff ? (
+          <form onSubmit={turnOff} noValidate>
+            <Field label={st("password")} error={errors.password}>
+              {(id) => <input id={id} name="password" type="password" className="input" autoComplete="current-password" value={form.password} onChange={(e) => set("password", e.target.value)} />}
+            </Field>
+            <Field label={st("twoStepCode")} hint={st("twoStepOffHint")} error={errors.code}>{codeInput}</Field>
+            <div className="admin-row-actions">
+              <button type="submit" className="button button--small button--danger" disabled={busy}>{st("twoStepTurnOff")}</button>
+              <button type="button" className="button button--small button--ghost" onClick={() => { setTurningOff(false); reset(); }}>{at("cancel")}</button>
+            </div>
+          </form>
+        ) : (
+          <button type="button" className="button button--small button--ghost" onClick={() => setTurningOff(true)}>{st("twoStepTurnOff")}</button>
+        )}
+      </div>
+    );
+  } else {
+    body = (
+      <div className="admin-two-step">
+        <p><Badge kind="neutral">{st("twoStepOff")}</Badge> {st("twoStepWhy")}</p>
+        <button type="button" className="button button--small" disabled={busy} onClick={start}>{st("twoStepTurnOn")}</button>
+      </div>
+    );
+  }
+  return (
+    <div id="two-step">
+      <Section title={st("twoStep")}>{body}</Section>
+    </div>
+  );
+}
+
 export default function Roles({ role }) {
   const { data: roles } = useAdminData("/api/admin/roles");
   return (
     <div className="admin-content__stack">
+      <TwoStep />
       {role === "owner" ? (
         <>
           {roles && <StaffUsers roles={roles} />}
