@@ -13,14 +13,16 @@ the code share one lockout counter per username and address.
 import re
 
 import segno
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.signals import user_login_failed
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from accounts.models import Role
-from accounts.services import current_password_check
+from accounts.models import Role, User
+from accounts.services import current_password_check, user_sessions_end
 from backoffice.audit import audit_record
 from shop.errors import ShopError
 
@@ -102,9 +104,10 @@ def enrolment_start(*, user: object) -> dict[str, str]:
     return {"secret": secret.group(1) if secret else "", "uri": uri, "qr_svg": _qr_svg(uri)}
 
 
-def enrolment_confirm(*, user: object, code: object) -> list[str]:
+def enrolment_confirm(*, user: User, code: object, request: HttpRequest | None = None) -> list[str]:
     """Turn two-step sign-in on once `code` comes from the app just set up; return the new recovery codes
-    (shown this once). Any earlier recovery codes are replaced."""
+    (shown this once). Any earlier recovery codes are replaced. Every other session and token of `user`
+    ends (one opened with a leaked password before must not outlive the change); `request`'s stays."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
     if device is None:
         if two_step_enabled(user):
@@ -123,6 +126,9 @@ def enrolment_confirm(*, user: object, code: object) -> list[str]:
         codes = _recovery_codes_new(user=user)
         audit_record(actor=user, action="staff.two_step_on", target=user,
                      details=f"Two-step sign-in turned on for {getattr(user, 'username', '')}")
+        user_sessions_end(user=user)
+    if request is not None:
+        update_session_auth_hash(request, user)
     return codes
 
 

@@ -60,7 +60,7 @@ class TwoStepConfirmApi(StaffApi):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        codes = enrolment_confirm(user=request.user, code=data.validated_data["code"])
+        codes = enrolment_confirm(user=request.user, code=data.validated_data["code"], request=request._request)
         return Response({"enabled": True, "recovery_codes": codes})
 
 

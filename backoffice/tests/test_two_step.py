@@ -5,7 +5,7 @@ import time
 import pytest
 from axes.models import AccessAttempt
 from django.core import mail
-from django.test import override_settings
+from django.test import Client, override_settings
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -84,6 +84,23 @@ class TestEnrolment:
         assert AuditEntry.objects.filter(action="staff.two_step_on", target_id=str(manager.pk)).exists()
         # and a second set-up is refused while it is on
         assert client.post("/api/admin/two-step/setup").status_code == 409
+
+    def test_turning_it_on_ends_every_other_session_and_token(self, client, manager, password):
+        # given: a session and a token opened elsewhere with the password alone (a leaked one, say)
+        elsewhere = Client()
+        elsewhere.force_login(manager)
+        token = Client().post("/api/admin/login", {"username": "manager", "password": password},
+                              content_type=JSON).json()["sessionToken"]
+        client.force_login(manager)
+        client.post("/api/admin/two-step/setup")
+        device = TOTPDevice.objects.get(user=manager)
+        # when
+        assert client.post("/api/admin/two-step/confirm", {"code": _code(device)},
+                           content_type=JSON).status_code == 200
+        # then: only the session that turned it on is still in
+        assert elsewhere.get("/api/admin/verify").status_code == 401
+        assert Client().get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
+        assert client.get("/api/admin/verify").status_code == 200
 
     def test_an_unconfirmed_app_does_not_ask_for_a_code_at_sign_in(self, client, manager, password):
         enrolment_start(user=manager)
@@ -233,6 +250,16 @@ class TestWrongCodesAndRecoveryCodes:
                                                     "code": _code(device)}, content_type=JSON)
         assert response.status_code == 429
         assert not AuthToken.objects.filter(user=owner).exists()
+
+    @pytest.mark.parametrize("path", ["/adminauth", "/django-admin/login/"])
+    def test_a_wrong_code_on_the_pages_is_counted_too(self, client, owner, password, path):
+        owner.is_superuser = True
+        owner.save()
+        device, _codes = _enrol(owner)
+        response = client.post(path, {"username": "owner", "password": password, "code": _wrong(device)})
+        assert "code is not right" in response.content.decode()
+        assert AccessAttempt.objects.get(username="owner").failures_since_start == 1
+        assert not _signed_in_to_dashboard(client)
 
     def test_the_password_alone_is_not_counted_as_a_failure(self, client, owner, password):
         _enrol(owner)

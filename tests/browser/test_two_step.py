@@ -65,6 +65,10 @@ def test_a_staff_member_turns_two_step_sign_in_on(new_page, live_server, support
     page.get_by_role("button", name=st["twoStepCodesSaved"]).click()
     expect(page.locator(".admin-two-step__codes")).to_have_count(0)
     expect(page.get_by_text(st["twoStepCodesLeft"].replace("{{count}}", "10"))).to_be_visible()
+    # and this browser stays signed in (every other session ended)
+    page.reload()
+    page.locator('[data-island="admin-roles"][data-mounted="true"]').wait_for()
+    expect(page.get_by_text(st["twoStepCodesLeft"].replace("{{count}}", "10"))).to_be_visible()
 
 
 @pytest.mark.parametrize(("viewport", "language"), CASES, ids=[f"{v['width']}-{lang}" for v, lang in CASES])
