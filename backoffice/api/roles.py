@@ -19,7 +19,7 @@ from backoffice.staff import (
     staff_delete,
     staff_update,
 )
-from backoffice.two_step import two_step_enabled
+from backoffice.two_step import two_step_enabled, with_two_step
 
 
 class StaffOutputSerializer(serializers.Serializer):
@@ -35,7 +35,8 @@ class StaffOutputSerializer(serializers.Serializer):
     two_step = serializers.SerializerMethodField()
 
     def get_two_step(self, user) -> bool:
-        return two_step_enabled(user)
+        on = getattr(user, "two_step_on", None)  # the list's annotation (with_two_step), else one query
+        return two_step_enabled(user) if on is None else on
 
     def get_role_label(self, user) -> str:
         return str(ROLE_LABELS.get(user.role, user.role))
@@ -58,7 +59,7 @@ class StaffInputSerializer(serializers.Serializer):
 
 
 def _staff():
-    return User.objects.filter(is_staff=True).order_by("date_joined", "pk")
+    return with_two_step(User.objects.filter(is_staff=True)).order_by("date_joined", "pk")
 
 
 class RolesApi(StaffApi):
