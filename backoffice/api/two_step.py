@@ -3,6 +3,7 @@ Owner's reset of another's: thin views over backoffice.two_step."""
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -20,6 +21,12 @@ from backoffice.two_step import (
 
 _StatusSerializer = inline_serializer("TwoStepStatus", {
     "enabled": serializers.BooleanField(), "recoveryCodesLeft": serializers.IntegerField()})
+
+
+def _never_cached(response):
+    """The answer holds a secret (the app's key, the recovery codes): no browser or proxy keeps it."""
+    add_never_cache_headers(response)
+    return response
 
 
 def _status(user):
@@ -41,7 +48,7 @@ class TwoStepSetupApi(StaffApi):
         "secret": serializers.CharField(), "uri": serializers.CharField(), "qrSvg": serializers.CharField()}),
         summary="Start turning two-step sign-in on: a new secret and its QR code")
     def post(self, request):
-        return Response(enrolment_start(user=request.user))
+        return _never_cached(Response(enrolment_start(user=request.user)))
 
 
 class TwoStepConfirmApi(StaffApi):
@@ -61,7 +68,7 @@ class TwoStepConfirmApi(StaffApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         codes = enrolment_confirm(user=request.user, code=data.validated_data["code"], request=request._request)
-        return Response({"enabled": True, "recovery_codes": codes})
+        return _never_cached(Response({"enabled": True, "recovery_codes": codes}))
 
 
 class TwoStepDisableApi(StaffApi):

@@ -318,3 +318,16 @@ def test_only_a_signed_in_staff_member_reaches_their_two_step_settings(client, a
     client.force_login(alice)
     assert method(path).status_code == 401
     assert not TOTPDevice.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_secret_and_the_recovery_codes_are_never_stored_by_a_cache(client, manager):
+    # the set-up answer holds the app's secret, the confirmation the recovery codes: no browser or proxy
+    # cache may keep them (a shared computer's back button, a disk cache read later)
+    client.force_login(manager)
+    setup = client.post("/api/admin/two-step/setup")
+    device = TOTPDevice.objects.get(user=manager)
+    confirm = client.post("/api/admin/two-step/confirm", {"code": _code(device)}, content_type=JSON)
+    for response in (setup, confirm):
+        assert response.status_code == 200
+        assert "no-store" in response.headers.get("Cache-Control", "")
