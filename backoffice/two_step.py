@@ -110,15 +110,30 @@ def enrolment_start(*, user: object) -> dict[str, str]:
     return {"secret": secret.group(1) if secret else "", "uri": uri, "qr_svg": _qr_svg(uri)}
 
 
-def enrolment_confirm(*, user: User, code: object, request: HttpRequest | None = None) -> list[str]:
-    """Turn two-step sign-in on once `code` comes from the app just set up; return the new recovery codes
-    (shown this once). Any earlier recovery codes are replaced. Every other session and token of `user`
-    ends (one opened with a leaked password before must not outlive the change); `request`'s stays."""
+def _password_confirm(*, request: object, user: object, password: object) -> None:
+    """Refuse (field `password`) a password that is not `user`'s current one; a wrong one counts toward
+    the sign-in lockout as at sign-in."""
+    try:
+        current_password_check(user=user, password=password, field="password")  # type: ignore[arg-type]
+    except ShopError:
+        user_login_failed.send(sender=__name__, credentials={"username": getattr(user, "username", "")},
+                               request=request)
+        raise
+
+
+def enrolment_confirm(*, user: User, code: object, password: object,
+                      request: HttpRequest | None = None) -> list[str]:
+    """Turn two-step sign-in on once `code` comes from the app just set up and `password` is the current
+    one; return the new recovery codes (shown this once). The password: a session alone (a stolen cookie,
+    a shared computer) must not put an app of someone else's on the account, which would lock its owner
+    out. Any earlier recovery codes are replaced. Every other session and token of `user` ends (one opened
+    with a leaked password before must not outlive the change); `request`'s stays."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
     if device is None:
         if two_step_enabled(user):
             raise ShopError(_("Two-step sign-in is already on."), status=409)
         raise ShopError(_("Start the set-up again: no authenticator app is waiting for a code."), field="code")
+    _password_confirm(request=request, user=user, password=password)
     code = _code(code)
     if not code:
         raise ShopError(_("Enter the 6-digit code from your authenticator app."), field="code")
@@ -160,12 +175,7 @@ def two_step_disable(*, request: object, user: object, password: object, code: o
     both required; a wrong one counts toward the sign-in lockout as at sign-in."""
     if not two_step_enabled(user):
         raise ShopError(_("Two-step sign-in is not on."), status=409)
-    try:
-        current_password_check(user=user, password=password, field="password")  # type: ignore[arg-type]
-    except ShopError:
-        user_login_failed.send(sender=__name__, credentials={"username": getattr(user, "username", "")},
-                               request=request)
-        raise
+    _password_confirm(request=request, user=user, password=password)
     if not code_verify(user=user, code=code):
         user_login_failed.send(sender=__name__, credentials={"username": getattr(user, "username", "")},
                                request=request)

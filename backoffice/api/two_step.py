@@ -60,14 +60,19 @@ class TwoStepConfirmApi(StaffApi):
             ref_name = "TwoStepConfirmInput"
 
         code = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
+        # the current password: a session alone may not turn it on (backoffice.two_step.enrolment_confirm)
+        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False,
+                                         max_length=4096)
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("TwoStepConfirmOutput", {
         "enabled": serializers.BooleanField(), "recoveryCodes": serializers.ListField()}),
-        summary="Turn two-step sign-in on with a code from the app; answers the recovery codes once")
+        summary="Turn two-step sign-in on with a code from the app and the current password; answers the "
+                "recovery codes once")
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        codes = enrolment_confirm(user=request.user, code=data.validated_data["code"], request=request._request)
+        codes = enrolment_confirm(user=request.user, code=data.validated_data["code"],
+                                  password=data.validated_data["password"], request=request._request)
         return _never_cached(Response({"enabled": True, "recovery_codes": codes}))
 
 

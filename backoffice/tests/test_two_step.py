@@ -19,6 +19,7 @@ from backoffice.two_step import (
     enrolment_start,
     two_step_enabled,
 )
+from conftest import PASSWORD
 
 JSON = "application/json"
 
@@ -39,7 +40,7 @@ def _enrol(user):
     """`user` with a confirmed authenticator app (as set up on the dashboard); return (device, recovery codes)."""
     enrolment_start(user=user)
     device = TOTPDevice.objects.get(user=user)
-    codes = enrolment_confirm(user=user, code=_code(device))
+    codes = enrolment_confirm(user=user, code=_code(device), password=PASSWORD)
     device.refresh_from_db()
     # the set-up used the current code, which the app refuses twice: sign-ins use the next one
     device.last_t -= 1
@@ -69,13 +70,15 @@ class TestEnrolment:
         assert client.get("/api/admin/two-step").json()["enabled"] is False
         device = TOTPDevice.objects.get(user=manager)
         # when: a wrong code
-        wrong = client.post("/api/admin/two-step/confirm", {"code": _wrong(device)}, content_type=JSON)
+        wrong = client.post("/api/admin/two-step/confirm", {"code": _wrong(device), "password": PASSWORD},
+                            content_type=JSON)
         # then
         assert wrong.status_code == 400 and wrong.json()["field"] == "code"
         assert not two_step_enabled(manager)
         # when: the app's code
         _unthrottle(device)
-        right = client.post("/api/admin/two-step/confirm", {"code": _code(device)}, content_type=JSON)
+        right = client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": PASSWORD},
+                            content_type=JSON)
         # then: on, with ten recovery codes shown once
         assert right.status_code == 200
         codes = right.json()["recoveryCodes"]
@@ -95,12 +98,40 @@ class TestEnrolment:
         client.post("/api/admin/two-step/setup")
         device = TOTPDevice.objects.get(user=manager)
         # when
-        assert client.post("/api/admin/two-step/confirm", {"code": _code(device)},
+        assert client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": password},
                            content_type=JSON).status_code == 200
         # then: only the session that turned it on is still in
         assert elsewhere.get("/api/admin/verify").status_code == 401
         assert Client().get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 401
         assert client.get("/api/admin/verify").status_code == 200
+
+    def test_a_stolen_session_cannot_turn_it_on_and_lock_the_owner_out(self, client, manager, password):
+        # given: the real staff member signed in elsewhere, and someone holding a copy of a session of
+        # theirs (a shared computer, a stolen cookie) but not the password, who sets up an app of their own
+        owner_of_the_account = Client()
+        owner_of_the_account.force_login(manager)
+        client.force_login(manager)
+        client.post("/api/admin/two-step/setup")
+        device = TOTPDevice.objects.get(user=manager)
+        # when: their app's code without the password, then with a wrong one
+        for typed in ("", "not-the-password"):
+            _unthrottle(device)
+            response = client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": typed},
+                                   content_type=JSON)
+            # then: refused on the password field; the account stays as it was, its owner stays signed in
+            assert response.status_code == 400 and response.json()["field"] == "password"
+            assert not two_step_enabled(manager)
+            assert owner_of_the_account.get("/api/admin/verify").status_code == 200
+        # and the wrong password counts toward the sign-in lockout, as at sign-in
+        assert AccessAttempt.objects.filter(username="manager").exists()
+        # when: the staff member themselves, with the password
+        _unthrottle(device)
+        device.last_t = -1
+        device.save(update_fields=["last_t"])
+        response = client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": password},
+                               content_type=JSON)
+        # then
+        assert response.status_code == 200 and two_step_enabled(manager)
 
     def test_an_unconfirmed_app_does_not_ask_for_a_code_at_sign_in(self, client, manager, password):
         enrolment_start(user=manager)
@@ -327,7 +358,8 @@ def test_the_secret_and_the_recovery_codes_are_never_stored_by_a_cache(client, m
     client.force_login(manager)
     setup = client.post("/api/admin/two-step/setup")
     device = TOTPDevice.objects.get(user=manager)
-    confirm = client.post("/api/admin/two-step/confirm", {"code": _code(device)}, content_type=JSON)
+    confirm = client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": PASSWORD},
+                          content_type=JSON)
     for response in (setup, confirm):
         assert response.status_code == 200
         assert "no-store" in response.headers.get("Cache-Control", "")

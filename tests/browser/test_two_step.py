@@ -28,7 +28,8 @@ def _prefix(language):
 
 
 @pytest.mark.parametrize(("viewport", "language"), CASES, ids=[f"{v['width']}-{lang}" for v, lang in CASES])
-def test_a_staff_member_turns_two_step_sign_in_on(new_page, live_server, support, screenshot, viewport, language):
+def test_a_staff_member_turns_two_step_sign_in_on(new_page, live_server, support, password, screenshot, viewport,
+                                                 language):
     # given: the support member on the Roles screen, which the sidebar links to (Roles itself is not there)
     st = _strings(language, "admin-roles")
     page = signed_in(new_page, live_server, support, viewport=viewport, locale=language)
@@ -49,7 +50,10 @@ def test_a_staff_member_turns_two_step_sign_in_on(new_page, live_server, support
     secret = page.locator(".admin-two-step__secret").inner_text().replace(" ", "")
     assert secret and secret in device.config_url
     screenshot(page, f"two-step-enrol-{viewport['width']}-{language}")
-    # when: a wrong code, then the app's code
+    # when: the password alone, then a wrong code, then the app's code
+    page.get_by_label(st["password"]).fill(password)
+    page.get_by_role("button", name=st["twoStepConfirm"]).click()
+    expect(page.locator(".field__error")).to_have_text(st["twoStepCodeRequired"])
     page.get_by_label(st["twoStepCode"]).fill("000000" if _code(device) != "000000" else "111111")
     page.get_by_role("button", name=st["twoStepConfirm"]).click()
     expect(page.locator(".field__error")).to_be_visible()

@@ -221,7 +221,8 @@ function Lockouts() {
 }
 
 // Two-step sign-in of one's own account (any staff member): the app's QR code and secret, one code to
-// confirm, the recovery codes shown once; off with the password and a code.
+// confirm with the password (a session alone may not turn it on), the recovery codes shown once; off with
+// the password and a code.
 function TwoStep() {
   const { data, setData, loading } = useAdminData("/api/admin/two-step");
   const [setup, setSetup] = useState(null);
@@ -247,8 +248,11 @@ function TwoStep() {
   });
   const confirm = (e) => {
     e.preventDefault();
-    if (!form.code.trim()) return setErrors({ code: st("twoStepCodeRequired") });
-    return submit(() => api("/api/admin/two-step/confirm", { method: "POST", body: { code: form.code.trim() } }), {
+    const found = {};
+    if (!form.code.trim()) found.code = st("twoStepCodeRequired");
+    if (!form.password) found.password = st("passwordRequired");
+    if (Object.keys(found).length) return setErrors(found);
+    return submit(() => api("/api/admin/two-step/confirm", { method: "POST", body: { code: form.code.trim(), password: form.password } }), {
       done: (answer) => {
         setSetup(null);
         setCodes(answer.recoveryCodes);
@@ -279,6 +283,11 @@ function TwoStep() {
       },
     );
   };
+  const passwordField = (hint) => (
+    <Field label={st("password")} hint={hint} error={errors.password}>
+      {(id) => <input id={id} name="password" type="password" className="input" autoComplete="current-password" value={form.password} onChange={(e) => set("password", e.target.value)} />}
+    </Field>
+  );
   const codeInput = (id) => (
     <input id={id} name="code" className="input admin-two-step__code" dir="ltr" inputMode="numeric" autoComplete="one-time-code"
       value={form.code} onChange={(e) => set("code", e.target.value)} />
@@ -305,6 +314,7 @@ function TwoStep() {
         <p className="admin-muted">{st("twoStepSecret")}</p>
         <p className="admin-two-step__secret"><code dir="ltr">{setup.secret.match(/.{1,4}/g).join(" ")}</code></p>
         <Field label={st("twoStepCode")} hint={st("twoStepConfirmHint")} error={errors.code}>{codeInput}</Field>
+        {passwordField(st("twoStepPasswordHint"))}
         <div className="admin-row-actions">
           <button type="submit" className="button button--small" disabled={busy}>{st("twoStepConfirm")}</button>
           <button type="button" className="button button--small button--ghost" onClick={() => setSetup(null)}>{at("cancel")}</button>
@@ -317,9 +327,7 @@ function TwoStep() {
         <p><Badge kind="success">{st("twoStepOn")}</Badge> {st("twoStepCodesLeft", { count: data.recoveryCodesLeft })}</p>
         {turningOff ? (
           <form onSubmit={turnOff} noValidate>
-            <Field label={st("password")} error={errors.password}>
-              {(id) => <input id={id} name="password" type="password" className="input" autoComplete="current-password" value={form.password} onChange={(e) => set("password", e.target.value)} />}
-            </Field>
+            {passwordField(null)}
             <Field label={st("twoStepCode")} hint={st("twoStepOffHint")} error={errors.code}>{codeInput}</Field>
             <div className="admin-row-actions">
               <button type="submit" className="button button--small button--danger" disabled={busy}>{st("twoStepTurnOff")}</button>
