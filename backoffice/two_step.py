@@ -13,6 +13,7 @@ the code share one lockout counter per username and address.
 import re
 
 import segno
+from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.signals import user_login_failed
 from django.db import transaction
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from accounts.lockout import lockout_message
 from accounts.models import Role, User
 from accounts.services import current_password_check, user_sessions_end
 from backoffice.audit import audit_record
@@ -112,12 +114,16 @@ def enrolment_start(*, user: object) -> dict[str, str]:
 
 def _password_confirm(*, request: object, user: object, password: object) -> None:
     """Refuse (field `password`) a password that is not `user`'s current one; a wrong one counts toward
-    the sign-in lockout as at sign-in."""
+    the sign-in lockout as at sign-in, and while the lockout holds (this username and address) no
+    password is checked at all: else a session could go on guessing here past it (429 for wrong, 200
+    for right)."""
+    credentials = {"username": getattr(user, "username", "")}
+    if request is not None and not AxesProxyHandler.is_allowed(request, credentials):
+        raise ShopError(lockout_message(), status=429)
     try:
         current_password_check(user=user, password=password, field="password")  # type: ignore[arg-type]
     except ShopError:
-        user_login_failed.send(sender=__name__, credentials={"username": getattr(user, "username", "")},
-                               request=request)
+        user_login_failed.send(sender=__name__, credentials=credentials, request=request)
         raise
 
 

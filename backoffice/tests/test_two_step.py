@@ -313,6 +313,29 @@ class TestWrongCodesAndRecoveryCodes:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/admin/two-step/confirm", "/api/admin/two-step/disable"])
+def test_a_session_cannot_guess_the_password_past_the_lockout(client, manager, password, settings, path):
+    # given: a session of the account in other hands, the password unknown; turning on needs a pending
+    # set-up, turning off an app already on
+    if path.endswith("confirm"):
+        enrolment_start(user=manager)
+        device = TOTPDevice.objects.get(user=manager)
+    else:
+        device, _codes = _enrol(manager)
+    client.force_login(manager)
+    # when: as many wrong passwords as lock a sign-in out
+    for attempt in range(settings.AXES_FAILURE_LIMIT):
+        response = client.post(path, {"password": f"guess {attempt}", "code": _code(device)}, content_type=JSON)
+        assert response.status_code == (400 if attempt < settings.AXES_FAILURE_LIMIT - 1 else 429)
+    # then: the right one is refused too until the lockout ends, as at sign-in (not 20 times as many
+    # guesses an hour through these forms as the sign-in allows)
+    _unthrottle(device)
+    response = client.post(path, {"password": password, "code": _code(device)}, content_type=JSON)
+    assert response.status_code == 429
+    assert two_step_enabled(manager) is path.endswith("disable")
+
+
+@pytest.mark.django_db
 class TestOwnerReset:
     def test_the_owner_resets_a_lost_phone_and_it_is_audited(self, client, owner, manager, password):
         # given
