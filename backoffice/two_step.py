@@ -195,12 +195,17 @@ def two_step_disable(*, request: object, user: object, password: object, code: o
 
 def two_step_reset(*, actor: object, user: object) -> None:
     """The Owner takes another staff member's two-step sign-in off (a lost phone): they sign in with
-    their password alone until they set it up again. Recorded in the audit log; nothing to do (it was
+    their password alone until they set it up again. Not an Owner's or a superuser's, which the
+    dashboard does not edit either. Recorded in the audit log; nothing to do (it was
     off) is no error and no entry."""
     if getattr(actor, "role", "") != Role.OWNER and not getattr(actor, "is_superuser", False):
         raise ShopError(_("Only the Owner can reset two-step sign-in."), status=403)
     if getattr(actor, "pk", None) == getattr(user, "pk", None):
         raise ShopError(_("Turn your own two-step sign-in off with your password and a code."), status=400)
+    if getattr(user, "role", "") == Role.OWNER or getattr(user, "is_superuser", False):
+        # as the dashboard edits no Owner account (backoffice.staff): an Owner's lost phone is a recovery
+        # code, or `manage.py addstatictoken` on the server
+        raise ShopError(_("An Owner's two-step sign-in cannot be reset from the dashboard."), status=403)
     if not two_step_enabled(user):
         _devices_delete(user=user)  # a set-up never confirmed: nothing to record
         return

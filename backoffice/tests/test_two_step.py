@@ -354,6 +354,27 @@ class TestOwnerReset:
         assert client.post("/api/admin/login", {"username": "manager", "password": password},
                            content_type=JSON).status_code == 200
 
+    @pytest.mark.parametrize("kind", ["second owner", "superuser"])
+    def test_an_owner_account_is_not_reset_from_the_dashboard(self, client, owner, django_user_model, kind):
+        # given: an account the dashboard may not edit (an Owner, a superuser), with two-step sign-in on
+        other = django_user_model.objects.create_user(
+            username="other", email="other@staff.example", password=PASSWORD, is_staff=True, role="owner",
+            is_superuser=kind == "superuser")
+        if kind == "superuser":
+            other.role = "manager"
+            other.save(update_fields=["role"])
+        _enrol(other)
+        client.force_login(owner)
+        assert next(u for u in client.get("/api/admin/users/admin").json() if u["username"] == "other")["isOwner"]
+        # when: the Owner resets it (one who knows its password would then need nothing more)
+        response = client.post(f"/api/admin/users/admin/{other.pk}/two-step/reset")
+        # then: refused as editing it is; it stays on
+        assert response.status_code == 403
+        assert two_step_enabled(other)
+        assert not AuditEntry.objects.filter(action="staff.two_step_reset").exists()
+        arabic = client.post(f"/api/admin/users/admin/{other.pk}/two-step/reset", HTTP_ACCEPT_LANGUAGE="ar")
+        assert arabic.status_code == 403 and "المالك" in arabic.json()["message"]
+
     def test_nobody_else_may_reset_it(self, client, manager, support):
         _enrol(support)
         client.force_login(manager)
