@@ -69,11 +69,17 @@ def newsletter_subscribe(*, email, language="en", site_url=""):
         return NewsletterSubscriber.objects.get(email=email)
     if subscriber.status == "active" or not _confirmation_allowed(email):
         return subscriber
+    fields = ["is_active", "confirmed_at", "language"]
+    if subscriber.status == "unsubscribed":
+        # its link (the same for confirming and unsubscribing) went out in every e-mail it was sent, which
+        # may have been forwarded: a new one, so that only this confirmation's owner can confirm
+        subscriber.unsubscribe_token = NewsletterSubscriber._meta.get_field("unsubscribe_token").get_default()
+        fields.append("unsubscribe_token")
     with transaction.atomic():
         subscriber.is_active = True
         subscriber.confirmed_at = None
         subscriber.language = language
-        subscriber.save(update_fields=["is_active", "confirmed_at", "language"])
+        subscriber.save(update_fields=fields)
         _queue(subscriber, "confirm", site_url)
     return subscriber
 

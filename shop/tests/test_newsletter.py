@@ -103,3 +103,21 @@ def test_ticking_the_box_at_registration_asks_for_the_same_confirmation(client):
     assert response.status_code in (200, 201), response.content
     assert NewsletterSubscriber.objects.get(email="sara@example.com").status == "pending"
     assert any(m.subject.startswith("Confirm your subscription") for m in _mails("sara@example.com"))
+
+
+def test_an_old_unsubscribe_link_does_not_confirm_a_new_subscription(client):
+    # given a former subscriber: the unsubscribe link of their newsletters (forwarded, shared, in an old
+    # mailbox) is out in the world
+    old = NewsletterSubscriber.objects.create(email="gone@example.com", is_active=False, confirmed_at=timezone.now())
+    old_link = f"/newsletter/confirm/{old.unsubscribe_token}"
+    # when someone holding it subscribes the address again and "confirms" with it
+    newsletter_subscribe(email="gone@example.com", site_url="http://testserver")
+    response = client.post(old_link)
+    # then the address is not put back on the list: only the new confirmation mail's link does that
+    assert response.status_code == 404
+    subscriber = NewsletterSubscriber.objects.get(email="gone@example.com")
+    assert subscriber.status == "pending"
+    [confirmation] = _mails("gone@example.com")
+    assert client.post(_confirm_path(confirmation)).status_code == 200
+    subscriber.refresh_from_db()
+    assert subscriber.status == "active"
