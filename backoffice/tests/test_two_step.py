@@ -263,6 +263,46 @@ class TestSignInNeedsTheCode:
 
 @pytest.mark.django_db
 class TestWrongCodesAndRecoveryCodes:
+    def test_guesses_from_many_addresses_share_the_devices_slow_down(self, owner, password):
+        # given: the password known, and code guesses spread over many addresses (each under its lockout)
+        device, codes = _enrol(owner)
+
+        def sign_in(address, code):
+            return Client(REMOTE_ADDR=address).post(
+                "/api/admin/login", {"username": "owner", "password": password, "code": code}, content_type=JSON)
+
+        for n in range(10):
+            assert sign_in(f"198.51.100.{n}", _wrong(device)).status_code == 401
+        # then: only the first was tried against the app; the rest waited out django-otp's slow-down, so a
+        # million guesses cannot be shared out between addresses
+        device.refresh_from_db()
+        assert device.throttling_failure_count == 1
+        # and even the right code from yet another address waits for it (as do recovery codes, slowed apart)
+        assert sign_in("203.0.113.1", _code(device)).status_code == 401
+        for n in range(10):
+            sign_in(f"198.51.100.{n}", "aaaa-bbbb")
+        assert sign_in("203.0.113.2", codes[0]).status_code == 401
+        assert not AuthToken.objects.filter(user=owner).exists()
+
+    def test_the_password_step_leaves_nothing_in_the_session_and_the_sign_in_gets_a_new_one(self, client, owner,
+                                                                                            password):
+        # given: a visitor's session, its id known to whoever planted it (session fixation)
+        device, _codes = _enrol(owner)
+        client.get("/adminauth")
+        client.session.save()
+        planted = client.cookies["sessionid"].value
+        # when: the right password without the code
+        client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON)
+        # then: nobody is signed in on it, and nothing remembers the password step
+        assert "_auth_user_id" not in client.session
+        assert client.get("/admindash").status_code == 302
+        # when: password and code
+        assert client.post("/api/admin/login", {"username": "owner", "password": password, "code": _code(device)},
+                           content_type=JSON).status_code == 200
+        # then: signed in on a new session id, not the planted one
+        assert client.cookies["sessionid"].value != planted
+        assert client.get("/admindash").status_code == 200
+
     @override_settings(AXES_FAILURE_LIMIT=3)
     def test_a_wrong_code_counts_toward_the_lockout(self, client, owner, password):
         # given
