@@ -1,10 +1,12 @@
 """Staff two-step sign-in (backoffice.two_step): enrolment, every way in, lockout, recovery codes, reset."""
 
+import io
 import time
 
 import pytest
 from axes.models import AccessAttempt
 from django.core import mail
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticToken
@@ -414,6 +416,22 @@ class TestOwnerReset:
         assert not AuditEntry.objects.filter(action="staff.two_step_reset").exists()
         arabic = client.post(f"/api/admin/users/admin/{other.pk}/two-step/reset", HTTP_ACCEPT_LANGUAGE="ar")
         assert arabic.status_code == 403 and "المالك" in arabic.json()["message"]
+
+    def test_an_owner_without_phone_or_recovery_codes_gets_a_code_on_the_server(self, client, owner, password):
+        # given: the Owner's app lost and every recovery code spent; nobody on the dashboard may reset it
+        _enrol(owner)
+        StaticToken.objects.filter(device__user=owner).delete()
+        # when: someone with the server runs django-otp's command (README)
+        out = io.StringIO()
+        call_command("addstatictoken", "owner", stdout=out)
+        code = out.getvalue().strip()
+        # then: that one code signs the Owner in, once
+        signed_in = client.post("/api/admin/login", {"username": "owner", "password": password, "code": code},
+                                content_type=JSON)
+        assert signed_in.status_code == 200
+        again = Client().post("/api/admin/login", {"username": "owner", "password": password, "code": code},
+                              content_type=JSON)
+        assert again.status_code == 401
 
     def test_nobody_else_may_reset_it(self, client, manager, support):
         _enrol(support)
