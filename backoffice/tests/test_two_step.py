@@ -1,6 +1,7 @@
 """Staff two-step sign-in (backoffice.two_step): enrolment, every way in, lockout, recovery codes, reset."""
 
 import io
+import logging
 import time
 
 import pytest
@@ -465,3 +466,55 @@ def test_the_secret_and_the_recovery_codes_are_never_stored_by_a_cache(client, m
     for response in (setup, confirm):
         assert response.status_code == 200
         assert "no-store" in response.headers.get("Cache-Control", "")
+
+
+@pytest.mark.django_db
+def test_no_secret_or_code_reaches_the_log_or_the_audit_log(client, manager, password, caplog):
+    # given: everything two-step sign-in does, logged at every level
+    with caplog.at_level(logging.DEBUG):
+        client.force_login(manager)
+        setup = client.post("/api/admin/two-step/setup").json()
+        device = TOTPDevice.objects.get(user=manager)
+        enrol_code = _code(device)
+        codes = client.post("/api/admin/two-step/confirm", {"code": enrol_code, "password": password},
+                            content_type=JSON).json()["recoveryCodes"]
+        client.logout()
+        wrong = _wrong(device)
+        Client().post("/api/admin/login", {"username": "manager", "password": password, "code": wrong},
+                      content_type=JSON)
+        Client().post("/django-admin/login/", {"username": "manager", "password": password, "code": codes[1]})
+        Client().post("/adminauth", {"username": "manager", "password": password, "code": codes[0]})
+    # then: the log has the requests, but none of the secrets or codes
+    text = caplog.text + "".join(str(record.__dict__) for record in caplog.records)
+    assert "/api/admin/two-step/confirm" in text and "/adminauth" in text
+    audit = "".join(f"{e.details}{e.changes}" for e in AuditEntry.objects.all())
+    assert "staff.two_step_on" in {e.action for e in AuditEntry.objects.all()}
+    for secret in (setup["secret"], setup["secret"].lower(), "otpauth", enrol_code, wrong, *codes, password):
+        assert secret not in text
+        assert secret not in audit
+
+
+@pytest.mark.django_db
+def test_another_site_cannot_turn_it_on_off_or_reset_it_through_a_signed_in_browser(owner, support, password):
+    # given: a browser signed in to the dashboard (session cookie), a form on another site posting
+    # without the page's CSRF token
+    support_device, _codes = _enrol(support)
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(owner)
+    attempts = [
+        ("/api/admin/two-step/setup", {}),
+        ("/api/admin/two-step/confirm", {"code": "123456", "password": password}),
+        (f"/api/admin/users/admin/{support.pk}/two-step/reset", {}),
+    ]
+    for path, body in attempts:
+        response = browser.post(path, body, content_type=JSON)
+        # then: refused for the missing token (the Owner may do all three), nothing changed
+        assert response.status_code == 403 and "CSRF" in response.content.decode(), path
+    assert not TOTPDevice.objects.filter(user=owner).exists()
+    assert two_step_enabled(support)
+    # and turning one's own off
+    own = Client(enforce_csrf_checks=True)
+    own.force_login(support)
+    response = own.post("/api/admin/two-step/disable", {"password": password, "code": _code(support_device)},
+                        content_type=JSON)
+    assert response.status_code == 403 and "CSRF" in response.content.decode() and two_step_enabled(support)
