@@ -232,13 +232,17 @@ def customer_sign_out(*, request: HttpRequest | Request, token: AuthToken | None
     logout(request)
 
 
-def user_sessions_end(*, user: User) -> None:
+def user_sessions_end(*, user: User, keep_token: object = None) -> None:
     """End every session and token of `user` now, password kept: the session hash changes (a new
-    `session_generation`) and the tokens go. For a deactivation, so that letting them back in later does
-    not revive what was open before (a stolen cookie, a shared computer)."""
+    `session_generation`) and the tokens go, except `keep_token` (the one of the request making the change,
+    as its session is kept with update_session_auth_hash). For a deactivation, so that letting them back in
+    later does not revive what was open before (a stolen cookie, a shared computer)."""
     User.objects.filter(pk=user.pk).update(session_generation=F("session_generation") + 1)
     user.refresh_from_db(fields=["session_generation"])
-    AuthToken.objects.filter(user=user).delete()
+    tokens = AuthToken.objects.filter(user=user)
+    if isinstance(keep_token, AuthToken):
+        tokens = tokens.exclude(pk=keep_token.pk)
+    tokens.delete()
 
 
 def token_issue(*, user: User, remember_me: bool = False) -> tuple[AuthToken, str]:

@@ -127,13 +127,14 @@ def _password_confirm(*, request: object, user: object, password: object) -> Non
         raise
 
 
-def enrolment_confirm(*, user: User, code: object, password: object,
-                      request: HttpRequest | None = None) -> list[str]:
+def enrolment_confirm(*, user: User, code: object, password: object, request: HttpRequest | None = None,
+                      token: object = None) -> list[str]:
     """Turn two-step sign-in on once `code` comes from the app just set up and `password` is the current
     one; return the new recovery codes (shown this once). The password: a session alone (a stolen cookie,
     a shared computer) must not put an app of someone else's on the account, which would lock its owner
     out. Any earlier recovery codes are replaced. Every other session and token of `user` ends (one opened
-    with a leaked password before must not outlive the change); `request`'s stays."""
+    with a leaked password before must not outlive the change); `request`'s session, or the bearer `token`
+    it came with, stays."""
     device = TOTPDevice.objects.filter(user=user, confirmed=False).order_by("-pk").first()
     if device is None:
         if two_step_enabled(user):
@@ -153,7 +154,7 @@ def enrolment_confirm(*, user: User, code: object, password: object,
         codes = _recovery_codes_new(user=user)
         audit_record(actor=user, action="staff.two_step_on", target=user,
                      details=f"Two-step sign-in turned on for {getattr(user, 'username', '')}")
-        user_sessions_end(user=user)
+        user_sessions_end(user=user, keep_token=token)
     if request is not None:
         update_session_auth_hash(request, user)
     return codes

@@ -72,7 +72,8 @@ class TwoStepConfirmApi(StaffApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         codes = enrolment_confirm(user=request.user, code=data.validated_data["code"],
-                                  password=data.validated_data["password"], request=request._request)
+                                  password=data.validated_data["password"], request=request._request,
+                                  token=request.auth)
         return _never_cached(Response({"enabled": True, "recovery_codes": codes}))
 
 

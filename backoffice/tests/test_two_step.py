@@ -518,3 +518,22 @@ def test_another_site_cannot_turn_it_on_off_or_reset_it_through_a_signed_in_brow
     response = own.post("/api/admin/two-step/disable", {"password": password, "code": _code(support_device)},
                         content_type=JSON)
     assert response.status_code == 403 and "CSRF" in response.content.decode() and two_step_enabled(support)
+
+
+@pytest.mark.django_db
+def test_turning_it_on_with_a_token_keeps_that_token(manager, password):
+    # given: an API client signed in with a bearer token (no cookie), and another token elsewhere
+    key = Client().post("/api/admin/login", {"username": "manager", "password": password},
+                        content_type=JSON).json()["sessionToken"]
+    other = Client().post("/api/admin/login", {"username": "manager", "password": password},
+                          content_type=JSON).json()["sessionToken"]
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {key}")
+    api.post("/api/admin/two-step/setup")
+    device = TOTPDevice.objects.get(user=manager)
+    # when
+    response = api.post("/api/admin/two-step/confirm", {"code": _code(device), "password": password},
+                        content_type=JSON)
+    # then: as a session that turns it on stays signed in, the token that did stays valid; the other ends
+    assert response.status_code == 200
+    assert api.get("/api/admin/verify").status_code == 200
+    assert Client().get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {other}").status_code == 401
