@@ -1,6 +1,7 @@
 """POST /api/admin/login, POST /api/admin/logout, GET /api/admin/verify."""
 
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -44,8 +45,10 @@ class AdminLoginApi(APIView):
                                   code=data.validated_data["code"])
         if user is None:
             raise ShopError(_("Invalid username or password"), status=401)
-        return Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role,
-                                                         "session_token": key}).data)
+        response = Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role,
+                                                             "session_token": key}).data)
+        add_never_cache_headers(response)  # it holds the bearer token: no browser or proxy keeps it
+        return response
 
 
 class AdminLogoutApi(APIView):

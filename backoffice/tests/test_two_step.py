@@ -174,6 +174,13 @@ class TestSignInNeedsTheCode:
         assert not AuthToken.objects.filter(user=owner).exists()
         assert client.get("/api/admin/verify").status_code == 401
 
+    def test_the_token_the_sign_in_answers_is_never_stored_by_a_cache(self, client, owner, password):
+        device, _codes = _enrol(owner)
+        response = client.post("/api/admin/login", {"username": "owner", "password": password, "code": _code(device)},
+                               content_type=JSON)
+        assert response.status_code == 200 and response.json()["sessionToken"]
+        assert "no-store" in response.headers.get("Cache-Control", "")
+
     def test_admin_login_api_in_arabic(self, client, owner, password):
         _enrol(owner)
         response = client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON,
