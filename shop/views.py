@@ -146,7 +146,10 @@ def newsletter(request):
 @never_cache
 def newsletter_confirm_view(request, token):
     """The confirmation link: a button (POST) confirms, so mail scanners that open links subscribe nobody."""
-    if newsletter_by_token(token) is None:
+    subscriber = newsletter_by_token(token)
+    # an address that unsubscribed since: its old confirmation link puts nothing back (subscribing again
+    # sends a new one), so it must not say "subscribed"
+    if subscriber is None or subscriber.status == "unsubscribed":
         return render(request, "shop/newsletter_done.html",
                       {"message": _("This link is not valid any more."), "ok": False}, status=404)
     if request.method == "POST":

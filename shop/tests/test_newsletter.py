@@ -121,3 +121,18 @@ def test_an_old_unsubscribe_link_does_not_confirm_a_new_subscription(client):
     assert client.post(_confirm_path(confirmation)).status_code == 200
     subscriber.refresh_from_db()
     assert subscriber.status == "active"
+
+
+@pytest.mark.parametrize("prefix, message", [("", "This link is not valid any more."),
+                                             ("/ar", "هذا الرابط لم يعد صالحًا.")])
+def test_a_confirmation_link_used_after_unsubscribing_does_not_say_subscribed(client, prefix, message):
+    # given: an address that confirmed, then unsubscribed; its old confirmation mail still in the mailbox
+    gone = NewsletterSubscriber.objects.create(email="gone@example.com", is_active=False,
+                                               confirmed_at=timezone.now())
+    # when: its owner (or anyone) presses the old link's button
+    response = client.post(f"{prefix}/newsletter/confirm/{gone.unsubscribe_token}")
+    # then: not "You are subscribed": it stays unsubscribed and the page says the link is spent
+    gone.refresh_from_db()
+    assert gone.status == "unsubscribed"
+    assert response.status_code == 404 and message in response.content.decode()
+    assert "You are subscribed" not in response.content.decode()
