@@ -441,6 +441,17 @@ class TestOwnerReset:
                               content_type=JSON)
         assert again.status_code == 401
 
+    def test_the_owner_cannot_reset_their_own(self, client, owner):
+        # given: the Owner's session in other hands (no phone, no password)
+        _enrol(owner)
+        client.force_login(owner)
+        # when: it resets the Owner's own two-step sign-in, the way around the code
+        response = client.post(f"/api/admin/users/admin/{owner.pk}/two-step/reset")
+        # then: refused; only the password and a code turn it off
+        assert response.status_code == 400 and "password and a code" in response.json()["message"]
+        assert two_step_enabled(owner)
+        assert not AuditEntry.objects.filter(action="staff.two_step_reset").exists()
+
     def test_nobody_else_may_reset_it(self, client, manager, support):
         _enrol(support)
         client.force_login(manager)
