@@ -181,6 +181,23 @@ class TestSignInNeedsTheCode:
         assert response.status_code == 200 and response.json()["sessionToken"]
         assert "no-store" in response.headers.get("Cache-Control", "")
 
+    def test_an_app_code_seen_once_opens_nothing_again(self, owner, password):
+        # given: the owner signed in with the app's code, which someone saw (over the shoulder, a phishing
+        # page passing it on)
+        device, _codes = _enrol(owner)
+        code = _code(device)
+        assert Client().post("/api/admin/login", {"username": "owner", "password": password, "code": code},
+                             content_type=JSON).status_code == 200
+        # when: they use it at once, from elsewhere, on every way in
+        api = Client(REMOTE_ADDR="198.51.100.7").post(
+            "/api/admin/login", {"username": "owner", "password": password, "code": code}, content_type=JSON)
+        page = Client(REMOTE_ADDR="198.51.100.8")
+        page.post("/adminauth", {"username": "owner", "password": password, "code": code})
+        # then: refused (django-otp keeps the last time step used), no token, no session
+        assert api.status_code == 401 and api.json()["field"] == "code"
+        assert page.get("/admindash").status_code == 302
+        assert AuthToken.objects.filter(user=owner).count() == 1
+
     def test_admin_login_api_in_arabic(self, client, owner, password):
         _enrol(owner)
         response = client.post("/api/admin/login", {"username": "owner", "password": password}, content_type=JSON,
