@@ -1,5 +1,6 @@
 """/api/auth/*: the same services as the pages, for API clients and islands."""
 
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -74,7 +75,9 @@ class AuthLoginApi(APIView):
         remember_me = data.validated_data["remember_me"]
         token, key = services.token_issue(user=user, remember_me=remember_me)
         body = {"token": key, "expires_at": token.expires_at, "message": _("Login successful"), "user": user}
-        return Response(self.OutputSerializer(body).data)
+        response = Response(self.OutputSerializer(body).data)
+        add_never_cache_headers(response)  # it holds the bearer token: no browser or proxy keeps it
+        return response
 
 
 class AuthRegisterApi(APIView):

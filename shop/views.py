@@ -159,14 +159,17 @@ def newsletter_confirm_view(request, token):
     return render(request, "shop/newsletter_confirm.html")
 
 
+@never_cache
 def newsletter_unsubscribe(request, token):
-
-    subscriber = unsubscribe(token=token)
-    if subscriber is None:
+    """The unsubscribe link: a button (POST) unsubscribes, so mail scanners that open links take nobody off."""
+    if newsletter_by_token(token) is None:
         return render(request, "shop/newsletter_done.html",
                       {"message": _("This unsubscribe link is not valid."), "ok": False}, status=404)
-    return render(request, "shop/newsletter_done.html",
-                  {"message": _("You have been unsubscribed. We will not e-mail you again."), "ok": True})
+    if request.method == "POST":
+        unsubscribe(token=token)
+        return render(request, "shop/newsletter_done.html",
+                      {"message": _("You have been unsubscribed. We will not e-mail you again."), "ok": True})
+    return render(request, "shop/newsletter_confirm.html", {"unsubscribe": True})
 
 
 def robots_txt(request):

@@ -32,6 +32,7 @@ def test_it_answers_a_token_and_a_message(client, alice, password):
     token = AuthToken.objects.get(user=alice)
     assert token.key_hash == AuthToken.hash_key(body["token"])  # only the hash is stored
     assert body["token"] not in token.key_hash
+    assert "no-store" in response.headers.get("Cache-Control", "")  # no browser or proxy keeps the token
 
 
 @pytest.mark.parametrize(("remember", "lifetime"), [(False, timedelta(hours=24)), (True, timedelta(days=30))])

@@ -78,7 +78,7 @@ def test_the_unsubscribe_link_unticks_the_account_page_box(client, alice):
                              "subscribeNewsletter": "1"})
     subscriber = NewsletterSubscriber.objects.get(email=alice.email)
     # when they use the link in an e-mail
-    client.get(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}")
+    client.post(f"/newsletter/unsubscribe/{subscriber.unsubscribe_token}")
     # then their account no longer says they are subscribed
     alice.refresh_from_db()
     assert alice.subscribe_newsletter is False
