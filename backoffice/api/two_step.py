@@ -41,6 +41,17 @@ class TwoStepApi(StaffApi):
         return Response(_status(request.user))
 
 
+class _PasswordAndCodeSerializer(serializers.Serializer):
+    """Turning two-step sign-in on or off: the current password (a session alone may not) and a code."""
+
+    class Meta:
+        ref_name = "TwoStepPasswordAndCodeInput"
+
+    code = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
+    password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False,
+                                     max_length=4096)
+
+
 class TwoStepSetupApi(StaffApi):
     area = None
 
@@ -55,14 +66,7 @@ class TwoStepConfirmApi(StaffApi):
     area = None
     throttle_scope = "sign_in"
 
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "TwoStepConfirmInput"
-
-        code = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
-        # the current password: a session alone may not turn it on (backoffice.two_step.enrolment_confirm)
-        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False,
-                                         max_length=4096)
+    InputSerializer = _PasswordAndCodeSerializer
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("TwoStepConfirmOutput", {
         "enabled": serializers.BooleanField(), "recoveryCodes": serializers.ListField()}),
@@ -81,13 +85,7 @@ class TwoStepDisableApi(StaffApi):
     area = None
     throttle_scope = "sign_in"
 
-    class InputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "TwoStepDisableInput"
-
-        password = serializers.CharField(required=False, allow_blank=True, default="", trim_whitespace=False,
-                                         max_length=4096)
-        code = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
+    InputSerializer = _PasswordAndCodeSerializer
 
     @extend_schema(request=InputSerializer, responses=_StatusSerializer,
                    summary="Turn my two-step sign-in off (current password and a code)")
