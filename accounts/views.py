@@ -18,6 +18,7 @@ from accounts.selectors import customer_order_list
 from accounts.services import ResetLinkError
 from orders.places import governorate_choices
 from shop.errors import ShopError
+from shop.newsletter import newsletter_awaits_confirmation
 from shop.ratelimit import rate_limit_exceeded, rate_limit_message, rate_limit_posts
 from shop.site_url import site_url
 
@@ -94,6 +95,10 @@ def register(request):
                 errors[exc.field or "form"] = exc.message
             else:
                 messages.success(request, _("Account created successfully! Please sign in to continue."))
+                # double opt-in: the ticked box subscribes nobody until its e-mailed link is opened
+                if values["subscribeNewsletter"] and newsletter_awaits_confirmation(values["email"].strip()):
+                    messages.info(request, _(
+                        "Almost done: open the link we e-mailed you to confirm your newsletter subscription."))
                 # the sign-in form starts with this e-mail (kept in the session, never in the URL)
                 request.session[LOGIN_EMAIL_KEY] = values["email"].strip()
                 return redirect(_with_next(reverse("accounts:login"), next_url))
@@ -247,6 +252,7 @@ def account(request):
         "addresses": addresses.address_list(user=user),
         "governorates": _governorate_choices(),
         "orders": customer_order_list(user=user),
+        "newsletter_pending": user.subscribe_newsletter and newsletter_awaits_confirmation(user.email),
     }
     return render(request, "accounts/account.html", context,
                   status=400 if (profile_errors or password_errors or delete_errors or address_errors) else 200)

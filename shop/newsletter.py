@@ -140,6 +140,12 @@ def newsletter_unsubscribe(*, token):
     return subscriber
 
 
+def newsletter_awaits_confirmation(email):
+    """Whether `email` asked for the newsletter and has not opened its confirmation link yet."""
+    subscriber = NewsletterSubscriber.objects.filter(email__iexact=email).first()
+    return subscriber is not None and subscriber.status == "pending"
+
+
 def newsletter_leave(*, email):
     """Stop sending to `email` (a closed account's subscription)."""
     NewsletterSubscriber.objects.filter(email__iexact=email, is_active=True).update(is_active=False)

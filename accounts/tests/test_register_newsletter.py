@@ -83,3 +83,34 @@ def test_the_unsubscribe_link_unticks_the_account_page_box(client, alice):
     alice.refresh_from_db()
     assert alice.subscribe_newsletter is False
     assert 'name="subscribeNewsletter" value="1" checked' not in client.get("/account").content.decode()
+
+
+CONFIRM_HINT = "open the link we e-mailed you to confirm your newsletter subscription"
+CONFIRM_HINT_AR = "افتح الرابط الذي أرسلناه إليك بالبريد الإلكتروني لتأكيد اشتراكك في النشرة البريدية"
+
+
+@pytest.mark.parametrize(("prefix", "hint"), [("", CONFIRM_HINT), ("/ar", CONFIRM_HINT_AR)])
+def test_after_registering_with_the_box_ticked_the_shopper_is_told_to_confirm_by_e_mail(client, prefix, hint):
+    # when a shopper registers with the newsletter box ticked (double opt-in: nothing is sent before the link)
+    response = client.post(f"{prefix}/register", {**FORM, "subscribeNewsletter": "1"})
+    page = client.get(response.url).content.decode()
+    # then the sign-in page says the subscription waits for the link in their mailbox
+    assert hint in page
+
+
+def test_after_registering_without_the_box_nothing_is_said_about_the_newsletter(client):
+    response = client.post("/register", {**FORM, "subscribeNewsletter": ""})
+    assert CONFIRM_HINT not in client.get(response.url).content.decode()
+
+
+@pytest.mark.parametrize(("prefix", "hint"), [("", CONFIRM_HINT), ("/ar", CONFIRM_HINT_AR)])
+def test_the_account_page_says_a_ticked_box_still_awaits_its_confirmation(client, alice, prefix, hint):
+    # given a customer who ticked the box and has not opened the confirmation link yet
+    client.force_login(alice)
+    client.post("/account", {"action": "profile", "firstName": "Alice", "lastName": "A", "phone": "",
+                             "subscribeNewsletter": "1"})
+    # then the account page, beside the ticked box, says what is left to do
+    assert hint in client.get(f"{prefix}/account").content.decode()
+    # when they confirm, it says so no more
+    NewsletterSubscriber.objects.filter(email=alice.email).update(confirmed_at=timezone.now())
+    assert hint not in client.get(f"{prefix}/account").content.decode()
