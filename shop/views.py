@@ -151,7 +151,8 @@ def newsletter_confirm_view(request, token):
     # sends a new one), so it must not say "subscribed"
     if subscriber is None or subscriber.status == "unsubscribed":
         return render(request, "shop/newsletter_done.html",
-                      {"message": _("This link is not valid any more."), "ok": False}, status=404)
+                      {"message": _("This link is not valid any more."), "ok": False, "resubscribe": True},
+                      status=404)
     if request.method == "POST":
         newsletter_confirm(token=token, site_url=site_url(request))
         return render(request, "shop/newsletter_done.html",

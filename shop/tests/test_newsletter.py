@@ -96,6 +96,17 @@ def test_an_unknown_confirmation_link_says_so(client, prefix, message):
     assert OutboundEmail.objects.count() == 0
 
 
+@pytest.mark.parametrize("prefix, hint", [
+    ("", "To subscribe, enter your e-mail address in the newsletter form below: we will send you a new link."),
+    ("/ar", "للاشتراك، اكتب بريدك الإلكتروني في نموذج النشرة البريدية أدناه: سنرسل إليك رابطًا جديدًا.")])
+def test_an_unknown_confirmation_link_says_how_to_subscribe_after_all(client, prefix, hint):
+    # when a shopper opens a confirmation link that no longer leads anywhere
+    page = client.get(f"{prefix}/newsletter/confirm/bogus").content.decode()
+    # then the page says what to do instead of ending there, and takes them to the footer's form
+    assert hint in page
+    assert 'href="#newsletter-email"' in page and 'id="newsletter-email"' in page
+
+
 def test_ticking_the_box_at_registration_asks_for_the_same_confirmation(client):
     response = client.post("/api/auth/register", {
         "firstName": "Sara", "lastName": "Adel", "email": "sara@example.com", "phone": "",

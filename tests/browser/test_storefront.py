@@ -245,3 +245,20 @@ def test_add_to_cart_updates_the_header_badge_on_a_phone(new_page, catalogue):
     page.locator(".mini-cart[open]").wait_for()
     expect(page.locator('[data-island="cart-badge"] .badge')).to_have_text("3")
     expect(page.locator('[data-island="cart-badge"] .visually-hidden')).to_have_text("3 منتجات في السلة")
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_a_dead_newsletter_link_leads_to_the_footer_form_in_view(new_page, screenshot, locale, prefix):
+    # given a shopper on a phone who opened a confirmation link that no longer leads anywhere
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/newsletter/confirm/bogus")
+    # when they follow the page's advice and tap Subscribe
+    page.get_by_role("link", name="Subscribe" if lang == "en" else "اشترك", exact=True).click()
+    # then the footer's e-mail field has the focus, clear of the sticky header (the button under it too)
+    expect(page.locator("#newsletter-email")).to_be_focused()
+    page.wait_for_timeout(300)  # the jump's scroll
+    header = page.locator(".site-header").bounding_box()
+    field = page.locator("#newsletter-email").bounding_box()
+    screenshot(page, f"newsletter-dead-link-{lang}-phone")
+    assert field["y"] >= header["y"] + header["height"], (field, header)
