@@ -344,3 +344,15 @@ def test_cash_on_delivery_is_offered_and_taken_in_egypt_only(api, make_product, 
     arabic = api.post(INTENTION, body, format="json", HTTP_ACCEPT_LANGUAGE="ar").json()["message"]
     assert arabic == "الدفع عند الاستلام متاح داخل مصر فقط"
     assert Order.objects.count() == 0
+
+
+def test_the_arabic_thank_you_page_keeps_the_e_mail_address_left_to_right(api, make_product, checkout_body):
+    # given a shopper whose address holds a hyphen, who ordered on the Arabic pages
+    _fill_cart(api, make_product())
+    body = checkout_body(paymentMethod="cod")
+    body["customer"]["email"] = "guest-mona@example.com"
+    assert api.post(INTENTION, body, format="json").status_code == 201
+    # when the thank-you page shows it
+    page = api.get("/ar/thankyou").content.decode()
+    # then the address is a left-to-right island: wrapped on a phone, its "guest-" no longer showed as "-guest"
+    assert '<dd data-testid="order-email"><bdi dir="ltr">guest-mona@example.com</bdi></dd>' in page
