@@ -14,6 +14,7 @@ export default function NewsletterForm() {
 
   const submit = async (event) => {
     event.preventDefault();
+    if (state.status === "submitting") return; // the button stays focusable while busy (aria-disabled)
     setState({ status: "submitting", message: "" });
     try {
       const body = await api("/api/newsletter", { method: "POST", body: { email: email.trim() } });
@@ -30,7 +31,8 @@ export default function NewsletterForm() {
       <label className="visually-hidden" htmlFor="newsletter-email">{tr("email")}</label>
       <input id="newsletter-email" type="email" name="email" required value={email} placeholder={tr("placeholder")}
         onChange={(e) => setEmail(e.target.value)} />
-      <button type="submit" className="button" disabled={state.status === "submitting"}>
+      {/* not disabled: a disabled button drops the focus to the page's start */}
+      <button type="submit" className="button" aria-disabled={state.status === "submitting"}>
         {state.status === "submitting" ? tr("subscribing") : tr("subscribe")}
       </button>
       {state.message && (

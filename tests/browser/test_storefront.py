@@ -262,3 +262,22 @@ def test_a_dead_newsletter_link_leads_to_the_footer_form_in_view(new_page, scree
     field = page.locator("#newsletter-email").bounding_box()
     screenshot(page, f"newsletter-dead-link-{lang}-phone")
     assert field["y"] >= header["y"] + header["height"], (field, header)
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_subscribing_in_the_footer_keeps_the_focus_on_the_form(new_page, locale, prefix):
+    # given a keyboard shopper at the footer's newsletter form
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/about")
+    page.locator(".site-footer").scroll_into_view_if_needed()
+    islands_ready(page, "newsletter-form")
+    page.locator("#newsletter-email").fill(f"keys-{lang}@example.com")
+    page.locator("#newsletter-email").press("Tab")
+    expect(page.locator(".newsletter-form button")).to_be_focused()
+    # when they press Enter on Subscribe
+    page.keyboard.press("Enter")
+    page.locator(".newsletter-form .alert--success").wait_for()
+    # then the focus is still on Subscribe, not thrown back to the page's start by a button disabled while busy
+    expect(page.locator(".newsletter-form button")).to_be_focused()
+    assert NewsletterSubscriber.objects.filter(email=f"keys-{lang}@example.com").exists()
