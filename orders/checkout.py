@@ -608,7 +608,10 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
                 payment_url = reverse("orders:thankyou")
                 carts.cart_clear(cart=cart)
     except InsufficientStock as exc:
-        raise CheckoutError(exc.message, field="items", status=409, code="insufficient_stock") from None
+        # the shopper is told what to do about it too: the cart shows how many of each are left
+        advice = _("Please lower the quantity in your cart, which shows how many are left.")
+        raise CheckoutError(f"{exc.message}. {advice}", field="items", status=409,
+                            code="insufficient_stock") from None
     if new_user is not None:
         customer_sign_in(request=request, user=new_user)
     _remember_order(request, order)

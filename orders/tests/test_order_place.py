@@ -118,6 +118,22 @@ def test_a_short_line_names_the_product_and_takes_no_stock(api, make_product, ch
     assert Order.objects.count() == 0
 
 
+@pytest.mark.parametrize(("language", "advice"), [
+    ("en", "Please lower the quantity in your cart, which shows how many are left."),
+    ("ar", "يرجى تقليل الكمية في سلتك، وستجد فيها الكمية المتبقية.")])
+def test_a_short_line_tells_the_shopper_what_to_do(api, make_product, checkout_body, language, advice):
+    # given a cart line bigger than what is left (someone bought meanwhile)
+    scarce = make_product(stock=5, title="Rare Oolong")
+    _fill_cart(api, scarce, 4)
+    scarce.stock = 1
+    scarce.save()
+    # when
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json", HTTP_ACCEPT_LANGUAGE=language)
+    # then the message names the product and says what to do about it, not only that stock is short
+    assert response.status_code == 409
+    assert response.json()["message"].endswith(advice)
+
+
 def test_a_coupon_discounts_and_counts_one_use(api, make_product, checkout_body):
     # given
     Coupon.objects.create(code="tea10", type="percentage", value=Decimal("10"), usage_limit=5)
