@@ -165,7 +165,8 @@ def newsletter_unsubscribe(request, token):
     """The unsubscribe link: a button (POST) unsubscribes, so mail scanners that open links take nobody off."""
     if newsletter_by_token(token) is None:
         return render(request, "shop/newsletter_done.html",
-                      {"message": _("This unsubscribe link is not valid."), "ok": False}, status=404)
+                      {"message": _("This unsubscribe link is not valid."), "ok": False, "unsubscribe_dead": True},
+                      status=404)
     if request.method == "POST":
         unsubscribe(token=token)
         return render(request, "shop/newsletter_done.html",

@@ -147,3 +147,16 @@ def test_a_confirmation_link_used_after_unsubscribing_does_not_say_subscribed(cl
     assert gone.status == "unsubscribed"
     assert response.status_code == 404 and message in response.content.decode()
     assert "You are subscribed" not in response.content.decode()
+
+
+@pytest.mark.parametrize("prefix, hint", [
+    ("", "If our e-mails still reach you, the unsubscribe link in the latest one works. Or"),
+    ("/ar", "إذا كانت رسائلنا لا تزال تصلك، فرابط إلغاء الاشتراك في أحدثها يعمل. أو")])
+def test_a_dead_unsubscribe_link_says_what_to_do_instead(client, prefix, hint):
+    # when a shopper opens an unsubscribe link that leads nowhere (mangled by a mail app, or long spent)
+    response = client.get(f"{prefix}/newsletter/unsubscribe/bogus")
+    page = response.content.decode()
+    # then it is still refused, but the page names a way off the list: the latest e-mail's link, or asking us
+    assert response.status_code == 404
+    assert hint in page
+    assert re.search(rf'<p>{re.escape(hint)} <a href="{prefix}/contact">[^<]+</a>', page), page
