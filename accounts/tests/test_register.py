@@ -1,5 +1,7 @@
 """Registration: every validation message, on the page and in the API."""
 
+import re
+
 import pytest
 
 from accounts.models import User
@@ -71,6 +73,19 @@ def test_it_accepts_egyptian_and_international_phone_numbers(client, phone):
     # then
     assert response.status_code == 302
     assert User.objects.get(email="mona@example.com").phone == phone.replace(" ", "")
+
+
+@pytest.mark.parametrize("prefix, words", [("", "For example"), ("/ar", "مثال:")])
+def test_the_phone_examples_are_egyptian_numbers_the_form_accepts(client, prefix, words):
+    # given the register page (the shop delivers in Egypt), in either language
+    page = client.get(f"{prefix}/register").content.decode()
+    examples = re.findall(r'<bdi dir="ltr">([^<]+)</bdi>', page.split(words, 1)[1].split("</p>", 1)[0])
+    # then its phone hint shows an Egyptian mobile written locally and with the country code
+    assert examples == ["010 1234 5678", "+20 10 1234 5678"]
+    # and each example is a number the form takes as it is written
+    for number in examples:
+        User.objects.filter(email="mona@example.com").delete()
+        assert _register(client, phone=number).status_code == 302
 
 
 def test_it_creates_the_account_and_sends_the_shopper_to_sign_in(client):
