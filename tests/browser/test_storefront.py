@@ -281,3 +281,22 @@ def test_subscribing_in_the_footer_keeps_the_focus_on_the_form(new_page, locale,
     # then the focus is still on Subscribe, not thrown back to the page's start by a button disabled while busy
     expect(page.locator(".newsletter-form button")).to_be_focused()
     assert NewsletterSubscriber.objects.filter(email=f"keys-{lang}@example.com").exists()
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_the_footer_newsletter_field_and_button_share_one_line_on_a_phone(new_page, screenshot, locale, prefix):
+    # given the footer's newsletter form on a 360 px phone, in either language (Arabic's font draws the empty
+    # field wider, which pushed Subscribe onto a line of its own)
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/about")
+    page.locator(".site-footer").scroll_into_view_if_needed()
+    islands_ready(page, "newsletter-form")
+    field = page.locator("#newsletter-email").bounding_box()
+    button = page.locator(".newsletter-form button").bounding_box()
+    # then Subscribe sits beside the field, on the same line, and both fit the screen
+    assert abs(button["y"] - field["y"]) < field["height"] / 2, (field, button)
+    assert min(field["x"], button["x"]) >= 0 and max(field["x"] + field["width"],
+                                                     button["x"] + button["width"]) <= PHONE["width"]
+    assert field["width"] >= 160, field
+    screenshot(page, f"newsletter-footer-{lang}-phone")
