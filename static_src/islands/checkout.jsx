@@ -1,6 +1,6 @@
 // Checkout: contact, customer, billing address, payment method, account, coupon, summary.
 // The server validates again and computes every amount; this island shows what it answers.
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api, latestOnly, STALE, userMessage } from "../lib/api.js";
 import { announceCart, toast } from "../lib/events.js";
 import { addLanguageStrings, addStrings, currentLanguage, t } from "../lib/i18n.js";
@@ -39,7 +39,6 @@ function clientErrors(form, user, text) {
 // the fields in the server's order, so focus and the banner go to the first one
 const ORDER = [...REQUIRED, "street", "city", "state", "country", "postalCode", "paymentMethod", "password", "confirmPassword"];
 const firstOf = (errors) => ORDER.find((name) => errors[name]) || Object.keys(errors).find((name) => errors[name]);
-const focusField = (name) => setTimeout(() => document.getElementById(`co-${name}`)?.focus(), 0);
 
 function failureMessage(err) {
   if (err.kind === "timeout") return t("checkout:paymentTimedOut");
@@ -58,6 +57,12 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   });
   const [errors, setErrors] = useState({});
   const [formError, setFormError] = useState("");
+  // after a refusal the focus goes to the field named, else to the banner saying why: Place order is disabled
+  // while the server answers, so a keyboard or screen-reader shopper's focus has fallen off it
+  const [refused, setRefused] = useState(null);
+  useEffect(() => {
+    if (refused) (document.getElementById(`co-${refused.field}`) || document.getElementById("co-alert"))?.focus();
+  }, [refused]);
   const [appliedCoupon, setAppliedCoupon] = useState(initialCart.couponCode || "");
   const [processing, setProcessing] = useState(false);
   const [latest] = useState(latestOnly); // only the newest summary is shown
@@ -105,7 +110,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       setErrors(problems);
       setFormError("");
       toast(problems[first], "error");
-      focusField(first);
+      setRefused({ field: first });
       return;
     }
     setErrors({});
@@ -147,7 +152,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       // a field's problem shows at the field (the banner follows them); anything else in the banner
       setFormError(Object.keys(fields).length ? "" : message);
       toast(message, "error");
-      if (err.field) focusField(err.field);
+      setRefused({ field: err.field });
       if (err.status === 409 && err.field === "items") refreshSummary().catch(() => {}); // the cart as it is now
       setProcessing(false);
     }
@@ -191,7 +196,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     <form className="checkout-layout" onSubmit={submit} noValidate>
       <div className="checkout-main">
         <a className="back-link" href={urls.cart}>{t("checkout:backToCart")}</a>
-        {banner && <p className="alert alert--error" role="alert">{banner}</p>}
+        {banner && <p className="alert alert--error" role="alert" id="co-alert" tabIndex={-1}>{banner}</p>}
         <p className="field__hint">{t("checkout:requiredNote")}</p>
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:contact")}</legend>

@@ -4,6 +4,7 @@ methods that work are offered, and every field's problem shows at once."""
 import pytest
 from playwright.sync_api import expect
 
+from catalog.models import Product
 from orders.models import Order, PaymentStatus
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
 from tests.browser.settle import place_order
@@ -198,3 +199,24 @@ def test_coupon_applied_is_confirmed_without_covering_the_order_summary(new_page
     # and a code typed since, not yet applied, is not called applied
     page.fill("#co-couponCode", "other")
     expect(applied).to_have_count(0)
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_refused_order_puts_the_focus_on_the_banner_when_no_field_is_to_blame(new_page, screenshot, teas, locale,
+                                                                                 prefix, lang):
+    # given a keyboard or screen-reader shopper at checkout, the form right, whose tea sells out meanwhile
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=lang == "ar")
+    Product.objects.filter(pk=teas[0].pk).update(stock=0)
+    # when Place order (disabled while the server answers) is refused
+    place_order(page)
+    banner = page.locator(".checkout-main [role=alert]")
+    expect(banner).to_contain_text("Not enough stock" if lang == "en" else "الكمية المتوفرة غير كافية")
+    # then the focus is on the banner that says why, not thrown back to the start of the page
+    expect(banner).to_be_focused()
+    assert Order.objects.count() == 0
+    _shot(screenshot, page, f"checkout-refused-focus-{lang}-phone")
