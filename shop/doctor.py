@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from django.http.request import validate_host
 from django.utils import timezone
 
@@ -290,6 +291,39 @@ def check_database():
     return []
 
 
+def check_migrations():
+    """An upgrade whose `manage.py migrate` was not run: the code reads tables and columns that are not there
+    (django-otp's for staff two-step sign-in, a new field), and those pages answer 500."""
+    from django.db.migrations.executor import MigrationExecutor  # noqa: PLC0415  (loads every migration)
+
+    executor = MigrationExecutor(connection)
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    if not plan:
+        return []
+    apps = sorted({migration.app_label for migration, _backwards in plan})
+    return [_problem("database", f"{_count(len(plan), 'migration')} of {', '.join(apps)} "
+                                 f"{'is' if len(plan) == 1 else 'are'} not applied: pages and jobs that use what "
+                                 "they add fail. Run `manage.py migrate` after each upgrade, before starting the "
+                                 "web and worker processes.")]
+
+
+def check_two_step():
+    """Owners and Managers (and superusers) edit orders and the shop's settings and export every customer's
+    details: with no two-step sign-in, their password alone is enough for whoever learns it."""
+    from accounts.models import Role, User  # noqa: PLC0415
+    from backoffice.two_step import with_two_step  # noqa: PLC0415
+
+    users = with_two_step(User.objects.filter(is_active=True, is_staff=True)
+                          .filter(Q(role__in=[Role.OWNER, Role.MANAGER]) | Q(is_superuser=True)))
+    names = sorted(user.username for user in users if not user.two_step_on)
+    if not names:
+        return []
+    return [_note("sign-in", f"Two-step sign-in is off for {', '.join(names)} (Owner, Manager or superuser): "
+                             "their password alone opens the orders, the shop's settings and the export of "
+                             "every customer's name, e-mail and phone. Each turns it on from the dashboard's "
+                             "Roles screen (Two-step sign-in).")]
+
+
 def check_switches():
     """Switches for tests and trials that must be off in production."""
     found = []
@@ -337,9 +371,9 @@ def check_errors():
     return []
 
 
-CHECKS = [check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email, check_outbox,
-          check_payments, check_whatsapp, check_switches, check_database, check_disk, check_folders, check_backups,
-          check_background, check_errors]
+CHECKS = [check_migrations, check_debug, check_secret_key, check_hosts, check_https, check_proxy, check_email,
+          check_outbox, check_payments, check_whatsapp, check_switches, check_two_step, check_database, check_disk,
+          check_folders, check_backups, check_background, check_errors]
 
 
 def doctor_run():

@@ -246,3 +246,57 @@ def test_a_nearly_full_disk_fails(production, capsys, monkeypatch):
     assert code == 1 and "0.5 GB free" in problem
     monkeypatch.setattr(doctor.shutil, "disk_usage", lambda path: usage(100 * 2**30, 50 * 2**30, 50 * 2**30))
     assert _doctor(capsys)[0] == 0
+
+
+def test_an_owner_or_manager_without_two_step_sign_in_is_named_in_a_note(production, capsys, owner, manager,
+                                                                          support):
+    # given an Owner with two-step sign-in on, a Manager and a Support member without it, and a deactivated
+    # Manager without it
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from accounts.models import Role, User
+
+    TOTPDevice.objects.create(user=owner, name="authenticator", confirmed=True)
+    User.objects.create_user(username="gone", email="gone@staff.example", password="x", is_staff=True,
+                             role=Role.MANAGER, is_active=False)
+    root = User.objects.create_superuser(username="root", email="root@staff.example", password="x")
+    # when
+    code, out = _doctor(capsys)
+    # then only the active Manager and the superuser are named: the password alone opens the orders and the
+    # customer exports
+    note = next(line for line in out.splitlines() if line.startswith("note") and " sign-in:" in line)
+    assert code == 0 and "Two-step sign-in is off for manager, root (" in note
+    TOTPDevice.objects.create(user=root, name="authenticator", confirmed=True)
+    # and an Owner whose app was never confirmed (a QR code shown, never scanned) counts as without it
+    TOTPDevice.objects.filter(user=owner).update(confirmed=False)
+    TOTPDevice.objects.create(user=manager, name="authenticator", confirmed=True)
+    note = next(line for line in _doctor(capsys)[1].splitlines() if line.startswith("note") and " sign-in:" in line)
+    assert "Two-step sign-in is off for owner (" in note
+    # and with both on, nothing is said
+    TOTPDevice.objects.filter(user=owner).update(confirmed=True)
+    assert " sign-in:" not in _doctor(capsys)[1]
+
+
+@pytest.fixture
+def latest_migrations_after():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migrations_not_applied_after_an_upgrade_fail(production, capsys, latest_migrations_after):
+    # given an upgrade whose `manage.py migrate` was not run: django-otp's tables (two-step sign-in) and the
+    # newsletter's confirmed_at are missing, so staff sign-in and the footer's form answer 500
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    MigrationExecutor(connection).migrate([("otp_totp", None), ("shop", "0009_exchange_rate_refused")])
+    # when
+    code, out = _doctor(capsys)
+    # then
+    problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " database:" in line)
+    assert code == 1 and "manage.py migrate" in problem and "otp_totp" in problem and "shop" in problem
