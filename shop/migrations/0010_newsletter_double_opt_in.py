@@ -7,6 +7,13 @@ def confirm_earlier_subscribers(apps, schema_editor):
     subscriber.objects.filter(confirmed_at__isnull=True).update(confirmed_at=models.F("created_at"))
 
 
+def unlist_unconfirmed_subscribers(apps, schema_editor):
+    """Going back to a release that mails every active address: one awaiting its confirmation (anyone may have
+    typed it in) is taken off the list rather than mailed without its owner's consent."""
+    subscriber = apps.get_model("shop", "NewsletterSubscriber")
+    subscriber.objects.filter(is_active=True, confirmed_at__isnull=True).update(is_active=False)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -19,5 +26,5 @@ class Migration(migrations.Migration):
             name="confirmed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
-        migrations.RunPython(confirm_earlier_subscribers, migrations.RunPython.noop),
+        migrations.RunPython(confirm_earlier_subscribers, unlist_unconfirmed_subscribers),
     ]
