@@ -458,6 +458,28 @@ class TestOwnerReset:
                               content_type=JSON)
         assert again.status_code == 401
 
+    def test_an_owner_without_phone_gets_a_new_phone_with_a_second_server_code(self, client, owner, password):
+        # given: the Owner's app lost and every recovery code spent; two codes from the server (README: one
+        # signs in, the other turns two-step sign-in off, as a new phone cannot be set up while it is on)
+        _enrol(owner)
+        StaticToken.objects.filter(device__user=owner).delete()
+        codes = []
+        for _ in range(2):
+            out = io.StringIO()
+            call_command("addstatictoken", "owner", stdout=out)
+            codes.append(out.getvalue().strip())
+        assert client.post("/adminauth", {"username": "owner", "password": password,
+                                          "code": codes[0]}).status_code == 302
+        # a new phone cannot be set up while two-step sign-in is on
+        assert client.post("/api/admin/two-step/setup").status_code == 409
+        # when: the second code turns it off
+        off = client.post("/api/admin/two-step/disable", {"password": password, "code": codes[1]},
+                          content_type=JSON)
+        # then: the new phone can be set up
+        assert off.status_code == 200, off.content
+        assert not two_step_enabled(owner)
+        assert client.post("/api/admin/two-step/setup").status_code == 200
+
     def test_the_owner_cannot_reset_their_own(self, client, owner):
         # given: the Owner's session in other hands (no phone, no password)
         _enrol(owner)
