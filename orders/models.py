@@ -492,8 +492,9 @@ class Payment(models.Model):
     status = models.CharField(max_length=10, choices=PaymentStatus.choices, default=PaymentStatus.AWAITING)
     redirect_url = models.URLField(max_length=1000, blank=True)
     # the numeric integration ids the provider made the attempt for (Paymob's intention answer, as
-    # strings): its callbacks must name one of them when the integrations are configured by name
-    integration_ids = models.JSONField(default=list, blank=True)
+    # strings): its callbacks must name one of them when the integrations are configured by name. The
+    # database's own default too: a process of the release before (a rolling upgrade) inserts without it
+    integration_ids = models.JSONField(default=list, db_default=[], blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 

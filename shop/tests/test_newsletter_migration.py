@@ -77,3 +77,24 @@ def test_payments_from_before_integration_ids_get_none_and_keep_them_back_and_fo
     payment = _migrate([("orders", "0014_payment_integration_ids")]).get_model("orders", "Payment")
     # then the payment is there with no integrations (checked as before)
     assert payment.objects.get(payment_id=payment_id).integration_ids == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_still_running_the_older_release_can_record_a_payment_after_the_migration():
+    # given orders 0014 applied while a web process of the release before it still runs: its INSERT names no
+    # integration_ids (a rolling upgrade; the README says to stop them, but one left running must not fail checkouts)
+    from tests.factories import make_order
+
+    order = make_order(payment_status="cod", status="pending")
+    columns = ["order_id", "provider", "payment_id", "provider_order_id", "transaction_id", "amount", "currency",
+               "status", "redirect_url", "created_at", "updated_at"]
+    # when
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO orders_payment ({', '.join(columns)}) VALUES "
+                       f"({', '.join(['%s'] * len(columns))})",
+                       [order.pk, "paymob", "pay-old-release", "", "", "150.00", "EGP", "awaiting", "",
+                        "2026-11-29 10:00:00+00", "2026-11-29 10:00:00+00"])
+    # then the payment is there with no integrations, as the migration gives the payments before it
+    from orders.models import Payment
+
+    assert Payment.objects.get(payment_id="pay-old-release").integration_ids == []
