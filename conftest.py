@@ -13,6 +13,7 @@ from catalog.suggest import index_reset
 from catalog.views import delivery_estimates_forget
 from importer import addresses
 from shop import queue
+from tests.migrations import migrate_to_latest
 
 PASSWORD = "correct horse 42"
 
@@ -143,3 +144,11 @@ def head_support(db):
 @pytest.fixture
 def support(db):
     return _staff("support", Role.SUPPORT)
+
+
+@pytest.fixture
+def latest_schema_after():
+    """For a migration test: every app back at its latest migration once it is done (the tests that follow in
+    this process share the database)."""
+    yield
+    migrate_to_latest()

@@ -3,13 +3,12 @@ settles one reason (restoring the order, the refund coming back) leaves the othe
 settle by a check in Paymob's dashboard (`orders.actions.CHECKED_BY_HAND`)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from backoffice.models import AuditEntry
 from orders.actions import order_paid_twice, order_refund_to_check, order_refunded_unshipped
 from orders.models import OrderStatus
 from tests.factories import make_order
+from tests.migrations import migrate_to
 
 pytestmark = pytest.mark.django_db
 
@@ -85,29 +84,18 @@ def test_the_orders_list_gives_every_open_reason_and_filters_on_any(client, mana
     assert quiet.number not in {row["number"] for row in rows}
 
 
-@pytest.fixture
-def latest_schema_after():
-    """Every app back at its latest migration once the test is done (the tests that follow share the database)."""
-    yield
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_reason_an_order_was_flagged_with_before_becomes_its_one_open_reason(latest_schema_after):
     # given orders as they were with one reason each: flagged, flagged before reasons were named, settled
     flagged, unnamed, settled = make_order(), make_order(), make_order()
-    old = _migrate([("orders", "0012_cart_line_position")]).get_model("orders", "Order")
+    old = migrate_to([("orders", "0012_cart_line_position")]).get_model("orders", "Order")
     old.objects.filter(pk=flagged.pk).update(needs_attention=True, attention_reason="refund_to_check")
     old.objects.filter(pk=unnamed.pk).update(needs_attention=True, attention_reason="")
     old.objects.filter(pk=settled.pk).update(needs_attention=False, attention_reason="refund_due")
     # when
-    new = _migrate([("orders", "0013_order_attention_reasons")]).get_model("orders", "Order")
+    new = migrate_to([("orders", "0013_order_attention_reasons")]).get_model("orders", "Order")
     # then the open reason is kept, a flag without a name is the first the shop had (money captured on a
     # cancelled order), and a settled one is no open reason
     reasons = dict(new.objects.values_list("pk", "attention_reasons"))

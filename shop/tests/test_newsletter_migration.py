@@ -6,31 +6,21 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
+
+from tests.migrations import migrate_to
 
 BEFORE = [("shop", "0009_exchange_rate_refused")]
 AFTER = [("shop", "0010_newsletter_double_opt_in")]
 SUBSCRIBERS = 100_000
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-@pytest.fixture
-def latest_schema_after():
-    """Every app back at its latest migration once the test is done (the tests that follow share the database)."""
-    yield
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
 def test_subscribers_from_before_double_opt_in_stay_on_the_list_in_one_update(latest_schema_after):
     # given 100,000 addresses subscribed before double opt-in, one of them unsubscribed since
-    old = _migrate(BEFORE).get_model("shop", "NewsletterSubscriber")
+    old = migrate_to(BEFORE).get_model("shop", "NewsletterSubscriber")
     signed_up = datetime(2025, 3, 1, 9, 30, tzinfo=UTC)
     old.objects.bulk_create([old(email=f"reader{n}@example.com", unsubscribe_token=f"t{n}", is_active=n != 7)
                              for n in range(SUBSCRIBERS)], batch_size=5000)
@@ -38,7 +28,7 @@ def test_subscribers_from_before_double_opt_in_stay_on_the_list_in_one_update(la
     # when
     started = time.monotonic()
     with CaptureQueriesContext(connection) as queries:
-        new = _migrate(AFTER).get_model("shop", "NewsletterSubscriber")
+        new = migrate_to(AFTER).get_model("shop", "NewsletterSubscriber")
     elapsed = time.monotonic() - started
     # then every one is confirmed as of when it subscribed (they were told they were subscribed), in one UPDATE
     updates = [q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("UPDATE")
@@ -55,12 +45,12 @@ def test_going_back_before_double_opt_in_mails_no_address_its_owner_never_confir
     # given a confirmed subscriber, one awaiting confirmation (anyone may have typed it in) and one unsubscribed
     from django.utils import timezone
 
-    new = _migrate(AFTER).get_model("shop", "NewsletterSubscriber")
+    new = migrate_to(AFTER).get_model("shop", "NewsletterSubscriber")
     new.objects.create(email="sara@example.com", unsubscribe_token="a", confirmed_at=timezone.now())
     new.objects.create(email="typed-by-someone@example.com", unsubscribe_token="b")
     new.objects.create(email="left@example.com", unsubscribe_token="c", is_active=False, confirmed_at=timezone.now())
     # when the release is rolled back, whose newsletter goes to every active address
-    old = _migrate(BEFORE).get_model("shop", "NewsletterSubscriber")
+    old = migrate_to(BEFORE).get_model("shop", "NewsletterSubscriber")
     # then only the confirmed address is still on the list
     assert sorted(old.objects.filter(is_active=True).values_list("email", flat=True)) == ["sara@example.com"]
     assert old.objects.count() == 3
@@ -73,8 +63,8 @@ def test_payments_from_before_integration_ids_get_none_and_keep_them_back_and_fo
     order = make_order(payment_status="awaiting", status="pending")
     payment_id = order.payments.get().payment_id
     # when the column is taken away and added again
-    _migrate([("orders", "0013_order_attention_reasons")])
-    payment = _migrate([("orders", "0014_payment_integration_ids")]).get_model("orders", "Payment")
+    migrate_to([("orders", "0013_order_attention_reasons")])
+    payment = migrate_to([("orders", "0014_payment_integration_ids")]).get_model("orders", "Payment")
     # then the payment is there with no integrations (checked as before)
     assert payment.objects.get(payment_id=payment_id).integration_ids == []
 
