@@ -1,11 +1,12 @@
 """Cart, checkout and payment API for the islands (spec 7; DECISIONS overrule)."""
 
 import logging
+import math
 from typing import Any, cast
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -36,7 +37,7 @@ from orders.places import governorate_stored
 from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
-from orders.selectors import order_summary, session_owns
+from orders.selectors import order_awaits_kiosk_cash, order_kiosk_reference, order_summary, session_owns
 from orders.serializers import (
     AddressInputSerializer,
     OrderSummaryOutputSerializer,
@@ -284,6 +285,25 @@ class CreateIntentionApi(OwnTransactionsApiView):
         }, status=201)
 
 
+def _awaiting_cash(order: Order, *, owned: bool) -> dict[str, str]:
+    """What the return page tells a kiosk (Aman, Masary) payer whose payment Paymob reported pending: the
+    order waits for their cash, with what to pay with and how long it is held, in the page's language (the
+    island shows these words as they come). The link is the order's own page for its visitor; anyone else
+    (the payer in another browser) gets the tracking form, as the order is not shown to them."""
+    reference = order_kiosk_reference(order)
+    hours = settings.PAYMOB_PENDING_HOURS
+    return {
+        "title": _("Waiting for your cash payment"),
+        "text": (_("Pay at any Aman or Masary outlet with reference %(code)s") % {"code": reference} if reference
+                 else _("Pay at any Aman or Masary outlet with the reference Paymob gave you.")),
+        "hold": ngettext("Your order is held for %(hours)s hour from when you placed it; "
+                         "unpaid by then, it is cancelled.",
+                         "Your order is held for %(hours)s hours from when you placed it; "
+                         "unpaid by then, it is cancelled.", math.ceil(hours)) % {"hours": f"{hours:g}"},
+        "track": tracking_path(order, get_language()) if owned else reverse("orders:track"),
+    }
+
+
 class PaymentVerifyApi(APIView):
     """Whether a payment is confirmed, from the server's state (asking the provider if needed).
 
@@ -302,6 +322,8 @@ class PaymentVerifyApi(APIView):
         # paid, but its order had been cancelled first (expired, or a card declined before): staff refund
         # or restore it, so the page must not say the order is confirmed
         "order_cancelled": serializers.BooleanField(),
+        # a kiosk payment Paymob reported pending: its order waits for the cash (title, text, hold, track)
+        "awaiting_cash": serializers.DictField(child=serializers.CharField(), required=False),
     }))
     def get(self, request: Request, payment_id: str) -> Response:
         payment = Payment.objects.select_related("order").filter(payment_id=payment_id).first()
@@ -314,6 +336,8 @@ class PaymentVerifyApi(APIView):
         confirmed = payment.status == PaymentStatus.PAID
         body = {"success": confirmed, "confirmed": confirmed, "status": payment.status,
                 "order_cancelled": order.status == OrderStatus.CANCELLED}
+        if not confirmed and order_awaits_kiosk_cash(order):
+            body["awaiting_cash"] = _awaiting_cash(order, owned=owned)
         if owned:
             body["order"] = {**OrderSummaryOutputSerializer(order_summary(order, payment)).data,
                              "amount": _money.to_representation(payment.amount),

@@ -82,6 +82,13 @@ def order_kiosk_reference(order: Order) -> str:
     return reference if re.fullmatch(r"[0-9]{1,20}", reference) else ""
 
 
+def order_awaits_kiosk_cash(order: Order) -> bool:
+    """Whether `order` awaits the cash its customer pays at an Aman or Masary outlet: still pending, its
+    payment reported pending (kiosk) and not yet paid. Such an order is held PAYMOB_PENDING_HOURS."""
+    return ((order.status, order.payment_status) == (OrderStatus.PENDING, PaymentStatus.AWAITING)
+            and order_pending_report(order) is not None)
+
+
 def order_unpaid_lifetime(order: Order) -> UnpaidLifetime:
     """How long `order` may await its card payment before it expires and its stock comes back.
 

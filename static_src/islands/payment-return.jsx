@@ -19,6 +19,7 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
   // why it failed decides what we may claim: only a payment the server marked failed was
   // not charged (and its stock released); a missing id or an unreachable server says nothing
   const [reason, setReason] = useState("unknown");
+  const [cash, setCash] = useState(null);
 
   useEffect(() => {
     let cancelled = false;
@@ -39,6 +40,12 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
             setState("success");
             announceCart({ itemCount: 0, items: [] });
             toast(t("payment:completed"), "success");
+            return;
+          }
+          if (result.awaitingCash) {
+            // a kiosk payment (Aman, Masary) reported pending: the order waits for the cash (the server's words)
+            setCash(result.awaitingCash);
+            setState("cash");
             return;
           }
           if (result.status === "failed") setReason("declined");
@@ -82,6 +89,19 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
           )}
           <a className={`button${retry ? " button--ghost" : ""}`} href={urls.cart}>{t("payment:returnToCart")}</a>
           <a className="button button--ghost" href={urls.contact}>{t("payment:contactSupport")}</a>
+        </div>
+      </section>
+    );
+  }
+  if (state === "cash") {
+    return (
+      <section className="form-card result-card" data-state="cash">
+        <h1>{cash.title}</h1>
+        <p data-testid="cash-reference">{cash.text}</p>
+        <p data-testid="cash-hold">{cash.hold}</p>
+        <div className="result-card__actions">
+          <a className="button button--gold" href={cash.track} data-testid="track-link">{t("payment:trackOrder")}</a>
+          <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
         </div>
       </section>
     );

@@ -2,8 +2,12 @@
 about a charge, a decline or the stock (issue 12: it said "Nothing was charged" and that the
 items went back on the shelf, which nobody knew)."""
 
-import pytest
+from urllib.parse import urlencode
 
+import pytest
+from django.test import Client
+
+from orders.models import Payment
 from tests.browser.conftest import DESKTOP, PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,3 +32,51 @@ def test_a_return_without_a_payment_id_fails_without_claiming_anything(new_page,
         text = card.inner_text()
         assert not [claim for claim in CLAIMS if claim in text], text
         screenshot(page, f"payment-return-no-id-{lang}-{size}")
+
+
+@pytest.fixture
+def kiosk_paymob(settings):
+    from orders.tests.payments.fake_paymob import FakePaymob
+    from orders.tests.payments.test_kiosk_pending import KIOSK
+
+    fake = FakePaymob().start()
+    settings.PAYMENT_PROVIDER = "paymob"
+    settings.PAYMOB_BASE_URL = fake.url
+    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+    settings.PAYMOB_API_KEY = ""
+    settings.PAYMOB_HMAC_SECRET = "test_hmac_secret"
+    settings.PAYMOB_INTEGRATION_IDS = ["4097558", str(KIOSK)]
+    yield fake
+    fake.stop()
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
+def test_a_kiosk_payer_sent_back_pending_is_told_the_order_waits_for_their_cash(
+        new_page, screenshot, teas, kiosk_paymob, locale, prefix):
+    from orders.tests.conftest import CHECKOUT
+    from orders.tests.payments.test_kiosk_pending import _kiosk_redirect
+
+    # given a card order whose payer chose Aman or Masary on Paymob's page, sent back with its signed pending
+    # transaction to a browser without the shop's session
+    shopper = Client()
+    shopper.post("/api/cart/items", {"productId": teas[0].pk}, content_type="application/json")
+    shopper.post("/api/payment/create-intention", {**CHECKOUT, "paymentMethod": "card"},
+                 content_type="application/json")
+    params = _kiosk_redirect(Payment.objects.get())
+    lang = "ar" if prefix else "en"
+    for viewport, size in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = new_page(viewport=viewport, locale=locale)
+        # when
+        page.goto(f"{prefix}/payment/success?{urlencode(params)}")
+        card = page.locator('[data-state="cash"]')
+        card.wait_for()
+        # then not "Payment Failed": the order waits for the cash, with the reference, how long, and where to track
+        assert card.locator("h1").inner_text() == ("بانتظار دفعك النقدي" if lang == "ar"
+                                                   else "Waiting for your cash payment")
+        assert "61203455" in card.get_by_test_id("cash-reference").inner_text()
+        assert ("24 ساعة" if lang == "ar" else "24 hours") in card.get_by_test_id("cash-hold").inner_text()
+        assert card.get_by_test_id("track-link").get_attribute("href") == f"{prefix}/track"
+        assert page.locator(".toast--error").count() == 0
+        screenshot(page, f"payment-return-kiosk-{lang}-{size}")
+    assert Payment.objects.get().status == "awaiting"

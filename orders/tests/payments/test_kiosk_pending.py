@@ -164,3 +164,89 @@ def test_a_reference_that_is_not_a_number_is_not_shown(make_product, checkout_bo
     # then the page shows no reference
     page = Client().get(tracking_path(Order.objects.get(), "en")).content.decode()
     assert 'data-testid="track-kiosk"' not in page and "call 0100" not in page
+
+
+def _kiosk_redirect(payment, *, reference=True):
+    """Paymob's signed redirect back to the return page for `payment`'s kiosk transaction, reported pending
+    (flat parameters; the reference rides along unsigned)."""
+    obj = _kiosk_transaction(payment)
+    flat = {
+        "id": str(obj["id"]), "pending": "true", "amount_cents": str(obj["amount_cents"]), "success": "false",
+        "is_auth": "false", "is_capture": "false", "is_standalone_payment": "true", "is_voided": "false",
+        "is_refunded": "false", "is_3d_secure": "false", "integration_id": str(KIOSK),
+        "has_parent_transaction": "false", "order": str(obj["order"]["id"]), "created_at": obj["created_at"],
+        "currency": "EGP", "source_data.pan": "", "source_data.type": "aggregator",
+        "source_data.sub_type": "AGGREGATOR", "error_occured": "false", "owner": "302852",
+        "merchant_order_id": payment.order.number,
+    }
+    flat["hmac"] = hmac_sign(flat, "test_hmac_secret")
+    if reference:
+        flat["data.bill_reference"] = "61203455"
+    return flat
+
+
+def _shopper_with_card_order(make_product, checkout_body):
+    shopper = Client()
+    tea = make_product(stock=10)
+    shopper.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
+    shopper.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), content_type="application/json")
+    return shopper, Payment.objects.get()
+
+
+@pytest.mark.parametrize("prefix, words", [
+    ("", ("Waiting for your cash payment", "Pay at any Aman or Masary outlet with reference 61203455",
+          "Your order is held for 24 hours from when you placed it; unpaid by then, it is cancelled.")),
+    ("/ar", ("بانتظار دفعك النقدي", "ادفع في أي منفذ أمان أو مصاري بالرقم المرجعي 61203455",
+             "نحتفظ بطلبك 24 ساعة من وقت تقديمه؛ وإن لم يُدفع خلالها يُلغى.")),
+], ids=["en", "ar"])
+def test_the_kiosk_payer_back_from_paymob_is_told_the_order_waits_for_their_cash(
+        make_product, checkout_body, prefix, words):
+    # given a card order whose payer chose Aman or Masary, and Paymob's signed redirect saying it is pending
+    shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    params = _kiosk_redirect(payment)
+    language = "ar" if prefix else "en"
+    # when the browser comes back to the return page and it asks the server
+    page = shopper.get(f"{prefix}/payment/success", params)
+    verify = shopper.get(f"/api/payment/verify/{payment.payment_id}", params, HTTP_ACCEPT_LANGUAGE=language)
+    # then it is told the order waits for the cash: with what to pay, how long it is held, its own page
+    assert page.status_code == 200 and payment.payment_id in page.content.decode()
+    body = verify.json()
+    assert (body["confirmed"], body["status"], body["orderCancelled"]) == (False, "awaiting", False)
+    cash = body["awaitingCash"]
+    assert (cash["title"], cash["text"], cash["hold"]) == words
+    order = Order.objects.get()
+    assert cash["track"] == tracking_path(order, language)
+    # and nothing was cancelled or failed: the order and its payment still await the cash, its stock held
+    assert (order.status, order.payment_status) == ("pending", "awaiting")
+    assert Payment.objects.get().status == "awaiting" and Payment.objects.get().events.get().kind == "redirect-pending"
+    # when the page asks again (it polls), the same answer, the report recorded once
+    again = shopper.get(f"/api/payment/verify/{payment.payment_id}", params, HTTP_ACCEPT_LANGUAGE=language).json()
+    assert again["awaitingCash"] == cash and Payment.objects.get().events.count() == 1
+
+
+def test_the_kiosk_payer_in_another_browser_gets_the_tracking_form_and_a_reference_paymob_left_out_is_not_invented(
+        make_product, checkout_body, settings):
+    # given a shop holding kiosk orders 2 hours, and a redirect that carries no reference
+    settings.PAYMOB_PENDING_HOURS = 2
+    _shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    # when the payer comes back in a browser without the shop's session
+    body = Client().get(f"/api/payment/verify/{payment.payment_id}", _kiosk_redirect(payment, reference=False)).json()
+    # then they are told to pay with the reference they were given, how long, and where to track it
+    assert "order" not in body
+    assert body["awaitingCash"] == {
+        "title": "Waiting for your cash payment",
+        "text": "Pay at any Aman or Masary outlet with the reference Paymob gave you.",
+        "hold": "Your order is held for 2 hours from when you placed it; unpaid by then, it is cancelled.",
+        "track": "/track"}
+
+
+def test_a_kiosk_order_paid_at_the_outlet_is_not_said_to_wait(make_product, checkout_body):
+    # given a kiosk payment reported pending, then paid at the outlet
+    shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    _callback(_kiosk_transaction(payment))
+    assert "awaitingCash" in shopper.get(f"/api/payment/verify/{payment.payment_id}").json()
+    _callback(_kiosk_transaction(payment, pending=False, success=True))
+    # when the return page asks
+    body = shopper.get(f"/api/payment/verify/{payment.payment_id}").json()
+    # then it is confirmed, not waiting
+    assert body["confirmed"] is True and "awaitingCash" not in body
