@@ -19,6 +19,7 @@ from orders.emails import (
     order_attention_send,
     order_confirmation_send,
     order_refund_send,
+    order_refund_void_send,
     order_status_send,
 )
 from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
@@ -300,15 +301,19 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
     all of the payment, which makes the order refunded), and tell the customer what this report adds to what
     the order had recorded (`refunded_amount`): one e-mail per refund, naming its own amount. The same total
     reported again (a replayed callback, the success that settles refunds reported before it) adds nothing
-    and tells nothing; a refund voided afterwards lowers the total and tells nothing either."""
+    and tells nothing. A refund voided afterwards lowers the total: the customer, told of it when it was
+    made, gets one correction naming the amount that will not come back after all (once per void: a
+    replayed void reports the same total again)."""
     with transaction.atomic():
         locked = _locked(order)
         added = returned - locked.refunded_amount
         fields = {"refunded_amount": returned, **({"payment_status": PaymentStatus.REFUNDED} if in_full else {})}
         Order.objects.filter(pk=locked.pk).update(**fields)
+        locked.refunded_amount = returned
         if added > 0:
-            locked.refunded_amount = returned
             order_refund_send(order=locked, amount=added, refunded=returned)
+        elif added < 0:
+            order_refund_void_send(order=locked, amount=-added, refunded=returned)
 
 
 def order_refund_to_check(*, order: Order, note: str) -> None:

@@ -70,6 +70,14 @@ def order_refund_send(*, order: Order, amount: Decimal, refunded: Decimal) -> No
            {"status": "refunded", "amount": amount, "refunded": refunded})
 
 
+def order_refund_void_send(*, order: Order, amount: Decimal, refunded: Decimal) -> None:
+    """Correct an earlier refund e-mail: `amount` of it was voided in the provider's dashboard and will not go
+    back to the card after all (`refunded`: what is returned so far). Queued once per void by
+    orders.actions.order_refund_record."""
+    _queue(order, "orders/email/refund_void.txt", "orders/email/refund_void_subject.txt",
+           {"status": "refund_voided", "amount": amount, "refunded": refunded})
+
+
 def order_attention_send(*, order: Order, reason: str = "paid_after_cancel") -> None:
     """Tell the store that money arrived on a cancelled order (refund or restore it), or that an order
     was paid twice (`reason` "paid_twice": refund one payment)."""

@@ -227,6 +227,9 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
     if not voided and returned < to_minor_units(payment.amount):
         if returned > 0:
             order_partly_refunded(order=payment.order, returned=quantize(Decimal(returned) / 100))
+        elif Order.objects.filter(pk=payment.order_id, refunded_amount__gt=0).exists():
+            # every refund made was voided since: none of that money comes back after all
+            order_refund_record(order=payment.order, returned=Decimal("0.00"))
         return
     payment.status = PaymentStatus.REFUNDED
     payment.save(update_fields=["status", "updated_at"])

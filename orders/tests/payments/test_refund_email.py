@@ -118,3 +118,64 @@ def test_a_customer_who_asked_for_whatsapp_updates_hears_of_the_refund_there_too
     message, = OutboundWhatsApp.objects.all()
     assert "We have refunded E£100.00 to your card for your order" in message.text
     assert "Thank you for your order" not in message.text
+
+
+def _void_refund(client, payment, *, tx_id, of, cents):
+    """Paymob's void of refund `of` (returning `cents`): its own transaction, a child of the refund, and the
+    refund sent again flagged voided."""
+    _refund(client, payment, tx_id=tx_id, cents=cents, of=of)
+    _callback(client, payment, success=True, tx_id=of, amount_cents=cents, has_parent_transaction=True,
+              is_voided=True, parent_transaction=1)
+
+
+def _corrections():
+    return list(OutboundEmail.objects.filter(subject__startswith="Correction").order_by("pk"))
+
+
+def test_a_refund_voided_after_its_mail_queues_one_correction_naming_the_amount_not_coming_back(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650, E£100 and then E£200 of it refunded, the customer told of each
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=3, cents=20000)
+    assert OutboundEmail.objects.count() == 2
+    # when the E£200 refund is voided in Paymob
+    _void_refund(client, payment, tx_id=4, of=3, cents=20000)
+    # then the customer gets one correction: those E£200 are not coming back, E£100 is
+    correction, = _corrections()
+    assert (correction.to, correction.language) == (order.email, "en")
+    assert correction.subject == f"Correction: a refund for your order {order.number} was cancelled"
+    assert (f"The refund of E£200.00 for your order {LRI}{order.number}{PDI} that we wrote to you about was "
+            "cancelled: that E£200.00 will not be returned to your card after all.") in correction.text
+    assert "E£100.00 of your order's E£650.00 has now been refunded." in correction.text
+    assert "We have refunded" not in correction.text and OutboundEmail.objects.count() == 3
+    assert Order.objects.get().refunded_amount == 100
+    # when Paymob reports the void again (both its callbacks replayed)
+    _void_refund(client, payment, tx_id=4, of=3, cents=20000)
+    # then nothing more is queued
+    assert OutboundEmail.objects.count() == 3
+
+
+def test_the_only_refund_voided_corrects_it_to_nothing_returned_in_arabic(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order placed in Arabic, E£325 of it refunded and the customer told
+    payment, order = _paid_order(client, api, make_product, checkout_body, language="ar")
+    Order.objects.update(whatsapp_opt_in=True)
+    _refund(client, payment, tx_id=2, cents=32500)
+    OutboundWhatsApp.objects.all().delete()
+    # when that refund is voided, and the void replayed
+    _void_refund(client, payment, tx_id=3, of=2, cents=32500)
+    _void_refund(client, payment, tx_id=3, of=2, cents=32500)
+    # then one Arabic correction, right to left, naming the E£325 that will not come back, and nothing returned
+    correction = OutboundEmail.objects.order_by("pk").last()
+    assert OutboundEmail.objects.count() == 2
+    assert correction.language == "ar" and 'dir="rtl"' in correction.html
+    assert correction.subject == f"تصحيح: أُلغي استرداد مبلغ من طلبك رقم {LRI}{order.number}{PDI}"
+    assert (f"أُلغي استرداد مبلغ 325.00\u00a0ج.م عن طلبك رقم {LRI}{order.number}{PDI} الذي راسلناك بشأنه، "
+            "فلن يُعاد مبلغ 325.00\u00a0ج.م هذا إلى بطاقتك.") in correction.text
+    assert "نعتذر عن هذا الالتباس" in correction.text
+    assert "أُعيد حتى الآن" not in correction.text and "E£" not in correction.text
+    assert Order.objects.get().refunded_amount == 0
+    # and the WhatsApp update the customer asked for says the same, once
+    message, = OutboundWhatsApp.objects.all()
+    assert "فلن يُعاد مبلغ 325.00\u00a0ج.م هذا إلى بطاقتك." in message.text
