@@ -143,6 +143,7 @@ def test_support_is_told_its_print_limit_instead_of_offered_a_print_it_would_be_
     page = signed_in(new_page, live_server, support, viewport=viewport)
     page.goto(f"{prefix}/admindash/orders")
     page.locator('[data-island="admin-orders"][data-mounted="true"]').wait_for()
+    page.get_by_text("Customer 10").first.wait_for()  # the rows are in: selecting all before selects nothing
     page.locator('[data-island="admin-orders"] input[type="checkbox"]:visible').first.check()
     page.get_by_text("Print at most 10 orders at a time" if language == "en"
                      else "اطبع 10 طلبات على الأكثر").wait_for()
