@@ -7,6 +7,7 @@ esbuild are missing.
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,8 +23,9 @@ def node_results(source, tmp_path, name, *, env=None):
     esbuild = ROOT / "node_modules" / ".bin" / "esbuild"
     if not node or not esbuild.exists():
         pytest.skip("node and esbuild are needed")
-    # the entry sits at the project root so that ./static_src/… resolves; one file per test run
-    entry = ROOT / f".{name}-{tmp_path.name}.mjs"
+    # the entry sits at the project root so that ./static_src/… resolves; one file per test run (tmp_path's
+    # name is cut short and counted per xdist worker: two workers' tests could share it)
+    entry = ROOT / f".{name}-{tmp_path.name}-{secrets.token_hex(6)}.mjs"
     bundle = tmp_path / "check.mjs"
     entry.write_text(source)
     try:
