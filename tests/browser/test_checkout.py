@@ -277,22 +277,6 @@ def test_a_signed_in_customer_checks_out_with_a_coupon_and_cash_on_delivery(new_
     assert page.get_by_test_id("order-total").text_content() == "E£600.00"
 
 
-@pytest.fixture
-def fake_paymob(settings):
-    from orders.tests.payments.fake_paymob import FakePaymob
-
-    fake = FakePaymob().start()
-    settings.PAYMENT_PROVIDER = "paymob"
-    settings.PAYMOB_BASE_URL = fake.url
-    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
-    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
-    settings.PAYMOB_API_KEY = ""  # no inquiry: the callback and the signed redirect must do it
-    settings.PAYMOB_HMAC_SECRET = fake.hmac_secret
-    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
-    yield fake
-    fake.stop()
-
-
 @pytest.mark.parametrize("button, state, paid", [("Pay", "success", True), ("Decline", "failed", False)])
 def test_a_guest_pays_by_card_on_the_fake_paymob_page(new_page, screenshot, teas, fake_paymob, button, state, paid):
     # given

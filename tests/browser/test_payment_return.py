@@ -35,20 +35,11 @@ def test_a_return_without_a_payment_id_fails_without_claiming_anything(new_page,
 
 
 @pytest.fixture
-def kiosk_paymob(settings):
-    from orders.tests.payments.fake_paymob import FakePaymob
+def kiosk_paymob(settings, fake_paymob):
     from orders.tests.payments.test_kiosk_pending import KIOSK
 
-    fake = FakePaymob().start()
-    settings.PAYMENT_PROVIDER = "paymob"
-    settings.PAYMOB_BASE_URL = fake.url
-    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
-    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
-    settings.PAYMOB_API_KEY = ""
-    settings.PAYMOB_HMAC_SECRET = "test_hmac_secret"
-    settings.PAYMOB_INTEGRATION_IDS = ["4097558", str(KIOSK)]
-    yield fake
-    fake.stop()
+    settings.PAYMOB_INTEGRATION_IDS = [*settings.PAYMOB_INTEGRATION_IDS, str(KIOSK)]
+    return fake_paymob
 
 
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")], ids=["en", "ar"])
