@@ -94,9 +94,20 @@ class User(AbstractUser):
         return not self.is_staff
 
     @property
+    def staff_role(self):
+        """The role the dashboard's rights come from: `role`, or the Owner's for a superuser without one.
+
+        `createsuperuser` makes the Owner (ShopUserManager); a superuser made otherwise (the superuser box
+        ticked in Django's admin, an account older than roles) is the same most powerful account, which
+        Django's admin lets do anything, the roles too. With no role it had no dashboard at all, so it
+        could not turn two-step sign-in on, which only the dashboard does.
+        """
+        return self.role or (Role.OWNER if self.is_superuser else "")
+
+    @property
     def is_staff_member(self):
-        """A staff account that may use the dashboard now: active, with a role."""
-        return bool(self.is_active and self.is_staff and self.role)
+        """A staff account that may use the dashboard now: active, with a role (a superuser's is the Owner's)."""
+        return bool(self.is_active and self.is_staff and self.staff_role)
 
     @property
     def display_name(self):

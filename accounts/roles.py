@@ -63,7 +63,7 @@ BULK_CAPS = {
 
 def bulk_cap(user: Any, what: str, default: int) -> int:
     """The most `user` may take at once of `what` (BULK_CAPS), never more than the dashboard's `default`."""
-    return min(default, BULK_CAPS.get(getattr(user, "role", None), {}).get(what, default))
+    return min(default, BULK_CAPS.get(getattr(user, "staff_role", None), {}).get(what, default))
 
 
 def is_staff_member(user: Any) -> bool:
@@ -75,7 +75,7 @@ def has_permission(user: Any, area: str, action: str = "view") -> bool:
     """Whether `user` may do `action` in `area`."""
     if not is_staff_member(user):
         return False
-    return action in MATRIX.get(user.role, {}).get(area, frozenset())
+    return action in MATRIX.get(user.staff_role, {}).get(area, frozenset())
 
 
 def permissions_for(role: str) -> dict[str, list[str]]:

@@ -37,7 +37,9 @@ NEVER = datetime(2000, 1, 1, tzinfo=UTC)  # the mark before the first summary
 
 
 def _staff():
-    return User.objects.filter(is_staff=True, is_active=True).exclude(role="").exclude(email="").order_by("pk")
+    # a superuser without a role has the Owner's (User.staff_role)
+    return (User.objects.filter(is_staff=True, is_active=True).exclude(role="", is_superuser=False)
+            .exclude(email="").order_by("pk"))
 
 
 def stock_alert_recipients():

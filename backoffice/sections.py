@@ -73,5 +73,5 @@ def sidebar_for(user):
     """The sections this staff member sees in the sidebar."""
     return [
         s for s in SECTIONS
-        if can_open(user, s) and (not s.owner_only_in_sidebar or user.role == Role.OWNER)
+        if can_open(user, s) and (not s.owner_only_in_sidebar or user.staff_role == Role.OWNER)
     ]

@@ -66,9 +66,9 @@ def dashboard(request, section=""):
     allowed = can_open(user, active)
     props = {
         "section": active.slug,
-        "role": user.role,
+        "role": user.staff_role,
         "username": user.username,
-        "permissions": permissions_for(user.role),
+        "permissions": permissions_for(user.staff_role),
         # orders one print run may hold (accounts.roles.BULK_CAPS): the print buttons say so past it
         "printMost": bulk_cap(user, "print_orders", MAX_ORDERS),
         "language": get_language(),
@@ -86,7 +86,7 @@ def dashboard(request, section=""):
         "sidebar": sidebar_for(user),
         "props": props,
         "island": f"admin-{active.slug}",
-        "role_label": ROLE_LABELS.get(user.role, user.role),
+        "role_label": ROLE_LABELS.get(user.staff_role, user.staff_role),
     }
     response = render(request, "backoffice/dashboard.html", context, status=200 if allowed else 403)
     if active.slug == "external-products" and allowed:

@@ -45,8 +45,8 @@ class AdminLoginApi(APIView):
                                   code=data.validated_data["code"])
         if user is None:
             raise ShopError(_("Invalid username or password"), status=401)
-        response = Response(self.AdminLoginOutputSerializer({"username": user.username, "role": user.role,
-                                                             "session_token": key}).data)
+        response = Response(self.AdminLoginOutputSerializer({"username": user.username,
+                                                             "role": user.staff_role, "session_token": key}).data)
         add_never_cache_headers(response)  # it holds the bearer token: no browser or proxy keeps it
         return response
 
@@ -86,8 +86,8 @@ class AdminVerifyApi(StaffApi):
     )
     def get(self, request):
         user = request.user
-        return Response({"valid": True, "username": user.username, "role": user.role,
-                         "permissions": permissions_for(user.role)})
+        return Response({"valid": True, "username": user.username, "role": user.staff_role,
+                         "permissions": permissions_for(user.staff_role)})
 
 
 urlpatterns = [

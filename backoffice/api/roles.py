@@ -39,7 +39,7 @@ class StaffOutputSerializer(serializers.Serializer):
         return two_step_enabled(user) if on is None else on
 
     def get_role_label(self, user) -> str:
-        return str(ROLE_LABELS.get(user.role, user.role))
+        return str(ROLE_LABELS.get(user.staff_role, user.staff_role))
 
     def get_is_owner(self, user) -> bool:
         return user.role == Role.OWNER or user.is_superuser

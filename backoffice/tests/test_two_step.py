@@ -594,3 +594,52 @@ def test_turning_it_on_with_a_token_keeps_that_token(manager, password):
     assert response.status_code == 200
     assert api.get("/api/admin/verify").status_code == 200
     assert Client().get("/api/admin/verify", HTTP_AUTHORIZATION=f"Bearer {other}").status_code == 401
+
+
+@pytest.fixture
+def root(django_user_model):
+    """A superuser with no role: made in Django's admin by ticking "superuser status", or before roles
+    existed (`createsuperuser` gives the Owner's role)."""
+    return django_user_model.objects.create_user(username="root", email="root@staff.example", password=PASSWORD,
+                                                 is_staff=True, is_superuser=True, role="")
+
+
+@pytest.mark.django_db
+def test_a_superuser_without_a_role_turns_it_on_as_an_owner_does(client, root, password):
+    # given: the superuser signs in where the Owner does and opens the Roles screen's two-step section
+    signed_in = client.post("/api/admin/login", {"username": "root", "password": password}, content_type=JSON)
+    assert signed_in.status_code == 200 and signed_in.json()["role"] == "owner"
+    assert client.get("/admindash/roles").status_code == 200
+    assert client.get("/api/admin/verify").json()["permissions"]["system"]
+    assert client.get("/api/admin/two-step").json() == {"enabled": False, "recoveryCodesLeft": 0}
+    # when: the set-up and a code from the app, with the password
+    setup = client.post("/api/admin/two-step/setup")
+    assert setup.status_code == 200 and setup.json()["uri"].startswith("otpauth://totp/")
+    device = TOTPDevice.objects.get(user=root)
+    confirmed = client.post("/api/admin/two-step/confirm", {"code": _code(device), "password": password},
+                            content_type=JSON)
+    # then: on, with its recovery codes, and the password alone opens nothing any more, here or in Django's admin
+    assert confirmed.status_code == 200 and len(confirmed.json()["recoveryCodes"]) == RECOVERY_CODES
+    assert two_step_enabled(root)
+    assert AuditEntry.objects.filter(action="staff.two_step_on", target_id=str(root.pk)).exists()
+    other = Client()
+    refused = other.post("/api/admin/login", {"username": "root", "password": password}, content_type=JSON)
+    assert refused.status_code == 401 and refused.json()["field"] == "code"
+    other.post("/django-admin/login/", {"username": "root", "password": password, "next": "/django-admin/"})
+    assert other.get("/django-admin/").status_code == 302
+    device.refresh_from_db()
+    device.last_t -= 1  # the set-up used the current code, which the app refuses twice
+    device.save(update_fields=["last_t"])
+    assert other.post("/api/admin/login", {"username": "root", "password": password, "code": _code(device)},
+                      content_type=JSON).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_superuser_without_a_role_has_the_owners_dashboard(client, root):
+    # given
+    client.force_login(root)
+    # when
+    page = client.get("/admindash/settings")
+    # then: every section the Owner has, and the Owner's rights in the API
+    assert page.status_code == 200
+    assert client.get("/api/admin/users/admin").status_code == 200

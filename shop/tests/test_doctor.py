@@ -300,3 +300,20 @@ def test_migrations_not_applied_after_an_upgrade_fail(production, capsys, latest
     # then
     problem = next(line for line in out.splitlines() if line.startswith("PROBLEM") and " database:" in line)
     assert code == 1 and "manage.py migrate" in problem and "otp_totp" in problem and "shop" in problem
+
+
+def test_a_superuser_without_a_role_and_without_two_step_sign_in_is_named_as_an_owner_is(production, capsys):
+    # given a superuser with no role (the superuser box ticked in Django's admin): it has the Owner's dashboard
+    # (User.staff_role), where it turns two-step sign-in on as the Owner does
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from accounts.models import User
+
+    root = User.objects.create_user(username="root", email="root@staff.example", password="x", is_staff=True,
+                                    is_superuser=True, role="")
+    # when
+    note = next(line for line in _doctor(capsys)[1].splitlines() if line.startswith("note") and " sign-in:" in line)
+    # then
+    assert "Two-step sign-in is off for root (" in note
+    TOTPDevice.objects.create(user=root, name="authenticator", confirmed=True)
+    assert " sign-in:" not in _doctor(capsys)[1]

@@ -124,3 +124,30 @@ def test_the_owner_resets_a_lost_phone(new_page, live_server, owner, manager, sc
     # then
     expect(row.get_by_text(st["twoStepOff"], exact=True)).to_be_visible()
     assert not TOTPDevice.objects.filter(user=manager).exists()
+
+
+def test_a_superuser_without_a_role_turns_it_on_from_the_roles_screen(new_page, live_server, django_user_model,
+                                                                      password):
+    # given: a superuser with no role (the superuser box ticked in Django's admin) signs in at /adminauth
+    root = django_user_model.objects.create_user(username="root", email="root@staff.example", password=password,
+                                                 is_staff=True, is_superuser=True, role="")
+    st = _strings("en", "admin-roles")
+    page = new_page(viewport=DESKTOP, locale="en")
+    open_island(page, "/adminauth", "admin-login")
+    page.locator("#admin-username").fill("root")
+    page.locator("#admin-password").fill(password)
+    page.locator(".admin-auth__submit").click()
+    expect(page).to_have_url(re.compile(r"/admindash$"))
+    # when: from the header's account link to the Roles screen's two-step section, as the Owner does
+    page.locator("[data-account-security]").click()
+    page.locator('[data-island="admin-roles"][data-mounted="true"]').wait_for()
+    page.get_by_role("button", name=st["twoStepTurnOn"]).click()
+    expect(page.locator(".admin-two-step__qr svg")).to_be_visible()
+    device = TOTPDevice.objects.get(user=root)
+    page.get_by_label(st["password"]).fill(password)
+    page.get_by_label(st["twoStepCode"]).fill(_code(device))
+    page.get_by_role("button", name=st["twoStepConfirm"]).click()
+    # then: on, and the recovery codes shown once
+    expect(page.locator(".admin-two-step__codes li")).to_have_count(10)
+    device.refresh_from_db()
+    assert device.confirmed
