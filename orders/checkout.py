@@ -1,6 +1,7 @@
 """Placing an order: validate the form, then one transaction that recomputes
 every amount, takes the stock, counts the coupon and snapshots the lines."""
 
+import math
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,7 +19,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 
@@ -57,7 +58,7 @@ from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
 from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
-from orders.selectors import UNPAID_LIFETIME, open_cod_orders_count, unpaid_orders_count
+from orders.selectors import UNPAID_LIFETIME, kiosk_orders_held_count, open_cod_orders_count, unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
@@ -349,13 +350,31 @@ def _quantities(items: Iterable[Mapping[str, Any]]) -> dict[int, int]:
     return wanted
 
 
+# orders awaiting cash at an Aman or Masary outlet that one visitor (session, address or customer) may hold
+# at once. They are counted apart from the store's limit of unpaid card orders: a shopper who chose to pay at a
+# kiosk has not abandoned a card attempt, and theirs is held for a day, not 30 minutes (README, "Decisions")
+KIOSK_ORDERS_HELD_MAX = 3
+
+
 def unpaid_limit_check(*, session_key: str, client_ip: str | None, user: User | AnonymousUser | None) -> None:
-    """Refuse another order while this visitor already holds the store's limit of unpaid ones."""
+    """Refuse another order while this visitor already holds the store's limit of unpaid card orders, or
+    KIOSK_ORDERS_HELD_MAX orders awaiting cash at a kiosk."""
     limit = store_settings_get().max_unpaid_orders
     if unpaid_orders_count(session_key=session_key, client_ip=client_ip, user=user) >= limit:
         raise CheckoutError(
             _("You have too many unpaid orders. Please pay for one or wait 30 minutes before ordering again."),
             status=429, code="too_many_unpaid",
+        )
+    if kiosk_orders_held_count(session_key=session_key, client_ip=client_ip, user=user) >= KIOSK_ORDERS_HELD_MAX:
+        hours = settings.PAYMOB_PENDING_HOURS
+        raise CheckoutError(
+            ngettext("You have orders waiting for your cash at an Aman or Masary outlet. Please pay for one with "
+                     "its reference before ordering again; unpaid, each is cancelled %(hours)s hour after it "
+                     "was placed.",
+                     "You have orders waiting for your cash at an Aman or Masary outlet. Please pay for one with "
+                     "its reference before ordering again; unpaid, each is cancelled %(hours)s hours after it "
+                     "was placed.", math.ceil(hours)) % {"hours": f"{hours:g}"},
+            status=429, code="too_many_kiosk",
         )
 
 

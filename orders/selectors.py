@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
@@ -115,11 +115,28 @@ def _placed_by(*, session_key: str = "", client_ip: str | None = None,
     return who
 
 
+def _reported_pending() -> Exists:
+    """Whether an order's payment was reported pending (a kiosk reference): order_pending_report in SQL."""
+    return Exists(PaymentEvent.objects.filter(payment__order=OuterRef("pk"), payment__status=PaymentStatus.AWAITING,
+                                              kind__endswith="-pending"))
+
+
 def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
                         user: AbstractBaseUser | AnonymousUser | None = None) -> int:
-    """Orders placed and still waiting for their payment by this session, address or customer."""
+    """Orders placed and still waiting for their payment by this session, address or customer: card attempts,
+    each held 30 minutes. Not those awaiting cash at a kiosk (kiosk_orders_held_count), held a day."""
     who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
-    return Order.objects.filter(who, status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING).count()
+    return Order.objects.filter(who, ~_reported_pending(), status=OrderStatus.PENDING,
+                                payment_status=PaymentStatus.AWAITING).count()
+
+
+def kiosk_orders_held_count(*, session_key: str = "", client_ip: str | None = None,
+                            user: AbstractBaseUser | AnonymousUser | None = None) -> int:
+    """Orders placed by this session, address or customer that await cash at an Aman or Masary outlet
+    (order_awaits_kiosk_cash), each held PAYMOB_PENDING_HOURS."""
+    who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
+    return Order.objects.filter(who, _reported_pending(), status=OrderStatus.PENDING,
+                                payment_status=PaymentStatus.AWAITING).count()
 
 
 def open_cod_orders_count(*, session_key: str = "", user: AbstractBaseUser | AnonymousUser | None = None,

@@ -10,10 +10,12 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from orders.checkout import KIOSK_ORDERS_HELD_MAX
 from orders.models import Order, OrderStatusChange, Payment
 from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
 from orders.tracking import tracking_path
+from shop.store_settings import store_settings_get, store_settings_update
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +252,49 @@ def test_a_kiosk_order_paid_at_the_outlet_is_not_said_to_wait(make_product, chec
     body = shopper.get(f"/api/payment/verify/{payment.payment_id}").json()
     # then it is confirmed, not waiting
     assert body["confirmed"] is True and "awaitingCash" not in body
+
+
+INTENTION = "/api/payment/create-intention"
+
+
+def _order_again(shopper, tea, checkout_body, *, language="en"):
+    shopper.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, content_type="application/json")
+    return shopper.post(INTENTION, checkout_body(paymentMethod="card"), content_type="application/json",
+                        HTTP_ACCEPT_LANGUAGE=language)
+
+
+def test_an_order_awaiting_cash_at_a_kiosk_does_not_hold_back_the_shoppers_next_order(make_product, checkout_body):
+    # given a shop that allows one unpaid card order, and a shopper whose card order awaits their cash at an
+    # Aman outlet (held 24 hours, not the 30 minutes of an abandoned card attempt)
+    store_settings_update(max_unpaid_orders=1)
+    shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    # when they order again
+    response = _order_again(shopper, make_product(stock=10), checkout_body)
+    # then it is placed
+    assert response.status_code == 201, response.content
+    # and a second card attempt left unpaid still counts toward the card limit
+    refused = _order_again(shopper, make_product(stock=10), checkout_body)
+    assert refused.status_code == 429 and "30 minutes" in refused.json()["message"]
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ("Aman or Masary", "24 hours")), ("ar", ("أمان أو مصاري", "24 ساعة"))])
+def test_orders_awaiting_cash_at_a_kiosk_have_their_own_cap(make_product, checkout_body, language, words):
+    # given a shopper with as many kiosk orders awaiting cash as one visitor may hold, each from a new session
+    # on one address (a bot without cookies), under a card limit they do not reach
+    for _ in range(KIOSK_ORDERS_HELD_MAX):
+        payment, _tea = _card_order(make_product, checkout_body)
+        assert _callback(_kiosk_transaction(payment, tx_id=880001 + payment.pk)).status_code == 200
+    assert store_settings_get().max_unpaid_orders > 0
+    # when one more order is placed from that address
+    response = _order_again(Client(), make_product(stock=10), checkout_body, language=language)
+    # then it is refused, saying why and what to do, in the shopper's language
+    assert response.status_code == 429
+    body = response.json()
+    assert all(word in body["message"] for word in words) and "30" not in body["message"]
+    assert Order.objects.count() == KIOSK_ORDERS_HELD_MAX
+    # and once one of them is paid at the outlet, the next order is placed
+    paid = Payment.objects.order_by("pk").first()
+    assert _callback(_kiosk_transaction(paid, tx_id=880001 + paid.pk, pending=False, success=True)).status_code == 200
+    assert _order_again(Client(), make_product(stock=10), checkout_body).status_code == 201
