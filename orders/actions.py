@@ -288,12 +288,9 @@ def order_refunded_unshipped(*, order: Order) -> None:
 def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
     """Part of a paid order's money was returned (a partial refund in the provider's dashboard; `returned`:
     all of it so far): the order stays paid, revenue counts only what it kept (`refunded_amount`), and the
-    refund is recorded for staff in the audit log, and the customer told (order_refund_record)."""
+    change is recorded for staff in the audit log, and the customer told (order_refund_record)."""
     order_refund_record(order=order, returned=returned)
     logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
-    audit_record(actor=None, action="order.partly_refunded", target=order,
-                 details=f"{order.number}: {returned} of {order.total_amount} EGP returned through the payment "
-                         f"provider; the rest stays paid.")
 
 
 def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False) -> None:
@@ -303,7 +300,8 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
     reported again (a replayed callback, the success that settles refunds reported before it) adds nothing
     and tells nothing. A refund voided afterwards lowers the total: the customer, told of it when it was
     made, gets one correction naming the amount that will not come back after all (once per void: a
-    replayed void reports the same total again)."""
+    replayed void reports the same total again). Every change of the total, up or down, writes one audit
+    entry here, whichever report made it, so none goes unrecorded for staff."""
     with transaction.atomic():
         locked = _locked(order)
         added = returned - locked.refunded_amount
@@ -314,6 +312,24 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
             order_refund_send(order=locked, amount=added, refunded=returned)
         elif added < 0:
             order_refund_void_send(order=locked, amount=-added, refunded=returned)
+        if added:
+            _refund_audit(locked, added=added, in_full=in_full)
+
+
+def _refund_audit(order: Order, *, added: Decimal, in_full: bool) -> None:
+    """The audit entry of a change of `order`'s refunded total (`refunded_amount`, already changed) by
+    `added`: a refund of part of it, a refund completing all of it (`in_full`), or a refund voided."""
+    total, returned = order.total_amount, order.refunded_amount
+    if added < 0:
+        action, details = "order.refund_voided", (f"a refund of {-added} EGP was voided in the payment provider; "
+                                                  f"{returned} of {total} EGP is returned now.")
+    elif in_full:
+        action, details = "order.refunded", (f"{added} EGP returned through the payment provider; all of its "
+                                             f"{total} EGP is refunded now.")
+    else:
+        action, details = "order.partly_refunded", (f"{returned} of {total} EGP returned through the payment "
+                                                    f"provider; the rest stays paid.")
+    audit_record(actor=None, action=action, target=order, details=f"{order.number}: {details}")
 
 
 def order_refund_to_check(*, order: Order, note: str) -> None:

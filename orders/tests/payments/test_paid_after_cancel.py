@@ -451,6 +451,54 @@ def test_a_full_refund_voided_afterwards_is_flagged(client, api, make_product, c
     assert Payment.objects.get().status == PaymentStatus.REFUNDED and _flagged()
 
 
+def _void(client, payment, *, tx_id, of, cents):
+    """Paymob's void of refund `of` (returning `cents`), replayed: its own transaction, a child of the refund,
+    and the refund sent again flagged voided, each sent twice."""
+    for _ in range(2):
+        _refund(client, payment, tx_id=tx_id, cents=cents, of=of)
+        _callback(client, payment, success=True, tx_id=of, amount_cents=cents, has_parent_transaction=True,
+                  is_voided=True, parent_transaction=1)
+
+
+def _audited(action):
+    """The details of each audit entry `action`, oldest first, without the order number that opens them."""
+    return [entry.details.split(": ", 1)[1] for entry in AuditEntry.objects.filter(action=action).order_by("pk")]
+
+
+@pytest.mark.parametrize("voided", ["the only refund", "one of two refunds"])
+def test_a_refund_voided_is_audited_once_whatever_it_leaves_returned(
+        client, api, make_product, checkout_body, fake_paymob, voided):
+    # given a paid order of E£650, E£100 of it refunded, and E£200 more (or not)
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=10000)
+    last, cents = (2, 10000) if voided == "the only refund" else (3, 20000)
+    if voided == "one of two refunds":
+        _refund(client, payment, tx_id=3, cents=20000)
+    refunds_audited = _audited("order.partly_refunded")
+    # when the last refund is voided in Paymob, and the void replayed
+    _void(client, payment, tx_id=4, of=last, cents=cents)
+    # then one audit entry records it: the amount that stays with the shop, and what is returned now
+    left = {"the only refund": "0.00", "one of two refunds": "100.00"}[voided]
+    assert _audited("order.refund_voided") == [
+        f"a refund of {cents // 100}.00 EGP was voided in the payment provider; {left} of 650.00 EGP is returned now."]
+    assert _audited("order.partly_refunded") == refunds_audited  # a void is no refund
+    assert Order.objects.get().refunded_amount == Decimal(left)
+
+
+def test_a_full_refund_of_a_delivered_order_is_audited_once(client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650, delivered, E£100 of it refunded
+    payment = _paid(client, api, make_product, checkout_body)
+    Order.objects.update(status=OrderStatus.DELIVERED)
+    _refund(client, payment, tx_id=2, cents=10000)
+    # when the other E£550 is refunded, and that refund's callback replayed
+    _refund(client, payment, tx_id=3, cents=55000)
+    _refund(client, payment, tx_id=3, cents=55000)
+    # then the audit log has that refund too (no flag records it: the order is no longer to ship)
+    assert _audited("order.refunded") == [
+        "550.00 EGP returned through the payment provider; all of its 650.00 EGP is refunded now."]
+    assert not AuditEntry.objects.filter(action="order.refunded_unshipped").exists()
+
+
 @pytest.mark.parametrize("claimed", [65000, "650.00", "²"], ids=["all of it", "not a number", "a digit that is not"])
 def test_a_refund_total_the_signature_does_not_cover_never_refunds_a_payment(
         client, api, make_product, checkout_body, fake_paymob, claimed):
