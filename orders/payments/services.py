@@ -184,7 +184,8 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
     transactions it totals come on their own. Anything else is flagged on the order for staff to check
     in Paymob, and changes nothing else: a return for a payment not recorded as paid (its success
     callback missed: settled once it is), a refund of a transaction that is neither, or a void of a
-    refund after the payment was refunded in full.
+    refund after the payment was refunded in full (that one also lowers what the order records as returned,
+    and the customer is told: _full_refund_voided).
     """
     paid_by = locked.transaction_id if locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED) else None
     if result.returns == "refund" and not result.success:
@@ -196,13 +197,26 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
         _returns_settle(locked, voided=True)
         return
     voids_a_refund = paid_by is not None and result.returns_transaction in _refunds(locked, paid_by)
-    # a refund voided after the payment was refunded in full puts money back that the shop thinks returned
     if result.returns == "refund" and paid_by is not None and (
             result.returns_transaction == paid_by or (voids_a_refund and locked.status == PaymentStatus.PAID)):
         _returns_settle(locked)
         return
     order_refund_to_check(order=locked.order, note=f"{result.returns} {result.transaction_id} "
                                                    f"({result.amount_cents} piasters, payment {locked.status})")
+    if voids_a_refund and paid_by is not None and locked.status == PaymentStatus.REFUNDED:
+        _full_refund_voided(locked, paid_by)
+
+
+def _full_refund_voided(payment: Payment, paid_by: str) -> None:
+    """A refund of the refunded (held) `payment` voided afterwards: that money stays with the shop, which
+    thought it returned. The payment stays refunded for staff to check in the provider's dashboard (the
+    caller flags it), and the order records what its refunds still return, which tells the customer, told of
+    the refund, that its amount will not come back after all, and audits it (order_refund_record: once,
+    a replayed void adds nothing). Not when the payment's own transaction was voided: that returned it all."""
+    if payment.events.filter(transaction_id=f"{paid_by}/voided").exists():
+        return
+    returned = max(sum(_refunds(payment, paid_by).values()), 0)  # a refund voided twice returns nothing
+    order_refund_record(order=payment.order, returned=quantize(Decimal(returned) / 100))
 
 
 def _refunds(payment: Payment, paid_by: str) -> dict[str, int]:

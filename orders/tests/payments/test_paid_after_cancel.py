@@ -465,20 +465,21 @@ def _audited(action):
     return [entry.details.split(": ", 1)[1] for entry in AuditEntry.objects.filter(action=action).order_by("pk")]
 
 
-@pytest.mark.parametrize("voided", ["the only refund", "one of two refunds"])
+@pytest.mark.parametrize("voided", ["the only refund", "one of two refunds", "the refund completing all of it"])
 def test_a_refund_voided_is_audited_once_whatever_it_leaves_returned(
         client, api, make_product, checkout_body, fake_paymob, voided):
-    # given a paid order of E£650, E£100 of it refunded, and E£200 more (or not)
+    # given a paid order of E£650, E£100 of it refunded, and E£200 or all the other E£550 more (or not)
     payment = _paid(client, api, make_product, checkout_body)
     _refund(client, payment, tx_id=2, cents=10000)
-    last, cents = (2, 10000) if voided == "the only refund" else (3, 20000)
-    if voided == "one of two refunds":
-        _refund(client, payment, tx_id=3, cents=20000)
+    last, cents = {"the only refund": (2, 10000), "one of two refunds": (3, 20000),
+                   "the refund completing all of it": (3, 55000)}[voided]
+    if last == 3:
+        _refund(client, payment, tx_id=3, cents=cents)
     refunds_audited = _audited("order.partly_refunded")
     # when the last refund is voided in Paymob, and the void replayed
     _void(client, payment, tx_id=4, of=last, cents=cents)
     # then one audit entry records it: the amount that stays with the shop, and what is returned now
-    left = {"the only refund": "0.00", "one of two refunds": "100.00"}[voided]
+    left = {"the only refund": "0.00"}.get(voided, "100.00")
     assert _audited("order.refund_voided") == [
         f"a refund of {cents // 100}.00 EGP was voided in the payment provider; {left} of 650.00 EGP is returned now."]
     assert _audited("order.partly_refunded") == refunds_audited  # a void is no refund

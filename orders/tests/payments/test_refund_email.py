@@ -179,3 +179,47 @@ def test_the_only_refund_voided_corrects_it_to_nothing_returned_in_arabic(
     # and the WhatsApp update the customer asked for says the same, once
     message, = OutboundWhatsApp.objects.all()
     assert "فلن يُعاد مبلغ 325.00\u00a0ج.م هذا إلى بطاقتك." in message.text
+
+
+def test_a_full_refund_voided_afterwards_queues_one_correction_of_all_of_it(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full, the customer (who asked for WhatsApp updates) told
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    Order.objects.update(whatsapp_opt_in=True)
+    _refund(client, payment, tx_id=2)
+    OutboundWhatsApp.objects.all().delete()
+    # when that refund is voided in Paymob, and the void replayed
+    _void_refund(client, payment, tx_id=3, of=2, cents=65000)
+    _void_refund(client, payment, tx_id=3, of=2, cents=65000)
+    # then the customer gets one correction: the E£650 will not come back after all, and nothing is returned
+    correction, = _corrections()
+    assert (correction.to, correction.language) == (order.email, "en")
+    assert (f"The refund of E£650.00 for your order {LRI}{order.number}{PDI} that we wrote to you about was "
+            "cancelled: that E£650.00 will not be returned to your card after all.") in correction.text
+    assert "has now been refunded" not in correction.text and OutboundEmail.objects.count() == 2
+    # and the WhatsApp update says the same, once
+    message, = OutboundWhatsApp.objects.all()
+    assert "that E£650.00 will not be returned to your card after all." in message.text
+    # and the order records nothing returned, flagged for staff to check the payment in Paymob
+    voided = Order.objects.get()
+    assert voided.refunded_amount == 0 and "refund_to_check" in voided.attention_reasons
+
+
+def test_the_refund_completing_a_full_refund_voided_corrects_it_to_the_rest_in_arabic(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 placed in Arabic, E£100 and then the other E£550 refunded, the customer told
+    payment, order = _paid_order(client, api, make_product, checkout_body, language="ar")
+    _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=3, cents=55000)
+    assert OutboundEmail.objects.count() == 2
+    # when the E£550 refund is voided, and the void replayed
+    _void_refund(client, payment, tx_id=4, of=3, cents=55000)
+    _void_refund(client, payment, tx_id=4, of=3, cents=55000)
+    # then one Arabic correction names the E£550 that will not come back, and the E£100 that did
+    assert OutboundEmail.objects.count() == 3
+    correction = OutboundEmail.objects.order_by("pk").last()
+    assert correction.subject == f"تصحيح: أُلغي استرداد مبلغ من طلبك رقم {LRI}{order.number}{PDI}"
+    assert (f"أُلغي استرداد مبلغ 550.00\u00a0ج.م عن طلبك رقم {LRI}{order.number}{PDI} الذي راسلناك بشأنه، "
+            "فلن يُعاد مبلغ 550.00\u00a0ج.م هذا إلى بطاقتك.") in correction.text
+    assert "أُعيد حتى الآن 100.00\u00a0ج.م من إجمالي طلبك البالغ 650.00\u00a0ج.م." in correction.text
+    assert Order.objects.get().refunded_amount == 100
