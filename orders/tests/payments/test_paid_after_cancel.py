@@ -486,6 +486,28 @@ def test_a_refund_voided_is_audited_once_whatever_it_leaves_returned(
     assert Order.objects.get().refunded_amount == Decimal(left)
 
 
+@pytest.mark.parametrize("then", ["the payment voided", "the refund voided twice"])
+def test_a_void_after_a_full_refund_never_records_less_than_what_came_back(
+        client, api, make_product, checkout_body, fake_paymob, then):
+    # given a paid order of E£650, refunded in full: its transaction voided after E£100 was refunded, or one
+    # refund of all of it voided (its void told once)
+    payment = _paid(client, api, make_product, checkout_body)
+    if then == "the payment voided":
+        _refund(client, payment, tx_id=2, cents=10000)
+        _reported_again(client, payment, is_voided=True)
+    else:
+        _refund(client, payment, tx_id=2)
+        _void(client, payment, tx_id=3, of=2, cents=65000)
+    before = (Order.objects.get().refunded_amount, OutboundEmail.objects.count(), AuditEntry.objects.count())
+    # when Paymob reports (another) void of that refund
+    _refund(client, payment, tx_id=4, cents=10000 if then == "the payment voided" else 65000, of=2)
+    # then nothing more is recorded, mailed or audited than the flag for staff to check it
+    assert (Order.objects.get().refunded_amount, OutboundEmail.objects.count()) == before[:2]
+    assert AuditEntry.objects.count() == before[2] + 1 and _flagged()
+    assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
+    assert Order.objects.get().refunded_amount == (650 if then == "the payment voided" else 0)
+
+
 def test_a_full_refund_of_a_delivered_order_is_audited_once(client, api, make_product, checkout_body, fake_paymob):
     # given a paid order of E£650, delivered, E£100 of it refunded
     payment = _paid(client, api, make_product, checkout_body)
