@@ -90,3 +90,21 @@ def test_a_coupon_the_cart_no_longer_reaches_is_not_shown_but_kept_for_the_check
     assert _props(client.get("/cart"))["cart"]["discount"] == "0.00"
     # the checkout still has it typed, and says why when it is applied
     assert client.get("/checkout").context["props"]["prefill"]["couponCode"] == "SAVE50"
+
+
+@pytest.mark.parametrize("refused, message", [("NOSUCH", "Invalid coupon code"), ("OLD10", "This coupon has expired")])
+def test_a_refused_code_leaves_the_coupon_applied_before_applied(client, make_product, save50, refused, message):
+    # the checkout says the coupon applied before is still applied after a refusal (its summary is left showing,
+    # and it is the code the island sends to place the order): the server must keep it for the cart and checkout
+    Coupon.objects.create(code="OLD10", type="fixed", value=Decimal("10.00"), expiry_date="2020-01-01T00:00:00Z")
+    tea = make_product(price="300.00")
+    _cart_with_coupon(client, tea)
+    answer = client.post("/api/cart/summary", {"couponCode": refused}, content_type="application/json")
+    assert (answer.status_code, answer.json()["field"], answer.json()["message"]) == (400, "couponCode", message)
+    assert (client.get("/api/cart").json()["couponCode"], _props(client.get("/cart"))["cart"]["discount"]) == (
+        "SAVE50", "50.00")
+    props = client.get("/checkout").context["props"]
+    assert (props["prefill"]["couponCode"], props["cart"]["couponCode"], props["cart"]["discount"]) == (
+        "SAVE50", "SAVE50", "50.00")
+    assert client.post("/api/cart/summary", {"governorate": "Giza"}, content_type="application/json").json()[
+        "couponCode"] == "SAVE50"

@@ -304,9 +304,11 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           </div>
           {errorText("couponCode")}
           {/* "Coupon applied" at the field while the totals shown are the code's, not in a toast: on a phone a
-              toast covered the summary the coupon changed */}
+              toast covered the summary the coupon changed. While another code is typed, or was refused, the
+              server keeps the one applied before (its summary, and the order placed): the field says so */}
           <p className="field__hint" role="status">
-            {cart.couponCode && form.couponCode.trim().toUpperCase() === cart.couponCode && text.couponApplied}
+            {cart.couponCode && (form.couponCode.trim().toUpperCase() === cart.couponCode ? text.couponApplied
+              : t("checkout:couponStillApplied", { code: cart.couponCode }))}
           </p>
         </div>
         <OrderSummary cart={cart} showHint={false} />
