@@ -57,7 +57,7 @@ from orders.payments import get_provider, provider_for_method, wants_sandbox
 from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
-from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
+from orders.prefill import checkout_coupon_forget, checkout_coupon_remembered
 from orders.selectors import UNPAID_LIFETIME, kiosk_orders_held_count, open_cod_orders_count, unpaid_orders_count
 from orders.stock import InsufficientStock, stock_reserve
 from shop.errors import ShopError, camel_case
@@ -417,7 +417,8 @@ def _remember_order(request: HttpRequest | Request, order: Order) -> None:
     """Let this session (and only it) see the order on /thankyou and /payment/success."""
     numbers = [n for n in request.session.get("orders", []) if n != order.number][-9:]
     request.session["orders"] = numbers + [order.number]
-    checkout_coupon_remember(request=request, code="")  # used: the next checkout starts without it
+    # used: the next checkout starts without it, unless this order's payment fails (orders.drafts keeps it)
+    checkout_coupon_forget(request=request)
     if order.country == "EGY":
         shopper_governorate_remember(request, order.state)
 

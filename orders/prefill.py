@@ -5,10 +5,11 @@ island's field names. Sources, later ones winning field by field:
 
 1. the signed-in customer's account (name, e-mail, phone);
 2. a saved address: the one asked for (`?address=<id>` on /checkout), else the default;
-3. the coupon this session applied last (`checkout_coupon_remember`), so that leaving checkout for
-   the cart and coming back, or reloading, keeps the discount;
-4. what this session typed before a failed card payment (`orders.drafts`), which the shopper
-   expects to see again, with the coupon and payment method it chose.
+3. what this session typed before a failed card payment (`orders.drafts`), which the shopper
+   expects to see again, with the payment method it chose;
+4. the coupon this session applied last (`checkout_coupon_remembered`: the one applied since the
+   last order was placed, else that order's while it is unpaid), so that leaving checkout for the
+   cart and coming back, reloading, or coming back from a failed card payment keeps the discount.
 
 Only non-empty values override, and only known fields pass. Every field is
 answered (empty when nothing is known; country EGY), so the island needs no
@@ -24,6 +25,7 @@ from rest_framework.request import Request
 
 from accounts.addresses import address_default
 from accounts.models import Address, User
+from orders.drafts import SESSION_KEY as _DRAFT_KEY
 from orders.drafts import checkout_draft_get
 
 _COUPON_KEY = "checkout_coupon"
@@ -56,18 +58,38 @@ def checkout_saved_address(*, user: User | AnonymousUser | None, address_id: int
 
 
 def checkout_coupon_remember(*, request: HttpRequest, code: str) -> None:
-    """Keep the coupon the shopper applied (a valid one) for this session's next checkout; "" forgets it."""
-    if code and request.session.get(_COUPON_KEY) != code:
+    """Keep the coupon the shopper applied (a valid one) for this session's checkout and cart.
+
+    "" takes it off: kept as "" while a placed order's draft is in the session, whose coupon would
+    otherwise stand in for it (`checkout_coupon_remembered`).
+    """
+    if not code and _COUPON_KEY not in request.session and _DRAFT_KEY not in request.session:
+        return
+    if request.session.get(_COUPON_KEY) != code:
         request.session[_COUPON_KEY] = code
-    elif not code and _COUPON_KEY in request.session:
-        del request.session[_COUPON_KEY]
+
+
+def checkout_coupon_forget(*, request: HttpRequest | Request) -> None:
+    """Forget the coupon applied at checkout: an order was placed with it (its draft keeps it while unpaid)."""
+    request.session.pop(_COUPON_KEY, None)
 
 
 def checkout_coupon_remembered(*, request: HttpRequest | Request) -> str:
-    """The code of the coupon this session applied last at checkout ("" for none); the cart shows it too."""
+    """The code of the coupon this session applied last at checkout ("" for none); the cart shows it too.
+
+    Placing an order forgets the coupon applied (`checkout_coupon_forget`); until another is applied
+    or it is taken off, the coupon of that order's draft answers while the order is unpaid, so a
+    declined or abandoned card payment leaves the coupon on the cart and the checkout, and a paid
+    order leaves none for the next.
+    """
     session = getattr(request, "session", None)
-    code = session.get(_COUPON_KEY) if session is not None else None
-    return code if isinstance(code, str) else ""
+    if session is None:
+        return ""
+    if _COUPON_KEY in session:
+        code = session.get(_COUPON_KEY)
+        return code if isinstance(code, str) else ""
+    draft = checkout_draft_get(request=request)
+    return draft["couponCode"] if draft else ""
 
 
 def checkout_prefill(*, request: HttpRequest,
@@ -82,13 +104,14 @@ def checkout_prefill(*, request: HttpRequest,
     if address is not None:
         _merge(values, {form: getattr(address, field) for form, field in _ADDRESS_FIELDS.items()})
     session = getattr(request, "session", None)
-    remembered = checkout_coupon_remembered(request=request)
-    if remembered:
-        values["couponCode"] = remembered
     draft = checkout_draft_get(request=request) if session is not None else None
     if draft:
         _merge(values, draft)
-        values.update({name: draft[name] for name in ("couponCode", "paymentMethod") if draft.get(name)})
+        if draft.get("paymentMethod"):
+            values["paymentMethod"] = draft["paymentMethod"]
+    remembered = checkout_coupon_remembered(request=request)  # the draft's, unless applied or taken off since
+    if remembered:
+        values["couponCode"] = remembered
     if user is not None:  # a signed-in customer keeps the account's e-mail (checkout_validate insists)
         values["email"] = user.email
     return values, address

@@ -108,3 +108,57 @@ def test_a_refused_code_leaves_the_coupon_applied_before_applied(client, make_pr
         "SAVE50", "SAVE50", "50.00")
     assert client.post("/api/cart/summary", {"governorate": "Giza"}, content_type="application/json").json()[
         "couponCode"] == "SAVE50"
+
+
+def _card_order_with_coupon(client, tea, fake_paymob, *, paid):
+    """Place a card order with SAVE50 applied at checkout and have Paymob answer it (declined or paid), then
+    come back from Paymob's page as the shopper does (the return page and its verification)."""
+    from django.test import Client
+
+    from orders.models import Payment
+    from orders.payments.paymob import hmac_sign
+    from orders.tests.conftest import CHECKOUT
+    from orders.tests.payments.test_paymob_flow import _callback_body, _post_callback
+
+    _cart_with_coupon(client, tea)
+    placed = client.post("/api/payment/create-intention", {**CHECKOUT, "paymentMethod": "card",
+                                                           "couponCode": "SAVE50"}, content_type="application/json")
+    assert placed.status_code == 201, placed.content
+    payment = Payment.objects.get()
+    body = _callback_body(payment, success=paid)
+    assert _post_callback(Client(), body, hmac_sign(body["obj"], "test_hmac_secret")).status_code == 200
+    assert client.get(f"/payment/success?payment_id={payment.payment_id}").status_code == 200
+    assert client.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is paid
+    payment.order.refresh_from_db()
+    return payment.order
+
+
+def test_a_failed_card_payment_brings_its_coupon_back_to_the_cart(client, make_product, save50, fake_paymob):
+    # given a card order placed with SAVE50, its payment declined (the order cancelled, the coupon's use given back)
+    tea = make_product(price="300.00")
+    order = _card_order_with_coupon(client, tea, fake_paymob, paid=False)
+    assert (order.coupon_code, order.payment_status) == ("SAVE50", "failed")
+    # when the shopper goes to the cart (its lines are still there), then the coupon shows there again
+    body = client.get("/api/cart").json()
+    assert (body["couponCode"], body["discount"], body["total"]) == ("SAVE50", "50.00", "300.00")
+    assert _props(client.get("/cart"))["cart"]["couponCode"] == "SAVE50"
+    # as at the checkout the draft prefills
+    props = client.get("/checkout").context["props"]
+    assert (props["prefill"]["couponCode"], props["cart"]["discount"]) == ("SAVE50", "50.00")
+    # and a coupon applied since wins over the failed order's
+    Coupon.objects.create(code="SAVE10", type="fixed", value=Decimal("10.00"))
+    applied = client.post("/api/cart/summary", {"couponCode": "save10"}, content_type="application/json")
+    assert applied.status_code == 200
+    assert client.get("/checkout").context["props"]["prefill"]["couponCode"] == "SAVE10"
+    # and "Remove coupon" on the cart takes it off for the checkout too: the failed order's does not come back
+    client.post("/api/cart/summary", {"couponCode": ""}, content_type="application/json")
+    assert client.get("/api/cart").json()["couponCode"] == ""
+    assert "couponCode" not in client.get("/checkout").context["props"]["prefill"]
+
+
+def test_a_paid_card_order_leaves_no_coupon_for_the_next_cart(client, make_product, save50, fake_paymob):
+    tea = make_product(price="300.00")
+    _card_order_with_coupon(client, tea, fake_paymob, paid=True)
+    client.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, content_type="application/json")
+    assert client.get("/api/cart").json()["couponCode"] == ""
+    assert "couponCode" not in client.get("/checkout").context["props"]["prefill"]

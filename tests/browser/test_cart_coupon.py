@@ -53,3 +53,31 @@ def test_the_coupon_applied_at_checkout_shows_on_the_cart_and_comes_off_there(ne
     page.goto(f"{prefix}/checkout")
     page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
     assert page.input_value("#co-couponCode") == "" and page.locator(".summary__row--discount").count() == 0
+
+
+@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
+def test_the_coupon_of_a_declined_card_payment_shows_on_the_cart_again(new_page, screenshot, teas, locale, prefix,
+                                                                       lang):
+    from orders.models import Order, PaymentStatus
+    from tests.browser.test_payment_retry import decline_a_card_payment
+
+    Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    _add(page, teas[0], 1)  # E£300
+    # given a card payment declined for an order placed with the coupon applied at checkout
+    page.goto(f"{prefix}/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    page.fill("#co-couponCode", "save50")
+    page.locator(".coupon__row button").click()
+    page.locator(".summary__row--discount").wait_for()
+    decline_a_card_payment(page, prefix)
+    assert Order.objects.get().coupon_code == "SAVE50"
+    assert Order.objects.get().payment_status == PaymentStatus.FAILED
+    # when the shopper goes to the cart instead of trying again
+    page.goto(f"{prefix}/cart")
+    page.locator('[data-island="cart"][data-mounted="true"]').wait_for(state="attached")
+    # then the coupon, its discount and the total after it show, as the checkout will take them
+    assert "SAVE50" in page.locator(".cart-summary .summary__row--discount").inner_text()
+    assert page.get_by_test_id("summary-total").inner_text() == ("300.00\u00a0ج.م" if lang == "ar" else "E£300.00")
+    screenshot(page, f"cart-coupon-after-declined-card-{lang}-phone")
