@@ -188,8 +188,8 @@ def day_label(day: date | datetime, language: str) -> str:
     """"Sun 29 Nov" / "الأحد 29 نوفمبر": names in the language, Latin digits; the day number and its
     month joined by a no-break space, so that a line never ends with "1" and the next begins "Dec".
 
-    A datetime counts as the day it is in the shop's time zone (23:30 UTC is already tomorrow in Cairo).
-    """
+    A datetime counts as the day it is in the current time zone, the store's (shop.store_time: 23:30 UTC is
+    already tomorrow in Cairo)."""
     if isinstance(day, datetime):
         day = (timezone.localtime(day) if timezone.is_aware(day) else day).date()
     with translation.override(language):

@@ -3,16 +3,28 @@
 import logging.config
 import os
 
-from celery import Celery
+from celery import Celery, Task
 from celery.schedules import crontab
 from celery.signals import setup_logging
 from django.conf import settings
 
 from shop.config import run_or_explain
+from shop.store_time import store_time_active
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
 
-app = Celery("shop")
+
+class StoreTimeTask(Task):
+    """A job shows dates and times in the store's zone, as a request does (shop.store_time): the e-mails it
+    renders. One read of the store settings per job (from the shared cache; a job inside a request, run
+    eagerly, has them already)."""
+
+    def __call__(self, *args, **kwargs):
+        with store_time_active():
+            return super().__call__(*args, **kwargs)
+
+
+app = Celery("shop", task_cls=StoreTimeTask)
 run_or_explain(lambda: app.config_from_object("django.conf:settings", namespace="CELERY"))
 app.autodiscover_tasks()
 

@@ -81,6 +81,9 @@ MIDDLEWARE = [
     "shop.middleware.LazyMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "shop.middleware.MaintenanceModeMiddleware",
+    # dates and times shown in the store's zone (its `timezone` setting): after the maintenance check,
+    # which has read the settings
+    "shop.store_time.StoreTimeZoneMiddleware",
     # axes turns lockouts into responses
     "axes.middleware.AxesMiddleware",
     # last: it calls write views inside a transaction (see its docstring)
