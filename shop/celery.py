@@ -62,7 +62,9 @@ app.conf.beat_schedule = {
     "stock-alerts-sweep": _every(3600.0, "catalog.tasks.stock_alerts_sweep_task"),
     # WhatsApp messages: retries, and messages whose delivery task could not be queued
     "whatsapp-send-due": _every(60.0, "shop.tasks.whatsapp_send_due_task"),
-    # 07:00 Cairo time (CELERY_TIMEZONE); the job itself sends at most once a day
-    "daily-summary": {"task": "backoffice.tasks.daily_summary_task", "schedule": crontab(hour=7, minute=0)},
+    # every hour on the hour: the job sends from 07:00 in the store's zone (a setting; beat's zone,
+    # CELERY_TIMEZONE, is fixed), at most once a store day
+    "daily-summary": {"task": "backoffice.tasks.daily_summary_task", "schedule": crontab(minute=0),
+                      "options": {"expires": 3600.0}},
 }
 

@@ -9,13 +9,16 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from celery.schedules import crontab
 from django.utils import timezone
 
 from backoffice.alerts import daily_summary_send
 from backoffice.analytics import analytics_get, daily_sales
 from backoffice.api.fields import DayOrDateTimeField
 from backoffice.exports import orders_csv
+from backoffice.tasks import daily_summary_task
 from orders.models import Order
+from shop.celery import app
 from shop.store_settings import store_settings_update
 from tests.factories import make_order, make_product
 
@@ -142,3 +145,58 @@ def test_the_dashboard_names_the_store_zone_for_its_islands(client, owner):
     body = client.get("/admindash").content.decode()
     # then: lib/digits.js shows every date and time in it (tests/test_store_time_js.py)
     assert '<html lang="en" dir="ltr" data-store-zone="Asia/Dubai">' in body
+
+
+def _summary_hours(zone, day=date(2026, 11, 29)):
+    """The UTC hours of `day` at which beat's hourly daily-summary job sent a summary, with the store in `zone`."""
+    store_settings_update(timezone=zone)
+    sent = []
+    for hour in range(24):
+        now = datetime(day.year, day.month, day.day, hour, 0, tzinfo=UTC)
+        with time_machine.travel(now, tick=False):
+            if daily_summary_task.apply().get():
+                sent.append(hour)
+    return sent
+
+
+@pytest.fixture
+def summary_reader(owner):
+    owner.daily_summary = True
+    owner.save(update_fields=["daily_summary"])
+    return owner
+
+
+@pytest.mark.parametrize(("zone", "hour_utc"), [("Africa/Cairo", 5), ("UTC", 7), ("Asia/Dubai", 3),
+                                                ("Asia/Kolkata", 2)])
+def test_the_daily_summary_goes_at_seven_in_the_store_zone(summary_reader, zone, hour_utc):
+    # given: beat runs the job every hour, on the hour (of CELERY_TIMEZONE, Cairo)
+    # when: a day of hourly ticks (Kolkata, UTC+05:30: the tick at 01:00 UTC is 06:30 there, 02:00 UTC 07:30)
+    sent = _summary_hours(zone)
+    # then: the first tick from 07:00 in the store's zone sends it, and no other
+    assert sent == [hour_utc]
+
+
+def test_in_summer_time_the_summary_still_goes_at_seven(summary_reader):
+    # Egypt keeps summer time again since 2023: 07:00 in July is 04:00 UTC, not 05:00
+    assert _summary_hours("Africa/Cairo", day=date(2026, 7, 1)) == [4]
+
+
+def test_a_summary_missed_at_seven_goes_at_the_next_tick_and_only_once(summary_reader):
+    # given: the store in UTC, and no worker at 07:00 (the tick dropped)
+    store_settings_update(timezone="UTC")
+    with time_machine.travel(datetime(2026, 11, 29, 6, 0, tzinfo=UTC), tick=False):
+        assert daily_summary_task.apply().get() == 0  # before seven: nothing yet
+    # when: the worker is back for the 08:00 and 09:00 ticks
+    sent = []
+    for hour in (8, 9):
+        with time_machine.travel(datetime(2026, 11, 29, hour, 0, tzinfo=UTC), tick=False):
+            sent.append(daily_summary_task.apply().get())
+    # then
+    assert sent == [1, 0]
+
+
+def test_beat_asks_for_the_daily_summary_every_hour():
+    entry = app.conf.beat_schedule["daily-summary"]
+    # every hour on the hour: whatever the store's zone (even a half-hour one), one tick falls in its 7 o'clock
+    assert entry["schedule"] == crontab(minute=0)
+    assert entry["options"]["expires"] <= 3600  # a tick no worker took does not pile up
