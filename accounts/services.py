@@ -33,6 +33,9 @@ from shop.validation import (
     text_problem,
 )
 
+# a customer's e-mail address is also their username (accounts.backends), whose column holds 150 characters:
+# a longer address, well-formed as it may be, could not be stored (PostgreSQL answered 500)
+ACCOUNT_EMAIL_MAX = 150
 SESSION_LIFETIME = timedelta(hours=24)
 REMEMBER_ME_LIFETIME = timedelta(days=30)
 
@@ -108,7 +111,8 @@ def customer_errors(*, first_name: object, last_name: object, email: object, pas
     """
     first_name, last_name, email, password, phone = map(_text, (first_name, last_name, email, password, phone))
     errors = _text_errors(firstName=(first_name, NAME_MAX), lastName=(last_name, NAME_MAX),
-                          email=(email, EMAIL_MAX), phone=(phone, PHONE_MAX), password=(password, PASSWORD_MAX))
+                          email=(email, ACCOUNT_EMAIL_MAX), phone=(phone, PHONE_MAX),
+                          password=(password, PASSWORD_MAX))
     if errors:
         return errors
     if not (first_name or "").strip():

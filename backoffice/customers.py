@@ -5,13 +5,19 @@ from django.utils.translation import gettext as _
 
 from accounts.emails import email_changed_email
 from accounts.models import User
-from accounts.services import phone_invalid_message, phone_is_valid, phone_normalize, user_sessions_end
+from accounts.services import (
+    ACCOUNT_EMAIL_MAX,
+    phone_invalid_message,
+    phone_is_valid,
+    phone_normalize,
+    user_sessions_end,
+)
 from backoffice.audit import audit_changes, audit_record
 from shop.errors import ShopError
-from shop.validation import EMAIL_MAX, NAME_MAX, PHONE_MAX, clean_fields
+from shop.validation import NAME_MAX, PHONE_MAX, clean_fields
 
-# names and e-mail end up in mail headers: single line
-LIMITS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "email": EMAIL_MAX, "phone": PHONE_MAX}
+# names and e-mail end up in mail headers: single line; the e-mail is the customer's username too
+LIMITS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "email": ACCOUNT_EMAIL_MAX, "phone": PHONE_MAX}
 
 
 def _email_taken(email, *, exclude_pk=None):

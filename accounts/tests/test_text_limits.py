@@ -111,3 +111,38 @@ def test_a_reset_token_with_control_characters_is_an_invalid_link(client):
     # then
     assert response.status_code == 400
     assert response.json()["field"] == "token"
+
+
+# a well-formed address longer than the username column (150 characters): a customer's e-mail is their
+# username, so PostgreSQL answered 500 (value too long) and SQLite kept a username over its length
+ADDRESS_OVER_A_USERNAME = "a" * 64 + "@" + "b" * 63 + "." + "c" * 63 + ".com"
+
+
+@pytest.mark.parametrize(("url", "body"), [
+    ("/api/auth/register", {**GOOD, "email": ADDRESS_OVER_A_USERNAME}),
+    ("/api/users/checkout-register", {**GOOD, "email": ADDRESS_OVER_A_USERNAME}),
+])
+def test_an_address_longer_than_a_username_is_refused_by_the_api(client, url, body):
+    # when
+    response = client.post(url, body, content_type="application/json")
+    # then
+    assert response.status_code == 400
+    assert response.json()["field"] == "email"
+    assert response.json()["message"] == "Please keep this field under 150 characters"
+    assert not User.objects.filter(first_name="Sara").exists()
+
+
+def test_the_register_page_refuses_an_address_longer_than_a_username(client):
+    # when
+    response = client.post("/ar/register", {**GOOD, "email": ADDRESS_OVER_A_USERNAME,
+                                            "confirmPassword": GOOD["password"], "agreeToTerms": "on"})
+    # then
+    assert response.status_code == 400
+    assert response.context["errors"]["email"] == "يرجى ألا يتجاوز هذا الحقل 150 حرفًا"
+    assert not User.objects.filter(first_name="Sara").exists()
+
+
+def test_the_account_e_mail_limit_is_the_username_columns_length():
+    from accounts.services import ACCOUNT_EMAIL_MAX
+
+    assert ACCOUNT_EMAIL_MAX == User._meta.get_field("username").max_length

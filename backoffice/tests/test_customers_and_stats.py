@@ -102,6 +102,22 @@ class TestCustomers:
                                content_type="application/json")
         assert response.status_code == 400 and response.json()["field"] == "email"
 
+    def test_an_email_longer_than_a_sign_in_name_is_refused(self, client, manager, alice):
+        # given: a well-formed address over the username column's 150 characters (a customer's e-mail is
+        # their username: PostgreSQL answered 500)
+        long_email = "a" * 64 + "@" + "b" * 63 + "." + "c" * 63 + ".com"
+        client.force_login(manager)
+        # when
+        created = client.post("/api/admin/users", {"firstName": "A", "lastName": "B", "email": long_email},
+                              content_type="application/json")
+        changed = client.put(f"/api/admin/users/{alice.pk}", {"firstName": "Alice", "lastName": "Hassan",
+                                                              "email": long_email}, content_type="application/json")
+        # then
+        assert created.status_code == 400 and created.json()["field"] == "email"
+        assert changed.status_code == 400 and changed.json()["field"] == "email"
+        alice.refresh_from_db()
+        assert alice.username == alice.email == "alice@example.com"
+
     def test_the_active_toggle_alone_is_audited_as_a_deactivation(self, client, head_support, alice):
         client.force_login(head_support)
         response = client.put(f"/api/admin/users/{alice.pk}", {"isActive": False}, content_type="application/json")
