@@ -21,6 +21,7 @@ from shop.errors import ShopError
 from shop.newsletter import newsletter_awaits_confirmation
 from shop.ratelimit import rate_limit_exceeded, rate_limit_message, rate_limit_posts
 from shop.site_url import site_url
+from shop.validation import id_parse
 
 _REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
 
@@ -284,14 +285,14 @@ def _address_action(request, action):
             addresses.address_create(user=user, fields=fields, make_default=bool(request.POST.get("isDefault")))
             messages.success(request, _("Address saved."))
         else:
-            address_id = request.POST.get("address", "")
-            if not address_id.isdigit() or len(address_id) > 18:
+            address_id = id_parse(request.POST.get("address", ""))
+            if address_id is None:
                 raise addresses.AddressError(_("Address not found"), field="form")
             if action == "address_default":
-                addresses.address_set_default(user=user, address_id=int(address_id))
+                addresses.address_set_default(user=user, address_id=address_id)
                 messages.success(request, _("Default address changed."))
             else:
-                addresses.address_delete(user=user, address_id=int(address_id))
+                addresses.address_delete(user=user, address_id=address_id)
                 messages.success(request, _("Address deleted."))
     except ShopError as exc:
         errors = dict(getattr(exc, "fields", None) or {}) or {exc.field or "form": exc.message}

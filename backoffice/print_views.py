@@ -16,6 +16,7 @@ from backoffice.orders import SELECTION_MAX
 from orders.documents import LANGUAGES, Kind, document_section, invoice_url
 from orders.models import Order
 from orders.views import pdf_response
+from shop.validation import id_parse
 
 MAX_ORDERS = SELECTION_MAX  # one print run; more would be a very long PDF to build in a request
 
@@ -31,9 +32,9 @@ def _staff_gate(request):
 def _ids(raw):
     ids = []
     for part in (raw or "").split(","):
-        part = part.strip()
-        if part.isdigit() and len(part) <= 18:
-            ids.append(int(part))
+        order_id = id_parse(part.strip())
+        if order_id is not None:
+            ids.append(order_id)
     return ids[:MAX_ORDERS]
 
 

@@ -36,7 +36,7 @@ from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 from shop.templatetags.shop_tags import asset
 from shop.units import keep_units
-from shop.validation import safe_url
+from shop.validation import id_parse, safe_url
 
 PAGE_SIZE = 24
 MAX_STEPPER = 99
@@ -348,11 +348,11 @@ STOCK_ALERT_MARK = "<!--stock-alert-form-->"
 @require_POST
 def stock_alert_request_view(request: HttpRequest) -> HttpResponse:
     """The product page's "Notify me" form (works without JavaScript)."""
-    product_id = request.POST.get("product", "")
+    product_id = id_parse(request.POST.get("product", ""))
     try:
-        if not product_id.isdigit() or len(product_id) > 18:
+        if product_id is None:
             raise ShopError(_("Product not found"), field="productId", status=404)
-        stock_alert_request(product_id=int(product_id), email=request.POST.get("email", ""),
+        stock_alert_request(product_id=product_id, email=request.POST.get("email", ""),
                             language=get_language(), base_url=site_url(request))
     except ShopError as exc:
         return render(request, "catalog/stock_alert_done.html", {"message": exc.message, "ok": False},

@@ -37,6 +37,7 @@ from shop.money import money_text
 from shop.paths import island_urls
 from shop.ratelimit import rate_limit_posts
 from shop.store_settings import store_settings_get
+from shop.validation import id_parse
 
 
 @ensure_csrf_cookie  # the islands send it back on every write
@@ -64,9 +65,7 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
     store = store_settings_get()
     user = request.user if request.user.is_authenticated else None
     methods = methods_available(cod_enabled=store.cod_enabled)
-    address_id = request.GET.get("address", "")
-    prefill, chosen = checkout_prefill(
-        request=request, address_id=int(address_id) if address_id.isdigit() and len(address_id) <= 18 else None)
+    prefill, chosen = checkout_prefill(request=request, address_id=id_parse(request.GET.get("address", "")))
     _payment_choice(request, prefill, methods)
     if prefill["country"] == "EGY" and not prefill["state"]:
         prefill["state"] = shopper_governorate(request)  # the summary's shipping is for the form's governorate

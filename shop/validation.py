@@ -52,6 +52,16 @@ DIRECTION_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _TYPED = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789", DIRECTION_CONTROLS)
 
 
+_ID = re.compile(r"[0-9]{1,18}")
+
+
+def id_parse(value: object) -> int | None:
+    """A row's id as a form field or query string sends it (1 to 18 ASCII digits, as the `id` URL converter
+    takes), else None. Not str.isdigit(): it also takes "²" and other scripts' digits, which int() refuses
+    or reads as some other row's number."""
+    return int(value) if isinstance(value, str) and _ID.fullmatch(value) else None
+
+
 def western_digits(text: str | None) -> str:
     """Eastern Arabic (and Persian) digits to 0-9, as we store them."""
     return (text or "").translate(_EASTERN_DIGITS)

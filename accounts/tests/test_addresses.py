@@ -96,6 +96,32 @@ def _checkout_props(response):
     return json.loads(match.group(1))
 
 
+@pytest.mark.parametrize("action", ["address_default", "address_delete"])
+@pytest.mark.parametrize("address", ["²", "𝟏", "x", "", "1" * 19])
+def test_an_address_number_that_is_not_one_is_not_found_on_the_account_page(client, alice, action, address):
+    # given: "²" and "𝟏" pass str.isdigit(), which int() then refused with a 500
+    saved = address_create(user=alice, fields={**HOME, "first_name": "Alice", "last_name": "Hassan"})
+    client.force_login(alice)
+    # when
+    response = client.post("/account", {"action": action, "address": address})
+    # then
+    assert response.status_code == 400
+    assert response.context["address_errors"] == {"form": "Address not found"}
+    assert Address.objects.filter(pk=saved.pk, is_default=True).exists()
+
+
+@pytest.mark.parametrize("address", ["²", "𝟏", "1" * 19])
+def test_checkout_takes_an_address_number_that_is_not_one_as_none_chosen(client, alice, address):
+    # given
+    address_create(user=alice, fields={**HOME, "first_name": "Alice", "last_name": "Hassan"})
+    client.force_login(alice)
+    # when
+    response = client.get("/checkout", {"address": address})
+    # then: the default address, as with no choice
+    assert response.status_code == 200
+    assert "12 Nile St" in response.content.decode()
+
+
 def test_checkout_is_prefilled_with_the_default_address_or_the_one_chosen(client, alice):
     address_create(user=alice, fields={"label": "Home", "first_name": "Alice", "last_name": "Hassan",
                                        "phone": "01012345678", "street": "12 Nile St", "city": "Zamalek",

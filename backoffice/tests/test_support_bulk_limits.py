@@ -92,3 +92,12 @@ def test_other_roles_print_up_to_200_orders_at_once(client, request, role, print
     answer = _print(client, request.getfixturevalue(role), [order.pk, *range(10**6, 10**6 + 199)])
     # then
     assert answer.status_code == 200 and answer.content == b"1"
+
+
+def test_an_id_that_is_not_a_number_is_left_out_of_the_print(client, support, printed):
+    # given: "²" passes str.isdigit(), which int() then refused with a 500
+    order = make_order()
+    # when
+    answer = _print(client, support, [order.pk, "²", "x"])
+    # then
+    assert answer.status_code == 200 and answer.content == b"1"

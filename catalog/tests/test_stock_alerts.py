@@ -59,6 +59,15 @@ def test_guest_double_opt_in_then_exactly_one_email_when_stock_returns(client, s
     assert guest_mail.count() == 2  # sent once
 
 
+@pytest.mark.parametrize("product", ["²", "x", "1" * 19])
+def test_notify_me_for_a_product_number_that_is_not_one_is_not_found(client, sold_out, product):
+    # when: "²" passes str.isdigit(), which int() then refused with a 500
+    answer = client.post("/stock-alert", {"product": product, "email": "guest@example.com"})
+    # then
+    assert answer.status_code == 404
+    assert not StockAlert.objects.exists()
+
+
 def test_cancelled_order_returning_stock_triggers_the_alert(sold_out, django_capture_on_commit_callbacks):
     from orders.stock import stock_release
 
