@@ -167,6 +167,8 @@ class AuthMeApi(APIView):
 
     @extend_schema(responses={200: UserOutputSerializer})
     def get(self, request):
-        return Response(UserOutputSerializer(request.user).data)
+        response = Response(UserOutputSerializer(request.user).data)
+        add_never_cache_headers(response)  # their name, e-mail and phone, as /account (never cached) shows them
+        return response
 
 

@@ -1,5 +1,6 @@
 """/api/account/addresses: a signed-in customer's saved addresses (the same services as /account)."""
 
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -28,7 +29,9 @@ class AddressListApi(APIView):
 
     @extend_schema(responses=AddressSerializer(many=True), summary="My saved addresses, the default first")
     def get(self, request):
-        return Response(AddressSerializer(addresses.address_list(user=request.user), many=True).data)
+        response = Response(AddressSerializer(addresses.address_list(user=request.user), many=True).data)
+        add_never_cache_headers(response)  # as /account (never cached) shows them: no browser or proxy keeps them
+        return response
 
     @extend_schema(request=AddressSerializer, responses={201: AddressSerializer}, summary="Save an address")
     def post(self, request):

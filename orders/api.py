@@ -6,6 +6,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -407,11 +408,13 @@ class CheckoutRegisterApi(APIView):
                                language=get_language())
         customer_sign_in(request=request._request, user=user)
         _token, key = token_issue(user=user)
-        return Response({
+        response = Response({
             "user": {"id": user.pk, "firstName": user.first_name, "lastName": user.last_name,
                      "email": user.email, "phone": user.phone},
             "sessionToken": key, "message": _("Account created successfully"),
         }, status=201)
+        add_never_cache_headers(response)  # it holds a bearer token, as /api/auth/login's answer does
+        return response
 
 
 class ReorderApi(APIView):

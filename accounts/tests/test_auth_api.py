@@ -35,6 +35,31 @@ def test_it_answers_a_token_and_a_message(client, alice, password):
     assert "no-store" in response.headers.get("Cache-Control", "")  # no browser or proxy keeps the token
 
 
+def test_the_checkout_sign_up_answer_holding_a_token_is_not_kept_either(client):
+    # when
+    response = client.post("/api/users/checkout-register",
+                           {"firstName": "Sara", "lastName": "Adel", "email": "sara@example.com",
+                            "password": "Sweep-pass-2026!"}, content_type="application/json")
+    # then
+    assert response.status_code == 201 and response.json()["sessionToken"]
+    assert "no-store" in response.headers.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize("path", ["/api/auth/me", "/api/account/addresses"])
+def test_answers_with_the_customers_details_are_not_kept(client, alice, password, path):
+    # given: what /account shows (never cached), read through the API, with the token or the site's session
+    key = _login(client, password).json()["token"]
+    # when
+    with_token = client.get(path, **_bearer(key))
+    client.force_login(alice)
+    with_session = client.get(path)
+    # then: no browser (a shared computer) or proxy keeps the name, e-mail, phone or addresses
+    for response in (with_token, with_session):
+        assert response.status_code == 200
+        assert "no-store" in response.headers.get("Cache-Control", "")
+        assert "private" in response.headers["Cache-Control"]
+
+
 @pytest.mark.parametrize(("remember", "lifetime"), [(False, timedelta(hours=24)), (True, timedelta(days=30))])
 def test_the_token_lives_as_long_as_the_session_would(client, alice, password, remember, lifetime):
     # given
