@@ -286,3 +286,21 @@ def test_it_sends_at_most_three_reset_e_mails_an_hour_to_one_address(client, ali
             django_capture_on_commit_callbacks(execute=True):
         client.post("/forgot-password", {"email": "alice@example.com"})
     assert len(mail.outbox) == 4
+
+
+def test_the_three_an_hour_are_counted_per_account_however_its_address_is_spelt(client, alice,
+                                                                             django_capture_on_commit_callbacks):
+    # given: PostgreSQL compares addresses by UPPER(), which makes the dotless "ı" an "I": "alıce@…" finds
+    # alice's account (and her link goes to her own address), but was counted as another mailbox
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite compares only ASCII letters without case: 'alıce@…' finds no account there")
+    # when: within one clock hour
+    with time_machine.travel(datetime(2026, 11, 25, 10, 30, tzinfo=UTC)), \
+            django_capture_on_commit_callbacks(execute=True):
+        for email in ["alice@example.com", "alıce@example.com"] * 3:
+            assert client.post("/forgot-password", {"email": email}).status_code == 200
+
+    # then
+    assert [message.to for message in mail.outbox] == [["alice@example.com"]] * 3
