@@ -56,6 +56,8 @@ app.conf.beat_schedule = {
     # e-mail retries, and mail whose delivery task could not be queued (broker down)
     "outbox-send-due": _every(60.0, "shop.tasks.outbox_send_due_task"),
     "outbox-prune": _every(86400.0, "shop.tasks.outbox_prune_task"),
+    # expired sessions and API tokens (Django deletes neither by itself)
+    "sign-ins-prune": _every(86400.0, "accounts.tasks.sign_ins_prune_task"),
     # abandoned-cart reminders: one job per due cart (orders/reminders.py)
     "cart-reminders": _every(900.0, "orders.tasks.cart_reminders_task"),
     # back-in-stock e-mails a missed stock hook left behind
