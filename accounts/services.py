@@ -43,10 +43,12 @@ REMEMBER_ME_LIFETIME = timedelta(days=30)
 
 # Egyptian mobiles (010, 011, 012, 015 + 8 digits, with or without +20 / 0020),
 # Egyptian landlines (0 + area code, 9-10 digits), or any international number
-# written with its country code (E.164: + and 8 to 15 digits).
-_EGYPT_MOBILE = re.compile(r"^(?:\+20|0020|0)?1[0125]\d{8}$")
-_EGYPT_LANDLINE = re.compile(r"^0[2-9]\d{7,8}$")
-_INTERNATIONAL = re.compile(r"^(?:\+|00)[1-9]\d{7,14}$")
+# written with its country code (E.164: + and 8 to 15 digits). ASCII digits only, as the browser's check
+# (static_src/lib/phone.js) takes: Eastern Arabic ones are made 0-9 where input enters (shop.middleware),
+# other scripts' (full-width, Devanagari) are no phone number a courier can call.
+_EGYPT_MOBILE = re.compile(r"^(?:\+20|0020|0)?1[0125]\d{8}$", re.ASCII)
+_EGYPT_LANDLINE = re.compile(r"^0[2-9]\d{7,8}$", re.ASCII)
+_INTERNATIONAL = re.compile(r"^(?:\+|00)[1-9]\d{7,14}$", re.ASCII)
 
 
 class AccountError(ShopError):

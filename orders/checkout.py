@@ -163,7 +163,7 @@ def checkout_validate(data: Mapping[str, Any], *, user: User | AnonymousUser | N
             validate_email(form.email)
         except ValidationError:
             problem("email", _("Please enter a valid email address"))
-    local_abroad = form.country != "EGY" and re.fullmatch(r"\d{7,15}", phone_normalize(form.phone))
+    local_abroad = form.country != "EGY" and re.fullmatch(r"[0-9]{7,15}", phone_normalize(form.phone))
     if form.phone and not (phone_is_valid(form.phone) or local_abroad):
         problem("phone", phone_invalid_message())
     for name in ("street", "city", "state"):

@@ -10,6 +10,9 @@ NUMBERS = [
     "01012345678", "010 1234 5678", "010-1234-5678", "(010) 1234.5678", "٠١٠١٢٣٤٥٦٧٨", "+201012345678",
     "00201012345678", "0223456789", "+971501234567", "12345", "", "01312345678", "0101234567", "+0123456789",
     "call me after 5", "010123456789", "+20 10 1234 5678", "۰۱۰۱۲۳۴۵۶۷۸",
+    # other scripts' digits (full-width, Devanagari): not read as 0-9 anywhere, so no number (the server's
+    # \d took them, and stored them as the phone a courier is to call)
+    "０１０１２３４５６７８", "010１2345678", "+२०1012345678",
 ]
 
 

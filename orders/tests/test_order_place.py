@@ -329,6 +329,14 @@ def test_a_local_phone_number_is_accepted_outside_egypt(api, make_product, check
     assert Order.objects.get().phone == "0501234567"
 
 
+def test_a_local_number_abroad_in_another_scripts_digits_is_refused(checkout_form):
+    # when: full-width digits, which \d took (no courier can call them; the browser's check refuses them)
+    with pytest.raises(CheckoutError) as refused:
+        checkout_form(phone="０５０１２３４５６７", country="SAU", state="Riyadh", city="Riyadh")
+    # then
+    assert refused.value.field == "phone"
+
+
 def test_a_product_deleted_while_checking_out_places_nothing(make_product, checkout_form):
     # given a cart read with two products, one of which staff delete before the order is placed
     kept, gone = make_product(stock=5), make_product(stock=5)
