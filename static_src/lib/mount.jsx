@@ -25,20 +25,48 @@ async function load(registry, el) {
   return module.default;
 }
 
-async function rootFor(el) {
+async function rootFor(el, then) {
   const { createRoot } = await loadReactDom();
-  // data-mounted once React has put the island in (its first commit replaces the server's stand-in, which has
-  // the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
-  new MutationObserver(() => { el.dataset.mounted = "true"; }).observe(el, { childList: true });
+  const swapped = keepFocus(el);
+  // data-mounted (and `then`) once React has put the island in (its first commit replaces the server's stand-in,
+  // which has the same boxes for CLS 0 and does nothing when clicked), not when it was asked to render
+  new MutationObserver(() => {
+    if (el.dataset.mounted) return;
+    el.dataset.mounted = "true";
+    swapped();
+    then?.();
+  }).observe(el, { childList: true });
   return createRoot(el);
+}
+
+// The keyboard's place survives the swap: a focus given to the stand-in at any time before the island's first
+// commit (Tab, a jump to the footer's e-mail box while the island renders) would go down with it to the page's
+// start. The commit moves it to the island's matching control (lib/refocus.js, fetched once the stand-in has had
+// the focus). Returns what the commit calls.
+const loadRefocus = () => import("./refocus.js");
+
+function keepFocus(el) {
+  const before = controlsIn(el);
+  let held = el.contains(document.activeElement) && document.activeElement;
+  if (held) loadRefocus();
+  el.addEventListener("focusin", (event) => {
+    if (el.dataset.mounted) return; // the island's own business
+    held = event.target;
+    loadRefocus();
+  });
+  el.addEventListener("focusout", ({ target }) => {
+    // Chromium says focusout for the focused control the commit removes, too: left only if it is still in the page
+    queueMicrotask(() => { if (held === target && target.isConnected && document.activeElement !== target) held = null; });
+  });
+  return () => held && !held.isConnected && loadRefocus().then(({ refocus }) => refocus(held, before, controlsIn(el)));
 }
 
 // as a transition, React renders in slices and gives the main thread back between them: a phone stays
 // responsive while the islands come in (Total Blocking Time again)
 const show = (root, Island, props) => startTransition(() => root.render(<Island {...props} />));
 
-async function render(el, Island, more = {}) {
-  show(await rootFor(el), Island, { ...readProps(el), ...more });
+async function render(el, Island, more = {}, then = undefined) {
+  show(await rootFor(el, then), Island, { ...readProps(el), ...more });
 }
 
 const mount = async (registry, el) => render(el, await load(registry, el));
@@ -77,17 +105,8 @@ const focusLeft = (el) => new Promise((resolve) => {
 // first tap, which is then replayed on the same control of the mounted island (lib/reach.js).
 // Returns lib/reach.js's functions that load it and mount it at once.
 function mountOnDemand(registry, el, stringsReady) {
-  const mounted = () => new Promise((resolve) => {
-    if (el.dataset.mounted) resolve();
-    else new MutationObserver((_, observer) => { observer.disconnect(); resolve(); }).observe(el, { attributeFilter: ["data-mounted"] });
-  });
-  const activate = async (Island) => {
-    // the keyboard's place is kept: the island's controls come in the stand-in's order
-    const focused = controlsIn(el).indexOf(document.activeElement);
-    await render(el, Island, { entered: enteredIn(el) });
-    await mounted();
-    if (focused >= 0) controlsIn(el)[focused]?.focus();
-  };
+  // done once the island is in (the keyboard's place is kept by the swap: keepFocus)
+  const activate = (Island) => new Promise((resolve) => render(el, Island, { entered: enteredIn(el) }, resolve));
   return onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
 }
 

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from catalog.models import Category, Product
+from shop.models import NewsletterSubscriber
 from tests.browser.conftest import DESKTOP, PHONE, interaction_islands_mounted
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -230,3 +231,40 @@ def test_the_keyboard_keeps_its_place_when_the_footer_form_comes_in_under_it(new
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     page.locator('[data-island="newsletter-form"][data-mounted="true"]').wait_for(state="attached")
+
+
+# React's scheduler runs its work through setImmediate when the page has one (a browser has none): this one
+# acts just before each piece of it, i.e. between the start of an island's render and its commit. Once the
+# footer form's island has begun rendering (React has made its box a root) and has not come in yet, it focuses
+# the stand-in's e-mail box and types there, as a jump to the box and the shopper's first letters would.
+FOCUS_THE_BOX_WHILE_THE_FORM_RENDERS = """
+window.setImmediate = (work) => setTimeout(() => { window.beforeReactWork?.(); work(); });
+window.beforeReactWork = () => {
+  const island = document.querySelector('[data-island="newsletter-form"]');
+  if (island.dataset.mounted || !Object.keys(island).some((key) => key.startsWith("__reactContainer$"))) return;
+  window.beforeReactWork = null;
+  const box = island.querySelector("#newsletter-email");
+  box.focus();
+  box.value = "late@example.com";
+};
+"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_a_focus_given_while_the_footer_form_renders_moves_into_it(new_page, prefix):
+    # given: a dead confirmation link's page on a phone, whose footer form has not come in
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    # when: the jump to the form's e-mail box, and what is typed there, come after its island has begun its
+    # first render and before React puts it in (seen in CI under load)
+    page.add_init_script(FOCUS_THE_BOX_WHILE_THE_FORM_RENDERS)
+    page.goto(f"{prefix}/newsletter/confirm/bogus")
+    page.locator(".site-footer").scroll_into_view_if_needed()
+    page.locator('[data-island="newsletter-form"][data-mounted="true"]').wait_for(state="attached")
+    assert page.evaluate("() => window.beforeReactWork === null"), "the box was not focused in that window"
+    # then: the island's e-mail box has the focus and the address
+    expect(page.locator("#newsletter-email")).to_be_focused()
+    expect(page.locator("#newsletter-email")).to_have_value("late@example.com")
+    # and Enter subscribes that address: the island has it, not only its box
+    page.keyboard.press("Enter")
+    page.locator(".newsletter-form .alert--success").wait_for()
+    assert NewsletterSubscriber.objects.filter(email="late@example.com").exists()
