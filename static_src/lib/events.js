@@ -15,11 +15,19 @@ export function announceRate(rate) {
 export function toast(message, kind = "info", { about } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
-  host.replaceChildren(); // one toast at a time
+  // on a phone the toast shows at the top, just below the sticky header (main.css): at the bottom it hid the
+  // buttons under the thumb (Proceed to Checkout, Place order, the product's Add to cart bar)
+  const header = document.querySelector(".site-header,.admin-header")?.getBoundingClientRect().bottom;
+  host.style.setProperty("--toasts-top", `${header | 0}px`); // none: 0
   const el = document.createElement("div");
   el.className = `toast toast--${kind}`;
   el.textContent = message;
   if (about) el.dataset.about = about;
-  host.append(el);
+  const close = document.createElement("button"); // its × is drawn by CSS: the toast's text is the message
+  close.className = "icon-button toast__close";
+  close.ariaLabel = host.dataset.closeLabel;
+  close.onclick = () => el.remove();
+  el.append(close);
+  host.replaceChildren(el); // one toast at a time
   setTimeout(() => el.remove(), 4500);
 }

@@ -1,0 +1,113 @@
+"""Toasts (events.toast) on a phone: one sat over the bottom of the screen while it showed, where the
+shopper's thumb is, and hid the cart's Proceed to Checkout and the checkout's Place order. On a narrow
+screen it now shows at the top, below the sticky header, and can be closed;
+on a desktop it stays at the bottom corner (the spec's default)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from catalog.models import Product
+from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.browser.settle import place_order
+from tests.browser.test_checkout import _add_to_cart, _fill_checkout
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LANGUAGES = [("en-US", "", "en"), ("ar-EG", "/ar", "ar")]
+CLOSE = {"en": "Dismiss notification", "ar": "إغلاق الإشعار"}
+
+# the toast's box and a button's, as the screen shows them
+BOXES = """([button]) => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left,
+                                                                        right: r.right}; };
+  return {toast: box(document.querySelector('#toasts .toast')), button: box(document.querySelector(button)),
+          header: box(document.querySelector('.site-header')), width: innerWidth, height: innerHeight};
+}"""
+
+
+def _overlap(a, b):
+    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
+
+
+def _cart_with_a_toast(new_page, teas, viewport, locale, prefix):
+    """The cart page with a tea at the most one line may hold, and + pressed: the shop says no in a toast."""
+    Product.objects.filter(pk=teas[0].pk).update(stock=30)
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0], 20)
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    page.locator('[data-testid="cart-line"] .qty__btn').last.click()
+    expect(page.locator("#toasts .toast")).to_contain_text("20")
+    return page
+
+
+def _clear_of_the_toast(page, button):
+    """The button is not under the toast wherever the shopper has scrolled it, low on the screen or mid-way."""
+    for block in ("end", "center"):
+        page.evaluate("([selector, block]) => document.querySelector(selector).scrollIntoView({block})",
+                      [button, block])
+        boxes = page.evaluate(BOXES, [button])
+        assert not _overlap(boxes["toast"], boxes["button"]), (block, boxes)
+    return boxes
+
+
+def _sits_on_a_phone_as_it_should(page, boxes, lang):
+    toast, header = boxes["toast"], boxes["header"]
+    # below the sticky header (which keeps the cart and the menu), inside the screen's width
+    assert header["bottom"] <= toast["top"] < boxes["height"] / 3, boxes
+    assert 0 < toast["left"] and toast["right"] < boxes["width"], boxes
+    # its close button at the line's end: right in English, left in Arabic
+    close = page.locator("#toasts .toast").get_by_role("button", name=CLOSE[lang]).bounding_box()
+    middle = (toast["left"] + toast["right"]) / 2
+    assert (close["x"] < middle) if lang == "ar" else (close["x"] > middle), (close, toast)
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_toast_on_a_phone_leaves_proceed_to_checkout_clear_and_can_be_closed(new_page, teas, locale, prefix, lang):
+    # given the cart on a 360 px phone, and a toast saying a line holds at most 20
+    page = _cart_with_a_toast(new_page, teas, PHONE, locale, prefix)
+    # then Proceed to Checkout is not under it, low or mid-way on the screen, and it sits as it should
+    boxes = _clear_of_the_toast(page, ".cart-summary a.button[href$='/checkout']")
+    _sits_on_a_phone_as_it_should(page, boxes, lang)
+    # and it is still read out (a polite live region), and it can be closed before it goes by itself
+    assert page.locator("#toasts").get_attribute("aria-live") == "polite"
+    page.locator("#toasts .toast").get_by_role("button", name=CLOSE[lang]).click()
+    expect(page.locator("#toasts .toast")).to_have_count(0, timeout=1_000)
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_failed_order_toast_on_a_phone_leaves_place_order_clear(new_page, teas, locale, prefix, lang):
+    # given a filled checkout on a 360 px phone whose network drops as Place order is pressed
+    page = new_page(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator("#co-email").wait_for()
+    _fill_checkout(page, arabic=lang == "ar")
+    page.route("**/api/payment/create-intention", lambda route: route.abort())
+    page.evaluate("""() => document.querySelector('[data-testid="place-order"]').scrollIntoView({block: 'end'})""")
+    place_order(page)
+    # when the error toast shows
+    expect(page.locator("#toasts .toast--error")).to_be_visible()
+    # then Place order is not under it, low or mid-way on the screen, and it sits as it should
+    boxes = _clear_of_the_toast(page, '[data-testid="place-order"]')
+    _sits_on_a_phone_as_it_should(page, boxes, lang)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"toast-checkout-{lang}-phone.png"))  # the screen, as seen
+
+
+@pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_toast_screenshots(new_page, teas, viewport, size, locale, prefix, lang):
+    # the screen as seen with a toast, for people to look at; on a desktop it stays at the bottom corner
+    page = _cart_with_a_toast(new_page, teas, viewport, locale, prefix)
+    page.evaluate("() => document.querySelector('.cart-summary').scrollIntoView({block: 'end'})")
+    boxes = page.evaluate(BOXES, [".cart-summary a.button[href$='/checkout']"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"toast-cart-{lang}-{size}.png"))
+    if size == "desktop":
+        toast = boxes["toast"]
+        assert toast["bottom"] > boxes["height"] - 40, boxes
+        # at the line's end: right in English, left in Arabic
+        assert (toast["left"] < 40) if lang == "ar" else (toast["right"] > boxes["width"] - 40), boxes
