@@ -283,12 +283,24 @@ def test_subscribing_in_the_footer_keeps_the_focus_on_the_form(new_page, locale,
     assert NewsletterSubscriber.objects.filter(email=f"keys-{lang}@example.com").exists()
 
 
+# the width the field's placeholder needs in its own font, and the width the field has for it
+PLACEHOLDER_ROOM = """(el) => {
+  const style = getComputedStyle(el);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = style.font;
+  return [pen.measureText(el.placeholder).width,
+          el.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd)];
+}"""
+
+
+@pytest.mark.parametrize("width", [PHONE["width"], 320], ids=["360", "320"])
 @pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
-def test_the_footer_newsletter_field_and_button_share_one_line_on_a_phone(new_page, screenshot, locale, prefix):
+def test_the_footer_newsletter_field_and_button_share_one_line_on_a_phone(new_page, screenshot, locale, prefix, width):
     # given the footer's newsletter form on a 360 px phone, in either language (Arabic's font draws the empty
-    # field wider, which pushed Subscribe onto a line of its own)
+    # field wider, which pushed Subscribe onto a line of its own), and on a 320 px one (where both languages'
+    # Subscribe went below a full-width field, at the line's start)
     lang = "ar" if prefix else "en"
-    page = new_page(viewport=PHONE, locale=locale)
+    page = new_page(viewport={**PHONE, "width": width}, locale=locale)
     page.goto(f"{prefix}/about")
     page.locator(".site-footer").scroll_into_view_if_needed()
     islands_ready(page, "newsletter-form")
@@ -297,6 +309,9 @@ def test_the_footer_newsletter_field_and_button_share_one_line_on_a_phone(new_pa
     # then Subscribe sits beside the field, on the same line, and both fit the screen
     assert abs(button["y"] - field["y"]) < field["height"] / 2, (field, button)
     assert min(field["x"], button["x"]) >= 0 and max(field["x"] + field["width"],
-                                                     button["x"] + button["width"]) <= PHONE["width"]
+                                                     button["x"] + button["width"]) <= width
     assert field["width"] >= 160, field
-    screenshot(page, f"newsletter-footer-{lang}-phone")
+    # and the field shows its whole placeholder ("Your email address")
+    needed, room = page.locator("#newsletter-email").evaluate(PLACEHOLDER_ROOM)
+    assert needed <= room, (needed, room)
+    screenshot(page, f"newsletter-footer-{lang}-{'phone' if width == PHONE['width'] else width}")
