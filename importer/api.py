@@ -242,17 +242,28 @@ def diff_payload(diff):
                  "originalPriceEgp": egp(p.price) if p.sale is not None else None,
                  "kes": str(item.price), "image": item.image, "sourceUrl": item.source_url, "inStock": item.in_stock}
                 for item, p in ((item, records.prices_for(item, config=diff.config)) for item in diff.new)],
-        "changed": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
-                     "oldPrice": str(product.price_amount), "oldSalePrice": egp(product.sale_price_amount),
-                     "newPrice": egp(prices.price), "newSalePrice": egp(prices.sale),
-                     "oldEgp": str(product.sale_price_amount if product.sale_price_amount is not None
-                                   else product.price_amount),
-                     "newEgp": egp(prices.current), "kes": str(prices.kes),
-                     "stock": product.stock, "inStock": item.in_stock}
-                    for product, item, prices in diff.changed],
+        "changed": [_changed_payload(product, item, prices, egp) for product, item, prices in diff.changed],
         "gone": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
                   "price": str(product.price_amount), "stock": product.stock} for product in diff.gone],
+        # the producer's price makes 0 EGP: the price on sale stays, nothing to approve
+        "refused": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
+                     "kes": str(item.price)} for product, item in diff.refused],
     }
+
+
+def _changed_payload(product, item, prices, egp):
+    """A changed product's row. A producer's price that makes 0 EGP is never applied (only the stock is):
+    the row shows the price on sale as the new one, as the apply leaves it."""
+    old_egp = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount
+    if prices.sellable:
+        new_price, new_sale, new_egp = egp(prices.price), egp(prices.sale), egp(prices.current)
+    else:
+        new_price, new_sale, new_egp = str(product.price_amount), egp(product.sale_price_amount), str(old_egp)
+    return {"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
+            "oldPrice": str(product.price_amount), "oldSalePrice": egp(product.sale_price_amount),
+            "newPrice": new_price, "newSalePrice": new_sale, "oldEgp": str(old_egp), "newEgp": new_egp,
+            "kes": str(prices.kes), "priceRefused": not prices.sellable,
+            "stock": product.stock, "inStock": item.in_stock}
 
 
 def _plain(number):

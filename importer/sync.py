@@ -63,11 +63,15 @@ def _stock_change(product, state, in_stock):
 
 
 def prices_held(product, prices, state):
-    """Why a scheduled import leaves a product's prices as they are: "edited" (staff set them), "jump" (the
-    new price is more than PRICE_JUMP_HELD away from the one on sale: a producer's typo or a rate service's
-    bad answer must not reprice the shop overnight), or "" to apply them. The preview still offers both."""
+    """Why a scheduled import leaves a product's prices as they are: "edited" (staff set them), "refused"
+    (the producer's price makes 0 EGP: no apply would take it, so nobody is asked to approve it), "jump"
+    (the new price is more than PRICE_JUMP_HELD away from the one on sale: a producer's typo or a rate
+    service's bad answer must not reprice the shop overnight), or "" to apply them. The preview still
+    offers "edited" and "jump" ones, never a refused one."""
     if set(PRICE_FIELDS) & set(state.staff_edited):
         return "edited"
+    if not prices.sellable:
+        return "refused"
     old = product.price_amount
     if old and abs(prices.price - old) > old * PRICE_JUMP_HELD:
         return "jump"
@@ -120,6 +124,8 @@ class Diff:
     new: list = field(default_factory=list)  # ExternalProduct
     changed: list = field(default_factory=list)  # (Product, ExternalProduct, Prices)
     gone: list = field(default_factory=list)  # Product
+    # the producer's price makes 0 EGP: no apply takes it (a stock change alone may still be in `changed`)
+    refused: list = field(default_factory=list)  # (Product, ExternalProduct)
     gone_checked: bool = False  # False when the last crawl did not finish: nothing is called gone
     config: dict = field(default_factory=dict)
 
@@ -153,6 +159,8 @@ def diff_build(*, config=None):
         state = ImportedProduct.objects.filter(product=product).first()
         stock = _stock_change(product, state or ImportedProduct(stock_zeroed=False), item.in_stock)
         repriced = prices.sellable and (product.price_amount, product.sale_price_amount) != (prices.price, prices.sale)
+        if not prices.sellable:
+            diff.refused.append((product, item))
         if repriced or stock is not None:
             diff.changed.append((product, item, prices))
     if run is not None and _crawl_complete(run) and items:
@@ -224,6 +232,8 @@ class ScheduleSummary:
     kept_edits: int = 0
     held: list = field(default_factory=list)  # (product, EGP on sale, EGP the producer's price makes)
     kept_prices: int = 0
+    # the producer's price makes 0 EGP: kept, reported as refused (never held for an approval no apply takes)
+    refused: list = field(default_factory=list)  # (product, the producer's KES price)
 
 
 def scheduled_update(*, run):
@@ -248,6 +258,8 @@ def scheduled_update(*, run):
             summary.kept_edits += 1
         if held == "jump":
             summary.held.append((product, old, prices.sale if prices.sale is not None else prices.price))
+        elif held == "refused":
+            summary.refused.append((product, prices.kes))
         elif held:
             summary.kept_prices += 1
         if changed:

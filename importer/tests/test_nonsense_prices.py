@@ -19,7 +19,8 @@ URL = "https://producer.example/product/{}/"
 @pytest.fixture
 def priced(db):
     """The fallback rate (0.376) and a 100 % markup: 1 KES makes 0.75 EGP, rounded to 1."""
-    store_settings_update(importer_markup=100)
+    # the shop's producer is the one these products come from: the preview compares only its products
+    store_settings_update(importer_markup=100, external_base_url="https://producer.example")
     Category.objects.get_or_create(slug="black-tea", defaults={"name": "Black Tea"})
 
     def item(name, kes, original=None):
@@ -85,3 +86,26 @@ def test_a_ticked_new_product_at_0_egp_is_not_created_and_the_apply_answer_says_
     assert answer.json()["created"] == 0
     assert answer.json()["errors"] == ["لم يُستورد Dust Tea: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"]
     assert not Product.objects.filter(title="Dust Tea").exists()
+
+
+def test_the_preview_never_shows_a_0_egp_price_as_a_change_and_names_it_refused(priced, owner):
+    from rest_framework.test import APIClient
+
+    # given two imported products at 188 EGP; the producer now says 0.01 KES for both, and one is sold out
+    gold, leaf = priced("Kenya Gold", "250"), priced("Kenya Leaf", "250")
+    services.external_products_import(user=owner)
+    ExternalProduct.objects.filter(pk__in=[gold.pk, leaf.pk]).update(price=Decimal("0.01"))
+    ExternalProduct.objects.filter(pk=leaf.pk).update(in_stock=False)
+    staff = APIClient()
+    staff.force_login(owner)
+    # when staff open the preview
+    diff = staff.get("/api/admin/scrape/preview").json()
+    # then the sold-out one is offered for its stock only, at the price on sale, and both are named refused
+    [row] = diff["changed"]
+    assert (row["title"], row["oldEgp"], row["newEgp"], row["newPrice"]) == ("Kenya Leaf", "188.00", "188.00", "188.00")
+    assert row["priceRefused"] is True and row["inStock"] is False
+    assert [(r["title"], r["kes"]) for r in diff["refused"]] == [("Kenya Gold", "0.01"), ("Kenya Leaf", "0.01")]
+    # and applying it takes the stock, never the price
+    staff.post("/api/admin/scrape/apply", {"changed": [row["id"]]}, format="json")
+    product = Product.objects.get(title="Kenya Leaf")
+    assert (product.price_amount, product.stock) == (Decimal("188"), 0)

@@ -162,3 +162,38 @@ def test_two_ticks_at_once_start_one_crawl(monkeypatch):
         # then: one crawl; the other tick finds it running
         assert sorted(outcomes) == ["busy", "started"], attempt
         assert ImporterRun.objects.count() == 1
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_producer_price_that_makes_0_egp_is_reported_refused_not_held_for_approval(imported, owner, language):
+    # given the producer's Detox Tea card says KSh 0.50 (a typo, a price per gram): round(0.50 × 0.40 × 2) = 0 EGP,
+    # beside a real jump (Hangover Tea at 1,000 KES: 800 EGP from 280)
+    owner.language = language
+    owner.save(update_fields=["language"])
+    imported.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("1,000.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("0.50")),
+    ]))
+    imported.routes["/product/hangover-tea/"] = Answer(200, imported.routes["/product/hangover-tea/"].body.replace(
+        "350.00", "1,000.00"))
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then Detox keeps its price on sale
+    detox = Product.objects.get(title="Detox Tea")
+    assert (detox.price_amount, detox.kes_price_amount) == (Decimal("336"), Decimal("420"))
+    # and the Owner's e-mail holds for approval only the change the dashboard offers (Hangover Tea)
+    from importer.sync import diff_build
+    offered = {product.title_en for product, _item, _prices in diff_build().changed}
+    assert offered == {"Hangover Tea"}
+    [mail] = OutboundEmail.objects.filter(to=owner.email, language=language, subject__contains=(
+        "الاستيراد المجدول" if language == "ar" else "scheduled import"))
+    held, _, refused = mail.text.partition("\u2068Detox Tea\u2069")
+    assert "\u2068Hangover Tea\u2069" in held and "\u2068Hangover Tea\u2069" not in refused
+    assert f"{'←' if language == 'ar' else '→'} {format_egp(0, language)}" not in mail.text
+    # and Detox is named as a price refused, the price on sale kept
+    if language == "en":
+        assert ("Prices refused (the producer's price makes 0 EGP or none could be read; "
+                "the price on sale stays): 1\n- \u2068Detox Tea\u2069: 0.50 KES") in mail.text
+        assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
+    else:
+        assert "أسعار مرفوضة" in mail.text and "0.50 شلن كيني" in mail.text

@@ -144,3 +144,33 @@ def screenshot_path(name):
 
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / f"{name}.png"
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_producer_price_that_makes_0_egp_is_named_refused_never_offered(new_page, live_server, recrawled, owner,
+                                                                         language):
+    # given the producer's Detox Tea and sold-out 500 g leaf now say KSh 0.50: round(0.50 × 0.40 × 2) = 0 EGP
+    from importer.models import ExternalProduct
+
+    ExternalProduct.objects.filter(name__in=["Detox Tea", "Kericho Gold Loose Leaf 500g"]).update(price=Decimal("0.50"))
+    page = new_page(viewport=PHONE, locale="ar-EG" if language == "ar" else "en-GB")
+    login(page, live_server, owner)
+    # when staff open the diff
+    diff = _panel(page, f"{'/ar' if language == 'ar' else ''}/admindash/external-products")
+    # then Detox is named refused (no checkbox), the sold-out leaf is offered for its stock at its own price
+    refused = diff.get_by_test_id("diff-refused")
+    leaf = diff.get_by_test_id("diff-changed").locator("li", has_text="Kericho Gold Loose Leaf 500g")
+    expect(diff.get_by_test_id("diff-changed")).not_to_contain_text("Detox Tea")
+    assert refused.get_by_role("checkbox").count() == 0
+    if language == "en":
+        expect(refused).to_contain_text("Prices refused, the price on sale stays: the producer's price makes 0 EGP (2)")
+        expect(refused.locator("li", has_text="Detox Tea")).to_contain_text("(0.50 KES)")
+        expect(leaf).to_contain_text("Price kept: the producer's makes 0 EGP")
+        expect(leaf).to_contain_text("E£712.00")
+        expect(leaf).not_to_contain_text("E£0.00")
+    else:
+        expect(refused).to_contain_text("أسعار مرفوضة")
+        expect(refused.locator("li", has_text="Detox Tea")).to_contain_text("0.50 شلن كيني")
+        expect(leaf).to_contain_text("بقي السعر")
+        expect(leaf).not_to_contain_text("0.00\u00a0ج.م ")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]

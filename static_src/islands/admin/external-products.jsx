@@ -159,6 +159,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
                        <bdi>{formatEgp(i.newEgp, lang)}</bdi>
                      </span>
                    ) : <bdi>{formatEgp(i.newEgp, lang)}</bdi>}
+                   {i.priceRefused && <> <span className="importer-tag importer-tag--warn">{tr("diff.priceKept")}</span></>}
                    {!i.inStock && i.stock > 0 && <> <span className="importer-tag importer-tag--warn">{tr("diff.outOfStock")}</span></>}
                    {i.inStock && i.stock === 0 && <> <span className="importer-tag">{tr("diff.backInStock")}</span></>}
                  </>)} />
@@ -169,6 +170,20 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
                    <span className="importer-muted">{tr("diff.deactivate")}</span>
                  </>)} />
       {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
+      {/* prices no apply takes (the producer's makes 0 EGP): named, never offered, as in the Owner's e-mail */}
+      {diff.refused?.length > 0 && (
+        <div className="importer-diff__group" data-testid="diff-refused">
+          <p><strong>{tr("diff.refused", { count: diff.refused.length })}</strong></p>
+          <ul className="importer-diff__list">
+            {diff.refused.map((i) => (
+              <li key={i.id} className="importer-diff__row">
+                <span><bdi>{i.title}</bdi>{" "}
+                  <span className="importer-muted">({tr("diff.kes", { kes: i.kes })})</span></span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {!nothing && (
         <div className="importer-diff__foot">
           <button type="button" className="button button--gold" onClick={apply}
