@@ -245,9 +245,9 @@ def diff_payload(diff):
         "changed": [_changed_payload(product, item, prices, egp) for product, item, prices in diff.changed],
         "gone": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
                   "price": str(product.price_amount), "stock": product.stock} for product in diff.gone],
-        # the producer's price makes 0 EGP: the price on sale stays, nothing to approve
+        # the producer's price makes 0 EGP, or none could be read (kes null): the price on sale stays
         "refused": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
-                     "kes": str(item.price)} for product, item in diff.refused],
+                     "kes": str(item.price) if item is not None else None} for product, item in diff.refused],
     }
 
 

@@ -23,6 +23,7 @@ from importer.fetch import FetchError, PoliteSession, RobotsDisallowed
 from importer.normalize import deduplicate, normalise
 from importer.parsers import (
     canonical_url,
+    clean_text,
     is_action_link,
     parse_load_more,
     parse_page,
@@ -40,6 +41,9 @@ GUESSED_SLUGS = [
     "conservation-teas", "pick-n-mix", "accessories-gifts", "entire-range",
 ]
 STORE_API_PER_PAGE = 100  # the Store API's own maximum
+# a product found with no usable price is remembered by its URL as the shop stores it (Product.source_url),
+# at most this many per run
+UNPRICED_URL, UNPRICED_KEPT = 500, 5000
 
 
 def store_api_path(number):
@@ -78,6 +82,7 @@ class CrawlResult:
     requests_made: int = 0
     seconds: float = 0.0
     complete: bool = False  # every page found was read (none left at max_pages), none failed
+    unpriced: list = field(default_factory=list)  # source URLs of named products with no usable price
 
 
 class Crawl:
@@ -177,13 +182,18 @@ class Crawl:
 
         if self._own_session:
             self.session.close()
-        products = deduplicate([p for p in (_normalised(raw) for raw in self._found.values()) if p])
+        normalised = [(raw, _normalised(raw)) for raw in self._found.values()]
+        products = deduplicate([p for _raw, p in normalised if p])
+        # on the site under a name, with no price the shop can take: not gone, and not offered
+        unpriced = sorted({raw.source_url[:UNPRICED_URL] for raw, p in normalised
+                           if p is None and raw.source_url and clean_text(raw.name)})[:UNPRICED_KEPT]
         self.progress.products_found = len(products)
         self.progress.pages_planned = self.progress.pages_fetched if not cancelled else self.progress.pages_planned
         self.on_progress(self.progress)
         return CrawlResult(products=products, errors=list(self.progress.errors),
                            pages_fetched=self.progress.pages_fetched, cancelled=cancelled,
                            complete=not (cancelled or self._queue or self.progress.errors),
+                           unpriced=unpriced,
                            requests_made=self.session.requests_made,
                            seconds=time.monotonic() - started)
 

@@ -33,6 +33,10 @@ class ImporterRun(models.Model):
     cancel_requested = models.BooleanField(default=False)
     # the crawl read every page it found, none failing: only then is a product it did not find gone
     complete = models.BooleanField(default=False)
+    # product pages the crawl found with no price it could use (none, 0, negative, too large, not KES): on the
+    # site, so never gone; an imported one keeps its price and is reported refused. The database default
+    # lets a process of the release before (its INSERT names no such column) still start runs.
+    unpriced = models.JSONField(default=list, blank=True, db_default=[])
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

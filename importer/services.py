@@ -273,7 +273,7 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
         error = _("No products found on %(url)s.") % {"url": run.base_url}
     _run_update(
         run.pk, status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
-        complete=result.complete,
+        complete=result.complete, unpriced=result.unpriced,
         pages_fetched=result.pages_fetched, errors=result.errors[-50:],
         pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
     )

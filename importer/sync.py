@@ -124,8 +124,9 @@ class Diff:
     new: list = field(default_factory=list)  # ExternalProduct
     changed: list = field(default_factory=list)  # (Product, ExternalProduct, Prices)
     gone: list = field(default_factory=list)  # Product
-    # the producer's price makes 0 EGP: no apply takes it (a stock change alone may still be in `changed`)
-    refused: list = field(default_factory=list)  # (Product, ExternalProduct)
+    # the producer's price makes 0 EGP: no apply takes it (a stock change alone may still be in `changed`);
+    # or, after a crawl that read the whole site, it had no price the crawl could use (ExternalProduct None)
+    refused: list = field(default_factory=list)  # (Product, ExternalProduct or None)
     gone_checked: bool = False  # False when the last crawl did not finish: nothing is called gone
     config: dict = field(default_factory=dict)
 
@@ -165,7 +166,9 @@ def diff_build(*, config=None):
             diff.changed.append((product, item, prices))
     if run is not None and _crawl_complete(run) and items:
         diff.gone_checked = True
-        diff.gone = [p for url, p in shop.items() if url not in seen and p.is_active]
+        unpriced = set(run.unpriced or ())
+        diff.gone = [p for url, p in shop.items() if url not in seen and url not in unpriced and p.is_active]
+        diff.refused += [(p, None) for url, p in shop.items() if url not in seen and url in unpriced]
     return diff
 
 
@@ -240,7 +243,9 @@ def scheduled_update(*, run):
     """After a scheduled crawl: refresh imported products, then tell the Owner."""
     config = services.importer_config()
     diff = diff_build(config=config)
-    summary = ScheduleSummary(run=run, new=diff.new, gone=diff.gone)
+    # found with no price the crawl could use: kept as they are, reported refused (the 0 EGP ones come below)
+    summary = ScheduleSummary(run=run, new=diff.new, gone=diff.gone,
+                              refused=[(product, None) for product, item in diff.refused if item is None])
     by_url = {}
     for product in _imported_products(run.base_url):
         by_url[product.source_url] = product

@@ -108,3 +108,18 @@ def test_a_run_queued_too_long_ago_is_not_started_when_a_worker_finally_takes_it
     # then it does not crawl: a later run may have started since; it is ended as failed
     run.refresh_from_db()
     assert (run.status, run.started_at, run.error) == (RunStatus.FAILED, None, services.DEAD_ERROR)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_of_the_release_before_importer_0005_can_still_queue_a_run():
+    # given importer 0005 (ImporterRun.unpriced) applied while an older web or beat process still runs: its
+    # INSERT names no such column
+    columns = ["status", "base_url", "max_pages", "pages_planned", "pages_fetched", "products_found", "errors",
+               "error", "cancel_requested", "complete", "created_at"]
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO importer_importerrun ({', '.join(columns)}) VALUES "
+                       f"({', '.join(['%s'] * len(columns))})",
+                       ["queued", "https://producer.example/", 20, 0, 0, 0, "[]", "", False, False,
+                        "2026-11-29 10:00:00+00"])
+    # then the run is there with no unpriced pages
+    assert ImporterRun.objects.get(base_url="https://producer.example/").unpriced == []

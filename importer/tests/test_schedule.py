@@ -197,3 +197,30 @@ def test_a_producer_price_that_makes_0_egp_is_reported_refused_not_held_for_appr
         assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
     else:
         assert "أسعار مرفوضة" in mail.text and "0.50 شلن كيني" in mail.text
+
+
+@pytest.mark.parametrize("price", ["-250.00", "0.004", "99,999,999,999.00"])
+def test_a_price_the_crawl_refuses_keeps_the_product_and_is_reported_refused_not_gone(imported, owner, price):
+    # given the producer's Detox Tea card shows a price the crawl cannot use (negative, a tenth of a cent, more
+    # than the price columns hold), its own page none (a 404), on a crawl that read the whole site
+    imported.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("350.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price(price)),
+    ]))
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    run = ImporterRun.objects.order_by("-created_at").first()
+    assert run.complete
+    # then Detox is still on sale at its price
+    detox = Product.objects.get(title="Detox Tea")
+    assert (detox.price_amount, detox.is_active) == (Decimal("336"), True)
+    # and it is not gone from the producer's site, in the e-mail nor in the dashboard's preview
+    from importer.sync import diff_build
+    diff = diff_build()
+    assert detox not in diff.gone and diff.gone_checked
+    assert [(product.title_en, item) for product, item in diff.refused] == [("Detox Tea", None)]
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="scheduled import")
+    gone = mail.text.split("Gone from the producer's site")[1]
+    assert "Detox Tea" not in gone and "Ginger & Lemon" not in gone  # Ginger & Lemon is on page 2, still there
+    assert ("Prices refused (the producer's price makes 0 EGP or none could be read; "
+            "the price on sale stays): 1\n- \u2068Detox Tea\u2069\n") in mail.text

@@ -153,6 +153,12 @@ def test_a_producer_price_that_makes_0_egp_is_named_refused_never_offered(new_pa
     from importer.models import ExternalProduct
 
     ExternalProduct.objects.filter(name__in=["Detox Tea", "Kericho Gold Loose Leaf 500g"]).update(price=Decimal("0.50"))
+    # and Ginger & Lemon's page showed no price the crawl could use (negative, too large)
+    from importer.models import ImporterRun
+
+    ginger = Product.objects.get(title="Ginger & Lemon")
+    ImporterRun.objects.filter(pk=ImporterRun.objects.order_by("-created_at").first().pk).update(
+        unpriced=[ginger.source_url])
     page = new_page(viewport=PHONE, locale="ar-EG" if language == "ar" else "en-GB")
     login(page, live_server, owner)
     # when staff open the diff
@@ -162,15 +168,20 @@ def test_a_producer_price_that_makes_0_egp_is_named_refused_never_offered(new_pa
     leaf = diff.get_by_test_id("diff-changed").locator("li", has_text="Kericho Gold Loose Leaf 500g")
     expect(diff.get_by_test_id("diff-changed")).not_to_contain_text("Detox Tea")
     assert refused.get_by_role("checkbox").count() == 0
+    expect(diff.get_by_test_id("diff-gone")).to_have_count(0)  # Ginger & Lemon is not gone: its price was refused
     if language == "en":
-        expect(refused).to_contain_text("Prices refused, the price on sale stays: the producer's price makes 0 EGP (2)")
+        expect(refused).to_contain_text("Prices refused, the price on sale stays: "
+                                        "the producer's price makes 0 EGP or none could be read (3)")
         expect(refused.locator("li", has_text="Detox Tea")).to_contain_text("(0.50 KES)")
+        expect(refused.locator("li", has_text="Ginger & Lemon")).to_contain_text(
+            "(no price the shop can use on the producer's site)")
         expect(leaf).to_contain_text("Price kept: the producer's makes 0 EGP")
         expect(leaf).to_contain_text("E£712.00")
         expect(leaf).not_to_contain_text("E£0.00")
     else:
         expect(refused).to_contain_text("أسعار مرفوضة")
         expect(refused.locator("li", has_text="Detox Tea")).to_contain_text("0.50 شلن كيني")
+        expect(refused.locator("li", has_text="Ginger & Lemon")).to_contain_text("لا سعر صالحًا")
         expect(leaf).to_contain_text("بقي السعر")
         expect(leaf).not_to_contain_text("0.00\u00a0ج.م ")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]

@@ -170,7 +170,8 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
                    <span className="importer-muted">{tr("diff.deactivate")}</span>
                  </>)} />
       {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
-      {/* prices no apply takes (the producer's makes 0 EGP): named, never offered, as in the Owner's e-mail */}
+      {/* prices no apply takes (the producer's makes 0 EGP, or none could be read): named, never offered,
+          as in the Owner's e-mail */}
       {diff.refused?.length > 0 && (
         <div className="importer-diff__group" data-testid="diff-refused">
           <p><strong>{tr("diff.refused", { count: diff.refused.length })}</strong></p>
@@ -178,7 +179,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
             {diff.refused.map((i) => (
               <li key={i.id} className="importer-diff__row">
                 <span><bdi>{i.title}</bdi>{" "}
-                  <span className="importer-muted">({tr("diff.kes", { kes: i.kes })})</span></span>
+                  <span className="importer-muted">({i.kes === null ? tr("diff.noPrice") : tr("diff.kes", { kes: i.kes })})</span></span>
               </li>
             ))}
           </ul>
