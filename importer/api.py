@@ -245,15 +245,15 @@ def diff_payload(diff):
         "changed": [_changed_payload(product, item, prices, egp) for product, item, prices in diff.changed],
         "gone": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
                   "price": str(product.price_amount), "stock": product.stock} for product in diff.gone],
-        # the producer's price makes 0 EGP, or none could be read (kes null): the price on sale stays
+        # the producer's price makes 0 EGP or too much, or none could be read (kes null): the price on sale stays
         "refused": [{"id": product.pk, "title": product.title_en, "sourceUrl": product.source_url,
                      "kes": str(item.price) if item is not None else None} for product, item in diff.refused],
     }
 
 
 def _changed_payload(product, item, prices, egp):
-    """A changed product's row. A producer's price that makes 0 EGP is never applied (only the stock is):
-    the row shows the price on sale as the new one, as the apply leaves it."""
+    """A changed product's row. A refused producer's price (0 EGP, too much for a price) is never applied
+    (only the stock is): the row shows the price on sale as the new one, as the apply leaves it."""
     old_egp = product.sale_price_amount if product.sale_price_amount is not None else product.price_amount
     if prices.sellable:
         new_price, new_sale, new_egp = egp(prices.price), egp(prices.sale), egp(prices.current)

@@ -4,6 +4,10 @@ from decimal import Decimal
 
 from shop.money import round_whole, to_decimal
 
+# the EGP price columns hold 12 digits, 2 after the point: a price the KES column holds may convert to more (a
+# large markup), which PostgreSQL refuses to write; such a price is refused, as one that makes 0 EGP
+EGP_LIMIT = Decimal("10000000000")
+
 
 def import_price(*, kes, rate, markup):
     """EGP shelf price for a KES price, rounded to whole pounds (DECISIONS.md)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from catalog.models import Product
 from importer.models import ExternalProduct, ImportedProduct, PriceRecord
-from importer.pricing import import_price
+from importer.pricing import EGP_LIMIT, import_price
 
 # content fields staff may edit in the dashboard; a scheduled import never writes an edited one
 CONTENT_FIELDS = ("title_en", "title_ar", "description_en", "description_ar",
@@ -63,8 +63,9 @@ class Prices:
 
     @property
     def sellable(self) -> bool:
-        """Whether the price on sale is above 0 EGP: a producer's price of a few cents rounds to nothing."""
-        return bool(self.current > 0)
+        """Whether the price on sale is above 0 EGP (a producer's price of a few cents rounds to nothing) and
+        the list price below EGP_LIMIT (a price column holds no more)."""
+        return bool(self.current > 0 and self.price < EGP_LIMIT)
 
 
 def prices_for(item: ExternalProduct, *, config: dict[str, Any]) -> Prices:

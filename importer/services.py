@@ -32,7 +32,7 @@ from importer.models import (
     PriceReason,
     RunStatus,
 )
-from importer.pricing import import_price
+from importer.pricing import EGP_LIMIT, import_price
 from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
 from shop.models import StoreSettings
@@ -401,6 +401,9 @@ def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool,
         raise ImporterError(_("%(name)s was not imported: its price (%(kes)s KES) makes 0 EGP")
                             % {"name": item.name, "kes": item.price})
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
+    if max(current_egp, list_egp or 0) >= EGP_LIMIT:  # more than a price column holds: PostgreSQL refuses it
+        raise ImporterError(_("%(name)s was not imported: its price (%(kes)s KES) makes more EGP than a price "
+                              "can hold") % {"name": item.name, "kes": max(item.price, item.original_price or 0)})
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
     images = []
     if item.image and session is not None and not (existing and existing.images):

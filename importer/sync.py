@@ -64,10 +64,10 @@ def _stock_change(product, state, in_stock):
 
 def prices_held(product, prices, state):
     """Why a scheduled import leaves a product's prices as they are: "edited" (staff set them), "refused"
-    (the producer's price makes 0 EGP: no apply would take it, so nobody is asked to approve it), "jump"
-    (the new price is more than PRICE_JUMP_HELD away from the one on sale: a producer's typo or a rate
-    service's bad answer must not reprice the shop overnight), or "" to apply them. The preview still
-    offers "edited" and "jump" ones, never a refused one."""
+    (the producer's price makes 0 EGP or more than a price holds: no apply would take it, so nobody is asked
+    to approve it), "jump" (the new price is more than PRICE_JUMP_HELD away from the one on sale: a
+    producer's typo or a rate service's bad answer must not reprice the shop overnight), or "" to apply
+    them. The preview still offers "edited" and "jump" ones, never a refused one."""
     if set(PRICE_FIELDS) & set(state.staff_edited):
         return "edited"
     if not prices.sellable:
@@ -124,7 +124,7 @@ class Diff:
     new: list = field(default_factory=list)  # ExternalProduct
     changed: list = field(default_factory=list)  # (Product, ExternalProduct, Prices)
     gone: list = field(default_factory=list)  # Product
-    # the producer's price makes 0 EGP: no apply takes it (a stock change alone may still be in `changed`);
+    # the producer's price makes 0 EGP or too much: no apply takes it (a stock change alone may still be in `changed`);
     # or, after a crawl that read the whole site, it had no price the crawl could use (ExternalProduct None)
     refused: list = field(default_factory=list)  # (Product, ExternalProduct or None)
     gone_checked: bool = False  # False when the last crawl did not finish: nothing is called gone
@@ -235,7 +235,7 @@ class ScheduleSummary:
     kept_edits: int = 0
     held: list = field(default_factory=list)  # (product, EGP on sale, EGP the producer's price makes)
     kept_prices: int = 0
-    # the producer's price makes 0 EGP: kept, reported as refused (never held for an approval no apply takes)
+    # the producer's price makes 0 EGP or too much: kept, reported refused (never held for an approval no apply takes)
     refused: list = field(default_factory=list)  # (product, the producer's KES price)
 
 

@@ -109,3 +109,46 @@ def test_the_preview_never_shows_a_0_egp_price_as_a_change_and_names_it_refused(
     staff.post("/api/admin/scrape/apply", {"changed": [row["id"]]}, format="json")
     product = Product.objects.get(title="Kenya Leaf")
     assert (product.price_amount, product.stock) == (Decimal("188"), 0)
+
+
+@pytest.fixture
+def dear_markup():
+    """A 300 % markup: 1 KES makes 0.376 × 4 = 1.504 EGP, so 9,000,000,000 KES (a price the KES column holds)
+    makes 13,536,000,000 EGP, more than the 12-digit EGP price columns hold (PostgreSQL refuses the write)."""
+    store_settings_update(importer_markup=300)
+
+
+@pytest.mark.parametrize("language, message", [
+    ("en", "Gold Bars was not imported: its price (9000000000.00 KES) makes more EGP than a price can hold"),
+    ("ar", "لم يُستورد Gold Bars: سعره (9000000000.00 شلن كيني) يساوي جنيهات أكثر مما يتسع له السعر"),
+])
+def test_a_price_that_makes_more_egp_than_a_price_holds_is_not_imported(priced, dear_markup, owner, language,
+                                                                        message):
+    priced("Gold Bars", "9000000000")
+    priced("Kenya Gold", "250")
+    with translation.override(language):
+        result = services.external_products_import(user=owner)
+    assert not Product.objects.filter(title="Gold Bars").exists()
+    assert Product.objects.get(title="Kenya Gold").price_amount == Decimal("376")
+    assert result.errors == [message] and len(result.created) == 1
+
+
+def test_a_list_price_too_large_for_egp_keeps_the_price_and_is_never_offered(priced, owner):
+    # given an imported product at 188 EGP
+    item = priced("Kenya Gold", "250")
+    services.external_products_import(user=owner)
+    product = Product.objects.get(title="Kenya Gold")
+    # when the markup goes to 300 % and the producer's page says 9,000,000,000 KES struck through (its current
+    # price 260), or 9,000,000,000 KES
+    store_settings_update(importer_markup=300)
+    config = services.importer_config()
+    for price, original in [("260", "9000000000"), ("9000000000", None)]:
+        ExternalProduct.objects.filter(pk=item.pk).update(
+            price=Decimal(price), original_price=Decimal(original) if original else None)
+        diff = sync.diff_build(config=config)
+        # then the preview offers no change and names it refused, and an apply keeps the price on sale
+        assert diff.changed == [] and [p.pk for p, _item in diff.refused] == [product.pk]
+        sync.product_update_from_producer(product=product, item=ExternalProduct.objects.get(pk=item.pk),
+                                          config=config, reason="import")
+        product.refresh_from_db()
+        assert (product.price_amount, product.sale_price_amount) == (Decimal("188"), None)

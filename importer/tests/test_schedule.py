@@ -192,8 +192,8 @@ def test_a_producer_price_that_makes_0_egp_is_reported_refused_not_held_for_appr
     assert f"{'←' if language == 'ar' else '→'} {format_egp(0, language)}" not in mail.text
     # and Detox is named as a price refused, the price on sale kept
     if language == "en":
-        assert ("Prices refused (the producer's price makes 0 EGP or none could be read; "
-                "the price on sale stays): 1\n- \u2068Detox Tea\u2069: 0.50 KES") in mail.text
+        assert ("Prices refused (the producer's price makes 0 EGP, more than a price can hold, or none could be "
+                "read; the price on sale stays): 1\n- \u2068Detox Tea\u2069: 0.50 KES") in mail.text
         assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
     else:
         assert "أسعار مرفوضة" in mail.text and "0.50 شلن كيني" in mail.text
@@ -222,5 +222,5 @@ def test_a_price_the_crawl_refuses_keeps_the_product_and_is_reported_refused_not
     [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="scheduled import")
     gone = mail.text.split("Gone from the producer's site")[1]
     assert "Detox Tea" not in gone and "Ginger & Lemon" not in gone  # Ginger & Lemon is on page 2, still there
-    assert ("Prices refused (the producer's price makes 0 EGP or none could be read; "
-            "the price on sale stays): 1\n- \u2068Detox Tea\u2069\n") in mail.text
+    assert ("Prices refused (the producer's price makes 0 EGP, more than a price can hold, or none could be "
+            "read; the price on sale stays): 1\n- \u2068Detox Tea\u2069\n") in mail.text

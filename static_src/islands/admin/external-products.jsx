@@ -170,7 +170,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
                    <span className="importer-muted">{tr("diff.deactivate")}</span>
                  </>)} />
       {!diff.goneChecked && diff.runStatus && <p className="importer-muted">{tr("diff.goneUnknown")}</p>}
-      {/* prices no apply takes (the producer's makes 0 EGP, or none could be read): named, never offered,
+      {/* prices no apply takes (the producer's makes 0 EGP or too much, or none could be read): named, never offered,
           as in the Owner's e-mail */}
       {diff.refused?.length > 0 && (
         <div className="importer-diff__group" data-testid="diff-refused">
