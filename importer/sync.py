@@ -201,19 +201,33 @@ def diff_apply(*, user=None, new=(), changed=(), gone=()):
         result.created, result.errors = imported.created, imported.errors
     for product, item, _prices in diff.changed:
         if product.pk in changed:
-            product_update_from_producer(product=product, item=item, config=config, reason=PriceReason.IMPORT)
+            try:
+                product_update_from_producer(product=product, item=item, config=config, reason=PriceReason.IMPORT)
+            except Exception:  # this one is left whole and named; the others ticked are still applied
+                result.errors.append(_failed(product))
+                continue
             product.refresh_from_db()
             result.updated.append(product)
             _audit(user, "product_reprice", product)
     for product in diff.gone:
         if product.pk in gone:
-            with transaction.atomic():
-                product_update(product=product, is_active=False)
-                state = import_state(product)
-                ImportedProduct.objects.filter(pk=state.pk).update(gone_since=timezone.now())
-                _audit(user, "product_deactivate_gone", product)
+            try:
+                with transaction.atomic():
+                    product_update(product=product, is_active=False)
+                    state = import_state(product)
+                    ImportedProduct.objects.filter(pk=state.pk).update(gone_since=timezone.now())
+                    _audit(user, "product_deactivate_gone", product)
+            except Exception:
+                result.errors.append(_failed(product))
+                continue
             result.deactivated.append(product)
     return result
+
+
+def _failed(product):
+    """Log why `product`'s change failed and say so to staff (the apply's toast)."""
+    log.exception("importer: applying the change of product %s failed", product.pk)
+    return _("%(name)s was not updated: an error stopped the change; try again.") % {"name": product.title_en}
 
 
 def _audit(user, action, product):
@@ -237,6 +251,7 @@ class ScheduleSummary:
     kept_prices: int = 0
     # the producer's price makes 0 EGP or too much: kept, reported refused (never held for an approval no apply takes)
     refused: list = field(default_factory=list)  # (product, the producer's KES price)
+    failed: list = field(default_factory=list)  # products whose update failed (left as they were)
 
 
 def scheduled_update(*, run):
@@ -257,8 +272,13 @@ def scheduled_update(*, run):
         state = import_state(product)
         prices = prices_for(item, config=config)
         held = prices_held(product, prices, state)
-        changed = product_update_from_producer(product=product, item=item, config=config,
-                                               reason=PriceReason.SCHEDULE, texts=True, keep_prices=bool(held))
+        try:
+            changed = product_update_from_producer(product=product, item=item, config=config,
+                                                   reason=PriceReason.SCHEDULE, texts=True, keep_prices=bool(held))
+        except Exception:  # one product's write refused (a lock wait, a value): it is left whole, the rest go on
+            log.exception("importer: scheduled update of product %s failed", product.pk)
+            summary.failed.append(product)
+            continue
         if any(f in state.staff_edited for f in PRODUCER_TEXT):
             summary.kept_edits += 1
         if held == "jump":

@@ -128,3 +128,38 @@ def test_staff_edits_of_imported_products_are_remembered(recrawled, owner):
     product_save(actor=owner, product=hangover, data={"title_en": "Hangover Tea", "description_en": "Ours."})
     assert ImportedProduct.objects.get(product=hangover).staff_edited == ["description_en"]
     assert PriceRecord.objects.filter(product=hangover).count() == 1
+
+
+@pytest.mark.parametrize("language, message", [
+    ("en", "Detox Tea was not updated: an error stopped the change; try again."),
+    ("ar", "لم يُحدَّث Detox Tea: أوقف خطأٌ التغيير؛ حاول مرة أخرى."),
+])
+def test_a_ticked_change_the_database_refuses_is_named_and_the_others_are_applied(recrawled, staff, monkeypatch,
+                                                                                  language, message):
+    # given staff tick Detox Tea's new price and the sold-out leaf, and the database refuses Detox's write
+    from django.db import OperationalError
+
+    from importer import sync
+
+    body = staff.get("/api/admin/scrape/preview").json()
+    ids = {c["title"]: c["id"] for c in body["changed"]}
+    write = sync.product_update
+
+    def refusing(*, product, **fields):
+        if product.title_en == "Detox Tea":
+            raise OperationalError("database is locked")
+        return write(product=product, **fields)
+
+    monkeypatch.setattr(sync, "product_update", refusing)
+    # when
+    answer = staff.post("/api/admin/scrape/apply", {"changed": [ids["Detox Tea"], ids["Kericho Gold Loose Leaf 500g"]]},
+                        format="json", HTTP_ACCEPT_LANGUAGE=language)
+    # then the answer says what was applied and names the one that was not, which is left whole
+    assert answer.status_code == 200, answer.content
+    assert answer.json() == {"created": 0, "updated": 1, "deactivated": 0, "errors": [message]}
+    detox = Product.objects.get(title_en="Detox Tea")
+    assert (detox.price_amount, detox.kes_price_amount) == (Decimal("336"), Decimal("420"))
+    assert Product.objects.get(title_en="Kericho Gold Loose Leaf 500g").stock == 0
+    # and the preview still offers it
+    again = staff.get("/api/admin/scrape/preview").json()
+    assert [c["title"] for c in again["changed"]] == ["Detox Tea"]

@@ -224,3 +224,47 @@ def test_a_price_the_crawl_refuses_keeps_the_product_and_is_reported_refused_not
     assert "Detox Tea" not in gone and "Ginger & Lemon" not in gone  # Ginger & Lemon is on page 2, still there
     assert ("Prices refused (the producer's price makes 0 EGP, more than a price can hold, or none could be "
             "read; the price on sale stays): 1\n- \u2068Detox Tea\u2069\n") in mail.text
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_one_product_the_database_refuses_does_not_stop_the_others_nor_the_owners_email(imported, owner,
+                                                                                       monkeypatch, language):
+    # given the producer raised two prices, and the database refuses Detox Tea's write (a lock wait that timed
+    # out, a value a column cannot hold)
+    from django.db import OperationalError
+
+    from importer import sync
+
+    owner.language = language
+    owner.save(update_fields=["language"])
+    _producer_changes(imported)
+    imported.routes["/product/hangover-tea/"] = Answer(200, imported.routes["/product/hangover-tea/"].body.replace(
+        "350.00", "380.00"))
+    imported.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("460.00")),
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("380.00")),
+    ]))
+    write = sync.product_update
+
+    def refusing(*, product, **fields):
+        if product.title_en == "Detox Tea":
+            raise OperationalError("database is locked")
+        return write(product=product, **fields)
+
+    monkeypatch.setattr(sync, "product_update", refusing)
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then Detox is left whole (no price history without its price), the others are updated
+    detox = Product.objects.get(title="Detox Tea")
+    assert (detox.price_amount, detox.kes_price_amount) == (Decimal("336"), Decimal("420"))
+    assert not PriceRecord.objects.filter(product=detox, reason="schedule").exists()
+    assert Product.objects.get(title="Hangover Tea").kes_price_amount == Decimal("380")
+    assert Product.objects.get(title="Kericho Gold Loose Leaf 500g").stock == 0
+    # and the Owner still gets the summary, naming the product that was not updated
+    [mail] = OutboundEmail.objects.filter(to=owner.email, language=language, subject__contains=(
+        "الاستيراد المجدول" if language == "ar" else "scheduled import"))
+    if language == "en":
+        assert ("Not updated, an error stopped the change (the next scheduled import tries again): 1"
+                "\n- \u2068Detox Tea\u2069\n") in mail.text
+    else:
+        assert "لم يُحدَّث" in mail.text and "\u2068Detox Tea\u2069" in mail.text
