@@ -41,6 +41,9 @@ GUESSED_SLUGS = [
     "conservation-teas", "pick-n-mix", "accessories-gifts", "entire-range",
 ]
 STORE_API_PER_PAGE = 100  # the Store API's own maximum
+# a page that is not there (a guessed category, a removed product) is no error; any other answer without a
+# page (403, 401, 408, an empty 200) is a page not read
+PAGE_NOT_THERE = (404, 410)
 # a product found with no usable price is remembered by its URL as the shop stores it (Product.source_url),
 # at most this many per run
 UNPRICED_URL, UNPRICED_KEPT = 500, 5000
@@ -174,6 +177,10 @@ class Crawl:
                         self._read_feed(page, url)
                     elif page.ok:
                         self._read_page(page)
+                    elif page.status not in PAGE_NOT_THERE:
+                        # a refusal (a firewall's challenge, a sign-in wall, a server's 408) or an empty body in
+                        # place of the page: its products were not read, so the crawl is not complete
+                        self._error(f"HTTP {page.status}{'' if page.body else ', empty'}: {url[:200]}")
                 except Exception as exc:  # a page no parser expected (odd JSON-LD, deep nesting): skipped
                     log.warning("importer: page skipped, %s: %s", exc.__class__.__name__, url)
                     self._error(f"page skipped ({exc.__class__.__name__}): {url[:200]}")

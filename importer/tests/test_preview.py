@@ -49,14 +49,23 @@ def test_the_preview_lists_new_repriced_and_gone_products_and_writes_nothing(rec
     assert list(Product.objects.order_by("pk").values_list("price_amount", "stock", "is_active")) == before
 
 
-@pytest.mark.parametrize("cut_short", ["page limit", "a page that failed"])
+@pytest.mark.parametrize("cut_short", ["page limit", "a page that failed", "403", "401", "408", "400", "empty"])
 def test_a_crawl_cut_short_calls_no_product_gone(shop_setup, crawl, owner, staff, cut_short):
-    # given nine products imported, then a crawl that did not read the whole site
+    # given nine products imported, then a crawl that did not read the whole site: a page failed, or answered
+    # a refusal (a firewall's challenge, a sign-in wall, the server's timeout) in place of its products
     crawl(user=owner, max_pages=100)
     services.external_products_import(user=owner)
     if cut_short == "a page that failed":
         shop_setup.routes["/shop/page/2/"] = Answer(500, "down")
         crawl(user=owner, max_pages=100)
+    elif cut_short.isdigit():
+        shop_setup.routes["/shop/page/2/"] = Answer(int(cut_short), "<html><body>Access denied</body></html>")
+        run = crawl(user=owner, max_pages=100)
+        assert run.complete is False and any(f"HTTP {cut_short}" in e for e in run.errors)
+    elif cut_short == "empty":  # a proxy's hiccup: 200 with no body
+        shop_setup.routes["/shop/page/2/"] = Answer(200, "")
+        run = crawl(user=owner, max_pages=100)
+        assert run.complete is False and any("HTTP 200, empty" in e for e in run.errors)
     else:
         crawl(user=owner, max_pages=3)
     # when
