@@ -374,6 +374,11 @@ def external_products_import(*, external_products: list[ExternalProduct] | None 
             except ImporterError as exc:  # this one is left out and staff told why; the others go on
                 result.errors.append(str(exc.message))
                 continue
+            except Exception:  # a write refused (a lock wait, a value): left out whole, named, the others go on
+                log.exception("importer: import of %s failed", item.name)
+                result.errors.append(_("%(name)s was not imported: an error stopped it; try again.")
+                                     % {"name": item.name})
+                continue
             if created:
                 result.created.append(product)
                 featured_left -= 1 if product.is_featured else 0
@@ -411,6 +416,8 @@ def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool,
             images = [image_import(item.image, session=session)]
         except (FetchError, ImageRejected) as exc:  # a missing picture is not worth losing the product
             log.info("importer: image skipped for %s: %s", item.name, exc)
+        except OSError:  # nor is one the media storage could not keep (a full disk): logged for the operator
+            log.exception("importer: image not stored for %s", item.name)
     prices = {
         "price_amount": list_egp or current_egp,
         "sale_price_amount": current_egp if list_egp else None,

@@ -231,3 +231,39 @@ def test_staff_starting_cancelling_and_clearing_a_crawl_leave_one_audit_entry_ea
     assert list(AuditEntry.objects.order_by("pk").values_list("action", "target_id", "actor")) == [
         ("importer.crawl_start", str(run.pk), owner.pk), ("importer.crawl_cancel", str(run.pk), owner.pk),
         ("importer.cache_clear", "", owner.pk)]
+
+
+@pytest.mark.parametrize("language, message", [
+    ("en", "Detox Tea was not imported: an error stopped it; try again."),
+    ("ar", "لم يُستورد Detox Tea: أوقفه خطأ؛ حاول مرة أخرى."),
+])
+def test_one_product_that_fails_is_named_and_the_others_are_imported(crawl, shop_setup, owner, monkeypatch,
+                                                                     language, message):
+    # given a crawl, a media disk that refuses one picture (full) and a database that refuses one product
+    from django.db import OperationalError
+    from django.utils import translation
+
+    crawl(user=owner, max_pages=100)
+    save = services.image_import
+
+    def disk_full(url, **kwargs):
+        if "love" in url:
+            raise OSError(28, "No space left on device")
+        return save(url, **kwargs)
+
+    create = services.product_create
+
+    def refusing(**fields):
+        if fields["title_en"] == "Detox Tea":
+            raise OperationalError("database is locked")
+        return create(**fields)
+
+    monkeypatch.setattr(services, "image_import", disk_full)
+    monkeypatch.setattr(services, "product_create", refusing)
+    # when staff import all
+    with translation.override(language):
+        result = services.external_products_import(user=owner)
+    # then the one without its picture is imported all the same, the refused one is named, the rest imported
+    assert Product.objects.get(title_en="Love Tea").images == []
+    assert not Product.objects.filter(title_en="Detox Tea").exists()
+    assert len(result.created) == 8 and result.errors == [message]
