@@ -18,7 +18,7 @@ from catalog.media import image_save
 from catalog.models import Product
 from catalog.products import product_create, product_update
 from importer import categorize as generators
-from importer.records import staff_edits_record
+from importer.records import staff_edits_record, staff_stock_record
 from shop.errors import ShopError
 from shop.validation import LINE_MAX, clean_fields
 
@@ -96,6 +96,7 @@ def stock_adjust(*, actor, product, action, amount):
         Product.objects.filter(pk=product.pk).update(stock=expression)
         catalog_changed_now_and_on_commit()
         product.refresh_from_db(fields=["stock", "updated_at"])
+        staff_stock_record(product=product)
         audit_record(actor=actor, action=f"inventory.{action}",
                      details=f"{product.title_en}: {before} → {product.stock}", target=product)
     return product

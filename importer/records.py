@@ -45,6 +45,13 @@ def staff_edits_record(*, product: Product, fields: Iterable[str]) -> None:
         ImportedProduct.objects.filter(pk=state.pk).update(staff_edited=merged)
 
 
+def staff_stock_record(*, product: Product) -> None:
+    """Staff set an imported product's stock: the 0 a scheduled import set is no longer the import's, so the
+    producer's being back in stock restocks it no more (a shelf staff filled and customers emptied stays 0)."""
+    if product.source_url:
+        ImportedProduct.objects.filter(product=product, stock_zeroed=True).update(stock_zeroed=False)
+
+
 # -- prices -----------------------------------------------------------------------
 
 

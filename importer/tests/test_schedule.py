@@ -268,3 +268,24 @@ def test_one_product_the_database_refuses_does_not_stop_the_others_nor_the_owner
                 "\n- \u2068Detox Tea\u2069\n") in mail.text
     else:
         assert "لم يُحدَّث" in mail.text and "\u2068Detox Tea\u2069" in mail.text
+
+
+def test_a_product_staff_restocked_and_customers_sold_out_is_not_restocked_by_the_import(imported, owner):
+    # given the producer marked the 500 g leaf out of stock and the scheduled import set it to 0
+    from backoffice.products import StockAction, stock_adjust
+
+    _producer_changes(imported)
+    assert tasks.auto_import_tick() == "started"
+    leaf = Product.objects.get(title="Kericho Gold Loose Leaf 500g")
+    assert leaf.stock == 0
+    # and then staff counted 10 packs on the shelf, which customers bought
+    stock_adjust(actor=owner, product=leaf, action=StockAction.SET, amount=10)
+    Product.objects.filter(pk=leaf.pk).update(stock=0)
+    # when the producer has it again and the next scheduled import runs
+    imported.routes["/product-category/black-tea/?paged=2"] = Answer(200, listing([
+        card("Kericho Gold Loose Leaf 500g", "/product/loose-leaf-500g/", price_html=woo_price("890.00"))]))
+    ImporterRun.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    assert tasks.auto_import_tick() == "started"
+    # then the shop's own sell-out stays: the import undoes only the 0 it set itself (no 50 packs invented)
+    leaf.refresh_from_db()
+    assert leaf.stock == 0
