@@ -111,9 +111,7 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
         locked.status = status
         locked.save(update_fields=fields)
         if status == S.CANCELLED and locked.payment_status == PaymentStatus.PAID:
-            _order_flag(locked, "refund_due", action="order.refund_due",
-                        details=f"{locked.number}: cancelled with {locked.total_amount - locked.refunded_amount} EGP "
-                                f"paid. Refund it in the payment provider's dashboard.")
+            _refund_due_flag(locked)
         OrderStatusChange.objects.create(
             order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX],
             tracking_number=tracking_number[:TRACKING_MAX],
@@ -211,6 +209,13 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
     order_attention_send(order=order)
 
 
+def _refund_due_flag(order: Order) -> None:
+    """Flag the cancelled, paid `order` (locked) for staff: the money it kept is owed back."""
+    _order_flag(order, "refund_due", action="order.refund_due",
+                details=f"{order.number}: cancelled with {order.total_amount - order.refunded_amount} EGP "
+                        f"paid. Refund it in the payment provider's dashboard.")
+
+
 def order_paid_twice(*, order: Order, note: str) -> None:
     """A second transaction captured money for an order already paid (two tabs on one payment page): flagged
     for staff to refund one of them, with an audit entry and an e-mail to the store's address."""
@@ -293,7 +298,7 @@ def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
     logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
 
 
-def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False) -> None:
+def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False, paid_again: bool = False) -> None:
     """Record `returned`, all of `order`'s money its payment provider reports given back so far (`in_full`:
     all of the payment, which makes the order refunded), and tell the customer what this report adds to what
     the order had recorded (`refunded_amount`): one e-mail per refund, naming its own amount. The same total
@@ -301,11 +306,18 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
     and tells nothing. A refund voided afterwards lowers the total: the customer, told of it when it was
     made, gets one correction naming the amount that will not come back after all (once per void: a
     replayed void reports the same total again). Every change of the total, up or down, writes one audit
-    entry here, whichever report made it, so none goes unrecorded for staff."""
+    entry here, whichever report made it, so none goes unrecorded for staff.
+
+    `paid_again`: a refund of the refunded order was voided, so the shop holds money of it again (its
+    payment is paid again: orders.payments.services._full_refund_voided). The order is paid again too, and
+    flagged as what it is now: no longer to cancel because all of it came back (`refunded_unshipped`), and,
+    cancelled, owing back what it kept (`refund_due`), as a paid order staff cancel does."""
     with transaction.atomic():
         locked = _locked(order)
+        paid_again = paid_again and locked.payment_status == PaymentStatus.REFUNDED  # once: a replay finds it paid
         added = returned - locked.refunded_amount
-        fields = {"refunded_amount": returned, **({"payment_status": PaymentStatus.REFUNDED} if in_full else {})}
+        status = PaymentStatus.REFUNDED if in_full else PaymentStatus.PAID if paid_again else None
+        fields = {"refunded_amount": returned, **({"payment_status": status} if status else {})}
         Order.objects.filter(pk=locked.pk).update(**fields)
         locked.refunded_amount = returned
         if added > 0:
@@ -313,16 +325,24 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
         elif added < 0:
             order_refund_void_send(order=locked, amount=-added, refunded=returned)
         if added:
-            _refund_audit(locked, added=added, in_full=in_full)
+            _refund_audit(locked, added=added, in_full=in_full, paid_again=paid_again)
+        if paid_again:
+            locked.payment_status = PaymentStatus.PAID
+            if _attention_drop(locked, {"refunded_unshipped"}):
+                locked.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
+            if locked.status == S.CANCELLED:
+                _refund_due_flag(locked)
 
 
-def _refund_audit(order: Order, *, added: Decimal, in_full: bool) -> None:
+def _refund_audit(order: Order, *, added: Decimal, in_full: bool, paid_again: bool) -> None:
     """The audit entry of a change of `order`'s refunded total (`refunded_amount`, already changed) by
-    `added`: a refund of part of it, a refund completing all of it (`in_full`), or a refund voided."""
+    `added`: a refund of part of it, a refund completing all of it (`in_full`), or a refund voided (which
+    made the refunded order paid again: `paid_again`)."""
     total, returned = order.total_amount, order.refunded_amount
     if added < 0:
         action, details = "order.refund_voided", (f"a refund of {-added} EGP was voided in the payment provider; "
-                                                  f"{returned} of {total} EGP is returned now.")
+                                                  f"{returned} of {total} EGP is returned now."
+                                                  f"{' The order is paid again.' if paid_again else ''}")
     elif in_full:
         action, details = "order.refunded", (f"{added} EGP returned through the payment provider; all of its "
                                              f"{total} EGP is refunded now.")

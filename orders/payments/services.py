@@ -185,7 +185,7 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
     in Paymob, and changes nothing else: a return for a payment not recorded as paid (its success
     callback missed: settled once it is), a refund of a transaction that is neither, or a void of a
     refund after the payment was refunded in full (that one also lowers what the order records as returned,
-    and the customer is told: _full_refund_voided).
+    the customer is told, and the payment is paid again: _full_refund_voided).
     """
     paid_by = locked.transaction_id if locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED) else None
     if result.returns == "refund" and not result.success:
@@ -209,14 +209,20 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
 
 def _full_refund_voided(payment: Payment, paid_by: str) -> None:
     """A refund of the refunded (held) `payment` voided afterwards: that money stays with the shop, which
-    thought it returned. The payment stays refunded for staff to check in the provider's dashboard (the
-    caller flags it), and the order records what its refunds still return, which tells the customer, told of
-    the refund, that its amount will not come back after all, and audits it (order_refund_record: once,
-    a replayed void adds nothing). Not when the payment's own transaction was voided: that returned it all."""
+    thought it returned. The payment is paid again when its refunds no longer return all of it, so that a
+    refund made later is recorded as any other (_returns_settle settles paid payments only), and the order
+    records what its refunds still return, which tells the customer, told of the refund, that its amount
+    will not come back after all, audits it, and makes the order paid again (order_refund_record: once, a
+    replayed void adds nothing). Staff check the void in the provider's dashboard (the caller flags it).
+    Not when the payment's own transaction was voided: that returned it all."""
     if payment.events.filter(transaction_id=f"{paid_by}/voided").exists():
         return
-    returned = max(sum(_refunds(payment, paid_by).values()), 0)  # a refund voided twice returns nothing
-    order_refund_record(order=payment.order, returned=quantize(Decimal(returned) / 100))
+    full = to_minor_units(payment.amount)
+    returned = min(max(sum(_refunds(payment, paid_by).values()), 0), full)  # a refund voided twice returns nothing
+    if returned < full:
+        payment.status = PaymentStatus.PAID
+        payment.save(update_fields=["status", "updated_at"])
+    order_refund_record(order=payment.order, returned=quantize(Decimal(returned) / 100), paid_again=returned < full)
 
 
 def _refunds(payment: Payment, paid_by: str) -> dict[str, int]:

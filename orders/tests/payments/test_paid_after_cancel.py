@@ -441,14 +441,84 @@ def test_a_refund_voided_the_same_day_returns_nothing(client, api, make_product,
         "325.00", "325.00"]
 
 
-def test_a_full_refund_voided_afterwards_is_flagged(client, api, make_product, checkout_body, fake_paymob):
-    # given a paid order refunded in full
+@pytest.mark.parametrize("voided", ["the one refund of all of it", "the refund completing all of it"])
+def test_a_full_refund_voided_afterwards_makes_the_payment_paid_again_and_flags_it_to_check(
+        client, api, owner, make_product, checkout_body, fake_paymob, voided):
+    # given a paid order of E£650 not shipped yet, refunded in full (at once, or E£100 and then E£550): flagged
+    # for staff to cancel it rather than ship it
+    payment = _paid(client, api, make_product, checkout_body)
+    last, cents = {"the one refund of all of it": (2, 65000), "the refund completing all of it": (3, 55000)}[voided]
+    if last == 3:
+        _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=last, cents=cents)
+    assert Order.objects.get().attention_reasons == ["refunded_unshipped"]
+    # when that last refund is voided in Paymob (the money stays with the shop after all), and the void replayed
+    _void(client, payment, tx_id=4, of=last, cents=cents)
+    # then the shop holds the money again: the payment and its order are paid, still to ship, and what is
+    # still returned is recorded; staff are no longer told to cancel it, but to check the void in Paymob
+    kept = Decimal({"the one refund of all of it": "0.00"}.get(voided, "100.00"))
+    order = Order.objects.get()
+    assert Payment.objects.get().status == order.payment_status == PaymentStatus.PAID
+    assert (order.status, order.refunded_amount) == (OrderStatus.PROCESSING, kept)
+    assert (order.needs_attention, order.attention_reasons) == (True, ["refund_to_check"])
+    # and the dashboard says the same: paid, its revenue what it kept, the reason to check it
+    staff = _staff_alerts(owner)
+    shown = staff.get(f"/api/admin/orders/{payment.order_id}").json()
+    assert (shown["paymentStatus"], shown["refunded"], shown["attentionReasons"]) == (
+        "paid", str(kept), ["refund_to_check"])
+    assert Decimal(staff.get("/api/admin/dashboard").json()["totalRevenue"]) == 650 - kept
+    # and the void is audited once, saying the order is paid again
+    assert _audited("order.refund_voided") == [
+        f"a refund of {cents // 100}.00 EGP was voided in the payment provider; {kept} of 650.00 EGP is returned "
+        f"now. The order is paid again."]
+
+
+def test_a_refund_after_a_voided_full_refund_is_recorded_again(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full, that refund voided since: paid again
     payment = _paid(client, api, make_product, checkout_body)
     _refund(client, payment, tx_id=2)
-    # when that refund is voided the same day (the money stays with the shop after all)
-    _refund(client, payment, tx_id=3, of=2)
-    # then staff are asked to check it: the payment stays refunded until they do
-    assert Payment.objects.get().status == PaymentStatus.REFUNDED and _flagged()
+    _void(client, payment, tx_id=3, of=2, cents=65000)
+    # when E£200 of it is refunded in Paymob, and that refund's callback replayed
+    _refund(client, payment, tx_id=4, cents=20000)
+    _refund(client, payment, tx_id=4, cents=20000)
+    # then it is recorded, once: the order keeps paid, E£200 returned
+    order = Order.objects.get()
+    assert (Payment.objects.get().status, order.payment_status, order.refunded_amount) == (
+        PaymentStatus.PAID, PaymentStatus.PAID, Decimal("200.00"))
+    assert _audited("order.partly_refunded") == [
+        "200.00 of 650.00 EGP returned through the payment provider; the rest stays paid."]
+    # and once the other E£450 is refunded, the payment is refunded again and the order flagged not to ship
+    _refund(client, payment, tx_id=5, cents=45000)
+    order = Order.objects.get()
+    assert Payment.objects.get().status == order.payment_status == PaymentStatus.REFUNDED
+    assert order.refunded_amount == 650
+    assert order.attention_reasons == ["refund_to_check", "refunded_unshipped"]
+    assert AuditEntry.objects.filter(action="order.refunded_unshipped").count() == 2
+
+
+def test_a_full_refund_voided_after_staff_cancelled_the_order_is_a_refund_due_again(
+        client, api, owner, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full, then cancelled by staff as its flag asked (stock back)
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2)
+    staff = _staff_alerts(owner)
+    staff.put(f"/api/admin/orders/{payment.order_id}/status", {"status": "cancelled"}, content_type="application/json")
+    assert not AuditEntry.objects.filter(action="order.refund_due").exists()
+    # when that refund is voided in Paymob, and the void replayed
+    _void(client, payment, tx_id=3, of=2, cents=65000)
+    # then the cancelled order holds money paid again: a refund is due, once, beside the void to check
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.CANCELLED, PaymentStatus.PAID)
+    assert order.attention_reasons == ["refund_to_check", "refund_due"]
+    assert _audited("order.refund_due") == [
+        "cancelled with 650.00 EGP paid. Refund it in the payment provider's dashboard."]
+    assert staff.get("/api/admin/dashboard").json()["capturedOnCancelled"] == "650.00"
+    # when it is refunded again, then the refund due is settled and the void stays to check
+    _refund(client, payment, tx_id=4)
+    order = Order.objects.get()
+    assert (order.payment_status, order.refunded_amount, order.attention_reasons) == (
+        PaymentStatus.REFUNDED, 650, ["refund_to_check"])
 
 
 def _void(client, payment, *, tx_id, of, cents):
@@ -480,8 +550,10 @@ def test_a_refund_voided_is_audited_once_whatever_it_leaves_returned(
     _void(client, payment, tx_id=4, of=last, cents=cents)
     # then one audit entry records it: the amount that stays with the shop, and what is returned now
     left = {"the only refund": "0.00"}.get(voided, "100.00")
+    paid_again = " The order is paid again." if voided == "the refund completing all of it" else ""
     assert _audited("order.refund_voided") == [
-        f"a refund of {cents // 100}.00 EGP was voided in the payment provider; {left} of 650.00 EGP is returned now."]
+        f"a refund of {cents // 100}.00 EGP was voided in the payment provider; {left} of 650.00 EGP is returned "
+        f"now.{paid_again}"]
     assert _audited("order.partly_refunded") == refunds_audited  # a void is no refund
     assert Order.objects.get().refunded_amount == Decimal(left)
 
@@ -501,10 +573,15 @@ def test_a_void_after_a_full_refund_never_records_less_than_what_came_back(
     before = (Order.objects.get().refunded_amount, OutboundEmail.objects.count(), AuditEntry.objects.count())
     # when Paymob reports (another) void of that refund
     _refund(client, payment, tx_id=4, cents=10000 if then == "the payment voided" else 65000, of=2)
-    # then nothing more is recorded, mailed or audited than the flag for staff to check it
+    # then nothing more is recorded or mailed; the order stays flagged for staff to check it (the refunded
+    # payment flags it again; the one paid again since the first void (what it holds is recorded) adds nothing)
     assert (Order.objects.get().refunded_amount, OutboundEmail.objects.count()) == before[:2]
-    assert AuditEntry.objects.count() == before[2] + 1 and _flagged()
-    assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
+    if then == "the payment voided":
+        assert AuditEntry.objects.count() == before[2] + 1
+        assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
+    else:
+        assert AuditEntry.objects.count() == before[2]
+    assert _flagged()
     assert Order.objects.get().refunded_amount == (650 if then == "the payment voided" else 0)
 
 

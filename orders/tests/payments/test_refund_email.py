@@ -223,3 +223,21 @@ def test_the_refund_completing_a_full_refund_voided_corrects_it_to_the_rest_in_a
             "فلن يُعاد مبلغ 550.00\u00a0ج.م هذا إلى بطاقتك.") in correction.text
     assert "أُعيد حتى الآن 100.00\u00a0ج.م من إجمالي طلبك البالغ 650.00\u00a0ج.م." in correction.text
     assert Order.objects.get().refunded_amount == 100
+
+
+def test_a_refund_made_after_a_full_refund_was_voided_is_told_again(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full, that refund voided since, the customer told of both
+    payment, order = _paid_order(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2)
+    _void_refund(client, payment, tx_id=3, of=2, cents=65000)
+    assert OutboundEmail.objects.count() == 2
+    # when E£200 of it is refunded in Paymob, and that refund's callback replayed
+    _refund(client, payment, tx_id=4, cents=20000)
+    _refund(client, payment, tx_id=4, cents=20000)
+    # then the customer gets one mail naming those E£200, and what came back in all
+    assert OutboundEmail.objects.count() == 3
+    mail = OutboundEmail.objects.order_by("pk").last()
+    assert f"We have refunded E£200.00 to your card for your order {LRI}{order.number}{PDI}." in mail.text
+    assert "E£200.00 of your order's E£650.00 has now been refunded." in mail.text
+    assert Order.objects.get().refunded_amount == 200
