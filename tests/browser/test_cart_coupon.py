@@ -18,20 +18,25 @@ def _add(page, product, quantity):
         body: JSON.stringify({productId: id, quantity})})""", [product.pk, quantity])
 
 
-@pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
-@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
-def test_the_coupon_applied_at_checkout_shows_on_the_cart_and_comes_off_there(new_page, screenshot, teas, viewport,
-                                                                               size, locale, prefix, lang):
+def _coupon_applied_at_checkout(page, prefix, tea):
+    """A cart of one E£300 tea, and SAVE50 (E£50 off) applied on the checkout page."""
     Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
-    page = new_page(viewport=viewport, locale=locale)
     page.goto(f"{prefix}/")
-    _add(page, teas[0], 1)  # E£300
-    # given the coupon applied at checkout
+    _add(page, tea, 1)
     page.goto(f"{prefix}/checkout")
     page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
     page.fill("#co-couponCode", "save50")
     page.locator(".coupon__row button").click()
     page.locator(".summary__row--discount").wait_for()
+
+
+@pytest.mark.parametrize("viewport, size", [(PHONE, "phone"), (DESKTOP, "desktop")], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
+def test_the_coupon_applied_at_checkout_shows_on_the_cart_and_comes_off_there(new_page, screenshot, teas, viewport,
+                                                                               size, locale, prefix, lang):
+    page = new_page(viewport=viewport, locale=locale)
+    # given the coupon applied at checkout
+    _coupon_applied_at_checkout(page, prefix, teas[0])
     # when the shopper goes back to the cart
     page.goto(f"{prefix}/cart")
     page.locator('[data-island="cart"][data-mounted="true"]').wait_for(state="attached")
@@ -61,16 +66,9 @@ def test_the_coupon_of_a_declined_card_payment_shows_on_the_cart_again(new_page,
     from orders.models import Order, PaymentStatus
     from tests.browser.test_payment_retry import decline_a_card_payment
 
-    Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
     page = new_page(viewport=PHONE, locale=locale)
-    page.goto(f"{prefix}/")
-    _add(page, teas[0], 1)  # E£300
     # given a card payment declined for an order placed with the coupon applied at checkout
-    page.goto(f"{prefix}/checkout")
-    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
-    page.fill("#co-couponCode", "save50")
-    page.locator(".coupon__row button").click()
-    page.locator(".summary__row--discount").wait_for()
+    _coupon_applied_at_checkout(page, prefix, teas[0])
     decline_a_card_payment(page, prefix)
     assert Order.objects.get().coupon_code == "SAVE50"
     assert Order.objects.get().payment_status == PaymentStatus.FAILED
