@@ -25,6 +25,7 @@ from shop.errors import ShopError
 from shop.models import StoreSettings
 from shop.money import money_text, quantize
 from shop.store_time import store_localdate, store_zone
+from shop.validation import id_parse
 
 CAIRO = "Cairo"
 DAYS_MAX = 60
@@ -126,11 +127,11 @@ def shipping_zones_clean(rows: object) -> dict[str, dict[str, Any]]:
 
 
 def _days(value: object, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
+    # ASCII digits only (Eastern Arabic ones are 0-9 by now): str.isdigit() also takes "²", which int() refused
+    days = id_parse(str(value).strip()) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+    if days is None or days > DAYS_MAX:
         raise DeliveryError(_("Please enter a number of working days"), field=field)
-    if int(value) > DAYS_MAX:
-        raise DeliveryError(_("Please enter a number of working days"), field=field)
-    return int(value)
+    return days
 
 
 def days_off_clean(values: object) -> list[int]:

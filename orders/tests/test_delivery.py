@@ -169,3 +169,24 @@ def test_one_delivery_day_sent_alone_is_checked_against_the_stored_other(client,
 def test_a_store_without_a_default_change_keeps_its_shipping_rate_outside_egypt(make_product):
     store_settings_update(shipping_rate=Decimal("75.00"))
     assert order_totals(lines=[(make_product(price="100.00"), 1)], governorate="Riyadh").shipping == Decimal("75.00")
+
+
+@pytest.mark.parametrize("days", ["²", "𝟏", "1" * 19])
+def test_a_delivery_time_that_is_not_ascii_digits_is_a_field_error(api, owner, days):
+    # given: the shipping table as the settings page has it
+    api.force_authenticate(owner)
+    rows = api.get("/api/admin/settings").json()["shippingZones"]
+    # when: "²" passes str.isdigit(), which int() then refused with a 500 ("𝟏" it read as 1)
+    response = api.put("/api/admin/settings", {"shippingZones": [{**rows[0], "minDays": days}, *rows[1:]]},
+                       format="json")
+    # then
+    assert response.status_code == 400 and response.json()["field"] == "shippingZones.0.minDays"
+
+
+def test_a_delivery_time_in_eastern_arabic_digits_is_still_read(api, owner):
+    api.force_authenticate(owner)
+    rows = api.get("/api/admin/settings").json()["shippingZones"]
+    response = api.put("/api/admin/settings", {"shippingZones": [{**rows[0], "minDays": "١", "maxDays": "٣"},
+                                                                 *rows[1:]]}, format="json")
+    assert response.status_code == 200, response.content
+    assert store_settings_get().shipping_zones[rows[0]["governorate"]]["maxDays"] == 3
