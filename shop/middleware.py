@@ -21,7 +21,7 @@ from django.utils.translation import trans_real
 
 from accounts.roles import is_staff_member
 from shop.store_settings import store_settings_get
-from shop.validation import is_secret_field, typed_text
+from shop.validation import id_parse, is_secret_field, typed_text
 
 # Paths outside the language prefix: the API, health and technical URLs.
 _UNPREFIXED = ("/api/", "/healthz", "/django-admin/", "/static/", "/media/", "/lang/",
@@ -206,7 +206,11 @@ class RequestSizeMiddleware:
 
     def __call__(self, request):
         length = request.META.get("CONTENT_LENGTH") or ""
-        if length.isdigit() and int(length) > REQUEST_MAX_BYTES:
+        # ASCII digits only: str.isdigit() also takes "²", which int() refused with a 500 (as it does a
+        # number past 4300 digits); a length Django's int() cannot read is 0 to it, and no body is read
+        size = id_parse(length)
+        too_large = size > REQUEST_MAX_BYTES if size is not None else length.isascii() and length.isdigit()
+        if too_large:  # (19 or more ASCII digits: past any limit)
             language = translation.get_language_from_request(request, check_path=True)
             with translation.override(language):
                 message = _("This upload is too large: files must be 5 MB or smaller")

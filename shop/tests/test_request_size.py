@@ -57,3 +57,13 @@ def test_a_picture_of_5_mb_still_reaches_the_upload(counted, manager):
     picture = SimpleUploadedFile("x.png", b"\x00" * (5 * 1024 * 1024))
     response = client.post("/api/admin/products/images", {"image": picture})
     assert counted.received == 5 * 1024 * 1024 and response.status_code != 413
+
+
+@pytest.mark.parametrize("length", ["²", "¹²³", "9" * 5000])
+def test_a_content_length_that_is_not_a_number_is_no_500(length):
+    # when: "²" passes str.isdigit(), which int() then refused with a 500 (as it does 5000 digits);
+    # a WSGI header is Latin-1, which holds "¹²³" but no other script's digits
+    response = Client().post("/contact", b"", content_type="text/plain", CONTENT_LENGTH=length)
+    # then: 5000 digits is a body too large; "²" is none Django reads, as if none were sent
+    unsent = Client().post("/contact", b"", content_type="text/plain").status_code
+    assert response.status_code == (413 if length.isascii() else unsent) and unsent != 500
