@@ -18,19 +18,21 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from shop.money import to_decimal
-from shop.validation import typed_text
+from shop.validation import id_parse, typed_text, western_digits
 
 # How trustworthy a record is: a better rank replaces a worse one for the same URL.
 RANK_STRUCTURED, RANK_FEED, RANK_PAGE, RANK_CARD = 1, 2, 3, 4
 
 CURRENCY = re.compile(r"K\s?Shs?\.?|KES|Ksh", re.I)
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", re.I)
-NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+# ASCII digits only (re.ASCII; Eastern Arabic ones are made 0-9 first): Python's \d also takes other
+# scripts' digits, which Decimal() reads as a price
+PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?", re.I | re.ASCII)
+NUMBER = re.compile(r"\d{1,3}(?:[,\s]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", re.ASCII)
 # The spec's fallback: a currency mark, then a 2–3 digit leading number with
 # optional thousands separators (plus 1-digit groups like "1,250").
 FALLBACK_PRICE = re.compile(
-    r"(?:K\s?Shs?|KES)\.?\s*(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{2,3}(?:\.\d{1,2})?)(?![\d,])", re.I
+    r"(?:K\s?Shs?|KES)\.?\s*(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{2,3}(?:\.\d{1,2})?)(?![\d,])", re.I | re.ASCII
 )
 # /page/2/, ?paged=2, ?page=2, ?product-page=2, and the block themes' ?query-0-page=2
 PAGINATION = re.compile(r"/page/(\d+)/?$|[?&](?:paged|page|product-page|query-\d+-page)=(\d+)")
@@ -99,7 +101,7 @@ def parse_price(value):
     if isinstance(value, (int, float, Decimal)):
         number = to_decimal(value)
     else:
-        text = CURRENCY.sub(" ", str(value).replace("\xa0", " ").replace("\u2212", "-"))
+        text = CURRENCY.sub(" ", western_digits(str(value)).replace("\xa0", " ").replace("\u2212", "-"))
         # a bare number ("350", "-250", "1e30", JSON-LD's strings) is that number; else the first amount
         number = to_decimal(text) if PLAIN_NUMBER.fullmatch(text.strip()) else None
         if number is None:
@@ -111,7 +113,7 @@ def parse_price(value):
 
 
 def fallback_price(text):
-    match = FALLBACK_PRICE.search((text or "").replace("\xa0", " "))
+    match = FALLBACK_PRICE.search(western_digits(text).replace("\xa0", " "))
     return parse_price(match.group(1)) if match else None
 
 
@@ -155,7 +157,10 @@ def category_slug(url):
 
 def page_number(url):
     match = PAGINATION.search(urlsplit(url).path + ("?" + urlsplit(url).query if urlsplit(url).query else ""))
-    return int(match.group(1) or match.group(2)) if match else 1
+    if not match:
+        return 1
+    number = match.group(1) or match.group(2)
+    return int(number) if len(number) <= 9 else MAX_PAGE_NUMBER + 1  # int() refuses past 4300 digits
 
 
 def _looks_like_product_link(url):
@@ -619,10 +624,9 @@ def _minor_unit(value):
     """A Store API currency_minor_unit (0 to 4 decimal places, ISO 4217's range; missing means 0), or None."""
     if value is None or value == "":
         return 0
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        return None
-    number = int(str(value).strip())
-    return number if number <= 4 else None
+    # ASCII digits only: str.isdigit() also took "²", which int() refused, failing the whole page
+    number = id_parse(str(value).strip()) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+    return number if number is not None and number <= 4 else None
 
 
 def parse_woocommerce_feed(data, base_url):
@@ -640,7 +644,8 @@ def parse_woocommerce_feed(data, base_url):
         scale = Decimal(10) ** minor
 
         def amount(key, prices=prices, scale=scale):
-            value = to_decimal(prices.get(key))
+            text = western_digits(str(prices.get(key) or ""))
+            value = to_decimal(text) if text.isascii() else None  # Decimal() reads other scripts' digits
             return (value / scale) if value and value > 0 else None
 
         current, regular = amount("price"), amount("regular_price")

@@ -63,12 +63,13 @@ def test_an_imported_product_is_never_repriced_to_0_egp(priced, owner):
     assert (product.price_amount, product.kes_price_amount) == (Decimal("188"), Decimal("250"))
 
 
-@pytest.mark.parametrize("minor_unit", ["two", "-2", "99999999999", None, 2.5])
+@pytest.mark.parametrize("minor_unit", ["two", "-2", "99999999999", None, 2.5, "²", "𝟐", "9" * 5000])
 def test_one_feed_item_with_a_nonsense_minor_unit_is_skipped_not_the_whole_page(minor_unit):
     feed = [{"name": "Odd Tea", "permalink": URL.format("odd"),
              "prices": {"price": "28000", "currency_minor_unit": minor_unit, "currency_code": "KES"}},
             {"name": "Love Tea", "permalink": URL.format("love"),
              "prices": {"price": "28000", "currency_minor_unit": 2, "currency_code": "KES"}}]
+    # when: "²" passed str.isdigit(), which int() then refused, failing the page ("𝟐" it read as 2)
     products = {p.name: p.price for p in parse_woocommerce_feed(feed, "https://producer.example/")}
     assert products["Love Tea"] == Decimal("280")
     # no minor unit means whole shillings; anything else unreadable drops its own item only

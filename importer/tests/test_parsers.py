@@ -9,6 +9,7 @@ from importer.normalize import deduplicate, normalise
 from importer.parsers import (
     ParsedProduct,
     is_action_link,
+    page_number,
     parse_page,
     parse_price,
     parse_shopify_feed,
@@ -204,3 +205,27 @@ def test_a_producer_text_or_link_holds_no_control_characters():
     [product] = parse_page(page, BASE + "/product/kenya-gold/").products
     assert (product.name, product.description) == ("Kenya Gold", "Bold black tea from Kericho")
     assert "\x00" not in product.source_url and "\x00" not in product.image
+
+
+@pytest.mark.parametrize("value, price", [
+    ("KSh 𝟑𝟓𝟎", None), ("𝟑𝟓𝟎", None), ("KES ३५०", None),  # \d took other scripts' digits, Decimal() read them
+    ("KSh ٣٥٠", Decimal("350")), ("٣٥٠", Decimal("350")),  # Eastern Arabic are 0-9
+    ("KSh ١,٢٥٠.٠٠", Decimal("1250.00")),
+])
+def test_a_price_is_read_from_ascii_or_eastern_arabic_digits_only(value, price):
+    assert parse_price(value) == price
+
+
+def test_a_page_number_too_long_for_int_is_past_the_last_page_not_an_error():
+    # given: int() refuses a number past 4300 digits
+    link = f"{BASE}/product-category/black-tea/page/{'9' * 5000}/"
+    # then
+    assert page_number(link) > 5
+    assert page_number(f"{BASE}/product-category/black-tea/page/3/") == 3
+
+
+@pytest.mark.parametrize("amount, price", [("28000", Decimal("280")), ("٢٨٠٠٠", Decimal("280")), ("𝟐𝟖𝟎𝟎𝟎", None)])
+def test_a_store_api_amount_is_read_from_ascii_or_eastern_arabic_digits_only(amount, price):
+    feed = [{"name": "Love Tea", "permalink": f"{BASE}/product/love/",
+             "prices": {"price": amount, "currency_minor_unit": 2, "currency_code": "KES"}}]
+    assert parse_woocommerce_feed(feed, BASE)[0].price == price
