@@ -75,6 +75,9 @@ def customer_account_delete(*, request, user: User, password: object) -> None:
     if not user.is_customer:
         raise AccountError(_("Your current password is incorrect"), field="deletePassword")
     with transaction.atomic():
+        # the user row first, as every address write takes it (accounts.addresses): user.delete() removes
+        # the addresses before the user, so without it an address change at the same moment deadlocked
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
         if user.subscribe_newsletter and user.email:
             newsletter_leave(email=user.email)
         reviews_author_forget(user=user)

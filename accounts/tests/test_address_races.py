@@ -1,10 +1,14 @@
 """Saved addresses changed at the same moment (real threads on PostgreSQL): never a 500."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
+from django.test import RequestFactory
 
-from accounts.addresses import address_create, address_delete, address_set_default
-from accounts.models import Address
+from accounts.addresses import AddressError, address_create, address_delete, address_set_default
+from accounts.models import Address, User
+from accounts.privacy import customer_account_delete
 from tests.threads import at_once
 
 pytestmark = [
@@ -52,3 +56,23 @@ def test_two_first_addresses_saved_at_once_leave_one_default(alice):
         assert not [o for o in outcomes if isinstance(o, Exception)], (attempt, outcomes)
         assert Address.objects.filter(user=alice).count() == 2
         assert Address.objects.filter(user=alice, is_default=True).count() == 1
+
+
+def test_the_account_deleted_while_an_address_is_made_default_is_no_deadlock(alice):
+    # given: deleting the account removed the address rows before the user row, and address writes lock
+    # the user row before the addresses, so the two waited on each other until PostgreSQL gave one a 500
+    for attempt in range(15):
+        User.objects.filter(pk=alice.pk).delete()
+        User.objects.create_user(pk=alice.pk, username=alice.username, email=alice.email, password="pass 1234!",
+                                 first_name="Alice")
+        home, work, _other = (address_create(user=alice, fields={**HOME, "label": str(n)}) for n in range(3))
+        request = RequestFactory().post("/account")
+        request.session, request.user = SessionStore(), AnonymousUser()
+        # when
+        outcomes = at_once(lambda: customer_account_delete(request=request, user=User.objects.get(pk=alice.pk),
+                                                           password="pass 1234!"),
+                           lambda: address_set_default(user=alice, address_id=work.pk))
+        # then: the account is gone; the address change came first or found no address (404)
+        assert outcomes[0] is None, (attempt, outcomes)
+        assert not isinstance(outcomes[1], Exception) or isinstance(outcomes[1], AddressError), (attempt, outcomes)
+        assert not User.objects.filter(pk=alice.pk).exists() and not Address.objects.exists()
