@@ -30,6 +30,7 @@ from importer.parsers import (
     parse_shopify_feed,
     parse_woocommerce_feed,
 )
+from shop.validation import id_parse
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ class Crawl:
         """
         if number == 1:
             total = page.header("X-WP-TotalPages").strip()
-            self._feed_total = int(total) if total.isdigit() else None
+            self._feed_total = id_parse(total)  # ASCII digits: str.isdigit() took "²", which int() refused
         if self._feed_total is not None:
             numbers = range(number + 1, min(self._feed_total, self.max_pages + 1) + 1)
         else:

@@ -38,6 +38,7 @@ from requests.adapters import HTTPAdapter
 
 from importer.addresses import AddressRefused, address_resolve, target_parse
 from shop.outbound import outside_transaction
+from shop.validation import id_parse
 
 log = logging.getLogger(__name__)
 
@@ -384,8 +385,8 @@ class PoliteSession:
 
     def _read_capped(self, response, url, max_bytes):
         too_big = FetchError(f"larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
-        declared = response.headers.get("Content-Length")
-        if declared and declared.isdigit() and int(declared) > max_bytes:
+        declared = id_parse(response.headers.get("Content-Length"))  # str.isdigit() took "²", int() refused it
+        if declared is not None and declared > max_bytes:
             raise too_big
         chunks, size, started = [], 0, time.monotonic()
         try:

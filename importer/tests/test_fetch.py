@@ -140,6 +140,19 @@ def test_it_caps_the_body_size(site):
         session.get(site.url + "/huge")
 
 
+@pytest.mark.parametrize("length", ["²", "9" * 5000])
+def test_a_content_length_that_is_not_a_number_is_read_as_none_sent(site, length):
+    # given: "²" (Latin-1, as a header can carry it) passes str.isdigit(), which int() then refused,
+    # as it refuses a number past 4300 digits
+    site.routes["/odd"] = Answer(200, "<p>ok</p>", headers={"Content-Length": length, "Connection": "close"})
+    site.routes["/huge"] = Answer(200, "x" * 200_000, headers={"Content-Length": length, "Connection": "close"})
+    session, _ = session_for(site, max_bytes=100_000)
+    # when / then: the body is read, and still capped as it comes
+    assert session.get(site.url + "/odd").text == "<p>ok</p>"
+    with pytest.raises(FetchError, match="larger than"):
+        session.get(site.url + "/huge")
+
+
 def test_a_page_that_trickles_in_is_given_up_at_its_deadline(site, monkeypatch):
     # given a page that sends a byte every 50 ms (each byte well inside the timeout), and a 0.3 s deadline
     monkeypatch.setattr("importer.fetch.PAGE_DEADLINE", 0.3)

@@ -152,3 +152,17 @@ def test_a_run_whose_middle_feed_page_failed_calls_none_of_its_teas_gone(shop_se
     staff.force_login(owner)
     body = staff.get("/api/admin/scrape/preview").json()
     assert body["goneChecked"] is False and body["gone"] == []
+
+
+@pytest.mark.parametrize("total", ["²", "9" * 5000])
+def test_a_total_pages_header_that_is_not_a_number_is_read_as_none_sent(feed_site, total):
+    # given: "²" (Latin-1, as a header can carry it) passes str.isdigit(), which int() then refused,
+    # as it refuses a number past 4300 digits
+    answer = _feed_page(feed_site.url, 1)
+    feed_site.routes[store_api_path(1)] = Answer(200, answer.body, content_type="application/json",
+                                                 headers={**answer.headers, "X-WP-TotalPages": total})
+    # when
+    result, _sleeps = _crawl(feed_site)
+    # then: page 1 is read as if the header were missing (a short page has no next one)
+    assert {p.name for p in result.products} == set(PAGES[0]) and result.errors == []
+    assert _feed_requests(feed_site) == [store_api_path(1)]
