@@ -20,6 +20,7 @@ from orders.models import Order, Payment
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from shop.money import to_minor_units
 from shop.outbound import outside_transaction
+from shop.validation import id_parse
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +78,8 @@ def hmac_sign(obj: Mapping[str, Any], secret: str) -> str:
 HMAC_BOOLEANS = [name for name in HMAC_FIELDS
                  if name in ("error_occured", "has_parent_transaction", "pending", "success") or name.startswith("is_")]
 # the shapes of the signed fields beside the amount: digits, a date that starts with its year, a currency code
-_SHAPES = {"amount_cents": re.compile(r"\d+"), "created_at": re.compile(r"\d{4}-\d\d-\d\dT.*"),
+# (ASCII digits: Python's \d also takes other scripts' digits, which int() reads as a number)
+_SHAPES = {"amount_cents": re.compile(r"\d+", re.ASCII), "created_at": re.compile(r"\d{4}-\d\d-\d\dT.*", re.ASCII),
            "currency": re.compile(r"[A-Z]{3}")}
 
 
@@ -305,8 +307,9 @@ class PaymobProvider:
             return None
         deadline = self._deadline()
         body: dict[str, Any] = {}
-        if payment.provider_order_id.isdigit():
-            body["order_id"] = int(payment.provider_order_id)
+        order_id = id_parse(payment.provider_order_id)  # str.isdigit() took "²", which int() refused
+        if order_id is not None:
+            body["order_id"] = order_id
         else:
             body["merchant_order_id"] = payment.order.number
         cached = cache.get(self._token_key())

@@ -60,3 +60,12 @@ def test_it_rejects_a_wrong_or_missing_hmac_and_a_tampered_amount():
     assert not hmac_verify(SAMPLE, DOC_DIGEST, "")
     assert not hmac_verify(tampered, DOC_DIGEST, "test_hmac_secret")
     assert not hmac_verify(SAMPLE, DOC_DIGEST, "another_secret")
+
+
+def test_a_signed_amount_or_date_in_other_digits_than_ascii_is_not_well_formed():
+    # given: Python's \d also takes "𝟏" and other scripts' digits, which int() reads as a number
+    for field, value in (("amount_cents", "𝟏𝟎𝟎𝟎𝟎𝟎"), ("created_at", "२०२४-06-13T11:33:44.592345")):
+        odd = {**SAMPLE, field: value}
+        # then
+        assert not hmac_verify(odd, hmac_sign(odd, "test_hmac_secret"), "test_hmac_secret"), field
+    assert hmac_verify(SAMPLE, hmac_sign(SAMPLE, "test_hmac_secret"), "test_hmac_secret")

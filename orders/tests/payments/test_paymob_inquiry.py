@@ -224,3 +224,14 @@ def test_one_order_the_expiry_job_fails_on_does_not_keep_the_others_pending(make
     # then the other two expired all the same
     assert list(Order.objects.order_by("pk").values_list("status", flat=True)) == [
         "cancelled", "pending", "cancelled"]
+
+
+def test_a_paymob_order_id_that_is_not_ascii_digits_is_asked_about_by_our_order_number(
+        make_product, checkout_body, fake_paymob):
+    # given: "²" passes str.isdigit(), which int() then refused with a 500
+    shopper, payment = _card_order(make_product, checkout_body)
+    Payment.objects.filter(pk=payment.pk).update(provider_order_id="²")
+    # when
+    answer = _verify(shopper, payment)
+    # then
+    assert answer.status_code == 200 and fake_paymob.calls(INQUIRY) == 1
