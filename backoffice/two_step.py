@@ -31,7 +31,7 @@ from shop.errors import ShopError
 
 RECOVERY_CODES = 10
 _CODE_MAX = 32  # longer text is no code of ours
-_APP_CODE = re.compile(r"^\d{6}$")
+_APP_CODE = re.compile(r"^\d{6}$", re.ASCII)  # \d alone takes other scripts' digits, which int() reads
 
 
 class TwoStepCodeError(ShopError):

@@ -18,6 +18,7 @@ from accounts.services import reset_token_make
 from backoffice.models import AuditEntry
 from backoffice.two_step import (
     RECOVERY_CODES,
+    code_verify,
     enrolment_confirm,
     enrolment_start,
     two_step_enabled,
@@ -643,3 +644,14 @@ def test_a_superuser_without_a_role_has_the_owners_dashboard(client, root):
     # then: every section the Owner has, and the Owner's rights in the API
     assert page.status_code == 200
     assert client.get("/api/admin/users/admin").status_code == 200
+
+
+@pytest.mark.django_db
+def test_an_app_code_in_other_digits_than_ascii_is_not_the_code(owner):
+    # given: Python's \d also takes "𝟏" and other scripts' digits, which django-otp's int() reads as 1
+    device, _codes = _enrol(owner)
+    code = _code(device)
+    bold = code.translate(str.maketrans("0123456789", "𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗"))
+    # when / then
+    assert not code_verify(user=owner, code=bold)
+    assert code_verify(user=owner, code=code)
