@@ -7,6 +7,11 @@ from rest_framework import serializers
 
 from catalog.models import CaffeineLevel
 
+# The most stock staff may give one product, however they reach it (the form, a CSV row, the inventory's
+# set or add): more than a million packs is a typing slip, and the column is a 32-bit integer that an add
+# repeated past 2,147,483,647 would overflow (a 500 on PostgreSQL)
+STOCK_MAX = 1_000_000
+
 
 def _text_list():
     return serializers.ListField(child=serializers.CharField(max_length=100, allow_blank=True), required=False,
@@ -39,7 +44,8 @@ class ProductInputSerializer(serializers.Serializer):
     flavor_notes_ar = _text_list()
     ingredients_ar = _text_list()
     colors = _text_list()
-    stock = serializers.IntegerField(min_value=0, required=False)
+    stock = serializers.IntegerField(min_value=0, max_value=STOCK_MAX, required=False, error_messages={
+        "max_value": _("Stock can be at most {max_value}")})
     caffeine_level = serializers.ChoiceField(choices=CaffeineLevel.choices, required=False)
     is_new = serializers.BooleanField(required=False)
     is_active = serializers.BooleanField(required=False)

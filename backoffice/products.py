@@ -13,6 +13,7 @@ from django.db.models.functions import Greatest
 from django.utils.translation import gettext as _
 
 from backoffice.audit import audit_record
+from backoffice.product_input import STOCK_MAX
 from catalog.cache import catalog_changed_now_and_on_commit
 from catalog.media import image_save
 from catalog.models import Product
@@ -81,11 +82,13 @@ class StockAction:
 
 
 def stock_adjust(*, actor, product, action, amount):
-    """Add, subtract or set stock in one conditional UPDATE; stock never goes below 0."""
+    """Add, subtract or set stock in one conditional UPDATE; stock never goes below 0 nor above STOCK_MAX."""
     if action not in StockAction.ALL:
         raise ShopError(_("Action must be add, subtract or set"), field="action")
     if amount < 0:
         raise ShopError(_("Stock must be a whole number of 0 or more"), field="stock")
+    if amount > STOCK_MAX:
+        raise _stock_too_high()
     expression = {
         StockAction.ADD: F("stock") + amount,
         StockAction.SUBTRACT: Greatest(F("stock") - amount, Value(0)),
@@ -93,13 +96,21 @@ def stock_adjust(*, actor, product, action, amount):
     }[action]
     with transaction.atomic():
         before = Product.objects.filter(pk=product.pk).values_list("stock", flat=True).first()
-        Product.objects.filter(pk=product.pk).update(stock=expression)
+        rows = Product.objects.filter(pk=product.pk)
+        if action == StockAction.ADD:  # the ceiling is checked in the UPDATE, against the stock it changes
+            rows = rows.filter(stock__lte=STOCK_MAX - amount)
+        if not rows.update(stock=expression) and action == StockAction.ADD:
+            raise _stock_too_high()
         catalog_changed_now_and_on_commit()
         product.refresh_from_db(fields=["stock", "updated_at"])
         staff_stock_record(product=product)
         audit_record(actor=actor, action=f"inventory.{action}",
                      details=f"{product.title_en}: {before} → {product.stock}", target=product)
     return product
+
+
+def _stock_too_high():
+    return ShopError(_("Stock can be at most {max_value}").format(max_value=STOCK_MAX), field="stock")
 
 
 # --- the rule-based generators (importer/categorize.py, spec 5 and 9) ------------

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from backoffice.api.base import StaffApi
 from backoffice.api.products import AdminProductOutputSerializer
+from backoffice.product_input import STOCK_MAX
 from backoffice.products import StockAction, stock_adjust
 from backoffice.selectors import stock_counts
 from catalog.models import Product
@@ -41,8 +42,9 @@ class InventoryUpdateApi(StaffApi):
     class InventoryInputSerializer(serializers.Serializer):
         action = serializers.ChoiceField(choices=StockAction.ALL, error_messages={
             "invalid_choice": _("Action must be add, subtract or set")})
-        stock = serializers.IntegerField(min_value=0, max_value=1_000_000, error_messages={
+        stock = serializers.IntegerField(min_value=0, max_value=STOCK_MAX, error_messages={
             "invalid": _("Stock must be a whole number of 0 or more"),
+            "max_value": _("Stock can be at most {max_value}"),
             "min_value": _("Stock must be a whole number of 0 or more")})
 
     @extend_schema(request=InventoryInputSerializer, responses=AdminProductOutputSerializer,
