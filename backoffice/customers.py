@@ -1,6 +1,6 @@
 """Customer writes from the dashboard (spec 5 'Customer form'), audited."""
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.emails import email_changed_email
@@ -23,6 +23,18 @@ LIMITS = {"first_name": NAME_MAX, "last_name": NAME_MAX, "email": ACCOUNT_EMAIL_
 def _email_taken(email, *, exclude_pk=None):
     return User.objects.filter(email__iexact=email).exclude(pk=exclude_pk).exists() or \
         User.objects.filter(username__iexact=email).exclude(pk=exclude_pk).exists()
+
+
+def _save_unique(user):
+    """Save `user`; an e-mail another write took since _email_taken is refused as that check would."""
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on after a refusal
+            user.save()
+    except IntegrityError:
+        # both writes passed the check before either saved; the unique index let one through, now committed
+        if _email_taken(user.email, exclude_pk=user.pk):
+            raise ShopError(_("An account with this email already exists"), field="email") from None
+        raise
 
 
 def _phone_clean(phone: str, *, stored: str | None = None) -> str:
@@ -50,7 +62,7 @@ def customer_admin_create(*, actor, first_name, last_name, email, phone="", is_a
         user = User(username=email, email=email, first_name=first_name.strip(), last_name=last_name.strip(),
                     phone=phone, is_active=is_active)
         user.set_unusable_password()
-        user.save()
+        _save_unique(user)
         audit_record(actor=actor, action="customer.create", details=email, target=user)
     return user
 
@@ -77,7 +89,7 @@ def customer_admin_update(*, actor, customer, **fields):
             if getattr(customer, name) != value:
                 setattr(customer, name, value)
                 changes.append(name)
-        customer.save()
+        _save_unique(customer)
         if "is_active" in changes and not customer.is_active:
             user_sessions_end(user=customer)  # a reactivation later must not revive them
         if "email" in changes and before["email"]:

@@ -2,7 +2,7 @@
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.lockout import lockout_reset
@@ -28,6 +28,17 @@ def _check_unique(*, username, email, exclude_pk=None):
         raise ShopError(_("A user with this username already exists"), field="username")
     if others.filter(email__iexact=email).exists():
         raise ShopError(_("A user with this email already exists"), field="email")
+
+
+def _save_unique(user):
+    """Save `user`; a username or e-mail another write took since _check_unique is refused as that check would."""
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on after a refusal
+            user.save()
+    except IntegrityError:
+        # both writes passed the check before either saved; the unique index let one through, now committed
+        _check_unique(username=user.username, email=user.email, exclude_pk=user.pk)
+        raise
 
 
 def _texts(*, username, email, password):
@@ -57,7 +68,7 @@ def staff_create(*, actor, username, email, password, role=Role.SUPPORT, is_acti
         user = User(username=username, email=email.lower(), role=role, is_staff=True, is_active=is_active)
         _check_password(password, user)
         user.set_password(password)
-        user.save()
+        _save_unique(user)
         audit_record(actor=actor, action="staff.create", details=f"{username} ({role})", target=user)
     return user
 
@@ -87,7 +98,7 @@ def staff_update(*, actor, user, username=None, email=None, password="", role=No
         if password:
             _check_password(password, user)
             user.set_password(password)
-        user.save()
+        _save_unique(user)
         if before["is_active"] and not user.is_active:
             user_sessions_end(user=user)  # a reactivation later must not revive them
         elif password:
