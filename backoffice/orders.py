@@ -33,12 +33,15 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
     customer_note = clean_text(customer_note, field="customerNote", max_length=NOTE_MAX)
-    previous = order.status
     with transaction.atomic():
+        # the status this move leaves, under the order's lock (order_set_status takes it again): the one the
+        # request read may be stale, another member of staff having moved the order since, and the audit
+        # entry then named the wrong move, or none when the move went back to the status read
+        previous = Order.objects.select_for_update().values_list("status", flat=True).get(pk=order.pk)
         last = order.status_changes.order_by("-pk").values_list("pk", flat=True).first() or 0
         order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
                          courier=courier, customer_note=customer_note, settles_attention=one_order)
-        if order.status != previous:
+        if status != previous:
             audit_record(actor=actor, action="order.status", details=f"{order.number}: {previous} → {status}",
                          target=order)
         elif added := order.status_changes.filter(pk__gt=last).first():
