@@ -108,18 +108,23 @@ def shipping_zones_clean(rows: object) -> dict[str, dict[str, Any]]:
         if not isinstance(row, dict) or row.get("governorate") not in SEEDED:
             raise DeliveryError(_("Please choose a governorate from the list"), field=f"{field}.governorate")
         try:
-            rate = quantize(Decimal(str(row.get("rate"))))
-            if not rate.is_finite() or rate < 0 or rate >= Decimal("1e9"):
+            typed = Decimal(str(row.get("rate")))
+            rate = quantize(typed)
+            # stored to the piastre: a third decimal is refused (as the flat shipping rate's), not rounded away
+            if not rate.is_finite() or rate < 0 or rate >= Decimal("1e9") or rate != typed:
                 raise InvalidOperation
         except (InvalidOperation, ValueError, TypeError):
             raise DeliveryError(_("Please enter a valid amount"), field=f"{field}.rate") from None
+        cod = row.get("cod", True)
+        if not isinstance(cod, bool):  # the text "false" is not no (bool("false") is True)
+            raise DeliveryError(_("Please check the delivery table"), field=f"{field}.cod")
         # the API's camel-case parser hands nested keys over in snake_case
         low = _days(row.get("minDays", row.get("min_days")), f"{field}.minDays")
         high = _days(row.get("maxDays", row.get("max_days")), f"{field}.maxDays")
         if high < low:
             raise DeliveryError(_("The longest delivery time cannot be shorter than the shortest"),
                                 field=f"{field}.maxDays")
-        clean = _zone(money_text(rate), low, high, bool(row.get("cod", True)))
+        clean = _zone(money_text(rate), low, high, cod)
         seeded = SEEDED[row["governorate"]]
         if clean != {**seeded, "rate": money_text(seeded["rate"])}:
             stored[row["governorate"]] = clean

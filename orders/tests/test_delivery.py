@@ -190,3 +190,28 @@ def test_a_delivery_time_in_eastern_arabic_digits_is_still_read(api, owner):
                                                                  *rows[1:]]}, format="json")
     assert response.status_code == 200, response.content
     assert store_settings_get().shipping_zones[rows[0]["governorate"]]["maxDays"] == 3
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    # a rate is stored to the piastre: a third decimal is refused as the flat shipping rate refuses it,
+    # never rounded away without a word
+    ({"rate": "40.005"}, "rate"), ({"rate": 40.125}, "rate"), ({"rate": "-1"}, "rate"),
+    # "cod" is a yes or no: the text "false" was read as yes (bool("false"))
+    ({"cod": "false"}, "cod"), ({"cod": 0}, "cod"), ({"cod": None}, "cod"),
+])
+def test_a_governorate_row_of_the_wrong_kind_is_refused_not_rounded_or_guessed(api, owner, change, field):
+    api.force_authenticate(owner)
+    rows = api.get("/api/admin/settings").json()["shippingZones"]
+    giza = next(i for i, r in enumerate(rows) if r["governorate"] == "Giza")
+    rows[giza] = {**rows[giza], **change}
+    response = api.put("/api/admin/settings", {"shippingZones": rows}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == f"shippingZones.{giza}.{field}"
+    assert store_settings_get().shipping_zones == {}
+
+
+def test_a_governorate_rate_sent_as_a_number_with_two_decimals_is_taken(api, owner):
+    api.force_authenticate(owner)
+    rows = api.get("/api/admin/settings").json()["shippingZones"]
+    rows = [{**r, "rate": 40.1} if r["governorate"] == "Giza" else r for r in rows]
+    assert api.put("/api/admin/settings", {"shippingZones": rows}, format="json").status_code == 200
+    assert store_settings_get().shipping_zones["Giza"]["rate"] == "40.10"
