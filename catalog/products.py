@@ -9,7 +9,7 @@ which keeps the search text in step.
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -58,14 +58,27 @@ def category_resolve(slug: str | None, *, create: bool = False) -> Category:
     return category
 
 
+SLUG_TRIES = 5  # a slug found free, then taken by a product created at the same moment: the next one is tried
+
+
 def product_create(*, actor: User | None = None, audit_action: str = "product.create", slug: str = "",
                    category: str = DEFAULT_CATEGORY, create_category: bool = False, **fields: Any) -> Product:
     """Create a product. Its slug is made free from `slug` or the English title;
     `category` is a category slug (see `category_resolve`)."""
+    wished = (slug or "").strip() or fields.get("title_en") or ""
     with transaction.atomic():
-        fields["slug"] = product_slug_unique((slug or "").strip() or fields.get("title_en") or "")
         fields["category"] = category_resolve(category, create=create_category)
-        product = product_upsert(**fields)
+        for attempt in range(SLUG_TRIES):
+            fields["slug"] = product_slug_unique(wished)
+            try:
+                with transaction.atomic():  # a savepoint: a slug taken meanwhile is tried again
+                    # always an insert: the slug found free may be another product's by now (staff adding one
+                    # title twice at once), and that product must not be overwritten with this one
+                    product = product_upsert(new=True, **fields)
+                break
+            except IntegrityError:
+                if attempt == SLUG_TRIES - 1:
+                    raise
         if actor is not None:
             audit_record(actor=actor, action=audit_action, details=product.title_en, target=product)
     return product

@@ -30,8 +30,8 @@ class ReviewError(ShopError):
 
 # --- products ---------------------------------------------------------------
 
-def product_upsert(*, product: Product | None = None, **fields: Any) -> Product:
-    """Create a product, or update `product` (or the one with `fields["slug"]`).
+def product_upsert(*, product: Product | None = None, new: bool = False, **fields: Any) -> Product:
+    """Create a product, or update `product` (or the one with `fields["slug"]`, unless `new`: always insert).
 
     The one write path for products (seed, importer, admin), so the search
     text always matches the content.
@@ -39,7 +39,7 @@ def product_upsert(*, product: Product | None = None, **fields: Any) -> Product:
     if "images" in fields:
         fields["images"] = product_images_clean(fields["images"])
     with transaction.atomic():
-        if product is None and fields.get("slug"):
+        if product is None and fields.get("slug") and not new:
             product = Product.objects.select_for_update().filter(slug=fields["slug"]).first()
         if product is None:
             product = Product(**fields)
