@@ -98,11 +98,17 @@ def product_update(*, product: Product, actor: User | None = None, audit_action:
     if "category" in fields:
         fields["category"] = category_resolve(fields["category"])
     before = {name: getattr(product, name) for name in fields}
-    with transaction.atomic():
-        product = product_upsert(product=product, **fields)
-        if actor is not None:
-            audit_record(actor=actor, action=audit_action, details=product.title_en, target=product,
-                         changes=_changes(before, product))
+    try:
+        with transaction.atomic():  # a savepoint inside a caller's transaction
+            product = product_upsert(product=product, **fields)
+            if actor is not None:
+                audit_record(actor=actor, action=audit_action, details=product.title_en, target=product,
+                             changes=_changes(before, product))
+    except IntegrityError:
+        # the slug was free when checked above, and another product took it before this one was saved
+        if "slug" in fields and Product.objects.filter(slug=fields["slug"]).exclude(pk=product.pk).exists():
+            raise ShopError(_("A product with this slug already exists"), field="slug") from None
+        raise
     return product
 
 

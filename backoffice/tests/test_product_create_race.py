@@ -23,3 +23,21 @@ def test_two_products_of_one_title_at_once_are_two_products(owner, manager):
     assert sorted(Product.objects.values_list("slug", "price_amount")) == [
         ("earl-grey", 100) if outcomes[0].slug == "earl-grey" else ("earl-grey", 200),
         ("earl-grey-2", 200) if outcomes[0].slug == "earl-grey" else ("earl-grey-2", 100)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_products_given_one_slug_at_once_one_is_told_it_is_taken(owner, manager):
+    from shop.errors import ShopError
+    from tests.factories import make_product
+
+    first, second = make_product(title="First"), make_product(title="Second")
+
+    def rename(actor, product):
+        return lambda: product_save(actor=actor, product=Product.objects.get(pk=product.pk),
+                                    data={"slug": "chai-masala"})
+
+    outcomes = at_once(rename(owner, first), rename(manager, second))
+
+    refused = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(refused) == 1 and isinstance(refused[0], ShopError) and refused[0].field == "slug", outcomes
+    assert Product.objects.filter(slug="chai-masala").count() == 1
