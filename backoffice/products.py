@@ -98,6 +98,8 @@ def stock_adjust(*, actor, product, action, amount):
         # locked, so the audit's "before" is the stock this change changes: read unlocked, adds at once all
         # saw the same stock and each entry claimed the others' packs too
         before = Product.objects.select_for_update().filter(pk=product.pk).values_list("stock", flat=True).first()
+        if before is None:  # deleted by another member of staff since this request read it
+            raise ShopError(_("Product not found"), status=404)
         rows = Product.objects.filter(pk=product.pk)
         if action == StockAction.ADD:  # the ceiling is checked in the UPDATE, against the stock it changes
             rows = rows.filter(stock__lte=STOCK_MAX - amount)

@@ -46,6 +46,9 @@ def product_upsert(*, product: Product | None = None, new: bool = False, **field
             product.search_text = product_search_text(product)
             product.save()
         else:
+            if not Product.objects.select_for_update().filter(pk=product.pk).exists():
+                # deleted since `product` was read: a save of its fields would find no row (a 500)
+                raise ShopError(_("Product not found"), status=404)
             for name, value in fields.items():
                 setattr(product, name, value)
             product.search_text = product_search_text(product)
@@ -157,9 +160,17 @@ def _review_audit(actor: User | None, action: str, review: Review, *, details: s
                      details=details or f"{review.product.title}: {review.title}")
 
 
+def _review_lock(review: Review) -> None:
+    """Lock `review`'s row for a moderation; one deleted since it was read is a 404, not a save that finds no
+    row (a 500)."""
+    if not Review.objects.select_for_update().filter(pk=review.pk).exists():
+        raise ReviewError(_("Review not found"), status=404)
+
+
 def review_set_approved(*, review: Review, approved: bool, actor: User | None = None) -> Review:
     """Approve a review (shown) or send it back to pending (hidden)."""
     with transaction.atomic():
+        _review_lock(review)
         review.is_approved = bool(approved)
         review.is_rejected = False
         review.save(update_fields=["is_approved", "is_rejected"])
@@ -171,6 +182,7 @@ def review_set_approved(*, review: Review, approved: bool, actor: User | None = 
 def review_reject(*, review: Review, actor: User | None = None) -> Review:
     """Reject a review: hidden for good and kept as rejected (not deleted)."""
     with transaction.atomic():
+        _review_lock(review)
         review.is_approved = False
         review.is_rejected = True
         review.save(update_fields=["is_approved", "is_rejected"])
@@ -185,6 +197,7 @@ def review_respond(*, review: Review, response: str, actor: User | None = None) 
     if not response:
         raise ReviewError(_("Response cannot be empty"), field="adminResponse")
     with transaction.atomic():
+        _review_lock(review)
         review.admin_response = response
         review.save(update_fields=["admin_response"])
         catalog_changed_now_and_on_commit()
