@@ -57,3 +57,21 @@ def crawl(django_capture_on_commit_callbacks):
         return run
 
     return start
+
+
+@pytest.fixture
+def detox_write_refused(monkeypatch):
+    """The database refuses Detox Tea's update (a lock wait that timed out, a value a column cannot hold);
+    every other product's update goes through."""
+    from django.db import OperationalError
+
+    from importer import sync
+
+    write = sync.product_update
+
+    def refusing(*, product, **fields):
+        if product.title_en == "Detox Tea":
+            raise OperationalError("database is locked")
+        return write(product=product, **fields)
+
+    monkeypatch.setattr(sync, "product_update", refusing)

@@ -143,23 +143,11 @@ def test_staff_edits_of_imported_products_are_remembered(recrawled, owner):
     ("en", "Detox Tea was not updated: an error stopped the change; try again."),
     ("ar", "لم يُحدَّث Detox Tea: أوقف خطأٌ التغيير؛ حاول مرة أخرى."),
 ])
-def test_a_ticked_change_the_database_refuses_is_named_and_the_others_are_applied(recrawled, staff, monkeypatch,
-                                                                                  language, message):
+def test_a_ticked_change_the_database_refuses_is_named_and_the_others_are_applied(recrawled, staff, language,
+                                                                                  message, detox_write_refused):
     # given staff tick Detox Tea's new price and the sold-out leaf, and the database refuses Detox's write
-    from django.db import OperationalError
-
-    from importer import sync
-
     body = staff.get("/api/admin/scrape/preview").json()
     ids = {c["title"]: c["id"] for c in body["changed"]}
-    write = sync.product_update
-
-    def refusing(*, product, **fields):
-        if product.title_en == "Detox Tea":
-            raise OperationalError("database is locked")
-        return write(product=product, **fields)
-
-    monkeypatch.setattr(sync, "product_update", refusing)
     # when
     answer = staff.post("/api/admin/scrape/apply", {"changed": [ids["Detox Tea"], ids["Kericho Gold Loose Leaf 500g"]]},
                         format="json", HTTP_ACCEPT_LANGUAGE=language)

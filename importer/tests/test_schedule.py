@@ -227,14 +227,10 @@ def test_a_price_the_crawl_refuses_keeps_the_product_and_is_reported_refused_not
 
 
 @pytest.mark.parametrize("language", ["en", "ar"])
-def test_one_product_the_database_refuses_does_not_stop_the_others_nor_the_owners_email(imported, owner,
-                                                                                       monkeypatch, language):
+def test_one_product_the_database_refuses_does_not_stop_the_others_nor_the_owners_email(imported, owner, language,
+                                                                                       detox_write_refused):
     # given the producer raised two prices, and the database refuses Detox Tea's write (a lock wait that timed
     # out, a value a column cannot hold)
-    from django.db import OperationalError
-
-    from importer import sync
-
     owner.language = language
     owner.save(update_fields=["language"])
     _producer_changes(imported)
@@ -244,14 +240,6 @@ def test_one_product_the_database_refuses_does_not_stop_the_others_nor_the_owner
         card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("460.00")),
         card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("380.00")),
     ]))
-    write = sync.product_update
-
-    def refusing(*, product, **fields):
-        if product.title_en == "Detox Tea":
-            raise OperationalError("database is locked")
-        return write(product=product, **fields)
-
-    monkeypatch.setattr(sync, "product_update", refusing)
     # when beat ticks
     assert tasks.auto_import_tick() == "started"
     # then Detox is left whole (no price history without its price), the others are updated
