@@ -35,6 +35,7 @@ from importer.models import (
 from importer.pricing import EGP_LIMIT, import_price
 from importer.records import import_state, price_record, prices_for
 from shop.errors import ShopError
+from shop.mail import isolate
 from shop.models import StoreSettings
 from shop.queue import enqueue
 from shop.rates import kes_egp_rate, rate_status, rates_refresh
@@ -377,7 +378,7 @@ def external_products_import(*, external_products: list[ExternalProduct] | None 
             except Exception:  # a write refused (a lock wait, a value): left out whole, named, the others go on
                 log.exception("importer: import of %s failed", item.name)
                 result.errors.append(_("%(name)s was not imported: an error stopped it; try again.")
-                                     % {"name": item.name})
+                                     % {"name": isolate(item.name)})
                 continue
             if created:
                 result.created.append(product)
@@ -404,11 +405,12 @@ def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool,
     current_egp = egp_price(item.price, config=config)
     if current_egp <= 0:  # a few cents on the page (a typo, a price per gram): never on sale for nothing
         raise ImporterError(_("%(name)s was not imported: its price (%(kes)s KES) makes 0 EGP")
-                            % {"name": item.name, "kes": item.price})
+                            % {"name": isolate(item.name), "kes": item.price})
     list_egp = egp_price(item.original_price, config=config) if item.original_price else None
     if max(current_egp, list_egp or 0) >= EGP_LIMIT:  # more than a price column holds: PostgreSQL refuses it
         raise ImporterError(_("%(name)s was not imported: its price (%(kes)s KES) makes more EGP than a price "
-                              "can hold") % {"name": item.name, "kes": max(item.price, item.original_price or 0)})
+                              "can hold") % {"name": isolate(item.name),
+                                             "kes": max(item.price, item.original_price or 0)})
     existing = Product.objects.filter(source_url=item.source_url[:500]).first()
     images = []
     if item.image and session is not None and not (existing and existing.images):

@@ -30,7 +30,7 @@ from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
 from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
-from shop.mail import mail_queue
+from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
 
 log = logging.getLogger(__name__)
@@ -227,7 +227,8 @@ def diff_apply(*, user=None, new=(), changed=(), gone=()):
 def _failed(product):
     """Log why `product`'s change failed and say so to staff (the apply's toast)."""
     log.exception("importer: applying the change of product %s failed", product.pk)
-    return _("%(name)s was not updated: an error stopped the change; try again.") % {"name": product.title_en}
+    return (_("%(name)s was not updated: an error stopped the change; try again.")
+            % {"name": isolate(product.title_en)})
 
 
 def _audit(user, action, product):

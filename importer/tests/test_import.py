@@ -234,8 +234,8 @@ def test_staff_starting_cancelling_and_clearing_a_crawl_leave_one_audit_entry_ea
 
 
 @pytest.mark.parametrize("language, message", [
-    ("en", "Detox Tea was not imported: an error stopped it; try again."),
-    ("ar", "لم يُستورد Detox Tea: أوقفه خطأ؛ حاول مرة أخرى."),
+    ("en", "\u2068Detox Tea\u2069 was not imported: an error stopped it; try again."),
+    ("ar", "لم يُستورد \u2068Detox Tea\u2069: أوقفه خطأ؛ حاول مرة أخرى."),
 ])
 def test_one_product_that_fails_is_named_and_the_others_are_imported(crawl, shop_setup, owner, monkeypatch,
                                                                      language, message):

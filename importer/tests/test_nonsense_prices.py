@@ -31,8 +31,8 @@ def priced(db):
 
 
 @pytest.mark.parametrize("language, message", [
-    ("en", "Dust Tea was not imported: its price (0.50 KES) makes 0 EGP"),
-    ("ar", "لم يُستورد Dust Tea: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"),
+    ("en", "\u2068Dust Tea\u2069 was not imported: its price (0.50 KES) makes 0 EGP"),
+    ("ar", "لم يُستورد \u2068Dust Tea\u2069: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"),
 ])
 def test_a_price_that_makes_0_egp_is_not_imported_and_the_rest_are(priced, owner, language, message):
     # given a page whose price is a few cents (a typo, a price per gram), beside a sound one
@@ -85,7 +85,7 @@ def test_a_ticked_new_product_at_0_egp_is_not_created_and_the_apply_answer_says_
     answer = staff.post("/api/admin/scrape/apply", {"new": [dust.pk]}, format="json", HTTP_ACCEPT_LANGUAGE="ar")
     assert answer.status_code == 200
     assert answer.json()["created"] == 0
-    assert answer.json()["errors"] == ["لم يُستورد Dust Tea: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"]
+    assert answer.json()["errors"] == ["لم يُستورد \u2068Dust Tea\u2069: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"]
     assert not Product.objects.filter(title="Dust Tea").exists()
 
 
@@ -120,8 +120,9 @@ def dear_markup():
 
 
 @pytest.mark.parametrize("language, message", [
-    ("en", "Gold Bars was not imported: its price (9000000000.00 KES) makes more EGP than a price can hold"),
-    ("ar", "لم يُستورد Gold Bars: سعره (9000000000.00 شلن كيني) يساوي جنيهات أكثر مما يتسع له السعر"),
+    ("en", "\u2068Gold Bars\u2069 was not imported: its price (9000000000.00 KES) makes more EGP than a price "
+           "can hold"),
+    ("ar", "لم يُستورد \u2068Gold Bars\u2069: سعره (9000000000.00 شلن كيني) يساوي جنيهات أكثر مما يتسع له السعر"),
 ])
 def test_a_price_that_makes_more_egp_than_a_price_holds_is_not_imported(priced, dear_markup, owner, language,
                                                                         message):

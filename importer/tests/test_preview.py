@@ -140,8 +140,8 @@ def test_staff_edits_of_imported_products_are_remembered(recrawled, owner):
 
 
 @pytest.mark.parametrize("language, message", [
-    ("en", "Detox Tea was not updated: an error stopped the change; try again."),
-    ("ar", "لم يُحدَّث Detox Tea: أوقف خطأٌ التغيير؛ حاول مرة أخرى."),
+    ("en", "\u2068Detox Tea\u2069 was not updated: an error stopped the change; try again."),
+    ("ar", "لم يُحدَّث \u2068Detox Tea\u2069: أوقف خطأٌ التغيير؛ حاول مرة أخرى."),
 ])
 def test_a_ticked_change_the_database_refuses_is_named_and_the_others_are_applied(recrawled, staff, language,
                                                                                   message, detox_write_refused):
