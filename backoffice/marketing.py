@@ -52,10 +52,14 @@ def announcement_create(*, actor, **fields):
 @transaction.atomic
 def announcement_update(*, actor, announcement, **fields):
     fields = _clean(fields)
-    for name in ANNOUNCEMENT_FIELDS:
-        if name in fields:
-            setattr(announcement, name, fields[name])
-    announcement.save()
+    if not Announcement.objects.select_for_update().filter(pk=announcement.pk).exists():
+        # deleted by another member of staff since this request read it: a full save would create it again
+        raise ShopError(_("Announcement not found"), status=404)
+    changed = [name for name in ANNOUNCEMENT_FIELDS if name in fields]
+    for name in changed:
+        setattr(announcement, name, fields[name])
+    # only the fields sent: the rest of `announcement` is as the request read it, maybe before another edit
+    announcement.save(update_fields=changed)
     _only_main(announcement)
     audit_record(actor=actor, action="announcement.update", details=announcement.title, target=announcement)
     return announcement
