@@ -29,6 +29,15 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
     nobody saw the alert (money captured on a cancelled order). A flag settled by a check in the provider's
     dashboard (a refund to check, a second payment) is never cleared by a move: staff mark it checked
     (`order_attention_mark_checked`)."""
+    order_status_move(actor=actor, order=order, status=status, note=note, tracking_number=tracking_number,
+                      courier=courier, customer_note=customer_note, one_order=one_order)
+    return order
+
+
+def order_status_move(*, actor: User, order: Order, status: str, note: str = "", tracking_number: str = "",
+                      courier: str = "", customer_note: str = "", one_order: bool = True) -> bool:
+    """`order_status_change`, telling whether it moved the order: True when the status it found under the
+    order's lock was another (not the one the request read: another member of staff may have moved it since)."""
     note = clean_text(note, field="note", max_length=NOTE_MAX)
     tracking_number = clean_text(tracking_number, field="trackingNumber", max_length=TRACKING_MAX)
     courier = clean_text(courier, field="courier", max_length=COURIER_MAX)
@@ -48,7 +57,7 @@ def order_status_change(*, actor: User, order: Order, status: str, note: str = "
             shipping = added.tracking_number or added.courier or added.customer_note
             audit_record(actor=actor, action="order.shipment" if shipping else "order.note",
                          details=f"{order.number}: {added.tracking_number or added.note}", target=order)
-    return order
+    return status != previous
 
 
 # the most orders one staff action takes at once (a bulk status change, a print run of documents): each
@@ -79,11 +88,12 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
         if pk not in found:
             result.failed.append({"id": pk, "number": f"#{pk}", "message": _("Order not found")})
     for order in orders:
-        previous = order.status
         try:
-            order_status_change(actor=actor, order=order, status=status, note=note, one_order=False)
-            # an order already at `status` is not counted: "3 orders updated" means three moved
-            result.updated += int(order.status != previous)
+            # an order already at `status` is not counted: "3 orders updated" means three moved. Whether it
+            # moved is read under its lock: the status read above may be stale, and counting from it was one
+            # off when another member of staff moved the order in between
+            result.updated += order_status_move(actor=actor, order=order, status=status, note=note,
+                                                one_order=False)
         except ShopError as error:
             result.failed.append({"id": order.pk, "number": order.number, "message": error.message})
     return result
