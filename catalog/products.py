@@ -97,9 +97,15 @@ def product_update(*, product: Product, actor: User | None = None, audit_action:
             fields["slug"] = wished
     if "category" in fields:
         fields["category"] = category_resolve(fields["category"])
-    before = {name: getattr(product, name) for name in fields}
     try:
         with transaction.atomic():  # a savepoint inside a caller's transaction
+            # the values this edit replaces, under the product's row lock (product_upsert takes it again): as
+            # the request read them they may be stale, another member of staff having edited it since, and
+            # the audit entry then named old values it did not replace and changes it did not make
+            locked = Product.objects.select_for_update().filter(pk=product.pk).first()
+            if locked is None:  # deleted by another member of staff since this request read it
+                raise ShopError(_("Product not found"), status=404)
+            before = {name: getattr(locked, name) for name in fields}
             product = product_upsert(product=product, **fields)
             if actor is not None:
                 audit_record(actor=actor, action=audit_action, details=product.title_en, target=product,
