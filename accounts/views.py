@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,6 +24,9 @@ from shop.ratelimit import rate_limit_exceeded, rate_limit_message, rate_limit_p
 from shop.site_url import site_url
 from shop.validation import id_parse
 
+# orders per page of the account's order history: a card holds the order's items and totals, so ten
+# is a few screens on a phone, and a customer with hundreds of orders is not sent them all at once
+ORDERS_PER_PAGE = 10
 _REGISTER_FIELDS = ("firstName", "lastName", "email", "phone", "password", "confirmPassword")
 
 
@@ -252,7 +256,7 @@ def account(request):
         "address_values": address_values,
         "addresses": addresses.address_list(user=user),
         "governorates": _governorate_choices(),
-        "orders": customer_order_list(user=user),
+        "orders": _orders_page(request),
         "newsletter_pending": user.subscribe_newsletter and newsletter_awaits_confirmation(user.email),
     }
     return render(request, "accounts/account.html", context,
@@ -269,6 +273,13 @@ def account_data(request):
     return JsonResponse(privacy.customer_data_export(user=request.user),
                         json_dumps_params={"ensure_ascii": False, "indent": 2},
                         headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _orders_page(request) -> Page:
+    """The page of the customer's orders that `?page=` asks for: the first for anything but digits
+    (or 0), the last for a number past it."""
+    number = id_parse(request.GET.get("page", "")) or 1
+    return Paginator(customer_order_list(user=request.user), ORDERS_PER_PAGE).get_page(number)
 
 
 def _governorate_choices():

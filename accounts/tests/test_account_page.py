@@ -1,5 +1,6 @@
 """/account: profile, password change and the customer's own order history."""
 
+import re
 from datetime import datetime
 from unittest import mock
 from zoneinfo import ZoneInfo
@@ -11,8 +12,9 @@ from django.test import Client
 from django.utils.module_loading import import_string
 
 from accounts.models import AuthToken
-from orders.models import OrderStatus, PaymentStatus
-from tests.factories import make_order, make_product
+from accounts.views import ORDERS_PER_PAGE
+from orders.models import Order, OrderStatus, PaymentStatus
+from tests.factories import make_order, make_order_history, make_product
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +76,124 @@ def test_the_order_history_takes_a_constant_number_of_queries(alice_client, alic
     # when / then
     with django_assert_max_num_queries(12):
         alice_client.get("/account")
+
+
+def _shown_orders(page):
+    return re.findall(r'data-order="([^"]+)"', page)
+
+
+def test_a_long_order_history_comes_a_page_at_a_time_newest_first(alice_client, alice):
+    # given a returning customer with 60 orders
+    orders = make_order_history(user=alice, count=60)  # newest first
+
+    # when they open their account
+    page = alice_client.get("/account").content.decode()
+
+    # then the page shows only the newest ones, and links on to the older ones
+    assert _shown_orders(page) == [order.number for order in orders[:ORDERS_PER_PAGE]]
+    assert "Page 1 of 6" in page
+
+
+def _pager_links(page):
+    return dict(re.findall(r'rel="(prev|next)" href="([^"]+)"', page))
+
+
+def test_the_pages_of_the_order_history_link_to_each_other_and_back_to_the_orders(alice_client, alice):
+    # given 25 orders: three pages
+    orders = make_order_history(user=alice, count=25)
+
+    # when the customer walks through them
+    first = alice_client.get("/account").content.decode()
+    second = alice_client.get("/account?page=2").content.decode()
+    last = alice_client.get("/account?page=3").content.decode()
+
+    # then every order is on one page only, newest first, and the links land on the order history
+    assert _shown_orders(first) + _shown_orders(second) + _shown_orders(last) == [o.number for o in orders]
+    assert _pager_links(first) == {"next": "/account?page=2#orders-heading"}
+    assert _pager_links(second) == {"prev": "/account#orders-heading", "next": "/account?page=3#orders-heading"}
+    assert _pager_links(last) == {"prev": "/account?page=2#orders-heading"}
+    assert "Page 2 of 3" in second and "Page 3 of 3" in last
+    assert 'id="orders-heading"' in second
+
+
+def test_orders_placed_in_the_same_instant_are_each_on_one_page(alice_client, alice):
+    # given 25 orders with one time (an import, or a clock's coarse tick), the newest row first
+    orders = make_order_history(user=alice, count=25)
+    Order.objects.filter(user=alice).update(created_at=orders[0].created_at)
+    newest_row_first = sorted((o.number for o in orders), key=lambda n: -Order.objects.get(number=n).pk)
+
+    # when the customer walks through the pages
+    pages = [alice_client.get(f"/account?page={n}").content.decode() for n in (1, 2, 3)]
+    shown = [number for page in pages for number in _shown_orders(page)]
+
+    # then each order shows once, in one order from page to page
+    assert shown == newest_row_first
+
+
+def test_a_short_order_history_has_no_pager(alice_client, alice):
+    # given as many orders as one page holds
+    make_order_history(user=alice, count=ORDERS_PER_PAGE)
+
+    # when
+    page = alice_client.get("/account").content.decode()
+
+    # then
+    assert len(_shown_orders(page)) == ORDERS_PER_PAGE
+    assert "data-orders-pager" not in page
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("abc", 1), ("²", 1), ("0", 1), ("-2", 1), ("", 1), ("2.0", 1), (" 2", 1),
+    ("3", 3), ("٣", 3), ("4", 3), ("999999999999999999", 3), ("9" * 40, 1),
+])
+def test_a_bad_page_number_shows_the_first_or_last_page(alice_client, alice, value, shown):
+    # given three pages of orders (an Arabic "٣" is read as a 3, as the shop reads every typed digit)
+    orders = make_order_history(user=alice, count=25)
+    pages = [orders[:10], orders[10:20], orders[20:]]
+
+    # when
+    response = alice_client.get("/account", {"page": value})
+
+    # then
+    assert response.status_code == 200
+    assert _shown_orders(response.content.decode()) == [o.number for o in pages[shown - 1]]
+
+
+def test_the_order_pager_points_the_way_arabic_reads(client, alice, password):
+    # given
+    make_order_history(user=alice, count=25)
+    client.post("/login", {"email": "alice@example.com", "password": password})
+
+    # when
+    english = client.get("/account?page=2").content.decode()
+    arabic = client.get("/ar/account?page=2").content.decode()
+
+    # then Previous points to the start of the line and Next to its end: left and right in English, mirrored in Arabic
+    assert '<span aria-hidden="true">←</span> Previous' in english
+    assert 'Next <span aria-hidden="true">→</span>' in english
+    assert '<span aria-hidden="true">→</span> السابق' in arabic
+    assert 'التالي <span aria-hidden="true">←</span>' in arabic
+    assert "صفحة 2 من 3" in arabic and 'aria-label="صفحات سجل الطلبات"' in arabic
+    assert _pager_links(arabic) == {"prev": "/ar/account#orders-heading", "next": "/ar/account?page=3#orders-heading"}
+
+
+def test_the_account_forms_work_on_any_page_of_the_orders(alice_client, alice):
+    # given the customer on the second page of their orders
+    make_order_history(user=alice, count=25)
+    page = alice_client.get("/account?page=2").content.decode()
+    assert 'value="profile"' in page and 'value="address_add"' in page
+
+    # when they save their profile and an address from there
+    profile = alice_client.post("/account?page=2", {"action": "profile", "firstName": "Alia", "lastName": "Hassan",
+                                                    "phone": ""})
+    refused = alice_client.post("/account?page=2", {"action": "profile", "firstName": "", "lastName": "Hassan"})
+
+    # then the profile is saved, and a refused form still shows the page of orders they were on
+    assert profile.status_code == 302
+    alice.refresh_from_db()
+    assert alice.first_name == "Alia"
+    assert refused.status_code == 400
+    assert refused.context["orders"].number == 2
 
 
 def test_it_updates_the_profile(alice_client, alice):
