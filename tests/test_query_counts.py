@@ -10,9 +10,10 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from accounts.views import ORDERS_PER_PAGE
 from catalog.models import Product
 from shop.store_settings import store_settings_get
-from tests.factories import make_category, make_delivered_order, make_product
+from tests.factories import make_category, make_delivered_order, make_order_history, make_product
 
 STOREFRONT = ["/", "/shop", "/shop?category=black-tea&sort=price-asc", "/shop?q=tea&sort=rating",
               "/product/tea-first", "/ar/", "/ar/shop", "/ar/product/tea-first", "/sale", "/explore",
@@ -70,3 +71,22 @@ def test_query_counts_do_not_grow_with_the_catalogue(alice, owner):
     large = _counts(clients)
     grown = {key: (small[key], large[key]) for key in small if small[key] != large[key]}
     assert grown == {}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/account", "/account?page=2", "/account?page=999", "/ar/account"])
+def test_the_order_history_takes_as_many_queries_for_1000_orders_as_for_10(alice, url):
+    # given a customer with 10 orders, then with 1,000
+    store_settings_get()
+    customer = Client()
+    customer.force_login(alice)
+    make_order_history(user=alice, count=10)
+    small = _counts([("customer", customer, [url])])
+
+    # when they have 990 more
+    make_order_history(user=alice, count=990)
+    large = _counts([("customer", customer, [url])])
+
+    # then the page costs the same queries, and shows one page of them
+    assert large == small
+    assert customer.get(url).content.decode().count("data-order=") == ORDERS_PER_PAGE
