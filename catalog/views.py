@@ -53,10 +53,8 @@ def _filters_from(request: HttpRequest) -> dict[str, Any]:
 
 
 def _page_number(request: HttpRequest) -> int:
-    try:
-        return max(1, min(int(request.GET.get("page", "1")[:6]), 10_000))
-    except ValueError:
-        return 1
+    """The `?page=` asked for: 1 for anything but ASCII digits, at most 10,000."""
+    return min(id_parse(request.GET.get("page", "")) or 1, 10_000)
 
 
 def _query(filters: dict[str, Any], **changes: Any) -> str:

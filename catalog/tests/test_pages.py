@@ -45,6 +45,16 @@ def test_the_shop_survives_bad_input(client, query):
     assert client.get("/shop" + query).status_code == 200
 
 
+@pytest.mark.parametrize(("page", "shown"), [("2", "25–30"), ("٢", "25–30"), ("𝟐", "1–24"), ("²", "1–24"),
+                                             ("0", "1–24"), ("-2", "1–24"), ("9" * 18, "25–30")])
+def test_the_shop_reads_a_page_number_as_ascii_digits_and_clamps_it(client, page, shown):
+    # Eastern Arabic digits are made Western before the view; other scripts' digits are not a page number
+    for n in range(30):
+        make_product(title=f"Tea {n:02d}", price_amount=Decimal("100"))
+    html = client.get("/shop", {"page": page}).content.decode()
+    assert f"Showing {shown} of 30 products" in html
+
+
 def test_it_shows_no_products_found_for_an_unknown_category(client):
     make_product()
     html = client.get("/shop?category=unknown").content.decode()
