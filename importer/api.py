@@ -64,6 +64,7 @@ class ProgressSerializer(serializers.Serializer):
     errors = serializers.ListField(child=serializers.CharField())
     error_count = serializers.IntegerField()
     error = serializers.CharField()
+    failure = serializers.CharField()  # "", or why a crawl that ran to its end failed (importer.models.RunFailure)
     percent = serializers.IntegerField()
     elapsed_seconds = serializers.FloatField()
     cancel_requested = serializers.BooleanField()
@@ -104,7 +105,7 @@ def _scrape_body(*, config, run=None, cached=False):
         "timestamp": config["last_fetch"] or timezone.now(), "job": progress,
     }
     if run is not None and run.status == "failed":
-        body["error"] = _("Server-side scraper failed: %(error)s") % {"error": run.error}
+        body["error"] = _("Server-side scraper failed: %(error)s") % {"error": selectors.run_error(run)}
         body["success"] = bool(products)  # spec 4: on failure the cache is still served
     return body
 
@@ -129,6 +130,8 @@ class ScrapeApi(APIView):
     class InputSerializer(serializers.Serializer):
         force_refresh = serializers.BooleanField(default=False)
         max_pages = serializers.IntegerField(default=DEFAULT_PAGES, min_value=MIN_PAGES, max_value=MAX_PAGES)
+        # the producer really lists far fewer products than the last good crawl found: not a failure this time
+        accept_fewer = serializers.BooleanField(default=False)
 
     @extend_schema(
         request=InputSerializer,
@@ -145,7 +148,8 @@ class ScrapeApi(APIView):
         if not data.validated_data["force_refresh"] and services.cache_is_fresh():
             return Response(_scrape_body(config=config, cached=True))
         # an ImporterError (a refused base URL names its settings field) is shaped by the handler
-        run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"])
+        run = services.run_start(user=request.user, max_pages=data.validated_data["max_pages"],
+                                 accept_fewer=data.validated_data["accept_fewer"])
         config = services.importer_config()
         body = _scrape_body(config=config, run=run)
         done = body["job"]["finished"]

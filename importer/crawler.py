@@ -86,6 +86,8 @@ class CrawlResult:
     requests_made: int = 0
     seconds: float = 0.0
     complete: bool = False  # every page found was read (none left at max_pages), none failed
+    cut_short: bool = False  # pages found were left unread at max_pages: its count says nothing of the site
+    pages_answered: int = 0  # pages the site answered with one (2xx and a body): none, and the site is down
     unpriced: list = field(default_factory=list)  # source URLs of named products with no usable price
 
 
@@ -105,6 +107,7 @@ class Crawl:
         self._feeds = {}  # feed URL -> its parser
         self._feed_pages = {}  # a further Store API page's URL -> its number
         self._feed_total = None  # the Store API's X-WP-TotalPages, once page 1 said it
+        self._answered = 0  # pages answered 2xx with a body
 
     def _push(self, url, priority):
         url = canonical_url(url)
@@ -173,6 +176,7 @@ class Crawl:
                 self._error(str(exc))
             else:
                 self.progress.pages_fetched += 1
+                self._answered += page.ok
                 try:
                     if url in self._feeds:
                         self._read_feed(page, url)
@@ -201,6 +205,7 @@ class Crawl:
         return CrawlResult(products=products, errors=list(self.progress.errors),
                            pages_fetched=self.progress.pages_fetched, cancelled=cancelled,
                            complete=not (cancelled or self._queue or self.progress.errors),
+                           cut_short=bool(self._queue) and not cancelled, pages_answered=self._answered,
                            unpriced=unpriced,
                            requests_made=self.session.requests_made,
                            seconds=time.monotonic() - started)

@@ -19,6 +19,14 @@ class RunStatus(models.TextChoices):
     CANCELLED = "cancelled"
 
 
+class RunFailure(models.TextChoices):
+    """Why a crawl that ran to its end failed: the panel and the Owner's e-mail say it in their language."""
+
+    UNREACHABLE = "unreachable"  # every page it asked for failed (the site down, timing out, answering 5xx)
+    NO_PRODUCTS = "no_products"  # pages answered, no product in them (a maintenance page, a changed layout)
+    TOO_FEW = "too_few"  # far fewer products than the last good crawl of the site (importer.services.SHRINK_*)
+
+
 class ImporterRun(models.Model):
     """One crawl of the producer site, with live progress for the panel."""
 
@@ -37,6 +45,14 @@ class ImporterRun(models.Model):
     # site, so never gone; an imported one keeps its price and is reported refused. The database default
     # lets a process of the release before (its INSERT names no such column) still start runs.
     unpriced = models.JSONField(default=list, blank=True, db_default=[])
+    # the columns below have database defaults so that a process of the release before can still start runs
+    failure = models.CharField(max_length=20, choices=RunFailure.choices, blank=True, default="", db_default="")
+    # a TOO_FEW run: how many products the last good crawl found, which it was held to
+    products_before = models.PositiveIntegerField(null=True, blank=True)
+    # staff confirmed the producer really lists fewer products now: this run is not held to the last good one
+    accept_fewer = models.BooleanField(default=False, db_default=False)
+    # a scheduled run whose failure (the first of a series) or recovery the Owners were e-mailed about
+    owners_told = models.BooleanField(default=False, db_default=False)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -4,8 +4,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from importer.models import ExternalProduct, ImporterRun
+from importer.models import ExternalProduct, ImporterRun, RunFailure
+from shop.mail import isolate
 
 
 def external_product_list() -> QuerySet[ExternalProduct]:
@@ -39,7 +41,8 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
         "products_found": run.products_found,
         "errors": run.errors,
         "error_count": len(run.errors),
-        "error": run.error,
+        "error": run_error(run),
+        "failure": run.failure,
         "percent": min(100, percent),
         "elapsed_seconds": round(elapsed, 1),
         "cancel_requested": run.cancel_requested,
@@ -47,3 +50,21 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
         "finished_at": run.finished_at,
         "finished": finished,
     }
+
+
+def run_error(run: ImporterRun) -> str:
+    """Why `run` failed, in the active language: a failure the importer names (RunFailure) is told in
+    words, any other (a refused address, a crash, a dead worker) is its stored error."""
+    url = isolate(run.base_url)
+    kept = _("Nothing is called gone, and the products found before are kept.")
+    if run.failure == RunFailure.UNREACHABLE:
+        return _("The producer's site %(url)s could not be read: every page failed (%(error)s).") % {
+            "url": url, "error": isolate(run.errors[0] if run.errors else "")}
+    if run.failure == RunFailure.NO_PRODUCTS:
+        return " ".join([_("The producer's site %(url)s answered, but no products were found on it (a maintenance "
+                           "page, an empty listing or a changed layout?).") % {"url": url}, kept])
+    if run.failure == RunFailure.TOO_FEW:
+        return " ".join([_("Too few products found on %(url)s: %(found)s, against %(before)s in the last complete "
+                           "crawl (fewer than half: a maintenance page, an emptied listing or a changed layout?).")
+                         % {"url": url, "found": run.products_found, "before": run.products_before}, kept])
+    return run.error

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from django.db import OperationalError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -21,7 +21,7 @@ from catalog.media import IMAGE_CONTENT_TYPES, IMPORT_FOLDER, MAX_IMAGE_BYTES, I
 from catalog.models import Product
 from catalog.products import product_create, product_update
 from importer.categorize import caffeine_for, categorize, describe
-from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, Progress
+from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, CrawlResult, Progress
 from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import (
     DEAD_ERROR,
@@ -30,10 +30,12 @@ from importer.models import (
     ImportedProduct,
     ImporterRun,
     PriceReason,
+    RunFailure,
     RunStatus,
 )
 from importer.pricing import EGP_LIMIT, import_price
 from importer.records import import_state, price_record, prices_for
+from importer.selectors import run_error
 from shop.errors import ShopError
 from shop.mail import isolate
 from shop.models import StoreSettings
@@ -49,6 +51,11 @@ SHORT_DESCRIPTION = 100
 BREWING_EN = "Use 1 teaspoon (or 1 tea bag) per 200 ml of water at 95°C and steep for 3 to 5 minutes."
 BREWING_AR = "استخدم ملعقة صغيرة واحدة (أو كيس شاي واحد) لكل 200 مل من الماء بدرجة 95 مئوية، واتركه 3 إلى 5 دقائق."
 ACTIVE = (RunStatus.QUEUED, RunStatus.RUNNING)
+# a crawl that read every page it found but found fewer than this share of the products the last good crawl of
+# the site found (when that found at least SHRINK_MIN_BEFORE) failed: a maintenance page, an emptied listing or a
+# changed layout, not a catalogue halved overnight (staff confirm a real one: run_start(accept_fewer=True))
+SHRINK_SHARE = Decimal("0.5")
+SHRINK_MIN_BEFORE = 4
 
 
 class ImporterError(ShopError):
@@ -146,8 +153,10 @@ def runs_end_dead() -> None:
         dead.update(status=RunStatus.FAILED, error=DEAD_ERROR, finished_at=timezone.now())
 
 
-def run_start(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES) -> ImporterRun:
-    """Queue a crawl of the producer's site; the Celery task does the work."""
+def run_start(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES,
+              accept_fewer: bool = False) -> ImporterRun:
+    """Queue a crawl of the producer's site; the Celery task does the work. With `accept_fewer` staff confirm
+    the producer really lists far fewer products than the last good crawl found (SHRINK_SHARE)."""
     try:
         max_pages = int(max_pages)
     except (TypeError, ValueError):
@@ -161,9 +170,11 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
         runs_end_dead()
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
-        run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user)
+        run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user,
+                                         accept_fewer=bool(accept_fewer))
         if user is not None:  # staff's crawl; the scheduled one starts without a user
-            audit_record(actor=user, action="importer.crawl_start", details=f"{base_url} ({max_pages})", target=run)
+            audit_record(actor=user, action="importer.crawl_start", target=run,
+                         details=f"{base_url} ({max_pages}{', fewer products accepted' if accept_fewer else ''})")
         transaction.on_commit(lambda: dispatch(run.pk))
     run.refresh_from_db()
     return run
@@ -260,25 +271,59 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
         return ImporterRun.objects.get(pk=run.pk)
     except Exception as exc:  # never leave a run "running" behind
         return _run_crashed(run, exc)
-    if result.products:
+    failure, before = _failure(run, result)
+    if result.products and not failure:
         try:
             _cache_replace_retried(run, result.products)
         except Exception as exc:
             return _run_crashed(run, exc)
     if result.cancelled:
         status, error = RunStatus.CANCELLED, ""
-    elif result.products:
-        status, error = RunStatus.DONE, ""
-    else:
+    elif failure:
         status = RunStatus.FAILED
-        error = _("No products found on %(url)s.") % {"url": run.base_url}
+        run.failure, run.products_found, run.products_before, run.errors = (
+            failure, len(result.products), before, result.errors)
+        with translation.override("en"):  # kept for the logs and the admin; people read run_error in theirs
+            error = run_error(run)
+        log.warning("importer: crawl %s failed: %s", run.pk, error)
+    else:
+        status, error = RunStatus.DONE, ""
     _run_update(
         run.pk, status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
-        complete=result.complete, unpriced=result.unpriced,
+        complete=result.complete, unpriced=result.unpriced, failure=failure, products_before=before,
         pages_fetched=result.pages_fetched, errors=result.errors[-50:],
         pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
     )
     return ImporterRun.objects.get(pk=run.pk)
+
+
+def last_good_run(base_url: str) -> ImporterRun | None:
+    """The last crawl that read the whole of the producer's site at `base_url` (done and complete): what a
+    new crawl's count is held to (SHRINK_SHARE), and the "last good run" the Owner's failure e-mail names."""
+    url = base_url.strip().rstrip("/")
+    return (ImporterRun.objects.filter(status=RunStatus.DONE, complete=True, base_url__in=[url, url + "/"])
+            .order_by("-created_at").first())
+
+
+def _failure(run: ImporterRun, result: CrawlResult) -> tuple[str, int | None]:
+    """Whether a crawl that ran to its end failed (a RunFailure, or ""), and the last good count it was held to.
+
+    A site that answered 200 with no products (a maintenance page, an empty listing, a layout the parsers no
+    longer read) or far fewer than the last good crawl found is a failure, not a catalogue: kept, its products
+    would make every product it missed look gone."""
+    if result.cancelled:
+        return "", None
+    if not result.products:
+        # no page came back (down, timing out, 5xx, refusing us): unreachable; pages came back empty: no products
+        down = result.errors and not result.pages_answered
+        return (RunFailure.UNREACHABLE if down else RunFailure.NO_PRODUCTS), None
+    if result.cut_short or run.accept_fewer:  # a page limit's count says nothing of the site; staff confirmed it
+        return "", None
+    good = last_good_run(run.base_url)
+    before = good.products_found if good is not None else 0
+    if before >= SHRINK_MIN_BEFORE and len(result.products) < before * SHRINK_SHARE:
+        return RunFailure.TOO_FEW, before
+    return "", None
 
 
 def _run_crashed(run: ImporterRun, exc: Exception) -> ImporterRun:

@@ -115,7 +115,8 @@ def test_a_failed_crawl_with_nothing_cached_says_so(shop_setup, owner, django_ca
     status = client_for(owner).get("/api/admin/scrape/status").json()
     # then no sample products stand in for the real ones
     assert status["job"]["status"] == "failed" and status["count"] == 0 and status["products"] == []
-    assert status["job"]["error"] == f"No products found on {shop_setup.url}."
+    assert status["job"]["error"].startswith(f"The producer's site \u2068{shop_setup.url}\u2069 answered, but no "
+                                             "products were found on it")
 
 
 def test_the_scraped_list_names_the_shop_category_in_the_staff_members_language(shop_setup, manager, crawl):

@@ -111,7 +111,7 @@ def test_a_failed_crawl_keeps_the_previous_cache(crawl, shop_setup, owner):
     run = crawl(user=owner, max_pages=10)
     # then
     run.refresh_from_db()
-    assert run.status == RunStatus.FAILED and "No products found" in run.error
+    assert run.status == RunStatus.FAILED and "no products were found on it" in run.error
     assert ExternalProduct.objects.count() == 9
 
 

@@ -1,0 +1,175 @@
+"""A producer site that answers but shows no products, or far fewer than before, is a failed crawl: nothing is
+called gone, the last good products stay cached, staff read why in their language."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from importer import services, tasks
+from importer.models import ExternalProduct, ImporterRun, RunFailure, RunStatus
+from importer.sync import diff_build
+from importer.tests.fake_site import Answer, card, listing, page, woo_price
+from shop.models import OutboundEmail
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+MAINTENANCE = page("<main><h1>We'll be back soon</h1><p>Our shop is down for maintenance.</p></main>")
+
+
+@pytest.fixture
+def imported(shop_setup, crawl, owner):
+    """The fake producer's nine products, read by a whole-site crawl and imported by staff a day ago."""
+    run = crawl(user=owner, max_pages=100)
+    assert (run.status, run.complete, run.products_found) == (RunStatus.DONE, True, 9)
+    services.external_products_import(user=owner)
+    ImporterRun.objects.filter(pk=run.pk).update(created_at=timezone.now() - timedelta(hours=25))
+    store_settings_update(external_auto_import=True, external_refresh_interval=24)
+    return shop_setup
+
+
+def _maintenance(site):
+    """Every page of the site answers 200 with a maintenance page (robots.txt still served)."""
+    for path in list(site.routes):
+        if path != "/robots.txt":
+            site.routes[path] = Answer(200, MAINTENANCE)
+
+
+def _new_layout(site):
+    """The listings changed their markup (the parsers read nothing); one category still shows Detox Tea."""
+    _maintenance(site)
+    site.routes["/"] = Answer(200, page('<main><a href="/product-category/health-wellness/">Wellness</a></main>'))
+    site.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price("420.00"))]))
+
+
+def _status(user, language="en"):
+    client = APIClient()
+    client.force_login(user)
+    return client.get("/api/admin/scrape/status", HTTP_ACCEPT_LANGUAGE=language).json()
+
+
+def test_a_scheduled_crawl_finding_far_fewer_products_fails_and_calls_nothing_gone(imported, owner):
+    # given the producer's new layout, where the parsers find one product of the nine
+    _new_layout(imported)
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then the run failed, held to the last good crawl's nine
+    run = ImporterRun.objects.order_by("-created_at").first()
+    assert (run.status, run.failure, run.products_found, run.products_before) == (
+        RunStatus.FAILED, RunFailure.TOO_FEW, 1, 9)
+    assert "Too few products found" in run.error
+    # and nothing is gone: the preview offers no deactivation, the last good products stay cached
+    diff = diff_build()
+    assert diff.gone == [] and not diff.gone_checked
+    assert ExternalProduct.objects.count() == 9
+    # and no summary e-mail reports eight products gone
+    assert not OutboundEmail.objects.filter(subject__contains="scheduled import updated").exists()
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_staff_read_why_in_their_language(imported, owner, crawl, language):
+    # given the producer's new layout
+    _new_layout(imported)
+    # when staff crawl
+    crawl(user=owner, max_pages=100)
+    # then the panel says the crawl failed, and why, in the reader's language
+    job = _status(owner, language)["job"]
+    assert (job["status"], job["failure"]) == ("failed", "too_few")
+    url = f"\u2068{imported.url}\u2069"
+    if language == "en":
+        assert job["error"] == (
+            f"Too few products found on {url}: 1, against 9 in the last complete crawl (fewer than half: a "
+            "maintenance page, an emptied listing or a changed layout?). Nothing is called gone, and the "
+            "products found before are kept.")
+    else:
+        assert job["error"].startswith(f"عُثر على منتجات أقل من اللازم في {url}: 1، مقابل 9 في آخر زحف كامل")
+        assert job["error"].endswith("وتبقى المنتجات التي عُثر عليها من قبل.")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_maintenance_page_everywhere_is_a_failure_with_a_reason(imported, owner, crawl, language):
+    # given every page answers 200 with a maintenance page
+    _maintenance(imported)
+    # when staff crawl
+    run = crawl(user=owner, max_pages=100)
+    # then
+    assert (run.status, run.failure) == (RunStatus.FAILED, RunFailure.NO_PRODUCTS)
+    assert not diff_build().gone_checked and ExternalProduct.objects.count() == 9
+    error = _status(owner, language)["job"]["error"]
+    url = f"\u2068{imported.url}\u2069"
+    if language == "en":
+        assert error.startswith(f"The producer's site {url} answered, but no products were found on it (a "
+                                "maintenance page, an empty listing or a changed layout?).")
+    else:
+        assert error.startswith(f"أجاب موقع المنتج {url}، لكن لم يُعثر فيه على أي منتج")
+
+
+def test_a_site_that_is_down_is_a_failure_naming_the_error(imported, owner, crawl, monkeypatch):
+    monkeypatch.setattr("importer.fetch.FIRST_BACKOFF", 0.01)
+    # given every page answers 500 (robots.txt is there; no feed, as on most sites)
+    for path in list(imported.routes):
+        if path != "/robots.txt":
+            imported.routes[path] = Answer(500, "<html>Internal Server Error</html>")
+    # when
+    run = crawl(user=owner, max_pages=3)
+    # then
+    assert (run.status, run.failure) == (RunStatus.FAILED, RunFailure.UNREACHABLE)
+    assert run.error.startswith(f"The producer's site \u2068{imported.url}\u2069 could not be read: every page "
+                                "failed (\u2068HTTP 500")
+
+
+def test_a_crawl_cut_short_by_its_page_limit_is_not_held_to_the_last_good_count(imported, owner, crawl):
+    # given a staff crawl of four pages (the two feeds, the home page, the shop's first three products)
+    run = crawl(user=owner, max_pages=4)
+    assert run.products_found == 3
+    # then it is a partial crawl, not a failure
+    assert (run.status, run.failure, run.complete) == (RunStatus.DONE, "", False)
+
+
+def test_a_small_catalogue_before_is_not_held_to_it(shop_setup, owner, crawl):
+    # given the last good crawl found three products (under SHRINK_MIN_BEFORE)
+    ImporterRun.objects.create(base_url=shop_setup.url, status=RunStatus.DONE, complete=True,
+                               products_found=services.SHRINK_MIN_BEFORE - 1)
+    _new_layout(shop_setup)
+    # when a crawl finds one
+    run = crawl(user=owner, max_pages=100)
+    # then it is taken
+    assert (run.status, run.products_found) == (RunStatus.DONE, 1)
+
+
+def test_another_producer_address_is_not_held_to_the_last_site_s_count(imported, owner, crawl):
+    # given the last good crawl was of another producer address
+    ImporterRun.objects.update(base_url="https://old-producer.example/")
+    _new_layout(imported)
+    # when
+    run = crawl(user=owner, max_pages=100)
+    # then
+    assert run.status == RunStatus.DONE
+
+
+def test_staff_accept_a_producer_that_really_lists_fewer_products(imported, owner, crawl):
+    # given the producer really dropped eight products: the crawl fails
+    _new_layout(imported)
+    assert crawl(user=owner, max_pages=100).failure == RunFailure.TOO_FEW
+    # when staff crawl again, accepting fewer products
+    run = crawl(user=owner, max_pages=100, accept_fewer=True)
+    # then the crawl is taken, and the eight are offered as gone
+    assert (run.status, run.complete) == (RunStatus.DONE, True)
+    diff = diff_build()
+    assert diff.gone_checked and len(diff.gone) == 8
+    # and it is the new last good crawl: the next one is held to one product, not nine
+    assert services.last_good_run(imported.url).pk == run.pk
+    assert crawl(user=owner, max_pages=100).status == RunStatus.DONE
+
+
+def test_the_api_takes_accept_fewer(imported, owner, django_capture_on_commit_callbacks):
+    _new_layout(imported)
+    client = APIClient()
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post("/api/admin/scrape", {"forceRefresh": True, "maxPages": 100, "acceptFewer": True}, format="json")
+    run = ImporterRun.objects.order_by("-created_at").first()
+    assert (run.accept_fewer, run.status) == (True, RunStatus.DONE)
