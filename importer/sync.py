@@ -30,8 +30,10 @@ from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
 from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
+from importer.selectors import run_error
 from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
+from shop.store_time import store_time_active
 
 log = logging.getLogger(__name__)
 
@@ -296,6 +298,77 @@ def scheduled_update(*, run):
             summary.unchanged += 1
     summary_send(summary=summary)
     return summary
+
+
+# -- the Owners told when the scheduled import stops working, and when it works again -------------------
+
+
+def _scheduled_before(run):
+    """The scheduled runs (started by nobody) created before `run`."""
+    return ImporterRun.objects.filter(started_by=None, created_at__lt=run.created_at).exclude(pk=run.pk)
+
+
+def _series(run):
+    """The scheduled runs since the last one before `run` that worked: (that one or None, the failed ones)."""
+    earlier = _scheduled_before(run)
+    good = earlier.filter(status=RunStatus.DONE).order_by("-created_at").first()
+    failed = earlier.filter(status=RunStatus.FAILED)
+    return good, failed.filter(created_at__gt=good.created_at) if good is not None else failed
+
+
+def _owners_told_claim(run):
+    """Mark `run` as the one the Owners hear about; False when another process already did (a job delivered twice)."""
+    return bool(ImporterRun.objects.filter(pk=run.pk, owners_told=False).update(owners_told=True))
+
+
+def scheduled_failure_tell(*, run):
+    """A scheduled crawl failed outright (the site down, timing out, 5xx, no products, far too few): e-mail the
+    Owners, once for a series of failures (the tick tries again every hour), not once per failed run.
+    Returns whether they were told now."""
+    good, failed = _series(run)
+    if failed.filter(owners_told=True).exists():  # this series' first failure was told
+        return False
+    with transaction.atomic():
+        if not _owners_told_claim(run):
+            return False
+        _owners_mail(template="failed", run=run, context={
+            "when": run.finished_at or timezone.now(),
+            "last_good": (good.finished_at or good.created_at) if good is not None else None})
+    return True
+
+
+def scheduled_recovery_tell(*, run):
+    """The first scheduled crawl that worked after a series of failures the Owners were told of: tell them it
+    works again (their usual summary follows). Returns whether they were told now."""
+    _good, failed = _series(run)
+    told = failed.filter(owners_told=True).order_by("created_at").first()
+    if told is None:
+        return False
+    with transaction.atomic():
+        if not _owners_told_claim(run):
+            return False
+        _owners_mail(template="recovered", run=run, context={
+            "when": run.finished_at or timezone.now(), "since": told.finished_at or told.created_at})
+    return True
+
+
+def _owners_mail(*, template, run, context):
+    """E-mail every Owner importer/email/<template>(_subject).txt, each in their own language."""
+    store = store_settings_get()
+    for owner in _owners():
+        language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        with translation.override(language), store_time_active(store):
+            # a failure the importer names is told in words; any other is its stored error (an address, an HTTP
+            # status), isolated in its own direction
+            reason = (run_error(run) if run.failure else isolate(run.error)) if run.status == RunStatus.FAILED else ""
+            values = {**context, "reason": reason, "run": run, "store": store,
+                      "panel_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
+            subject = render_to_string(f"importer/email/{template}_subject.txt", values).strip()
+            body = render_to_string(f"importer/email/{template}.txt", values)
+        try:
+            mail_queue(to=owner.email, subject=subject, text=body, language=language)
+        except ValueError:  # an address the outbox refuses: the others still get theirs
+            log.warning("importer: %s e-mail not sent to owner %s", template, owner.pk)
 
 
 def _owners():

@@ -17,10 +17,15 @@ def crawl_run_task(run_id, scheduled=False):
     """Crawl the producer's site for one ImporterRun (progress is saved on the run).
 
     A scheduled run then refreshes the imported products and mails the Owner
-    (importer.sync.scheduled_update); it never creates or deactivates products."""
+    (importer.sync.scheduled_update); it never creates or deactivates products. A scheduled run that
+    failed tells the Owners, once for a series of failures, and the next that works says so (a crawl
+    staff started mails nobody: they watch it end)."""
 
     run = services.run_crawl(run_id=run_id)
+    if scheduled and run.status == RunStatus.FAILED:
+        sync.scheduled_failure_tell(run=run)
     if scheduled and run.status == RunStatus.DONE:
+        sync.scheduled_recovery_tell(run=run)
         summary = sync.scheduled_update(run=run)
         log.info("importer: scheduled import updated %s, %s new, %s gone",
                  len(summary.updated), len(summary.new), len(summary.gone))

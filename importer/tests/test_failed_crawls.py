@@ -1,5 +1,6 @@
 """A producer site that answers but shows no products, or far fewer than before, is a failed crawl: nothing is
-called gone, the last good products stay cached, staff read why in their language."""
+called gone, the last good products stay cached, staff read why in their language. A scheduled crawl that fails
+tells the Owners by e-mail, once for a series of failures, and once when it works again."""
 
 from datetime import timedelta
 
@@ -8,7 +9,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from importer import services, tasks
-from importer.models import ExternalProduct, ImporterRun, RunFailure, RunStatus
+from importer.models import DEAD_ERROR, ExternalProduct, ImporterRun, RunFailure, RunStatus
 from importer.sync import diff_build
 from importer.tests.fake_site import Answer, card, listing, page, woo_price
 from shop.models import OutboundEmail
@@ -173,3 +174,90 @@ def test_the_api_takes_accept_fewer(imported, owner, django_capture_on_commit_ca
         client.post("/api/admin/scrape", {"forceRefresh": True, "maxPages": 100, "acceptFewer": True}, format="json")
     run = ImporterRun.objects.order_by("-created_at").first()
     assert (run.accept_fewer, run.status) == (True, RunStatus.DONE)
+
+
+# -- the Owners told -----------------------------------------------------------------------------------
+
+
+def _failure_mails(**filters):
+    return OutboundEmail.objects.filter(subject__contains="scheduled product update failed", **filters)
+
+
+def test_a_failing_scheduled_update_mails_the_owners_once_then_once_when_it_works_again(imported, owner):
+    # given the last scheduled update worked a day ago, and now the producer shows a maintenance page
+    ImporterRun.objects.update(started_by=None)
+    good = ImporterRun.objects.get()
+    routes = dict(imported.routes)
+    _maintenance(imported)
+    # when beat ticks: the scheduled crawl fails
+    assert tasks.auto_import_tick() == "started"
+    # then the Owner gets one e-mail saying so, why, and when the last good update was
+    [mail] = _failure_mails(to=owner.email)
+    assert mail.language == "en"
+    assert "The scheduled update of the shop's products from the producer's site" in mail.text
+    assert "Why: The producer's site \u2068" + imported.url + "\u2069 answered, but no products were found" in mail.text
+    when = timezone.localtime(good.finished_at).strftime("%Y-%m-%d %H:%M")
+    assert f"The last scheduled update that worked was on \u2066{when}\u2069" in mail.text
+    assert "/admindash/external-products" in mail.text
+    # when the next hourly ticks fail too
+    for _hour in range(2):
+        assert tasks.auto_import_tick() == "started"
+    # then no other e-mail: one for the series, not one per failed run
+    assert ImporterRun.objects.filter(status=RunStatus.FAILED).count() == 3
+    assert _failure_mails().count() == 1
+    # when the producer is back and the next tick works
+    imported.routes.update(routes)
+    assert tasks.auto_import_tick() == "started"
+    assert ImporterRun.objects.order_by("-created_at").first().status == RunStatus.DONE
+    # then one e-mail says it works again (beside the usual summary)
+    [back] = OutboundEmail.objects.filter(to=owner.email, subject__contains="works again")
+    assert "The scheduled update of the shop's products works again" in back.text
+    assert OutboundEmail.objects.filter(to=owner.email, subject__contains="scheduled import updated").count() == 1
+    # and a later failure starts a new series: one e-mail again
+    ImporterRun.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    _maintenance(imported)
+    assert tasks.auto_import_tick() == "started"
+    assert _failure_mails().count() == 2
+
+
+def test_the_failure_mail_is_in_arabic_for_an_arabic_owner(imported, owner):
+    # given an Owner reading Arabic, no scheduled update that ever worked, and a producer in maintenance
+    owner.language = "ar"
+    owner.save(update_fields=["language"])
+    _maintenance(imported)
+    # when
+    assert tasks.auto_import_tick() == "started"
+    # then
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="فشل التحديث المجدول")
+    assert mail.language == "ar" and "\u2068" in mail.subject
+    assert f"فشل التحديث المجدول لمنتجات المتجر من موقع المنتج \u2068{imported.url}\u2069 في \u2066" in mail.text
+    assert f"السبب: أجاب موقع المنتج \u2068{imported.url}\u2069، لكن لم يُعثر فيه على أي منتج" in mail.text
+    assert "لم ينجح أي تحديث مجدول بعد." in mail.text
+
+
+def test_a_crawl_staff_start_mails_nobody_when_it_fails(imported, owner, crawl):
+    _maintenance(imported)
+    assert crawl(user=owner, max_pages=100).status == RunStatus.FAILED
+    assert not _failure_mails().exists()
+
+
+def test_a_series_that_began_with_a_dead_worker_is_still_told(imported, owner):
+    # given a scheduled run whose worker died (stored failed by the sweep; nobody was e-mailed)
+    ImporterRun.objects.create(base_url=imported.url, status=RunStatus.FAILED, error=DEAD_ERROR,
+                               created_at=timezone.now() - timedelta(hours=2))
+    _maintenance(imported)
+    # when the next scheduled crawl fails
+    assert tasks.auto_import_tick() == "started"
+    # then the Owner is told
+    assert _failure_mails(to=owner.email).count() == 1
+
+
+def test_the_failure_is_told_once_when_the_job_is_delivered_twice(imported, owner):
+    # given a scheduled crawl that failed and told the Owner
+    _maintenance(imported)
+    assert tasks.auto_import_tick() == "started"
+    run = ImporterRun.objects.order_by("-created_at").first()
+    # when the same job is delivered again (a worker's late acknowledgement)
+    tasks.crawl_run_task(run.pk, scheduled=True)
+    # then
+    assert _failure_mails().count() == 1
