@@ -251,8 +251,10 @@ export default function ExternalProducts({ initial = null, permissions = null })
     return () => clearTimeout(timer.current);
   }, [running, tick, load]);
 
-  async function start(forceRefresh) {
-    const pages = Number(maxPages);
+  // acceptFewer: staff confirm the producer really lists far fewer products than the last good crawl found
+  // (the crawl failed "too_few"); the whole site is read, so that the crawl becomes the new last good one
+  async function start(forceRefresh, acceptFewer = false) {
+    const pages = acceptFewer ? 100 : Number(maxPages);
     if (!Number.isInteger(pages) || pages < 1 || pages > 100) {
       setPagesError(tr("maxPagesInvalid"));
       return;
@@ -261,7 +263,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
     setBusy("start");
     setNotice(null);
     try {
-      const answer = await api("/api/admin/scrape", { method: "POST", body: { forceRefresh, maxPages: pages } });
+      const answer = await api("/api/admin/scrape", { method: "POST", body: { forceRefresh, maxPages: pages, acceptFewer } });
       if (answer.cached) setNotice({ kind: "info", text: tr("servedFromCache", { count: answer.count }) });
       await load();
     } catch (err) {
@@ -374,6 +376,16 @@ export default function ExternalProducts({ initial = null, permissions = null })
       </section>
 
       {job && <Progress job={job} />}
+      {/* a run that failed before this page opened (the scheduled one overnight): why, as a finished poll says */}
+      {!notice && job?.status === "failed" && job.error && (
+        <p className="alert alert--error" data-testid="run-failure">{tr("serverFailed", { error: job.error })}</p>
+      )}
+      {job?.failure === "too_few" && !running && canRun && (
+        <p className="importer-buttons">
+          <button type="button" className="button button--ghost" onClick={() => start(true, true)} disabled={!!busy}
+                  data-testid="accept-fewer">{tr("acceptFewer")}</button>
+        </p>
+      )}
       {notice && (
         <div className={`alert alert--${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
           {notice.text}
