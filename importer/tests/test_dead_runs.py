@@ -122,4 +122,7 @@ def test_a_process_of_the_release_before_importer_0005_can_still_queue_a_run():
                        ["queued", "https://producer.example/", 20, 0, 0, 0, "[]", "", False, False,
                         "2026-11-29 10:00:00+00"])
     # then the run is there with no unpriced pages
-    assert ImporterRun.objects.get(base_url="https://producer.example/").unpriced == []
+    run = ImporterRun.objects.get(base_url="https://producer.example/")
+    assert run.unpriced == []
+    # and importer 0006's columns have their defaults too: no failure, nothing accepted, nobody told
+    assert (run.failure, run.products_before, run.accept_fewer, run.owners_told) == ("", None, False, False)
