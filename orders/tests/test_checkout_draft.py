@@ -95,3 +95,26 @@ def test_a_failed_card_payment_offers_pay_on_delivery_only_where_it_can_be_taken
     props = _props(api.get("/payment/success"), "payment-props")
     # then it offers to try again, but not "Pay on delivery instead", which the checkout would refuse
     assert (props["retry"], props["codAvailable"]) == (True, False)
+
+
+def test_the_checkout_page_reads_a_failed_payments_draft_once(api, make_product, checkout_body):
+    # given a card checkout with a coupon, declined: the session holds its draft and no coupon of its own
+    from decimal import Decimal
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
+    order = _place(api, make_product, checkout_body, "sandbox", testMode=True, couponCode="SAVE50")
+    Order.objects.filter(pk=order.pk).update(payment_status=PaymentStatus.FAILED)
+    assert "checkout_coupon" not in api.session
+    # when the checkout page is opened again
+    with CaptureQueriesContext(connection) as queries:
+        props = _props(api.get("/checkout"), "checkout-props")
+    # then the draft's order is read once, for its fields and its coupon alike
+    draft_reads = [query["sql"] for query in queries.captured_queries
+                   if 'FROM "orders_order"' in query["sql"] and '"orders_order"."number" =' in query["sql"]]
+    assert len(draft_reads) == 1, draft_reads
+    assert props["prefill"]["couponCode"] == "SAVE50" and props["prefill"]["street"] == "12 Nile St"
