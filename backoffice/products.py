@@ -46,11 +46,17 @@ def product_save(*, actor, data, product=None):
     fields = clean_fields(data, PRODUCT_LIMITS, names=_API_NAMES)
     if product is None:
         return product_create(actor=actor, **fields)
-    edited = [name for name, value in fields.items() if getattr(product, name, value) != value]
     # a stock sent is set as the inventory sets it (the form sends it only when staff changed it)
     stock = fields.pop("stock", None)
     with transaction.atomic():
-        product = product_update(actor=actor, product=product, **fields)
+        # what this edit changes is judged against the product under its row lock, held to the end of this
+        # transaction (product_update takes it again): the request's read may be stale, a scheduled import or
+        # another member of staff having written since, and a field the edit writes back would go unmarked
+        locked = Product.objects.select_for_update().filter(pk=product.pk).first()
+        if locked is None:  # deleted by another member of staff since this request read it
+            raise ShopError(_("Product not found"), status=404)
+        edited = [name for name, value in fields.items() if getattr(locked, name, value) != value]
+        product = product_update(actor=actor, product=locked, **fields)
         if stock is not None:
             stock_adjust(actor=actor, product=product, action=StockAction.SET, amount=stock)
         if product.source_url:

@@ -88,15 +88,7 @@ def product_update(*, product: Product, actor: User | None = None, audit_action:
                    **fields: Any) -> Product:
     """Change `product`'s fields. A new `slug` must be free (an empty one keeps the old);
     `category` is a category slug (see `category_resolve`)."""
-    if "slug" in fields:
-        text = (fields.pop("slug") or "").strip()
-        wished = slugify(text)
-        if text and wished != product.slug:
-            if not wished or Product.objects.filter(slug=wished).exclude(pk=product.pk).exists():
-                raise ShopError(_("A product with this slug already exists"), field="slug")
-            fields["slug"] = wished
-    if "category" in fields:
-        fields["category"] = category_resolve(fields["category"])
+    slug_text = (fields.pop("slug") or "").strip() if "slug" in fields else ""
     try:
         with transaction.atomic():  # a savepoint inside a caller's transaction
             # the values this edit replaces, under the product's row lock (product_upsert takes it again): as
@@ -105,6 +97,14 @@ def product_update(*, product: Product, actor: User | None = None, audit_action:
             locked = Product.objects.select_for_update().filter(pk=product.pk).first()
             if locked is None:  # deleted by another member of staff since this request read it
                 raise ShopError(_("Product not found"), status=404)
+            # a slug sent is a change when it differs from the slug under the lock, as any other field is
+            wished = slugify(slug_text)
+            if slug_text and wished != locked.slug:
+                if not wished or Product.objects.filter(slug=wished).exclude(pk=product.pk).exists():
+                    raise ShopError(_("A product with this slug already exists"), field="slug")
+                fields["slug"] = wished
+            if "category" in fields:
+                fields["category"] = category_resolve(fields["category"])
             before = {name: getattr(locked, name) for name in fields}
             product = product_upsert(product=product, **fields)
             if actor is not None:

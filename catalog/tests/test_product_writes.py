@@ -142,6 +142,20 @@ def test_an_update_from_a_product_read_earlier_writes_only_what_it_changes():
     assert "sencha special" in product.search_text.lower()
 
 
+def test_a_slug_from_a_product_read_earlier_is_judged_against_the_row_under_the_lock(owner):
+    # given a product read, whose slug another write then changes
+    make_category("black-tea")
+    product = product_create(title_en="Sencha", slug="sencha", price_amount="100")
+    read_earlier = Product.objects.get(pk=product.pk)
+    product_update(product=Product.objects.get(pk=product.pk), slug="sencha-special")
+    # when that copy's edit sends the slug it read
+    product_update(product=read_earlier, actor=owner, slug="sencha")
+    # then the slug is that one, and the audit entry names the slug it replaced
+    assert Product.objects.get(pk=product.pk).slug == "sencha"
+    assert AuditEntry.objects.get(action="product.update").changes == [
+        {"field": "slug", "old": "sencha-special", "new": "sencha"}]
+
+
 # --- pictures ---------------------------------------------------------------------------
 
 @pytest.fixture
