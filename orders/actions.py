@@ -279,17 +279,6 @@ def order_attention_checked(*, order: Order, reasons: set[str] | frozenset[str])
     return dropped
 
 
-def order_refunded_unshipped(*, order: Order) -> None:
-    """All of an order's money was returned (a refund in the provider's dashboard) while it still waits to be
-    shipped: flagged, so that staff cancel it (its stock comes back) rather than send what is no longer paid."""
-    with transaction.atomic():
-        locked = _locked(order)
-        if locked.status in (S.PENDING, S.PROCESSING):
-            _order_flag(locked, "refunded_unshipped", action="order.refunded_unshipped",
-                        details=f"{locked.number}: all of its {locked.total_amount} EGP was refunded before it "
-                                f"shipped. Cancel it, or ship it only if the customer pays again.")
-
-
 def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
     """Part of a paid order's money was returned (a partial refund in the provider's dashboard; `returned`:
     all of it so far): the order stays paid, revenue counts only what it kept (`refunded_amount`), and the
@@ -308,6 +297,10 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
     replayed void reports the same total again). Every change of the total, up or down, writes one audit
     entry here, whichever report made it, so none goes unrecorded for staff.
 
+    `in_full` while the order still waits to be shipped: it is flagged `refunded_unshipped`, so that staff
+    cancel it (its stock comes back) rather than send what is no longer paid, and that flag's audit entry
+    (`order.refunded_unshipped`) is the refund's one entry, saying both.
+
     `paid_again`: a refund of the refunded order was voided, so the shop holds money of it again (its
     payment is paid again: orders.payments.services._full_refund_voided). The order is paid again too, and
     flagged as what it is now: no longer to cancel because all of it came back (`refunded_unshipped`), and,
@@ -324,7 +317,9 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
             order_refund_send(order=locked, amount=added, refunded=returned)
         elif added < 0:
             order_refund_void_send(order=locked, amount=-added, refunded=returned)
-        if added:
+        if in_full and locked.status in (S.PENDING, S.PROCESSING):
+            _refunded_unshipped_flag(locked, added=added)
+        elif added:
             _refund_audit(locked, added=added, in_full=in_full, paid_again=paid_again)
         if paid_again:
             locked.payment_status = PaymentStatus.PAID
@@ -332,6 +327,16 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
                 locked.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
             if locked.status == S.CANCELLED:
                 _refund_due_flag(locked)
+
+
+def _refunded_unshipped_flag(order: Order, *, added: Decimal) -> None:
+    """Flag `order` (locked), refunded in full (`added` by this report) before it shipped, for staff to cancel
+    it rather than send it: one audit entry records the refund and the flag."""
+    total = order.total_amount
+    refund = (f"{added} EGP returned through the payment provider; all of its {total} EGP is refunded now, "
+              f"before it shipped." if added > 0 else f"all of its {total} EGP was refunded before it shipped.")
+    _order_flag(order, "refunded_unshipped", action="order.refunded_unshipped",
+                details=f"{order.number}: {refund} Cancel it, or ship it only if the customer pays again.")
 
 
 def _refund_audit(order: Order, *, added: Decimal, in_full: bool, paid_again: bool) -> None:

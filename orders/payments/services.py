@@ -19,7 +19,6 @@ from orders.actions import (
     order_payment_failed,
     order_refund_record,
     order_refund_to_check,
-    order_refunded_unshipped,
 )
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
@@ -253,10 +252,10 @@ def _returns_settle(payment: Payment, *, voided: bool = False) -> None:
         return
     payment.status = PaymentStatus.REFUNDED
     payment.save(update_fields=["status", "updated_at"])
+    # the order, not shipped yet, is flagged for staff to cancel it rather than send it (one audit entry)
     order_refund_record(order=payment.order, returned=payment.amount, in_full=True)
     # a cancelled order's money owed back is settled; a flag staff settle by a check stays open
     order_attention_settle(order=payment.order)
-    order_refunded_unshipped(order=payment.order)
 
 
 def callback_process(*, provider_name: str, body: object, received_hmac: object,

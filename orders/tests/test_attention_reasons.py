@@ -5,7 +5,7 @@ settle by a check in Paymob's dashboard (`orders.actions.CHECKED_BY_HAND`)."""
 import pytest
 
 from backoffice.models import AuditEntry
-from orders.actions import order_paid_twice, order_refund_to_check, order_refunded_unshipped
+from orders.actions import order_paid_twice, order_refund_record, order_refund_to_check
 from orders.models import OrderStatus
 from tests.factories import make_order
 from tests.migrations import migrate_to
@@ -46,16 +46,17 @@ def test_a_later_flag_never_hides_a_paid_twice(client, manager):
     # given an order paid twice, then refunded in full before it shipped
     order = make_order(status="processing")
     order_paid_twice(order=order, note="paymob 2")
-    order_refunded_unshipped(order=order)
+    order_refund_record(order=order, returned=order.total_amount, in_full=True)
     client.force_login(manager)
     # then both show
     detail = client.get(f"/api/admin/orders/{order.pk}").json()
     assert detail["attentionReasons"] == ["paid_twice", "refunded_unshipped"]
     # when staff cancel it, as the refund asks
     _move(client, order, "cancelled")
-    # then the refund before shipping is settled, and the second payment still waits for its check
+    # then the refund before shipping is settled (refunded, no refund is due), and the second payment still
+    # waits for its check
     order.refresh_from_db()
-    assert order.attention_reasons == ["paid_twice", "refund_due"]
+    assert order.attention_reasons == ["paid_twice"]
 
 
 def test_a_reason_raised_again_is_listed_once_and_audited_each_time():

@@ -316,7 +316,11 @@ def test_a_full_refund_or_void_marks_a_paid_payment_refunded_however_paymob_repo
     order = Order.objects.get()
     assert order.payment_status == PaymentStatus.REFUNDED and order.status == OrderStatus.PROCESSING
     assert (order.needs_attention, order.attention_reason) == (True, "refunded_unshipped")
-    assert AuditEntry.objects.filter(action="order.refunded_unshipped").count() == 1
+    # and the audit log has one entry for it: the refund, and that it came before the order shipped
+    assert _audited("order.refunded_unshipped") == [
+        "650.00 EGP returned through the payment provider; all of its 650.00 EGP is refunded now, before it "
+        "shipped. Cancel it, or ship it only if the customer pays again."]
+    assert not AuditEntry.objects.filter(action="order.refunded").exists()
 
 
 def test_a_partial_refund_keeps_the_payment_paid_and_is_recorded_until_the_rest_is_returned(
