@@ -781,3 +781,30 @@ def test_money_taken_in_another_amount_is_flagged_for_staff_not_dropped(
     assert not Order.objects.get().needs_attention
     # while a declined report of another amount took no money, and is still refused
     assert _callback(client, payment, success=False, tx_id=8, amount_cents=obj_cents).status_code == 400
+
+
+def _refund_mails():
+    """How many e-mails are queued (a refund, or a void, each tells the customer once)."""
+    return OutboundEmail.objects.count()
+
+
+def test_after_a_full_refund_voided_a_void_of_another_refund_is_applied_once(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full by two refunds (E£100, then E£550), the second voided since:
+    # paid again, E£100 returned
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=3, cents=55000)
+    _void(client, payment, tx_id=4, of=3, cents=55000)
+    assert (Payment.objects.get().status, Order.objects.get().refunded_amount) == (PaymentStatus.PAID, 100)
+    mails, voids = _refund_mails(), _audited("order.refund_voided")
+    # when the first refund is voided too (another refund transaction), its callbacks replayed
+    _void(client, payment, tx_id=5, of=2, cents=10000)
+    # then it is applied, once: nothing is returned now, the customer is told once, and it is audited once
+    order = Order.objects.get()
+    assert (Payment.objects.get().status, order.payment_status, order.refunded_amount) == (
+        PaymentStatus.PAID, PaymentStatus.PAID, 0)
+    assert _refund_mails() == mails + 1
+    assert _audited("order.refund_voided") == [*voids, "a refund of 100.00 EGP was voided in the payment "
+                                                       "provider; 0.00 of 650.00 EGP is returned now."]
+
