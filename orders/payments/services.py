@@ -182,9 +182,11 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
     The payment's transaction reported refunded is recorded only: its total is unsigned, and the refund
     transactions it totals come on their own. Anything else is flagged on the order for staff to check
     in Paymob, and changes nothing else: a return for a payment not recorded as paid (its success
-    callback missed: settled once it is), a refund of a transaction that is neither, or a void of a
-    refund after the payment was refunded in full (that one also lowers what the order records as returned,
-    the customer is told, and the payment is paid again: _full_refund_voided).
+    callback missed: settled once it is), a refund of a transaction that is neither, a void of a refund
+    another transaction voided already (whatever the payment's state: a void is told by its transaction id,
+    and one reported again is ignored before this), or a void of a refund after the payment was refunded in
+    full (that one also lowers what the order records as returned, the customer is told, and the payment is
+    paid again: _full_refund_voided).
     """
     paid_by = locked.transaction_id if locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED) else None
     if result.returns == "refund" and not result.success:
@@ -196,6 +198,14 @@ def _money_returned(locked: Payment, result: TransactionResult) -> None:
         _returns_settle(locked, voided=True)
         return
     voids_a_refund = paid_by is not None and result.returns_transaction in _refunds(locked, paid_by)
+    if voids_a_refund and _voided_before(locked, result):
+        # the refund was voided already, by another transaction: that money stayed with the shop once, and
+        # cannot stay again, so nothing is recorded and nobody told; staff check it in Paymob, whatever the
+        # payment's state (a replay of the same void is its transaction id again: ignored by _apply)
+        order_refund_to_check(order=locked.order, note=f"void {result.transaction_id} of refund "
+                                                       f"{result.returns_transaction}, voided already "
+                                                       f"({result.amount_cents} piasters, payment {locked.status})")
+        return
     if result.returns == "refund" and paid_by is not None and (
             result.returns_transaction == paid_by or (voids_a_refund and locked.status == PaymentStatus.PAID)):
         _returns_settle(locked)
@@ -224,15 +234,28 @@ def _full_refund_voided(payment: Payment, paid_by: str) -> None:
     order_refund_record(order=payment.order, returned=quantize(Decimal(returned) / 100), paid_again=returned < full)
 
 
+def _refund_children(payment: Payment) -> dict[str, TransactionResult]:
+    """{transaction id: result} of `payment`'s recorded refund and void transactions, each once (by its id),
+    whichever way (callback, redirect, inquiry) it came."""
+    return {event.transaction_id: transaction_result(event.payload)
+            for event in payment.events.filter(kind__endswith="-refund", success=True)}
+
+
 def _refunds(payment: Payment, paid_by: str) -> dict[str, int]:
-    """{transaction id: piasters} of the recorded refund transactions of `paid_by`, less the voids of each."""
-    children = {event.transaction_id: transaction_result(event.payload)  # once, whichever way it came
-                for event in payment.events.filter(kind__endswith="-refund", success=True)}
+    """{transaction id: piasters} of the recorded refund transactions of `paid_by`, less the voids of each:
+    never below nothing (a refund voided twice, which _money_returned flags, leaves the others as they are)."""
+    children = _refund_children(payment)
     refunds = {tx: child.amount_cents for tx, child in children.items() if child.returns_transaction == paid_by}
     for child in children.values():
         if child.returns_transaction in refunds:  # a refund voided the same day: that money stayed
             refunds[child.returns_transaction] -= child.amount_cents
-    return refunds
+    return {tx: max(cents, 0) for tx, cents in refunds.items()}
+
+
+def _voided_before(payment: Payment, result: TransactionResult) -> bool:
+    """Whether the refund that `result` (a void) voids had been voided by another transaction before it."""
+    return any(child.returns_transaction == result.returns_transaction
+               for tx, child in _refund_children(payment).items() if tx != result.transaction_id)
 
 
 def _returns_settle(payment: Payment, *, voided: bool = False) -> None:

@@ -577,14 +577,11 @@ def test_a_void_after_a_full_refund_never_records_less_than_what_came_back(
     before = (Order.objects.get().refunded_amount, OutboundEmail.objects.count(), AuditEntry.objects.count())
     # when Paymob reports (another) void of that refund
     _refund(client, payment, tx_id=4, cents=10000 if then == "the payment voided" else 65000, of=2)
-    # then nothing more is recorded or mailed; the order stays flagged for staff to check it (the refunded
-    # payment flags it again; the one paid again since the first void (what it holds is recorded) adds nothing)
+    # then nothing more is recorded or mailed; the order is flagged again for staff to check it, whether the
+    # payment is refunded or paid again since the first void
     assert (Order.objects.get().refunded_amount, OutboundEmail.objects.count()) == before[:2]
-    if then == "the payment voided":
-        assert AuditEntry.objects.count() == before[2] + 1
-        assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
-    else:
-        assert AuditEntry.objects.count() == before[2]
+    assert AuditEntry.objects.count() == before[2] + 1
+    assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
     assert _flagged()
     assert Order.objects.get().refunded_amount == (650 if then == "the payment voided" else 0)
 
@@ -808,3 +805,62 @@ def test_after_a_full_refund_voided_a_void_of_another_refund_is_applied_once(
     assert _audited("order.refund_voided") == [*voids, "a refund of 100.00 EGP was voided in the payment "
                                                        "provider; 0.00 of 650.00 EGP is returned now."]
 
+
+@pytest.mark.parametrize("paid_again", [True, False], ids=["after a full refund voided", "of a part refunded"])
+def test_a_second_void_transaction_of_a_refund_already_voided_returns_nothing_and_is_flagged(
+        client, api, make_product, checkout_body, fake_paymob, paid_again):
+    # given a paid order of E£650, E£100 refunded and E£550 (or E£200) more, that second refund voided since:
+    # E£100 returned, the payment paid
+    payment = _paid(client, api, make_product, checkout_body)
+    cents = 55000 if paid_again else 20000
+    _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=3, cents=cents)
+    _void(client, payment, tx_id=4, of=3, cents=cents)
+    Order.objects.update(needs_attention=False, attention_reasons=[])  # the first void's check, done
+    mails, audits = _refund_mails(), AuditEntry.objects.count()
+    # when Paymob reports another transaction voiding that voided refund, replayed
+    _refund(client, payment, tx_id=5, cents=cents, of=3)
+    _refund(client, payment, tx_id=5, cents=cents, of=3)
+    # then the E£100 of the first refund is still returned and nobody is told otherwise; staff are asked,
+    # once, to check it in Paymob, whatever the payment's state
+    order = Order.objects.get()
+    assert (Payment.objects.get().status, order.refunded_amount) == (PaymentStatus.PAID, 100)
+    assert _refund_mails() == mails
+    assert order.attention_reasons == ["refund_to_check"]
+    assert AuditEntry.objects.count() == audits + 1
+    assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
+
+
+def test_a_second_void_of_a_voided_refund_never_undoes_a_later_refund(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650 refunded in full, that refund voided (paid again), then refunded in full again
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2)
+    _void(client, payment, tx_id=3, of=2, cents=65000)
+    _refund(client, payment, tx_id=4)
+    assert Payment.objects.get().status == PaymentStatus.REFUNDED
+    mails = _refund_mails()
+    # when another transaction voids the first refund, voided already
+    _refund(client, payment, tx_id=5, of=2)
+    # then the second refund still returns all of it: refunded, nobody told otherwise, staff asked to check
+    order = Order.objects.get()
+    assert (Payment.objects.get().status, order.payment_status, order.refunded_amount) == (
+        PaymentStatus.REFUNDED, PaymentStatus.REFUNDED, 650)
+    assert _refund_mails() == mails
+    assert "refund_to_check" in order.attention_reasons
+    assert AuditEntry.objects.latest("pk").action == "order.refund_to_check"
+
+
+def test_refunds_made_after_a_refund_voided_twice_count_in_full(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a paid order of E£650, E£100 refunded, and E£200 refunded and voided by two transactions
+    payment = _paid(client, api, make_product, checkout_body)
+    _refund(client, payment, tx_id=2, cents=10000)
+    _refund(client, payment, tx_id=3, cents=20000)
+    _void(client, payment, tx_id=4, of=3, cents=20000)
+    _refund(client, payment, tx_id=5, cents=20000, of=3)
+    # when the other E£550 is refunded
+    _refund(client, payment, tx_id=6, cents=55000)
+    # then all of it is returned: the second void took nothing off the refunds that still stand
+    order = Order.objects.get()
+    assert (Payment.objects.get().status, order.refunded_amount) == (PaymentStatus.REFUNDED, 650)
