@@ -26,8 +26,8 @@ export function toast(message, kind = "info", { about } = {}) {
   const close = document.createElement("button"); // its × is drawn by CSS: the toast's text is the message
   close.className = "icon-button toast__close";
   close.ariaLabel = host.dataset.closeLabel;
-  close.onclick = () => el.remove();
   el.append(close);
   host.replaceChildren(el); // one toast at a time
-  setTimeout(() => el.remove(), 4500);
+  // closed, or gone after 4.5 s but not while it is being read (main.css's animation)
+  el.onanimationend = close.onclick = () => el.remove();
 }

@@ -111,3 +111,51 @@ def test_toast_screenshots(new_page, teas, viewport, size, locale, prefix, lang)
         assert toast["bottom"] > boxes["height"] - 40, boxes
         # at the line's end: right in English, left in Arabic
         assert (toast["left"] < 40) if lang == "ar" else (toast["right"] > boxes["width"] - 40), boxes
+
+
+LANDSCAPE = {"width": 844, "height": 390}  # a phone on its side: wider than 800 px, but short
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_toast_on_a_phone_on_its_side_leaves_proceed_to_checkout_clear(new_page, teas, locale, prefix, lang):
+    # given the cart on a phone held sideways (844×390), and a toast saying a line holds at most 20
+    page = _cart_with_a_toast(new_page, teas, LANDSCAPE, locale, prefix)
+    # then it shows at the top as on an upright phone, and Proceed to Checkout is not under it
+    boxes = _clear_of_the_toast(page, ".cart-summary a.button[href$='/checkout']")
+    _sits_on_a_phone_as_it_should(page, boxes, lang)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"toast-cart-{lang}-landscape.png"))
+
+
+def _still_there_after_its_time(page):
+    """The toast is still shown past the 4.5 s after which it goes by itself."""
+    page.wait_for_timeout(5_500)
+    expect(page.locator("#toasts .toast")).to_be_visible()
+
+
+def test_a_toast_stays_while_the_pointer_is_over_it_and_goes_once_it_leaves(new_page, teas):
+    # given the cart on a desktop, and a toast saying a line holds at most 20
+    page = _cart_with_a_toast(new_page, teas, DESKTOP, "en-US", "")
+    # when the shopper's pointer rests on it, to read it
+    page.locator("#toasts .toast").hover()
+    # then it does not go while they read
+    _still_there_after_its_time(page)
+    # and once the pointer leaves it, it goes by itself
+    page.mouse.move(10, 10)
+    expect(page.locator("#toasts .toast")).to_have_count(0, timeout=6_000)
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_toast_stays_while_its_close_button_has_the_keyboard_and_goes_once_it_leaves(new_page, teas, locale, prefix,
+                                                                                      lang):
+    # given the cart on a phone, and a toast saying a line holds at most 20
+    page = _cart_with_a_toast(new_page, teas, PHONE, locale, prefix)
+    close = page.locator("#toasts .toast").get_by_role("button", name=CLOSE[lang])
+    # when the keyboard is on its close button (the pointer is not on it)
+    page.mouse.move(1, 700)
+    close.focus()
+    # then it does not go while it is there
+    _still_there_after_its_time(page)
+    # and once the keyboard moves on, it goes by itself
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#toasts .toast")).to_have_count(0, timeout=6_000)
