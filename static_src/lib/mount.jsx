@@ -42,8 +42,11 @@ async function rootFor(el, then) {
 // The keyboard's place survives the swap: a focus given to the stand-in at any time before the island's first
 // commit (Tab, a jump to the footer's e-mail box while the island renders) would go down with it to the page's
 // start. The commit moves it to the island's matching control (lib/refocus.js, fetched once the stand-in has had
-// the focus). Returns what the commit calls.
+// the focus). What was typed in the stand-in goes over too, also when focus has moved on before the island came
+// (typed, then Tab past the form on a slow connection): then focus stays where it went. Returns what the commit
+// calls.
 const loadRefocus = () => import("./refocus.js");
+const typed = (c) => c.value !== (c.defaultValue ?? c.value); // a select, a button: none
 
 function keepFocus(el) {
   const before = controlsIn(el);
@@ -58,7 +61,8 @@ function keepFocus(el) {
     // Chromium says focusout for the focused control the commit removes, too: left only if it is still in the page
     queueMicrotask(() => { if (held === target && target.isConnected && document.activeElement !== target) held = null; });
   });
-  return () => held && !held.isConnected && loadRefocus().then(({ refocus }) => refocus(held, before, controlsIn(el)));
+  // (`held` is gone with the stand-in by then: the first commit empties the root's element)
+  return () => (held || before.some(typed)) && loadRefocus().then(({ refocus }) => refocus(held, before, controlsIn(el)));
 }
 
 // as a transition, React renders in slices and gives the main thread back between them: a phone stays
@@ -110,7 +114,7 @@ function mountOnDemand(registry, el, stringsReady) {
   return onFirstReach(el, () => stringsReady.then(() => load(registry, el)), () => Boolean(el.dataset.mounted), activate);
 }
 
-const controlsIn = (el) => [...el.querySelectorAll("a, button, input:not([type=hidden]), select, textarea")];
+const controlsIn = (el) => [...el.querySelectorAll("a,button,input:not([type=hidden]),select,textarea")];
 
 // what the shopper has entered in a stand-in's form before the island mounted ({name: value}: the
 // shop's search box, a filter), for the island's `entered` prop
@@ -119,7 +123,7 @@ function enteredIn(el) {
   return form ? Object.fromEntries(new FormData(form)) : {};
 }
 
-const FIELD = "input:not([type=radio], [type=checkbox]), select, textarea";
+const FIELD = "input:not([type=radio],[type=checkbox]),select,textarea";
 const INTERACTIONS = ["pointerdown", "pointermove", "touchstart", "keydown", "wheel", "scroll"];
 
 // data-island-on-interaction: an island whose server-rendered stand-in shows what the island first

@@ -16,13 +16,13 @@ export function onFirstReach(el, load, isReady, activate = () => undefined) {
   for (const type of ["pointerover", "touchstart", "focusin"]) el.addEventListener(type, start, { once: true, passive: true });
   el.addEventListener("click", (event) => {
     if (isReady()) return;
-    const index = [...el.querySelectorAll("a, button")].indexOf(event.target.closest("a, button"));
+    const index = [...el.querySelectorAll("a,button")].indexOf(event.target.closest("a,button"));
     if (index < 0) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     if (replaying) return; // a second tap while the first waits: that one is replayed, once
     replaying = true;
-    activateOnce().then(() => el.querySelectorAll("a, button")[index]?.click());
+    activateOnce().then(() => el.querySelectorAll("a,button")[index]?.click());
   }, true);
   return { load: start, activate: activateOnce };
 }

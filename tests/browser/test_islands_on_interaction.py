@@ -233,6 +233,34 @@ def test_the_keyboard_keeps_its_place_when_the_footer_form_comes_in_under_it(new
     page.locator('[data-island="newsletter-form"][data-mounted="true"]').wait_for(state="attached")
 
 
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_an_address_typed_in_the_footer_form_before_it_comes_in_is_kept_once_focus_has_moved_on(new_page, teas,
+                                                                                                 prefix):
+    # given: the footer form's island code held back by the network (a slow phone connection)
+    page = new_page(viewport=PHONE, locale="ar-EG" if prefix else "en-US")
+    held = _held(page, "**/newsletter-form-*.js")
+    page.goto(f"{prefix}/shop")
+    box = page.locator('[data-island="newsletter-form"] input[type=email]')
+    # when: the shopper types an address in the server's form and Tabs on, past its button, out of the form
+    box.focus()  # scrolls it into view, which asks for the island's code
+    page.keyboard.type("mona@example.com")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    away = page.evaluate("() => document.activeElement.outerHTML")
+    assert not page.evaluate("() => document.activeElement.closest('[data-island]')"), away
+    # and only then does the island's code arrive
+    _release(page, held)
+    page.locator('[data-island="newsletter-form"][data-mounted="true"]').wait_for(state="attached")
+    # then: the island has the address, and the keyboard stays where the shopper took it
+    expect(page.locator("#newsletter-email")).to_have_value("mona@example.com")
+    page.wait_for_timeout(300)  # the carry-over's code (lib/refocus.js) is fetched once the island is in
+    assert page.evaluate("() => document.activeElement.outerHTML") == away
+    # and Subscribe sends that address: the island has it, not only its box
+    page.locator(".newsletter-form button[type=submit]").click()
+    page.locator(".newsletter-form .alert--success").wait_for()
+    assert NewsletterSubscriber.objects.filter(email="mona@example.com").exists()
+
+
 # React's scheduler runs its work through setImmediate when the page has one (a browser has none): this one
 # acts just before each piece of it, i.e. between the start of an island's render and its commit. Once the
 # footer form's island has begun rendering (React has made its box a root) and has not come in yet, it focuses
