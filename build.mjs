@@ -23,6 +23,8 @@ const options = {
     // the dashboard's order print view (backoffice/print_views.py)
     print: "static_src/print.js",
     "search-list": "static_src/css/search-list.css",
+    // the header search's, inlined after main.css by every page with the search (not checkout: base.html)
+    search: "static_src/css/search.css",
   },
   outdir: "static/dist",
   bundle: true,

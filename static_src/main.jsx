@@ -1,6 +1,5 @@
 // Storefront entry: site-wide behaviour plus the islands a page asks for.
 import "./css/main.css";
-import "./css/search.css"; // the header search (one stylesheet per page: the page budget)
 import { mountIslands, readProps } from "./lib/mount.jsx";
 import { initChrome } from "./lib/chrome.js";
 import { storefrontIslands } from "./islands/registry.js";

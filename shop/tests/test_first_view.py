@@ -55,11 +55,11 @@ def test_api_answers_are_gzipped_and_pictures_are_not():
 
 
 @pytest.mark.parametrize(("path", "sheets"), [
-    ("/", ["main.css", "storefront.css"]),
-    ("/ar/shop", ["main.css", "storefront.css"]),
-    ("/product/kenya-gold", ["main.css", "storefront.css", "product.css"]),
-    ("/cart", ["main.css", "checkout.css"]),
-    ("/login", ["main.css", "accounts.css"]),
+    ("/", ["main.css", "search.css", "storefront.css"]),
+    ("/ar/shop", ["main.css", "search.css", "storefront.css"]),
+    ("/product/kenya-gold", ["main.css", "search.css", "storefront.css", "product.css"]),
+    ("/cart", ["main.css", "search.css", "checkout.css"]),
+    ("/login", ["main.css", "search.css", "accounts.css"]),
 ])
 def test_a_storefront_page_carries_its_stylesheets_and_links_none(tea, path, sheets):
     response = Client().get(path)
