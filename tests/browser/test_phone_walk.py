@@ -1,0 +1,32 @@
+"""What a shopper walking the purchase on a small phone (320 and 360 px, touch) found, in English and Arabic:
+tabs cut off at 320 px, suggestions and links too small to tap, a refused coupon that nothing announced."""
+
+import pytest
+
+from tests.browser.conftest import PHONE, islands_ready
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SMALL_PHONE = {"width": 320, "height": 640}
+LANGUAGES = [("en-US", ""), ("ar-EG", "/ar")]
+
+
+def _phone(new_page, locale, viewport=PHONE):
+    return new_page(viewport=viewport, locale=locale, has_touch=True, is_mobile=True)
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_every_product_tab_shows_whole_on_a_320_px_phone(new_page, screenshot, teas, locale, prefix):
+    # given a 320 px phone on a product page, its tabs island mounted
+    page = _phone(new_page, locale, SMALL_PHONE)
+    page.goto(f"{prefix}/product/{teas[0].slug}")
+    islands_ready(page, "product-tabs")
+    # then each tab (Details, Care Guide, Reviews) lies wholly inside the tab bar: none is cut at its edge
+    cut = page.evaluate("""() => { const bar = document.querySelector('.tabs').getBoundingClientRect();
+      return [...document.querySelectorAll('.tabs [role=tab]')].filter((tab) => {
+        const r = tab.getBoundingClientRect(); return r.left < bar.left - 0.5 || r.right > bar.right + 0.5;
+      }).map((tab) => tab.textContent); }""")
+    page.locator(".tabs").scroll_into_view_if_needed()
+    screenshot(page, f"phone-walk-tabs-320-{prefix.strip('/') or 'en'}")
+    assert page.locator(".tabs [role=tab]").count() == 3
+    assert cut == []
