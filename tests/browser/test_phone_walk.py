@@ -2,8 +2,11 @@
 tabs cut off at 320 px, suggestions and links too small to tap, a refused coupon that nothing announced."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, islands_ready
+from tests.browser.test_touch_and_focus import MIN_TARGET, SMALL_TARGETS_JS
+from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,3 +33,21 @@ def test_every_product_tab_shows_whole_on_a_320_px_phone(new_page, screenshot, t
     screenshot(page, f"phone-walk-tabs-320-{prefix.strip('/') or 'en'}")
     assert page.locator(".tabs [role=tab]").count() == 3
     assert cut == []
+
+
+@pytest.mark.parametrize("locale, prefix, typed", [("en-US", "", "tea"), ("ar-EG", "/ar", "شاي")], ids=["en", "ar"])
+def test_every_header_search_suggestion_is_a_44_px_target(new_page, locale, prefix, typed):
+    # given teas whose suggestions have no second line (no sale price, one-line names)
+    tea = make_category(slug="black-tea", name="Black Tea", name_ar="شاي أسود")
+    for n in range(3):
+        make_product(slug=f"tea-{n}", title_en=f"Tea {n}", title_ar=f"شاي {n}", category=tea, price_amount="90.00")
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/")
+    # when the shopper types in the header's search
+    page.get_by_role("combobox").tap()
+    page.get_by_role("combobox").press_sequentially(typed, delay=30)
+    expect(page.get_by_role("listbox").get_by_role("option").last).to_be_visible()
+    # then every suggestion, and "See all results", is at least 44 px tall and wide
+    result = page.evaluate(SMALL_TARGETS_JS, ["[role=option]", MIN_TARGET, ".site-search [role=listbox]"])
+    assert page.get_by_role("option").count() >= 4
+    assert result["small"] == []
