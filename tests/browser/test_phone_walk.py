@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, islands_ready
-from tests.browser.test_touch_and_focus import MIN_TARGET, SMALL_TARGETS_JS
+from tests.browser.test_touch_and_focus import FOCUSABLE, MIN_TARGET, SMALL_TARGETS_JS
 from tests.factories import make_category, make_product
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,4 +50,14 @@ def test_every_header_search_suggestion_is_a_44_px_target(new_page, locale, pref
     # then every suggestion, and "See all results", is at least 44 px tall and wide
     result = page.evaluate(SMALL_TARGETS_JS, ["[role=option]", MIN_TARGET, ".site-search [role=listbox]"])
     assert page.get_by_role("option").count() >= 4
+    assert result["small"] == []
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_the_forgotten_password_page_has_no_control_under_44_px(new_page, screenshot, locale, prefix):
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/forgot-password")
+    result = page.evaluate(SMALL_TARGETS_JS, [FOCUSABLE, MIN_TARGET, "main"])
+    screenshot(page, f"phone-walk-forgot-password-{prefix.strip('/') or 'en'}")
+    # "Back to Login" stands alone under the form: it is a target of its own, not a link in a sentence
     assert result["small"] == []
