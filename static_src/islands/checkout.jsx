@@ -19,7 +19,7 @@ const REQUIRED = ["email", "firstName", "lastName", "phone"];
 const ADDRESS = ["street", "city", "state"];
 const PASSWORD_MIN = 8;
 
-const OPTIONAL = ["building", "floor", "apartment", "postalCode"];
+const OPTIONAL = ["building", "floor", "apartment", "postalCode", "couponCode"];
 
 // every problem the browser can see, one message a field, in the server's order
 function clientErrors(form, user, text) {
@@ -181,7 +181,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     "aria-required": !OPTIONAL.includes(name),
     "aria-describedby": errors[name] ? `co-${name}-error` : undefined,
   });
-  const errorText = (name) => errors[name] && <p className="field__error" id={`co-${name}-error`}>{errors[name]}</p>;
+  // role: "alert" where the refusal comes with the focus elsewhere (the coupon's Apply button)
+  const errorText = (name, role) => errors[name] && <p className="field__error" id={`co-${name}-error`} role={role}>{errors[name]}</p>;
   const field = (name, text, props = {}) => (
     <div className={`field${errors[name] ? " field--error" : ""}`}>
       {label(name, text)}
@@ -297,12 +298,12 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
           <label htmlFor="co-couponCode">{t("checkout:coupon")}</label>
           <div className="coupon__row">
             <input id="co-couponCode" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)}
-              onKeyDown={(e) => e.key === "Enter" && applyCoupon(e)} />
+              onKeyDown={(e) => e.key === "Enter" && applyCoupon(e)} {...invalid("couponCode")} />
             <button type="button" className="button button--ghost button--small" onClick={applyCoupon}>
               {t("checkout:apply")}
             </button>
           </div>
-          {errorText("couponCode")}
+          {errorText("couponCode", "alert")}
           {/* "Coupon applied" at the field while the totals shown are the code's, not in a toast: on a phone a
               toast covered the summary the coupon changed. While another code is typed, or was refused, the
               server keeps the one applied before (its summary, and the order placed): the field says so */}

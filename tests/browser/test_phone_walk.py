@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, islands_ready
+from tests.browser.test_checkout import _add_to_cart
 from tests.browser.test_touch_and_focus import FOCUSABLE, MIN_TARGET, SMALL_TARGETS_JS
 from tests.factories import make_category, make_product
 
@@ -61,3 +62,23 @@ def test_the_forgotten_password_page_has_no_control_under_44_px(new_page, screen
     screenshot(page, f"phone-walk-forgot-password-{prefix.strip('/') or 'en'}")
     # "Back to Login" stands alone under the form: it is a target of its own, not a link in a sentence
     assert result["small"] == []
+
+
+@pytest.mark.parametrize("locale, prefix, refusal", [("en-US", "", "Invalid coupon code"),
+                                                     ("ar-EG", "/ar", "رمز القسيمة غير صالح")], ids=["en", "ar"])
+def test_a_refused_coupon_is_announced_and_described_at_its_field(new_page, teas, locale, prefix, refusal):
+    # given a guest at checkout on a phone
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    # when an unknown code is applied (focus stays on Apply)
+    page.locator("#co-couponCode").fill("nosuch")
+    page.locator(".coupon__row button").tap()
+    # then the refusal is said at once (an alert), and the field is marked with it for when it is focused
+    expect(page.locator(".coupon").get_by_role("alert")).to_have_text(refusal)
+    coupon = page.locator("#co-couponCode")
+    expect(coupon).to_have_attribute("aria-invalid", "true")
+    expect(coupon).to_have_accessible_description(refusal)
+    assert coupon.get_attribute("aria-required") != "true"  # a coupon is never required
