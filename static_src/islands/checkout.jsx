@@ -291,7 +291,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <h2>{t("cart:orderSummary")}</h2>
         <ul className="mini-lines">
           {cart.items.map((item) => (
-            <li key={item.productId}><span>{keepUnits(item.title)} × {item.quantity}</span></li>
+            <li key={item.productId}><span>{keepUnits(item.title)} ×&nbsp;{item.quantity}</span></li>
           ))}
         </ul>
         <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>

@@ -33,7 +33,7 @@ export default function MiniCart({ cart, onClose, urls = {} }) {
       <ul className="mini-cart__lines">
         {cart.items.map((item) => (
           <li key={item.productId}>
-            <span><bdi>{keepUnits(item.title)}</bdi> × {item.quantity}</span><span className="price">{money(item.lineTotal)}</span>
+            <span><bdi>{keepUnits(item.title)}</bdi> ×&nbsp;{item.quantity}</span><span className="price">{money(item.lineTotal)}</span>
           </li>
         ))}
       </ul>

@@ -82,3 +82,34 @@ def test_a_refused_coupon_is_announced_and_described_at_its_field(new_page, teas
     expect(coupon).to_have_attribute("aria-invalid", "true")
     expect(coupon).to_have_accessible_description(refusal)
     assert coupon.get_attribute("aria-required") != "true"  # a coupon is never required
+
+
+# the "×" of each summary line and the quantity after it: on one line of text, or not
+TIMES_APART_JS = """(selector) => [...document.querySelectorAll(selector)].filter((line) => {
+  const chars = [];  // every visible character of the line with the text node it is in (React splits them)
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    for (let i = 0; i < node.data.length; i++) if (node.data[i].trim()) chars.push([node, i]);
+  }
+  const top = ([node, i]) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                               return r.getBoundingClientRect().top; };
+  const at = chars.findIndex(([node, i]) => node.data[i] === '×');
+  return at >= 0 && at + 1 < chars.length && Math.abs(top(chars[at]) - top(chars[at + 1])) > 2;
+}).map((line) => line.textContent)"""
+
+
+def test_a_checkout_line_keeps_its_quantity_beside_the_times_sign_at_any_phone_width(new_page, teas):
+    # given an Arabic phone shopper with two of a tea whose name fills most of a line
+    teas[0].title_ar = "شاي كيريتشو جولد أوراق سائبة، 500 جم"
+    teas[0].save()
+    page = _phone(new_page, "ar-EG", SMALL_PHONE)
+    page.goto("/ar/")
+    _add_to_cart(page, teas[0], 2)
+    page.goto("/ar/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    # then at every width from 300 to 420 px, "× 2" never breaks between the sign and the number
+    apart = set()
+    for width in range(300, 421, 4):
+        page.set_viewport_size({"width": width, "height": 640})
+        apart |= {f"{width}px: {text}" for text in page.evaluate(TIMES_APART_JS, ".checkout-summary .mini-lines li")}
+    assert apart == set()
