@@ -25,6 +25,7 @@ from orders.models import Order, OrderItem, OrderStatus
 from orders.places import governorate_name
 from orders.selectors import order_kiosk_reference
 from shop.errors import ShopError
+from shop.templatetags.shop_tags import text_direction
 from shop.validation import EMAIL_MAX, PHONE_MAX, clean_text, western_digits
 
 SALT = "orders.tracking"
@@ -151,6 +152,8 @@ class TrackingDelivery:
 class MaskedAddress:
     name: str
     street: str
+    # the street's own direction: masked ("12 •••••••") it has no letter left for the page's dir="auto"
+    street_dir: str
     city: str
     governorate: str
     country: str
@@ -199,6 +202,7 @@ def tracking_data(order: Order, *, language: str, request: HttpRequest) -> Track
             history=history,
             items=list(order.items.all()),
             address=MaskedAddress(name=f"{order.first_name} {order.last_name[:1]}.".strip(), street=_mask(order.street),
+                                  street_dir=text_direction(order.street or ""),
                                   city=order.city, governorate=state, country=order.country,
                                   phone="•" * 6 + _digits(order.phone)[-3:]),
             delivery=delivery,

@@ -217,3 +217,15 @@ def test_another_customer_signed_in_gets_no_invoice(order, bob, client):
     client.force_login(bob)
     assert "invoice.pdf" not in client.get(tracking_path(order, "en")).content.decode()
     assert client.get(f"/orders/{order.number}/invoice.pdf").status_code == 404
+
+
+@pytest.mark.parametrize("street, direction", [("12 شارع التحرير", "rtl"), ("12 Tahrir Street", "ltr")])
+def test_the_masked_street_keeps_the_direction_it_was_typed_in(order, client, street, direction):
+    # given an order to a street written in Arabic (or English), its words masked on the tracking page
+    Order.objects.filter(pk=order.pk).update(street=street)
+    # when the page shows it
+    html = client.get(tracking_path(order, "ar")).content.decode()
+    # then the masked street ("12 ••••••••": no letter left for dir="auto" to go by) reads in the street's own
+    # direction: the house number at its start, on the right of an Arabic street, not flipped to the left
+    address = re.search(r'data-testid="track-address">(.*?)</p>', html, re.S).group(1)
+    assert f'<bdi dir="{direction}">12 ••••••••</bdi>' in address
