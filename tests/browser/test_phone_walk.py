@@ -113,3 +113,17 @@ def test_a_checkout_line_keeps_its_quantity_beside_the_times_sign_at_any_phone_w
         page.set_viewport_size({"width": width, "height": 640})
         apart |= {f"{width}px: {text}" for text in page.evaluate(TIMES_APART_JS, ".checkout-summary .mini-lines li")}
     assert apart == set()
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_a_tracking_lookup_that_finds_nothing_takes_the_focus_to_why(new_page, locale, prefix):
+    # given a shopper on the tracking form who mistypes the order number
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/track")
+    page.locator("#t-number").fill("NHT-000000-AAAAAA")
+    page.locator("#t-contact").fill("mona@example.com")
+    # when the form comes back refused (a new page: the focus would start at its top)
+    with page.expect_navigation():
+        page.locator("main button[type=submit]").tap()
+    # then the focus is on the message saying why, which a screen reader then reads, as the account forms do
+    expect(page.get_by_test_id("track-error")).to_be_focused()
