@@ -127,3 +127,17 @@ def test_a_tracking_lookup_that_finds_nothing_takes_the_focus_to_why(new_page, l
         page.locator("main button[type=submit]").tap()
     # then the focus is on the message saying why, which a screen reader then reads, as the account forms do
     expect(page.get_by_test_id("track-error")).to_be_focused()
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_side_by_side_checkout_fields_line_up_their_inputs_on_a_320_px_phone(new_page, teas, locale, prefix):
+    # given a guest at checkout on a 320 px phone, where "Building (optional)" wraps and "Floor (optional)" does not
+    page = _phone(new_page, locale, SMALL_PHONE)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    building, floor = page.locator("#co-building").bounding_box(), page.locator("#co-floor").bounding_box()
+    # then the two inputs, side by side, start at the same height
+    assert abs(building["x"] - floor["x"]) > 100  # side by side
+    assert round(building["y"]) == round(floor["y"])
