@@ -52,6 +52,7 @@ def test_it_lists_the_customers_orders_with_items_totals_and_statuses(alice_clie
     assert "E£449.50" in page  # total
     assert "Shipped" in page and "Paid" in page
     assert "Pending" in page and "Cash on delivery" in page
+    assert "2&nbsp;× E£150.00" in page  # the quantity never ends a phone's line apart from its sign
 
 
 def test_bob_never_sees_alices_orders(client, alice, bob, password):
