@@ -1,6 +1,5 @@
 """The importer panel in a real browser: crawl with live progress, preview, import all."""
 
-import threading
 import time
 
 import pytest
@@ -14,6 +13,7 @@ from importer.tests.fake_site import EXPECTED, producer_site, rate_services
 from shop.rates import rates_refresh
 from shop.store_settings import store_settings_update
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
+from tests.threads import thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +43,7 @@ def producer(settings, tmp_path, monkeypatch):
                     time.sleep(0.2)
 
         def dispatch(run_id):
-            worker = threading.Thread(target=work, args=(run_id,), daemon=True)
+            worker = thread(work, args=(run_id,), daemon=True)  # closes its connection when done
             workers.append(worker)
             worker.start()
 
