@@ -9,7 +9,7 @@ from django.db import connection
 from orders.checkout import CheckoutError, order_place
 from orders.models import Coupon, Order
 from orders.stock import InsufficientStock
-from tests.threads import at_once
+from tests.threads import at_once, thread
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -99,18 +99,15 @@ def test_one_cart_checked_out_from_four_tabs_at_once_is_one_order(make_product, 
     answers = []
 
     def check_out(tab):
-        try:
-            answers.append(tab.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
-                                    content_type="application/json").status_code)
-        finally:
-            connection.close()
+        answers.append(tab.post("/api/payment/create-intention", checkout_body(paymentMethod="cod"),
+                                content_type="application/json").status_code)
 
     # when
-    threads = [threading.Thread(target=check_out, args=(tab,)) for tab in tabs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    threads = [thread(check_out, args=(tab,)) for tab in tabs]
+    for each in threads:
+        each.start()
+    for each in threads:
+        each.join()
     # then one tab places the order; the others wait for it, then are told the cart changed
     assert sorted(answers) == [201, 409, 409, 409]
     assert Order.objects.count() == 1
@@ -133,29 +130,23 @@ def test_a_sign_in_during_a_checkout_of_the_guest_cart_does_not_copy_the_ordered
     held, merged = threading.Event(), threading.Event()
 
     def check_out():
-        try:
-            with transaction.atomic():
-                assert cart_hold(guest)
-                cart_clear(cart=guest)
-                held.set()
-                merged.wait(0.5)  # the sign-in must wait for this commit: it does not get to merge first
-        finally:
-            connection.close()
+        with transaction.atomic():
+            assert cart_hold(guest)
+            cart_clear(cart=guest)
+            held.set()
+            merged.wait(0.5)  # the sign-in must wait for this commit: it does not get to merge first
 
     def sign_in():
-        try:
-            held.wait(10)
-            cart_merge(session_key="guest-session", user=alice)
-            merged.set()
-        finally:
-            connection.close()
+        held.wait(10)
+        cart_merge(session_key="guest-session", user=alice)
+        merged.set()
 
     # when
-    threads = [threading.Thread(target=check_out), threading.Thread(target=sign_in)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    threads = [thread(check_out), thread(sign_in)]
+    for each in threads:
+        each.start()
+    for each in threads:
+        each.join()
     # then the ordered lines stay ordered: none is copied into the customer's cart
     assert not Cart.objects.get(user=alice).lines.exists()
 
@@ -182,19 +173,16 @@ def test_two_sign_ins_adopting_guest_carts_at_once_leave_one_cart_holding_both(m
     monkeypatch.setattr(carts, "user_cart_changed", adopt_and_linger)
 
     def sign_in(session_key):
-        try:
-            if session_key == "laptop":
-                adopted.wait(10)
-            carts.cart_merge(session_key=session_key, user=alice)
-        finally:
-            connection.close()
+        if session_key == "laptop":
+            adopted.wait(10)
+        carts.cart_merge(session_key=session_key, user=alice)
 
     # when
-    threads = [threading.Thread(target=sign_in, args=(key,), name=key) for key in ("phone", "laptop")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    threads = [thread(sign_in, args=(key,), name=key) for key in ("phone", "laptop")]
+    for each in threads:
+        each.start()
+    for each in threads:
+        each.join()
     # then alice has one cart holding both browsers' lines, and no guest cart is left
     cart = Cart.objects.get(user=alice)
     assert {line.product_id: line.quantity for line in cart.lines.all()} == {green.pk: 2, black.pk: 3}

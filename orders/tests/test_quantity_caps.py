@@ -164,11 +164,8 @@ def test_a_write_that_another_write_overtook_is_worked_out_again_holding_the_car
 
 @pytest.mark.django_db(transaction=True)  # two connections, each committing for real
 def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_empty():
-    import threading
-
-    from django.db import connections
-
     from tests.factories import make_product
+    from tests.threads import thread
 
     if connection.vendor != "postgresql":
         pytest.skip("SQLite's IMMEDIATE transactions let one writer in at a time")
@@ -188,10 +185,8 @@ def test_a_write_to_a_cart_waits_for_another_write_to_it_even_when_the_cart_is_e
             outcome.append("added")
         except CartError as error:
             outcome.append(error.code)
-        finally:
-            connections.close_all()
 
-    writer = threading.Thread(target=add_five)
+    writer = thread(add_five)
     writer.start()
     writer.join(0.5)
     assert writer.is_alive()  # it waits for the cart
