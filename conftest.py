@@ -2,9 +2,12 @@
 
 import ipaddress
 import socket
+import threading
+import weakref
 
 import pytest
 from django.core.cache import cache
+from django.db.backends.signals import connection_created
 from django.test import testcases
 from django.utils import translation
 
@@ -64,6 +67,33 @@ def _is_address(host):
     except ValueError:
         return False
     return True
+
+
+# Every database connection this process opens, with the thread that opened it, to find those a test's own
+# thread left open (below). The thread itself, not its id: an ended thread's id is soon another's.
+_opened: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _remember_opened(sender, connection, **kwargs):
+    _opened[connection] = threading.current_thread()
+
+
+connection_created.connect(_remember_opened, dispatch_uid="tests-opened-connections")
+
+
+@pytest.fixture(autouse=True)
+def _no_connection_left_by_a_thread():
+    """A thread that used the database must close its connection before it ends (tests/threads.py): a
+    thread's end does not close it, and on PostgreSQL the test database cannot be dropped at the end of
+    the run while one is open. Fails the test that left one, and closes it so the next tests do not."""
+    yield
+    left = [wrapper for wrapper, opener in list(_opened.items())
+            if wrapper.connection is not None and not opener.is_alive()]
+    for wrapper in left:
+        wrapper.connection.close()  # its thread is gone: nothing else uses it
+        wrapper.connection = None
+    assert not left, (f"{len(left)} database connection(s) left open by a thread that has ended: run the thread's "
+                      "work through tests.threads.closing_connections (or make it with tests.threads.thread)")
 
 
 @pytest.fixture(autouse=True)
