@@ -59,15 +59,8 @@ def checkout_body():
 
 @pytest.fixture
 def fake_paymob(settings):
-    from orders.tests.payments.fake_paymob import FakePaymob
+    from orders.tests.payments.fake_paymob import fake_paymob_running
 
-    fake = FakePaymob().start()
-    settings.PAYMENT_PROVIDER = "paymob"
-    settings.PAYMOB_BASE_URL = fake.url
-    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
-    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
-    settings.PAYMOB_API_KEY = "legacy-api-key"
-    settings.PAYMOB_HMAC_SECRET = "test_hmac_secret"
-    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
-    yield fake
-    fake.stop()
+    # the shop's HMAC secret is the one these tests sign their own callbacks with
+    with fake_paymob_running(settings, api_key="legacy-api-key", hmac_secret="test_hmac_secret") as fake:
+        yield fake

@@ -134,15 +134,8 @@ def teas(db):
 @pytest.fixture
 def fake_paymob(settings):
     """Paymob as a fake server on 127.0.0.1, with the card integration."""
-    from orders.tests.payments.fake_paymob import FakePaymob
+    from orders.tests.payments.fake_paymob import fake_paymob_running
 
-    fake = FakePaymob().start()
-    settings.PAYMENT_PROVIDER = "paymob"
-    settings.PAYMOB_BASE_URL = fake.url
-    settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
-    settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
-    settings.PAYMOB_API_KEY = ""  # no inquiry: the callback and the signed redirect must do it
-    settings.PAYMOB_HMAC_SECRET = fake.hmac_secret
-    settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
-    yield fake
-    fake.stop()
+    # no inquiry: the callback and the signed redirect must do it, signed with the fake's own secret
+    with fake_paymob_running(settings, api_key="") as fake:
+        yield fake

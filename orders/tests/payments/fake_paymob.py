@@ -6,6 +6,7 @@ import json
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlparse
@@ -22,6 +23,26 @@ def _sign(flat, secret):
     """Paymob's HMAC over the flat (redirect-style) transaction fields; written independently."""
     message = "".join(flat[name] for name in HMAC_FIELDS)
     return hmac.new(secret.encode(), message.encode(), hashlib.sha512).hexdigest()
+
+
+@contextmanager
+def fake_paymob_running(settings, *, api_key, hmac_secret=None):
+    """A FakePaymob serving on 127.0.0.1 with the card integration, and the shop's Paymob settings (pytest-django's
+    `settings`) pointing at it; stopped afterwards. `api_key` "" leaves the shop no inquiry; `hmac_secret`
+    is the shop's, the fake's own when None (so the fake's callbacks and redirects are signed as the shop
+    checks)."""
+    fake = FakePaymob().start()
+    try:
+        settings.PAYMENT_PROVIDER = "paymob"
+        settings.PAYMOB_BASE_URL = fake.url
+        settings.PAYMOB_SECRET_KEY = "egy_sk_test_abc123"
+        settings.PAYMOB_PUBLIC_KEY = "egy_pk_test_def456"
+        settings.PAYMOB_API_KEY = api_key
+        settings.PAYMOB_HMAC_SECRET = fake.hmac_secret if hmac_secret is None else hmac_secret
+        settings.PAYMOB_INTEGRATION_IDS = ["4097558"]
+        yield fake
+    finally:
+        fake.stop()
 
 
 class FakePaymob:
