@@ -30,20 +30,33 @@ def priced(db):
     return item
 
 
-@pytest.mark.parametrize("language, message", [
-    ("en", "\u2068Dust Tea\u2069 was not imported: its price (0.50 KES) makes 0 EGP"),
-    ("ar", "لم يُستورد \u2068Dust Tea\u2069: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري"),
+# 1 KES makes 0.376 EGP before the markup. At 100 %, 0.50 KES makes 0.376 EGP, rounded to 0. At 300 %,
+# 9,000,000,000 KES (a price the KES column holds) makes 13,536,000,000 EGP, more than the 12-digit EGP price
+# columns hold (PostgreSQL refuses the write).
+@pytest.mark.parametrize("markup, name, kes, sound_egp, language, message", [
+    pytest.param(100, "Dust Tea", "0.50", "188", "en",
+                 "\u2068Dust Tea\u2069 was not imported: its price (0.50 KES) makes 0 EGP", id="0 EGP-en"),
+    pytest.param(100, "Dust Tea", "0.50", "188", "ar",
+                 "لم يُستورد \u2068Dust Tea\u2069: سعره (0.50 شلن كيني) يساوي 0 جنيه مصري", id="0 EGP-ar"),
+    pytest.param(300, "Gold Bars", "9000000000", "376", "en",
+                 "\u2068Gold Bars\u2069 was not imported: its price (9000000000.00 KES) makes more EGP than a price "
+                 "can hold", id="too many EGP-en"),
+    pytest.param(300, "Gold Bars", "9000000000", "376", "ar",
+                 "لم يُستورد \u2068Gold Bars\u2069: سعره (9000000000.00 شلن كيني) يساوي جنيهات أكثر مما يتسع له السعر",
+                 id="too many EGP-ar"),
 ])
-def test_a_price_that_makes_0_egp_is_not_imported_and_the_rest_are(priced, owner, language, message):
-    # given a page whose price is a few cents (a typo, a price per gram), beside a sound one
-    priced("Dust Tea", "0.50")
+def test_a_price_that_makes_0_egp_or_more_than_a_price_holds_is_not_imported_and_the_rest_are(
+        priced, owner, markup, name, kes, sound_egp, language, message):
+    # given a page with a nonsense price (a few cents: a typo, a price per gram; or billions), beside a sound one
+    store_settings_update(importer_markup=markup)
+    priced(name, kes)
     priced("Kenya Gold", "250")
     # when
     with translation.override(language):
         result = services.external_products_import(user=owner)
-    # then nothing goes on sale for 0 EGP, and staff are told why
-    assert not Product.objects.filter(title="Dust Tea").exists()
-    assert Product.objects.get(title="Kenya Gold").price_amount == Decimal("188")
+    # then nothing goes on sale for 0 EGP nor fails the import, and staff are told why
+    assert not Product.objects.filter(title=name).exists()
+    assert Product.objects.get(title="Kenya Gold").price_amount == Decimal(sound_egp)
     assert result.errors == [message] and len(result.created) == 1
 
 
@@ -110,29 +123,6 @@ def test_the_preview_never_shows_a_0_egp_price_as_a_change_and_names_it_refused(
     staff.post("/api/admin/scrape/apply", {"changed": [row["id"]]}, format="json")
     product = Product.objects.get(title="Kenya Leaf")
     assert (product.price_amount, product.stock) == (Decimal("188"), 0)
-
-
-@pytest.fixture
-def dear_markup():
-    """A 300 % markup: 1 KES makes 0.376 × 4 = 1.504 EGP, so 9,000,000,000 KES (a price the KES column holds)
-    makes 13,536,000,000 EGP, more than the 12-digit EGP price columns hold (PostgreSQL refuses the write)."""
-    store_settings_update(importer_markup=300)
-
-
-@pytest.mark.parametrize("language, message", [
-    ("en", "\u2068Gold Bars\u2069 was not imported: its price (9000000000.00 KES) makes more EGP than a price "
-           "can hold"),
-    ("ar", "لم يُستورد \u2068Gold Bars\u2069: سعره (9000000000.00 شلن كيني) يساوي جنيهات أكثر مما يتسع له السعر"),
-])
-def test_a_price_that_makes_more_egp_than_a_price_holds_is_not_imported(priced, dear_markup, owner, language,
-                                                                        message):
-    priced("Gold Bars", "9000000000")
-    priced("Kenya Gold", "250")
-    with translation.override(language):
-        result = services.external_products_import(user=owner)
-    assert not Product.objects.filter(title="Gold Bars").exists()
-    assert Product.objects.get(title="Kenya Gold").price_amount == Decimal("376")
-    assert result.errors == [message] and len(result.created) == 1
 
 
 def test_a_list_price_too_large_for_egp_keeps_the_price_and_is_never_offered(priced, owner):
