@@ -20,42 +20,39 @@ HOME = {"first_name": "Alice", "last_name": "Hassan", "phone": "01012345678", "s
         "city": "Zamalek", "state": "Cairo"}
 
 
-def test_two_addresses_made_default_at_once_leave_one_default(alice):
-    # given: three addresses, the first the default; each row was locked alone, so two requests both
-    # cleared the old default and both set theirs (the one-default index then answered 500)
-    for attempt in range(10):  # two requests started together do not always overlap
+def _raced(alice, *, saved, first, second, left):
+    """Ten times (two requests started together do not always overlap): alice with `saved` addresses, the
+    first her default, then `first(addresses)` and `second(addresses)` at once. Neither fails, and `left`
+    addresses are left, exactly one of them the default."""
+    for attempt in range(10):
         Address.objects.all().delete()
-        _home, work, other = (address_create(user=alice, fields={**HOME, "label": str(n)}) for n in range(3))
-        # when
-        outcomes = at_once(lambda: address_set_default(user=alice, address_id=work.pk),
-                           lambda: address_set_default(user=alice, address_id=other.pk))
-        # then
+        addresses = [address_create(user=alice, fields={**HOME, "label": str(n)}) for n in range(saved)]
+        outcomes = at_once(lambda: first(addresses), lambda: second(addresses))
         assert not [o for o in outcomes if isinstance(o, Exception)], (attempt, outcomes)
-        assert Address.objects.filter(user=alice, is_default=True).count() == 1
+        assert Address.objects.filter(user=alice).count() == left, attempt
+        assert Address.objects.filter(user=alice, is_default=True).count() == 1, attempt
+
+
+def test_two_addresses_made_default_at_once_leave_one_default(alice):
+    # each row was locked alone, so two requests both cleared the old default and both set theirs (the
+    # one-default index then answered 500)
+    _raced(alice, saved=3, left=3,
+           first=lambda addresses: address_set_default(user=alice, address_id=addresses[1].pk),
+           second=lambda addresses: address_set_default(user=alice, address_id=addresses[2].pk))
 
 
 def test_the_default_deleted_while_another_is_made_default_leaves_one_default(alice):
-    for attempt in range(10):
-        Address.objects.all().delete()
-        home, work, _other = (address_create(user=alice, fields={**HOME, "label": str(n)}) for n in range(3))
-        # when: the default goes (the oldest left takes over) while the customer picks another
-        outcomes = at_once(lambda: address_delete(user=alice, address_id=home.pk),
-                           lambda: address_set_default(user=alice, address_id=work.pk))
-        # then
-        assert not [o for o in outcomes if isinstance(o, Exception)], (attempt, outcomes)
-        assert Address.objects.filter(user=alice, is_default=True).count() == 1
+    # the default goes (the oldest left takes over) while the customer picks another
+    _raced(alice, saved=3, left=2,
+           first=lambda addresses: address_delete(user=alice, address_id=addresses[0].pk),
+           second=lambda addresses: address_set_default(user=alice, address_id=addresses[1].pk))
 
 
 def test_two_first_addresses_saved_at_once_leave_one_default(alice):
-    for attempt in range(10):
-        Address.objects.all().delete()
-        # when: no address yet, so each request took its own for the first, the default
-        outcomes = at_once(lambda: address_create(user=alice, fields={**HOME, "label": "a"}),
-                           lambda: address_create(user=alice, fields={**HOME, "label": "b"}))
-        # then
-        assert not [o for o in outcomes if isinstance(o, Exception)], (attempt, outcomes)
-        assert Address.objects.filter(user=alice).count() == 2
-        assert Address.objects.filter(user=alice, is_default=True).count() == 1
+    # no address yet, so each request took its own for the first, the default
+    _raced(alice, saved=0, left=2,
+           first=lambda _addresses: address_create(user=alice, fields={**HOME, "label": "a"}),
+           second=lambda _addresses: address_create(user=alice, fields={**HOME, "label": "b"}))
 
 
 def test_the_account_deleted_while_an_address_is_made_default_is_no_deadlock(alice):
