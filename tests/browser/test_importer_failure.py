@@ -4,14 +4,10 @@ and staff who know the producer really lists fewer accept it with one button."""
 import pytest
 from playwright.sync_api import expect
 
-from catalog.models import Category
-from importer import services
 from importer.models import ImporterRun, RunStatus
-from importer.tests.fake_site import producer_site, rate_services
 from importer.tests.test_failed_crawls import _new_layout
-from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_importer_panel import login
+from tests.browser.test_importer_panel import login, recrawled_after
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,21 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def shrunk(settings, tmp_path, monkeypatch, owner):
     """Nine products imported; then the producer's new layout shows one, and the crawl of it failed."""
-    with producer_site() as site, rate_services() as rates:
-        for path, route in list(site.routes.items()):
-            if isinstance(route, list):
-                site.routes[path] = route[-1]
-        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
-        settings.IMPORTER_DELAY_SECONDS = 0.002
-        settings.MEDIA_ROOT = str(tmp_path / "media")
-        store_settings_update(external_base_url=site.url, importer_markup=100)
-        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
-            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
-        monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
-        services.run_start(user=owner, max_pages=100)
-        services.external_products_import(user=owner)
-        _new_layout(site)
-        services.run_start(user=owner, max_pages=100)
+    with recrawled_after(_new_layout, settings, tmp_path, monkeypatch, owner) as site:
         assert ImporterRun.objects.order_by("-created_at").first().failure == "too_few"
         yield site
 

@@ -1,6 +1,7 @@
 """The importer panel in a real browser: crawl with live progress, preview, import all."""
 
 import time
+from contextlib import contextmanager
 
 import pytest
 from django.conf import settings as django_settings
@@ -16,6 +17,28 @@ from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
 from tests.threads import thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def recrawled_after(change, settings, tmp_path, monkeypatch, owner):
+    """Nine products crawled and imported from the fake producer; then `change(site)` changes the producer's
+    site and staff crawl it again (the crawl runs in the test's thread). Yields the site."""
+    with producer_site() as site, rate_services() as rates:
+        for path, route in list(site.routes.items()):
+            if isinstance(route, list):
+                site.routes[path] = route[-1]
+        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
+        settings.IMPORTER_DELAY_SECONDS = 0.002
+        settings.MEDIA_ROOT = str(tmp_path / "media")
+        store_settings_update(external_base_url=site.url, importer_markup=100)
+        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
+            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+        monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
+        services.run_start(user=owner, max_pages=100)
+        services.external_products_import(user=owner)
+        change(site)
+        services.run_start(user=owner, max_pages=100)
+        yield site
 
 
 @pytest.fixture

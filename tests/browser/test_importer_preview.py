@@ -7,14 +7,11 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from catalog.models import Category, Product
-from importer import services
+from catalog.models import Product
 from importer.models import ImportedProduct
-from importer.tests.fake_site import producer_site, rate_services
 from importer.tests.test_schedule import _producer_changes
-from shop.store_settings import store_settings_update
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.test_importer_panel import login
+from tests.browser.test_importer_panel import login, recrawled_after
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,21 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def recrawled(settings, tmp_path, monkeypatch, owner):
     """Nine products imported; then the producer changed its catalogue and staff crawled again."""
-    with producer_site() as site, rate_services() as rates:
-        for path, route in list(site.routes.items()):
-            if isinstance(route, list):
-                site.routes[path] = route[-1]
-        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
-        settings.IMPORTER_DELAY_SECONDS = 0.002
-        settings.MEDIA_ROOT = str(tmp_path / "media")
-        store_settings_update(external_base_url=site.url, importer_markup=100)
-        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
-            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
-        monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
-        services.run_start(user=owner, max_pages=100)
-        services.external_products_import(user=owner)
-        _producer_changes(site)
-        services.run_start(user=owner, max_pages=100)
+    with recrawled_after(_producer_changes, settings, tmp_path, monkeypatch, owner) as site:
         yield site
 
 
