@@ -141,3 +141,15 @@ def test_side_by_side_checkout_fields_line_up_their_inputs_on_a_320_px_phone(new
     # then the two inputs, side by side, start at the same height
     assert abs(building["x"] - floor["x"]) > 100  # side by side
     assert round(building["y"]) == round(floor["y"])
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_the_skip_link_is_a_44_px_target_once_the_keyboard_reaches_it(new_page, locale, prefix):
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    expect(skip).to_be_focused()
+    box = skip.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
