@@ -21,6 +21,12 @@ def test_the_count_names_the_range_shown_in_the_languages_plural(client):
     assert "عرض 1–24 من 30 منتجًا" in client.get("/ar/shop").content.decode()
 
 
+def test_the_arabic_count_of_a_single_product_reads_as_one_product(client):
+    make_product(title="Tea", title_ar="شاي", price_amount=Decimal("100"))
+    html = client.get("/ar/shop").content.decode()
+    assert "عرض المنتج الوحيد" in html and "من منتج واحد" not in html  # not "showing one product of one product"
+
+
 def test_the_shop_renders_the_filtered_list_without_javascript(client):
     # given
     green = make_category("green-tea", "Green Tea", "شاي أخضر")
