@@ -337,6 +337,16 @@ def scheduled_failure_tell(*, run):
     return True
 
 
+def scheduled_dead_tell():
+    """The Owners hear of a series of failures that no crawl task ended: a scheduled run whose worker died (killed,
+    out of memory, a time limit) is stored failed by the sweep (importer.services.runs_end_dead), which mails
+    nobody; when every scheduled run dies that way, this is the only telling. Returns whether they were told now."""
+    last = ImporterRun.objects.filter(started_by=None).order_by("-created_at").first()
+    if last is None or last.status != RunStatus.FAILED:
+        return False
+    return scheduled_failure_tell(run=last)  # once for the series; a run already told is not told again
+
+
 def scheduled_recovery_tell(*, run):
     """The first scheduled crawl that worked after a series of failures the Owners were told of: tell them it
     works again (their usual summary follows). Returns whether they were told now."""

@@ -42,9 +42,11 @@ def rates_refresh_task(force=False):
 
 @shared_task
 def runs_end_dead_task():
-    """Store as failed the crawls whose worker died (the panel already shows them ended)."""
+    """Store as failed the crawls whose worker died (the panel already shows them ended), and tell the Owners
+    when that began a series of scheduled failures."""
 
     services.runs_end_dead()
+    sync.scheduled_dead_tell()
 
 
 @shared_task

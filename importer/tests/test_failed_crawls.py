@@ -252,6 +252,28 @@ def test_a_series_that_began_with_a_dead_worker_is_still_told(imported, owner):
     assert _failure_mails(to=owner.email).count() == 1
 
 
+def test_a_scheduled_run_whose_worker_dies_is_told_by_the_sweep_once(imported, owner):
+    # given the last scheduled update worked, and the next one's worker was killed an hour and a half ago
+    ImporterRun.objects.update(started_by=None)
+    ImporterRun.objects.create(base_url=imported.url, status=RunStatus.RUNNING, started_by=None,
+                               created_at=timezone.now() - timedelta(minutes=95),
+                               started_at=timezone.now() - timedelta(minutes=90))
+    # when beat's sweep stores it failed, and sweeps again ten minutes later
+    tasks.runs_end_dead_task()
+    tasks.runs_end_dead_task()
+    # then the Owner is told once, why (the worker stopped) included
+    [mail] = _failure_mails(to=owner.email)
+    assert ImporterRun.objects.order_by("-created_at").first().status == RunStatus.FAILED
+    assert "Why:" in mail.text
+    # and a crawl staff started whose worker died tells nobody
+    OutboundEmail.objects.all().delete()
+    ImporterRun.objects.create(base_url=imported.url, status=RunStatus.RUNNING, started_by=owner,
+                               created_at=timezone.now() - timedelta(minutes=95),
+                               started_at=timezone.now() - timedelta(minutes=90))
+    tasks.runs_end_dead_task()
+    assert not _failure_mails().exists()
+
+
 def test_the_failure_is_told_once_when_the_job_is_delivered_twice(imported, owner):
     # given a scheduled crawl that failed and told the Owner
     _maintenance(imported)
