@@ -4,11 +4,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 # longer than any job may run (CELERY_TASK_TIME_LIMIT, 50 minutes): a run running since longer, or queued
 # since longer (run_crawl no longer starts it), is one whose worker died; it no longer blocks a new one
 STALE_AFTER = timedelta(hours=1)
-DEAD_ERROR = "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again."
+DEAD_ERROR = gettext_noop(  # stored in English, shown in the reader's language (importer.selectors.run_error)
+    "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again.")
 
 
 class RunStatus(models.TextChoices):

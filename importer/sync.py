@@ -27,7 +27,7 @@ from catalog.models import Product
 from catalog.products import product_update
 from importer import services
 from importer.categorize import describe
-from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
+from importer.models import DEAD_ERROR, ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
 from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
 from importer.selectors import run_error
@@ -368,9 +368,10 @@ def _owners_mail(*, template, run, context):
     for owner in _owners():
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language), store_time_active(store):
-            # a failure the importer names is told in words; any other is its stored error (an address, an HTTP
-            # status), isolated in its own direction
-            reason = (run_error(run) if run.failure else isolate(run.error)) if run.status == RunStatus.FAILED else ""
+            # a failure the importer names (or a dead worker) is told in words; any other is its stored error (an
+            # address, an HTTP status), isolated in its own direction
+            told = run.failure or run.error == DEAD_ERROR
+            reason = (run_error(run) if told else isolate(run.error)) if run.status == RunStatus.FAILED else ""
             values = {**context, "reason": reason, "run": run, "store": store,
                       "panel_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
             subject = render_to_string(f"importer/email/{template}_subject.txt", values).strip()

@@ -261,10 +261,10 @@ def test_a_scheduled_run_whose_worker_dies_is_told_by_the_sweep_once(imported, o
     # when beat's sweep stores it failed, and sweeps again ten minutes later
     tasks.runs_end_dead_task()
     tasks.runs_end_dead_task()
-    # then the Owner is told once, why (the worker stopped) included
+    # then the Owner is told once, why (the worker stopped) included, in their language
     [mail] = _failure_mails(to=owner.email)
     assert ImporterRun.objects.order_by("-created_at").first().status == RunStatus.FAILED
-    assert "Why:" in mail.text
+    assert f"Why: {DEAD_ERROR}" in mail.text
     # and a crawl staff started whose worker died tells nobody
     OutboundEmail.objects.all().delete()
     ImporterRun.objects.create(base_url=imported.url, status=RunStatus.RUNNING, started_by=owner,
@@ -272,6 +272,18 @@ def test_a_scheduled_run_whose_worker_dies_is_told_by_the_sweep_once(imported, o
                                started_at=timezone.now() - timedelta(minutes=90))
     tasks.runs_end_dead_task()
     assert not _failure_mails().exists()
+
+
+def test_staff_and_owners_read_why_a_dead_worker_s_run_failed_in_arabic(imported, owner):
+    owner.language = "ar"
+    owner.save(update_fields=["language"])
+    ImporterRun.objects.create(base_url=imported.url, status=RunStatus.QUEUED, started_by=None,
+                               created_at=timezone.now() - timedelta(minutes=95))  # no worker ever took it
+    tasks.runs_end_dead_task()
+    arabic = "توقّف عامل الزحف قبل أن ينتهي"
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="فشل التحديث المجدول")
+    assert arabic in mail.text and DEAD_ERROR not in mail.text
+    assert arabic in _status(owner, "ar")["job"]["error"]
 
 
 def test_the_failure_is_told_once_when_the_job_is_delivered_twice(imported, owner):
