@@ -27,7 +27,8 @@ export default function NewsletterForm() {
   };
 
   return (
-    <form className="newsletter-form" onSubmit={submit}>
+    // noValidate: a mistyped address is told by the shop, in the page's language, not by the browser in its own
+    <form className="newsletter-form" onSubmit={submit} noValidate>
       <label className="visually-hidden" htmlFor="newsletter-email">{tr("email")}</label>
       <input id="newsletter-email" type="email" name="email" required value={email} placeholder={tr("placeholder")}
         onChange={(e) => setEmail(e.target.value)} />

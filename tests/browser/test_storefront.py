@@ -283,6 +283,27 @@ def test_subscribing_in_the_footer_keeps_the_focus_on_the_form(new_page, locale,
     assert NewsletterSubscriber.objects.filter(email=f"keys-{lang}@example.com").exists()
 
 
+@pytest.mark.parametrize("islands", [True, False], ids=["island", "stand-in"])
+@pytest.mark.parametrize("prefix", ["", "/ar"], ids=["en", "ar"])
+def test_a_mistyped_newsletter_address_is_told_in_the_page_s_language(new_page, prefix, islands):
+    # given a shopper on a page in either language, whose browser speaks English
+    lang = "ar" if prefix else "en"
+    page = new_page(viewport=PHONE, locale="en-US")
+    if not islands:  # the form as the page sends it: its island's code never comes (no swap mid-click)
+        page.route("**/newsletter-form-*.js", lambda route: route.abort())
+    page.goto(f"{prefix}/about")
+    page.locator(".site-footer").scroll_into_view_if_needed()
+    if islands:
+        islands_ready(page, "newsletter-form")
+    # when they send an address without its @
+    page.locator("#newsletter-email").fill("reader.example.com")
+    page.locator(".newsletter-form button").click()
+    # then the shop says so in the page's language (not the browser's bubble in the browser's), and keeps no one
+    expect(page.locator(".alert--error").first).to_contain_text(
+        "Please enter a valid email address" if lang == "en" else "يرجى إدخال بريد إلكتروني صالح")
+    assert not NewsletterSubscriber.objects.exists()
+
+
 # the width the field's placeholder needs in its own font, and the width the field has for it
 PLACEHOLDER_ROOM = """(el) => {
   const style = getComputedStyle(el);
