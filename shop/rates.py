@@ -78,10 +78,15 @@ def rate_forget(from_currency: str = "KES", to_currency: str = "EGP") -> None:
     catalog_changed_now_and_on_commit()
 
 
+# an amount at or past this is no price (the money columns hold 12 digits, two of them piasters): a bad amount
+CONVERT_MAX = Decimal("1e10")
+
+
 def convert(amount: object, rate: object) -> Decimal:
-    """Apply the spec's conversion rules: a bad amount gives 0, a bad rate the amount."""
+    """Apply the spec's conversion rules: a bad amount gives 0, a bad rate the amount. An amount no price can
+    be (CONVERT_MAX or more: "1e30", 10**40) is a bad one; rounding its product to piasters would raise."""
     value = to_decimal(amount)
-    if value is None or value <= 0:
+    if value is None or value <= 0 or value >= CONVERT_MAX:
         return Decimal("0")
     factor = to_decimal(rate)
     if factor is None or factor <= 0:

@@ -97,6 +97,19 @@ def test_it_converts_kes_to_egp_with_the_specs_rules(client):
     assert convert(-5)["converted"]["amount"] == "0.00"
 
 
+@pytest.mark.parametrize("amount", ["1e30", "1e999999", 1e308, "10000000000"])
+def test_an_amount_no_price_can_be_converts_to_nothing_not_a_500(client, amount):
+    """An amount past what the shop's 12-digit money columns hold is a bad amount (0), as text is: Decimal
+    read it and multiplied it, and rounding the product to piasters raised, a 500 for any visitor."""
+    ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate=Decimal("0.4"), source="test")
+    response = client.post("/api/exchange-rate/convert/kes-to-egp", {"amount": amount}, format="json")
+    assert response.status_code == 200
+    assert response.json()["converted"]["amount"] == "0.00"
+    # the largest amount a price can be still converts
+    largest = client.post("/api/exchange-rate/convert/kes-to-egp", {"amount": "9999999999.99"}, format="json")
+    assert largest.json()["converted"]["amount"] == "4000000000.00"
+
+
 def test_an_unknown_currency_pair_is_a_clear_404(client):
     response = client.get("/api/exchange-rate", {"from": "USD", "to": "JPY"})
     assert response.status_code == 404
