@@ -11,7 +11,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
@@ -139,9 +139,16 @@ def customer_errors(*, first_name: object, last_name: object, email: object, pas
             validate_password(password, candidate)
         except ValidationError as exc:
             errors["password"] = exc.messages[0]
-    if "email" not in errors and User.objects.filter(email__iexact=email).exists():
+    if "email" not in errors and _address_taken(email):
         errors["email"] = _("An account with this email already exists")
     return errors
+
+
+def _address_taken(email: str) -> bool:
+    """Whether an account has `email` as its e-mail or its username, in any case: sign-in reads an address
+    as a customer's e-mail in any case before a username (accounts.backends), so a customer holding a staff
+    member's username ("Sara@Tea.example") in another case would be found in their place at /adminauth."""
+    return User.objects.filter(Q(email__iexact=email) | Q(username__iexact=email)).exists()
 
 
 def customer_create(*, first_name: str, last_name: str, email: str, password: str, phone: str = "",
@@ -160,8 +167,6 @@ def customer_create(*, first_name: str, last_name: str, email: str, password: st
     first_name, last_name, phone = _text(first_name), _text(last_name), _text(phone)
     email = email.strip().lower()
     duplicate = AccountError(_("An account with this email already exists"), field="email")
-    if User.objects.filter(username=email).exists():
-        raise duplicate
     try:
         with transaction.atomic():
             user = User(

@@ -212,3 +212,27 @@ def test_registering_goes_to_sign_in_with_the_email_filled_and_next_kept(client)
 def test_registering_ignores_a_next_off_site_or_back_to_the_sign_in_pages(client, target):
     response = client.post("/register", {**GOOD, "next": target})
     assert response.url == "/login"
+
+
+def test_an_address_that_is_a_staff_username_in_another_case_cannot_be_registered(client, manager, password):
+    """Sign-in reads an address typed as a username as a customer's e-mail in any case first
+    (accounts.backends), so a customer holding "sara@tea.example" was found in place of the staff member
+    whose username is "Sara@Tea.example" and kept them out of the dashboard (their right password checked
+    against the customer's, every try a failed sign-in toward their lockout). Registration compared the
+    address with usernames in one case only."""
+    # given: a staff member whose username is an address (not their e-mail)
+    User.objects.filter(pk=manager.pk).update(username="Sara@Tea.example")
+
+    # when: a visitor registers that address, in lower case, by the API and by the page
+    answer = client.post("/api/auth/register", {**API_GOOD, "email": "sara@tea.example"},
+                         content_type="application/json")
+    page = _register(client, email="SARA@tea.example")
+
+    # then: refused as any address an account has, and the staff member still signs in
+    assert answer.status_code == 400
+    assert answer.json()["message"] == "An account with this email already exists"
+    assert page.context["errors"]["email"] == "An account with this email already exists"
+    assert not User.objects.filter(email__iexact="sara@tea.example").exists()
+    signed_in = client.post("/api/admin/login", {"username": "Sara@Tea.example", "password": password},
+                            content_type="application/json")
+    assert signed_in.status_code == 200
