@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Role
 from backoffice.audit import audit_record
 from catalog.models import Product
+from catalog.pricing import unit_price
 from catalog.products import product_update
 from importer import services
 from importer.categorize import describe
@@ -69,14 +70,18 @@ def prices_held(product, prices, state):
     (the producer's price makes 0 EGP or more than a price holds: no apply would take it, so nobody is asked
     to approve it), "jump" (the new price is more than PRICE_JUMP_HELD away from the one on sale: a
     producer's typo or a rate service's bad answer must not reprice the shop overnight), or "" to apply
-    them. The preview still offers "edited" and "jump" ones, never a refused one."""
+    them. The preview still offers "edited" and "jump" ones, never a refused one.
+
+    Both prices are watched: the regular one, and the one customers pay (the sale price when there is one).
+    A sale the producer's page announces far below the price on sale ("was 420, now 5") keeps the regular
+    price, and would otherwise sell the stock at a fraction of it from the next morning."""
     if set(PRICE_FIELDS) & set(state.staff_edited):
         return "edited"
     if not prices.sellable:
         return "refused"
-    old = product.price_amount
-    if old and abs(prices.price - old) > old * PRICE_JUMP_HELD:
-        return "jump"
+    for old, new in ((product.price_amount, prices.price), (unit_price(product), prices.current)):
+        if old and abs(new - old) > old * PRICE_JUMP_HELD:
+            return "jump"
     return ""
 
 

@@ -277,3 +277,25 @@ def test_a_product_staff_restocked_and_customers_sold_out_is_not_restocked_by_th
     # then the shop's own sell-out stays: the import undoes only the 0 it set itself (no 50 packs invented)
     leaf.refresh_from_db()
     assert leaf.stock == 0
+
+
+def test_a_sale_price_far_below_the_one_on_sale_is_held_for_approval_not_applied_overnight(imported, owner):
+    """The quarter's guard looked at the regular price only: a producer's card crossing out its usual 420 KES
+    for a sale at 5 KES (a typo, a page tampered with) kept the regular price, so beat applied a sale price of
+    4 EGP where customers paid 336, and anyone could buy the stock at about 1 %. The price customers pay is
+    held as any jump is."""
+    # given the producer's Detox Tea card: was 420 KES (336 EGP here), now 5 KES
+    imported.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("350.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness",
+             price_html=f"<del>{woo_price('420.00')}</del> <ins>{woo_price('5.00')}</ins>"),
+    ]))
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then Detox is still sold at its price, with no sale price
+    detox = Product.objects.get(title="Detox Tea")
+    assert (detox.price_amount, detox.sale_price_amount) == (Decimal("336"), None)
+    # and the Owner is asked to check it, from the price customers pay to the one the sale would make
+    [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="scheduled import")
+    assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
+    assert f"\u2068Detox Tea\u2069: {format_egp(336, 'en')} → {format_egp(4, 'en')}" in mail.text
