@@ -3,6 +3,7 @@
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.lockout import lockout_reset
@@ -24,7 +25,9 @@ def _check_role(role):
 
 def _check_unique(*, username, email, exclude_pk=None):
     others = User.objects.exclude(pk=exclude_pk)
-    if others.filter(username__iexact=username).exists():
+    # nor another account's address: sign-in reads an address as a customer's e-mail (any case) before a
+    # username (accounts.backends), so that customer would be found in this staff member's place
+    if others.filter(Q(username__iexact=username) | Q(email__iexact=username)).exists():
         raise ShopError(_("A user with this username already exists"), field="username")
     if others.filter(email__iexact=email).exists():
         raise ShopError(_("A user with this email already exists"), field="email")

@@ -104,6 +104,21 @@ class TestRoles:
         sara = User.objects.get(username="sara")
         assert sara.is_staff and sara.check_password("tea leaves at dawn")
 
+    def test_a_staff_username_that_is_a_customer_s_address_in_any_case_is_refused(self, client, owner, alice,
+                                                                                   password):
+        """Sign-in finds a customer's e-mail in any case before a username: a staff member named with a
+        customer's address would never reach the dashboard (the customer's password is checked). Usernames
+        were compared with usernames only, and a customer's need not be their address (an older account)."""
+        User.objects.filter(pk=alice.pk).update(username="alice-legacy")
+        client.force_login(owner)
+        made = client.post("/api/admin/users/admin", {"username": "Alice@Example.com", "email": "sara@staff.example",
+                                                      "password": "tea leaves at dawn"},
+                           content_type="application/json")
+        assert made.status_code == 400
+        assert made.json()["field"] == "username"
+        assert made.json()["message"] == "A user with this username already exists"
+        assert not User.objects.filter(username__iexact="alice@example.com").exists()
+
     def test_the_owner_role_cannot_be_chosen(self, client, owner, support):
         client.force_login(owner)
         response = client.put(f"/api/admin/users/admin/{support.pk}", {"role": "owner"},
