@@ -29,6 +29,12 @@ class RunFailure(models.TextChoices):
     TOO_FEW = "too_few"  # far fewer products than the last good crawl of the site (importer.services.SHRINK_*)
 
 
+class RunQuerySet(models.QuerySet["ImporterRun"]):
+    def scheduled(self) -> "RunQuerySet":
+        """The runs the auto-import started: neither staff (started_by) nor an operator's command (by_command)."""
+        return self.filter(started_by=None, by_command=False)
+
+
 class ImporterRun(models.Model):
     """One crawl of the producer site, with live progress for the panel."""
 
@@ -56,9 +62,13 @@ class ImporterRun(models.Model):
     # a scheduled run whose failure (the first of a series) or recovery the Owners were e-mailed about
     owners_told = models.BooleanField(default=False, db_default=False)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    # started by an operator's `manage.py import_products`: by nobody, yet not scheduled (never told to the Owners)
+    by_command = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RunQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

@@ -3,6 +3,7 @@
 import hashlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -157,6 +158,17 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
               accept_fewer: bool = False) -> ImporterRun:
     """Queue a crawl of the producer's site; the Celery task does the work. With `accept_fewer` staff confirm
     the producer really lists far fewer products than the last good crawl found (SHRINK_SHARE)."""
+    with transaction.atomic():
+        run = run_open(user=user, base_url=base_url, max_pages=max_pages, accept_fewer=accept_fewer)
+        transaction.on_commit(lambda: dispatch(run.pk))
+    run.refresh_from_db()
+    return run
+
+
+def run_open(*, user: User | None = None, base_url: str | None = None, max_pages: int = DEFAULT_PAGES,
+             accept_fewer: bool = False, by_command: bool = False) -> ImporterRun:
+    """A new queued run, refused as run_start refuses one (a bad page count or address, a crawl running);
+    nothing runs it: run_start queues it, an operator's command (`by_command`) crawls it in its own process."""
     try:
         max_pages = int(max_pages)
     except (TypeError, ValueError):
@@ -171,12 +183,10 @@ def run_start(*, user: User | None = None, base_url: str | None = None, max_page
         if run_active():
             raise ImporterError(_("A crawl is already running."), status=409)
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user,
-                                         accept_fewer=bool(accept_fewer))
+                                         accept_fewer=bool(accept_fewer), by_command=by_command)
         if user is not None:  # staff's crawl; the scheduled one starts without a user
             audit_record(actor=user, action="importer.crawl_start", target=run,
                          details=f"{base_url} ({max_pages}{', fewer products accepted' if accept_fewer else ''})")
-        transaction.on_commit(lambda: dispatch(run.pk))
-    run.refresh_from_db()
     return run
 
 
@@ -191,15 +201,15 @@ def scheduled_run_claim() -> tuple[str, ImporterRun | None]:
     """The auto-import's decision, taken once however many ticks ask at once: ("started", the new run),
     or ("off" | "not due" | "busy", None).
 
-    Due once every refreshInterval hours after the last scheduled run that read the site (started by
-    nobody): a crawl staff start to look at the preview refreshes no price, and a failed one is tried
-    again on the next tick."""
+    Due once every refreshInterval hours after the last scheduled run that read the site
+    (ImporterRun.objects.scheduled()): a crawl staff start to look at the preview, or an operator's command,
+    does not count, and a failed one is tried again on the next tick."""
     store = store_settings_get()
     if not (store.external_enabled and store.external_auto_import):
         return "off", None
     with transaction.atomic():
         _runs_lock()
-        last = ImporterRun.objects.filter(started_by=None, status=RunStatus.DONE).order_by("-created_at").first()
+        last = ImporterRun.objects.scheduled().filter(status=RunStatus.DONE).order_by("-created_at").first()
         hours = store.external_refresh_interval or 24
         if last is not None and timezone.now() - last.created_at < timedelta(hours=hours):
             return "not due", None
@@ -235,8 +245,10 @@ def run_cancel(*, run: ImporterRun, actor: User | None = None) -> ImporterRun:
     return run
 
 
-def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterRun:
-    """Crawl for one run, saving progress as it goes; keep what was found."""
+def run_crawl(*, run_id: int, session: PoliteSession | None = None,
+              on_progress: Callable[[Progress], None] | None = None) -> ImporterRun:
+    """Crawl for one run, saving progress as it goes (and telling `on_progress`, an operator's command's
+    progress bar); keep what was found, unless the crawl failed (_failure)."""
     run = ImporterRun.objects.get(pk=run_id)
     if run.status not in ACTIVE:
         return run
@@ -250,10 +262,12 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
         runs_end_dead()
         return ImporterRun.objects.get(pk=run.pk)
 
-    def on_progress(progress: Progress) -> None:
+    def progress_save(progress: Progress) -> None:
         _run_update(run.pk, attempts=1, pages_planned=progress.pages_planned,
                     pages_fetched=progress.pages_fetched, products_found=progress.products_found,
                     errors=progress.errors[-50:])
+        if on_progress is not None:
+            on_progress(progress)
 
     def should_cancel() -> bool:
         try:
@@ -264,33 +278,29 @@ def run_crawl(*, run_id: int, session: PoliteSession | None = None) -> ImporterR
     try:
         rates_refresh("KES", "EGP")  # spec 4: refresh the rate, then crawl
         crawl = Crawl(base_url=run.base_url, max_pages=run.max_pages, session=session,
-                      on_progress=on_progress, should_cancel=should_cancel)
+                      on_progress=progress_save, should_cancel=should_cancel)
         result = crawl.run()
     except FetchError as exc:  # the base URL itself was refused
         _run_update(run.pk, status=RunStatus.FAILED, error=str(exc), finished_at=timezone.now())
         return ImporterRun.objects.get(pk=run.pk)
     except Exception as exc:  # never leave a run "running" behind
         return _run_crashed(run, exc)
-    failure, before = _failure(run, result)
-    if result.products and not failure:
+    error = run_judge(run, result)
+    if result.products and not error:
         try:
             _cache_replace_retried(run, result.products)
         except Exception as exc:
             return _run_crashed(run, exc)
     if result.cancelled:
-        status, error = RunStatus.CANCELLED, ""
-    elif failure:
+        status = RunStatus.CANCELLED
+    elif error:
         status = RunStatus.FAILED
-        run.failure, run.products_found, run.products_before, run.errors = (
-            failure, len(result.products), before, result.errors)
-        with translation.override("en"):  # kept for the logs and the admin; people read run_error in theirs
-            error = run_error(run)
         log.warning("importer: crawl %s failed: %s", run.pk, error)
     else:
-        status, error = RunStatus.DONE, ""
+        status = RunStatus.DONE
     _run_update(
         run.pk, status=status, error=error, finished_at=timezone.now(), products_found=len(result.products),
-        complete=result.complete, unpriced=result.unpriced, failure=failure, products_before=before,
+        complete=result.complete, unpriced=result.unpriced, failure=run.failure, products_before=run.products_before,
         pages_fetched=result.pages_fetched, errors=result.errors[-50:],
         pages_planned=max(result.pages_fetched, 1) if not result.cancelled else run.max_pages,
     )
@@ -303,6 +313,19 @@ def last_good_run(base_url: str) -> ImporterRun | None:
     url = base_url.strip().rstrip("/")
     return (ImporterRun.objects.filter(status=RunStatus.DONE, complete=True, base_url__in=[url, url + "/"])
             .order_by("-created_at").first())
+
+
+def run_judge(run: ImporterRun, result: CrawlResult) -> str:
+    """Hold a crawl that ran to its end to the rules (_failure): set on `run` (saved or not: a dry run's) its
+    failure and counts, and return why it failed in English, kept for the logs, the admin and the operator's
+    command (people read run_error in their language); "" when it did not fail."""
+    failure, before = _failure(run, result)
+    run.failure, run.products_found, run.products_before, run.errors = (
+        failure, len(result.products), before, result.errors)
+    if not failure:
+        return ""
+    with translation.override("en"):
+        return run_error(run)
 
 
 def _failure(run: ImporterRun, result: CrawlResult) -> tuple[str, int | None]:

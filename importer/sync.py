@@ -309,8 +309,8 @@ def scheduled_update(*, run):
 
 
 def _scheduled_before(run):
-    """The scheduled runs (started by nobody) created before `run`."""
-    return ImporterRun.objects.filter(started_by=None, created_at__lt=run.created_at).exclude(pk=run.pk)
+    """The scheduled runs created before `run`."""
+    return ImporterRun.objects.scheduled().filter(created_at__lt=run.created_at).exclude(pk=run.pk)
 
 
 def _series(run):
@@ -346,7 +346,7 @@ def scheduled_dead_tell():
     """The Owners hear of a series of failures that no crawl task ended: a scheduled run whose worker died (killed,
     out of memory, a time limit) is stored failed by the sweep (importer.services.runs_end_dead), which mails
     nobody; when every scheduled run dies that way, this is the only telling. Returns whether they were told now."""
-    last = ImporterRun.objects.filter(started_by=None).order_by("-created_at").first()
+    last = ImporterRun.objects.scheduled().order_by("-created_at").first()
     if last is None or last.status != RunStatus.FAILED:
         return False
     return scheduled_failure_tell(run=last)  # once for the series; a run already told is not told again
