@@ -34,7 +34,6 @@ from importer.records import PRICE_FIELDS, import_state, price_record, prices_fo
 from importer.selectors import run_error
 from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
-from shop.store_time import store_time_active
 
 log = logging.getLogger(__name__)
 
@@ -336,7 +335,7 @@ def scheduled_failure_tell(*, run):
     with transaction.atomic():
         if not _owners_told_claim(run):
             return False
-        _owners_mail(template="failed", run=run, context={
+        _run_mail(template="failed", run=run, context={
             "when": run.finished_at or timezone.now(),
             "last_good": (good.finished_at or good.created_at) if good is not None else None})
     return True
@@ -362,25 +361,40 @@ def scheduled_recovery_tell(*, run):
     with transaction.atomic():
         if not _owners_told_claim(run):
             return False
-        _owners_mail(template="recovered", run=run, context={
+        _run_mail(template="recovered", run=run, context={
             "when": run.finished_at or timezone.now(), "since": told.finished_at or told.created_at})
     return True
 
 
-def _owners_mail(*, template, run, context):
-    """E-mail every Owner importer/email/<template>(_subject).txt, each in their own language."""
+def _reason(run):
+    """Why `run` failed, in the active language ("" for a run that did not fail)."""
+    if run.status != RunStatus.FAILED:
+        return ""
+    # a failure the importer names (or a dead worker) is told in words; any other is its stored error (an
+    # address, an HTTP status), isolated in its own direction
+    told = run.failure or run.error == DEAD_ERROR
+    return run_error(run) if told else isolate(run.error)
+
+
+def _run_mail(*, template, run, context):
+    """E-mail the Owners importer/email/<template>: `run` failed, or works again."""
+    _owners_mail(template=template, values=lambda language: {**context, "reason": _reason(run), "run": run})
+
+
+def _owners_mail(*, template, values):
+    """E-mail every Owner importer/email/<template>(_subject).txt, each in their own language: `values(language)`,
+    called with it active, gives the templates' values beside the store and the panel's address.
+
+    Dates and times are the store's without anything here: every caller runs in a Celery job (shop.celery.
+    StoreTimeTask makes the store's zone the current one)."""
     store = store_settings_get()
+    panel_url = settings.SITE_URL + reverse("backoffice:section", args=["external-products"])
     for owner in _owners():
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-        with translation.override(language), store_time_active(store):
-            # a failure the importer names (or a dead worker) is told in words; any other is its stored error (an
-            # address, an HTTP status), isolated in its own direction
-            told = run.failure or run.error == DEAD_ERROR
-            reason = (run_error(run) if told else isolate(run.error)) if run.status == RunStatus.FAILED else ""
-            values = {**context, "reason": reason, "run": run, "store": store,
-                      "panel_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
-            subject = render_to_string(f"importer/email/{template}_subject.txt", values).strip()
-            body = render_to_string(f"importer/email/{template}.txt", values)
+        with translation.override(language):
+            context = {"store": store, "panel_url": panel_url, **values(language)}
+            subject = render_to_string(f"importer/email/{template}_subject.txt", context).strip()
+            body = render_to_string(f"importer/email/{template}.txt", context)
         try:
             mail_queue(to=owner.email, subject=subject, text=body, language=language)
         except ValueError:  # an address the outbox refuses: the others still get theirs
@@ -393,17 +407,6 @@ def _owners():
 
 def summary_send(*, summary):
     """E-mail every Owner the scheduled import's summary, each in their own language."""
-    store = store_settings_get()
-    for owner in _owners():
-        language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-        with translation.override(language):
-            context = {"summary": summary, "store": store, "LANG": language,
-                       # "old → new" points the reading way: leftwards in Arabic
-                       "arrow": "←" if language == "ar" else "→",
-                       "preview_url": settings.SITE_URL + reverse("backoffice:section", args=["external-products"])}
-            subject = render_to_string("importer/email/summary_subject.txt", context).strip()
-            body = render_to_string("importer/email/summary.txt", context)
-        try:
-            mail_queue(to=owner.email, subject=subject, text=body, language=language)
-        except ValueError:  # an address the outbox refuses: the others still get theirs
-            log.warning("importer: summary not sent to owner %s", owner.pk)
+    # "old → new" points the reading way: leftwards in Arabic
+    _owners_mail(template="summary", values=lambda language: {
+        "summary": summary, "arrow": "←" if language == "ar" else "→"})

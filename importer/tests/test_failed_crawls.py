@@ -3,6 +3,7 @@ called gone, the last good products stay cached, staff read why in their languag
 tells the Owners by e-mail, once for a series of failures, and once when it works again."""
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -295,3 +296,30 @@ def test_the_failure_is_told_once_when_the_job_is_delivered_twice(imported, owne
     tasks.crawl_run_task(run.pk, scheduled=True)
     # then
     assert _failure_mails().count() == 1
+
+
+def test_the_times_in_the_owners_mails_are_the_store_s(imported, owner):
+    # given a store in Tokyo (the server's zone is Cairo's), whose last scheduled update worked a day ago
+    store_settings_update(timezone="Asia/Tokyo")
+    ImporterRun.objects.update(started_by=None)
+    good = ImporterRun.objects.get()
+    routes = dict(imported.routes)
+    _maintenance(imported)
+    # when the scheduled update fails, then works again
+    assert tasks.auto_import_tick() == "started"
+    failed = ImporterRun.objects.order_by("-created_at").first()
+    imported.routes.update(routes)
+    ImporterRun.objects.filter(pk=failed.pk).update(created_at=timezone.now() - timedelta(hours=25))
+    assert tasks.auto_import_tick() == "started"
+    recovered = ImporterRun.objects.order_by("-created_at").first()
+    # then both e-mails give Tokyo's wall-clock times
+    tokyo = ZoneInfo("Asia/Tokyo")
+
+    def shown(moment):
+        return "\u2066" + moment.astimezone(tokyo).strftime("%Y-%m-%d %H:%M") + "\u2069"
+
+    [mail] = _failure_mails(to=owner.email)
+    assert f"failed on {shown(failed.finished_at)}." in mail.text
+    assert f"worked was on {shown(good.finished_at)}:" in mail.text
+    [back] = OutboundEmail.objects.filter(to=owner.email, subject__contains="works again")
+    assert f"on {shown(recovered.finished_at)}, after failing since {shown(failed.finished_at)}." in back.text
