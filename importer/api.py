@@ -105,7 +105,7 @@ def _scrape_body(*, config, run=None, cached=False):
         "timestamp": config["last_fetch"] or timezone.now(), "job": progress,
     }
     if run is not None and run.status == "failed":
-        body["error"] = _("Server-side scraper failed: %(error)s") % {"error": selectors.run_error(run)}
+        body["error"] = _("Server-side scraper failed: %(error)s") % {"error": selectors.run_error(run, isolated=True)}
         body["success"] = bool(products)  # spec 4: on failure the cache is still served
     return body
 

@@ -52,9 +52,11 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
     }
 
 
-def run_error(run: ImporterRun) -> str:
-    """Why `run` failed, in the active language: a failure the importer names (RunFailure) is told in
-    words, any other (a refused address, a crash, a dead worker) is its stored error."""
+def run_error(run: ImporterRun, *, isolated: bool = False) -> str:
+    """Why `run` failed, in the active language: a failure the importer names (RunFailure, a dead worker) is
+    told in words, any other (a refused address, a crash, an HTTP status) is its stored error, with `isolated`
+    wrapped in its own direction for a sentence around it (an Arabic e-mail, the API's error). The one place
+    that knows which errors are worded."""
     url = isolate(run.base_url)
     kept = _("Nothing is called gone, and the products found before are kept.")
     if run.failure == RunFailure.UNREACHABLE:
@@ -69,4 +71,4 @@ def run_error(run: ImporterRun) -> str:
                          % {"url": url, "found": run.products_found, "before": run.products_before}, kept])
     if run.error == DEAD_ERROR:
         return _(DEAD_ERROR)
-    return run.error
+    return isolate(run.error) if isolated else run.error

@@ -28,7 +28,7 @@ from catalog.pricing import unit_price
 from catalog.products import product_update
 from importer import services
 from importer.categorize import describe
-from importer.models import DEAD_ERROR, ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
+from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
 from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
 from importer.selectors import run_error
@@ -366,19 +366,10 @@ def scheduled_recovery_tell(*, run):
     return True
 
 
-def _reason(run):
-    """Why `run` failed, in the active language ("" for a run that did not fail)."""
-    if run.status != RunStatus.FAILED:
-        return ""
-    # a failure the importer names (or a dead worker) is told in words; any other is its stored error (an
-    # address, an HTTP status), isolated in its own direction
-    told = run.failure or run.error == DEAD_ERROR
-    return run_error(run) if told else isolate(run.error)
-
-
 def _run_mail(*, template, run, context):
-    """E-mail the Owners importer/email/<template>: `run` failed, or works again."""
-    _owners_mail(template=template, values=lambda language: {**context, "reason": _reason(run), "run": run})
+    """E-mail the Owners importer/email/<template>: `run` failed (and why), or works again."""
+    _owners_mail(template=template, values=lambda language: {
+        **context, "run": run, "reason": run_error(run, isolated=True) if run.status == RunStatus.FAILED else ""})
 
 
 def _owners_mail(*, template, values):

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from importer import services, tasks
 from importer.models import DEAD_ERROR, ExternalProduct, ImporterRun, RunFailure, RunStatus
+from importer.selectors import run_error
 from importer.sync import diff_build
 from importer.tests.fake_site import Answer, card, listing, page, woo_price
 from shop.models import OutboundEmail
@@ -323,3 +324,29 @@ def test_the_times_in_the_owners_mails_are_the_store_s(imported, owner):
     assert f"worked was on {shown(good.finished_at)}:" in mail.text
     [back] = OutboundEmail.objects.filter(to=owner.email, subject__contains="works again")
     assert f"on {shown(recovered.finished_at)}, after failing since {shown(failed.finished_at)}." in back.text
+
+
+def test_the_owners_read_a_crash_s_own_error_isolated_and_a_named_failure_in_words(imported, owner, monkeypatch):
+    # given a scheduled crawl that crashes
+    from importer import services as importer_services
+
+    def crash(self):
+        raise RuntimeError("disk full at /srv/cache")
+
+    monkeypatch.setattr(importer_services.Crawl, "run", crash)
+    # when beat ticks
+    assert tasks.auto_import_tick() == "started"
+    # then the Owner reads the stored error as it is, in its own direction inside the sentence
+    [mail] = _failure_mails(to=owner.email)
+    assert "Why: \u2068RuntimeError: disk full at /srv/cache\u2069" in mail.text
+    # and so does the API's error; a failure the importer names is told in words, never wrapped
+    crashed = ImporterRun.objects.order_by("-created_at").first()
+    from importer.api import _scrape_body
+
+    body = _scrape_body(config=importer_services.importer_config(), run=crashed)
+    assert body["error"] == "Server-side scraper failed: \u2068RuntimeError: disk full at /srv/cache\u2069"
+    crashed.error, crashed.failure = "", RunFailure.NO_PRODUCTS
+    assert run_error(crashed, isolated=True) == run_error(crashed)
+    assert run_error(crashed).startswith("The producer's site")
+    crashed.failure, crashed.error = "", DEAD_ERROR
+    assert run_error(crashed, isolated=True) == DEAD_ERROR
