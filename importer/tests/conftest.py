@@ -1,6 +1,6 @@
 import pytest
 
-from importer.tests.fake_site import producer_site, rate_services
+from importer.tests.fake_site import producer_site, rate_services, shop_point_at, steady
 
 
 @pytest.fixture(autouse=True)
@@ -24,25 +24,13 @@ def rates():
 @pytest.fixture
 def steady_producer(producer):
     """The producer without its flaky pages (no real back-off waits in service tests)."""
-    for path, route in list(producer.routes.items()):
-        if isinstance(route, list):
-            producer.routes[path] = route[-1]
-    return producer
+    return steady(producer)
 
 
 @pytest.fixture
 def shop_setup(db, settings, steady_producer, rates, tmp_path):
     """Store settings pointing at the fake producer, the fake rate chain (0.40), media in tmp."""
-    from catalog.models import Category
-    from shop.store_settings import store_settings_update
-
-    settings.EXCHANGE_RATE_PROVIDERS = rates.chain
-    settings.IMPORTER_DELAY_SECONDS = 0.005
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    store_settings_update(external_base_url=steady_producer.url, importer_markup=100)
-    for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
-        Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
-    return steady_producer
+    return shop_point_at(steady_producer, rates, settings=settings, media_root=tmp_path / "media", delay=0.005)
 
 
 @pytest.fixture

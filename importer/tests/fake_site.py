@@ -326,3 +326,32 @@ def rate_services():
                     f"{server.url}/convert?from={{from}}&to={{to}}#result",
                     f"{server.url}/v6/latest/{{from}}#rates.{{to}}"]
     return server
+
+
+# the shop categories the fake producer's products go to
+SHOP_CATEGORIES = ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness")
+
+
+def steady(site):
+    """`site` without its flaky pages: each answers as its last answer at once (no real back-off waits)."""
+    for path, route in list(site.routes.items()):
+        if isinstance(route, list):
+            site.routes[path] = route[-1]
+    return site
+
+
+def shop_point_at(site, rates, *, settings, media_root, delay):
+    """Point the shop at the fake producer `site`: the fake rate chain `rates` (0.40), a crawl delay of `delay`
+    seconds between requests, media stored under `media_root`, the store settings' producer address and a
+    100 % markup, and the five shop categories its products go to. `settings` is pytest-django's fixture (put
+    back after the test). Returns `site`."""
+    from catalog.models import Category
+    from shop.store_settings import store_settings_update
+
+    settings.EXCHANGE_RATE_PROVIDERS = rates.chain
+    settings.IMPORTER_DELAY_SECONDS = delay
+    settings.MEDIA_ROOT = str(media_root)
+    store_settings_update(external_base_url=site.url, importer_markup=100)
+    for slug in SHOP_CATEGORIES:
+        Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+    return site

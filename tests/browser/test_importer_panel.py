@@ -8,11 +8,10 @@ from django.conf import settings as django_settings
 from django.db import OperationalError
 from django.test import Client
 
-from catalog.models import Category, Product
+from catalog.models import Product
 from importer import services
-from importer.tests.fake_site import EXPECTED, producer_site, rate_services
+from importer.tests.fake_site import EXPECTED, producer_site, rate_services, shop_point_at, steady
 from shop.rates import rates_refresh
-from shop.store_settings import store_settings_update
 from tests.browser.conftest import ARTIFACTS, DESKTOP, PHONE
 from tests.threads import thread
 
@@ -24,15 +23,7 @@ def recrawled_after(change, settings, tmp_path, monkeypatch, owner):
     """Nine products crawled and imported from the fake producer; then `change(site)` changes the producer's
     site and staff crawl it again (the crawl runs in the test's thread). Yields the site."""
     with producer_site() as site, rate_services() as rates:
-        for path, route in list(site.routes.items()):
-            if isinstance(route, list):
-                site.routes[path] = route[-1]
-        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
-        settings.IMPORTER_DELAY_SECONDS = 0.002
-        settings.MEDIA_ROOT = str(tmp_path / "media")
-        store_settings_update(external_base_url=site.url, importer_markup=100)
-        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
-            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+        shop_point_at(steady(site), rates, settings=settings, media_root=tmp_path / "media", delay=0.002)
         monkeypatch.setattr(services, "dispatch", lambda run_id: services.run_crawl(run_id=run_id))
         services.run_start(user=owner, max_pages=100)
         services.external_products_import(user=owner)
@@ -44,12 +35,7 @@ def recrawled_after(change, settings, tmp_path, monkeypatch, owner):
 @pytest.fixture
 def producer(settings, tmp_path, monkeypatch):
     with producer_site() as site, rate_services() as rates:
-        settings.EXCHANGE_RATE_PROVIDERS = rates.chain
-        settings.IMPORTER_DELAY_SECONDS = 0.05
-        settings.MEDIA_ROOT = str(tmp_path / "media")
-        store_settings_update(external_base_url=site.url, importer_markup=100)
-        for slug in ("black-tea", "speciality-teas", "luxury-pyramid", "attitude-teas", "health-wellness"):
-            Category.objects.get_or_create(slug=slug, defaults={"name": slug.replace("-", " ").title()})
+        shop_point_at(site, rates, settings=settings, media_root=tmp_path / "media", delay=0.05)
         # a worker of our own: the crawl runs beside the web server, so progress is really live
         workers = []
 
