@@ -13,6 +13,7 @@ from catalog.models import Category, Product
 from importer import records, selectors, services, sync
 from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES
 from importer.models import ExternalProduct
+from importer.pricing import plain
 from shop.api.views import OwnTransactionsApiView
 from shop.errors import ShopError
 from shop.money import quantize
@@ -242,6 +243,8 @@ def diff_payload(diff):
         "runId": diff.run.pk if diff.run else None,
         "runStatus": diff.run.status if diff.run else None,
         "goneChecked": diff.gone_checked,
+        # the rate and markup these prices were worked out at: the apply sends them back (sync.diff_apply)
+        "pricing": {key: str(value) for key, value in sync.diff_pricing(diff.config).items()},
         "new": [{"id": item.pk, "name": item.name, "priceEgp": egp(p.current),
                  "originalPriceEgp": egp(p.price) if p.sale is not None else None,
                  "kes": str(item.price), "image": item.image, "sourceUrl": item.source_url, "inStock": item.in_stock}
@@ -270,11 +273,6 @@ def _changed_payload(product, item, prices, egp):
             "stock": product.stock, "inStock": item.in_stock}
 
 
-def _plain(number):
-    """A Decimal without trailing zeros or an exponent: 0.40000000 → 0.4, 100.00 → 100."""
-    return format(number.normalize(), "f")
-
-
 class ScrapePreviewApi(APIView):
     """What an import would change: new, repriced and gone products (nothing is written)."""
 
@@ -300,6 +298,10 @@ class ScrapeApplyApi(OwnTransactionsApiView):
         new = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
         changed = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
         gone = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+        # the preview's pricing: when the rate or markup changed since, nothing is applied (409)
+        rate = serializers.DecimalField(max_digits=18, decimal_places=8, required=False, allow_null=True, default=None)
+        markup = serializers.DecimalField(max_digits=6, decimal_places=2, required=False, allow_null=True,
+                                          default=None)
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("ScrapeApplied", {
         "created": serializers.IntegerField(), "updated": serializers.IntegerField(),
@@ -325,6 +327,6 @@ class ProductPriceHistoryApi(APIView):
         rows = records.price_history(product=product)
         return Response({"history": [
             {"kes": str(r.kes), "kesOriginal": None if r.kes_original is None else str(r.kes_original),
-             "rate": _plain(r.rate), "markup": _plain(r.markup), "egp": str(r.egp),
+             "rate": plain(r.rate), "markup": plain(r.markup), "egp": str(r.egp),
              "saleEgp": None if r.sale_egp is None else str(r.sale_egp), "reason": r.reason,
              "recordedAt": r.recorded_at} for r in rows]})

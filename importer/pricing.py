@@ -15,3 +15,8 @@ def import_price(*, kes, rate, markup):
     if kes is None or kes <= 0 or rate is None or rate <= 0:
         return Decimal("0")
     return round_whole(kes * rate * (1 + markup / Decimal("100")))
+
+
+def plain(number):
+    """A rate or markup as staff read it: without trailing zeros or an exponent (0.40000000 → 0.4, 100.00 → 100)."""
+    return format(Decimal(number).normalize(), "f")

@@ -426,12 +426,13 @@ def image_import(url: str, *, session: PoliteSession) -> str:
 
 
 def external_products_import(*, external_products: list[ExternalProduct] | None = None,
-                             user: User | None = None) -> ImportResult:
-    """Create or update shop products from the producer's (cached) ones, matched by source URL."""
+                             user: User | None = None, config: dict[str, Any] | None = None) -> ImportResult:
+    """Create or update shop products from the producer's (cached) ones, matched by source URL, priced at
+    `config` (importer_config(): the apply passes the one its preview's pricing was checked against)."""
     items = list(external_products if external_products is not None else ExternalProduct.objects.order_by("pk"))
     if not items:
         raise ImporterError(_("No products to save. Please scrape products first."))
-    config = importer_config()
+    config = config or importer_config()
     result = ImportResult()
     featured_left = FEATURED_COUNT
     session = _picture_session(config["base_url"])

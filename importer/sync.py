@@ -30,6 +30,7 @@ from importer import services
 from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
+from importer.pricing import plain
 from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
 from importer.selectors import run_error
 from shop.mail import isolate, mail_queue
@@ -192,18 +193,45 @@ class ApplyResult:
     errors: list = field(default_factory=list)  # why a ticked new product was not created
 
 
-def diff_apply(*, user=None, new=(), changed=(), gone=()):
+def diff_pricing(config):
+    """The exchange rate and markup a preview's EGP prices were worked out at (sent back with its apply)."""
+    return {"rate": config["exchange_rate"], "markup": config["markup"]}
+
+
+def _pricing_check(config, *, rate, markup):
+    """Refuse (409) an apply whose preview was priced at another rate or markup than today's: the exchange rate
+    was refreshed (beat, every few hours) or the markup changed while staff read it. Applied, the products would
+    get prices nobody was shown; the panel shows the preview again at the new prices instead."""
+    now = diff_pricing(config)
+    if rate is None and markup is None:  # an API client that sends no pricing is applied at today's, as before
+        return
+    if (rate is None or Decimal(rate) == now["rate"]) and (markup is None or Decimal(markup) == now["markup"]):
+        return
+    raise services.ImporterError(
+        _("The exchange rate or markup changed since this preview (1 KES made %(old_rate)s EGP at a %(old_markup)s%% "
+          "markup; now %(new_rate)s EGP at %(new_markup)s%%). Nothing was applied: the preview now shows the new "
+          "prices; check them and apply again.")
+        % {"old_rate": plain(rate if rate is not None else now["rate"]),
+           "old_markup": plain(markup if markup is not None else now["markup"]),
+           "new_rate": plain(now["rate"]), "new_markup": plain(now["markup"])},
+        status=409, field="rate")
+
+
+def diff_apply(*, user=None, new=(), changed=(), gone=(), rate=None, markup=None):
     """Apply only the checked changes: `new` are cached product ids to create, `changed`
-    and `gone` shop product ids to reprice or deactivate (never delete)."""
+    and `gone` shop product ids to reprice or deactivate (never delete). `rate` and `markup`
+    are the preview's (diff_pricing): an apply prices exactly as the preview staff ticked from
+    showed, or applies nothing (_pricing_check)."""
     new, changed, gone = {int(i) for i in new}, {int(i) for i in changed}, {int(i) for i in gone}
     if not (new or changed or gone):
         raise services.ImporterError(_("Tick at least one change to apply."))
     config = services.importer_config()
+    _pricing_check(config, rate=rate, markup=markup)
     diff = diff_build(config=config)
     result = ApplyResult()
     to_create = [item for item in diff.new if item.pk in new]
     if to_create:
-        imported = services.external_products_import(external_products=to_create, user=user)
+        imported = services.external_products_import(external_products=to_create, user=user, config=config)
         result.created, result.errors = imported.created, imported.errors
     for product, item, _prices in diff.changed:
         if product.pk in changed:

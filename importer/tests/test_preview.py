@@ -11,6 +11,8 @@ from importer import services
 from importer.models import ImportedProduct, PriceRecord
 from importer.tests.fake_site import Answer
 from importer.tests.test_schedule import _producer_changes
+from shop.rates import rate_set_by_hand
+from shop.store_settings import store_settings_update
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +162,44 @@ def test_a_ticked_change_the_database_refuses_is_named_and_the_others_are_applie
     # and the preview still offers it
     again = staff.get("/api/admin/scrape/preview").json()
     assert [c["title"] for c in again["changed"]] == ["Detox Tea"]
+
+
+def test_an_apply_prices_as_its_preview_showed_or_applies_nothing(recrawled, staff):
+    # given staff read the preview, priced at 0.40 with a 100 % markup
+    body = staff.get("/api/admin/scrape/preview").json()
+    assert body["pricing"] == {"rate": "0.40000000", "markup": "100.00"}
+    detox = next(c for c in body["changed"] if c["title"] == "Detox Tea")
+    moringa = body["new"][0]
+    assert (detox["newEgp"], moringa["priceEgp"]) == ("368.00", "400.00")
+    before = Product.objects.get(pk=detox["id"]).price_amount
+    # when the rate is refreshed while they read it, and they apply what they ticked
+    rate_set_by_hand(rate="0.5")
+    ticked = {"changed": [detox["id"]], "new": [moringa["id"]], **body["pricing"]}
+    answer = staff.post("/api/admin/scrape/apply", ticked, format="json", HTTP_ACCEPT_LANGUAGE="ar")
+    # then nothing is applied, and they are told why, in their language
+    assert answer.status_code == 409
+    assert answer.json()["error"] == (
+        "تغيّر سعر الصرف أو هامش الربح منذ هذه المعاينة (كان 1 شلن كيني = 0.4 جنيه بهامش 100%، والآن 0.5 جنيه "
+        "بهامش 100%). لم يُطبَّق شيء: تعرض المعاينة الآن الأسعار الجديدة؛ راجعها ثم طبّقها من جديد.")
+    assert Product.objects.get(pk=detox["id"]).price_amount == before
+    assert not Product.objects.filter(title="Moringa Green").exists()
+    # when they read the preview again, at the new rate, and apply it
+    again = staff.get("/api/admin/scrape/preview").json()
+    assert again["pricing"] == {"rate": "0.50000000", "markup": "100.00"}
+    assert next(c for c in again["changed"] if c["id"] == detox["id"])["newEgp"] == "460.00"
+    answer = staff.post("/api/admin/scrape/apply", {**ticked, **again["pricing"]}, format="json")
+    # then exactly the prices they were shown are applied
+    assert answer.status_code == 200, answer.content
+    assert Product.objects.get(pk=detox["id"]).price_amount == Decimal("460")
+    assert Product.objects.get(title="Moringa Green").price_amount == Decimal("500")
+
+
+def test_an_apply_whose_markup_changed_since_its_preview_applies_nothing(recrawled, staff):
+    body = staff.get("/api/admin/scrape/preview").json()
+    detox = next(c["id"] for c in body["changed"] if c["title"] == "Detox Tea")
+    before = Product.objects.get(pk=detox).price_amount
+    store_settings_update(importer_markup=120)
+    answer = staff.post("/api/admin/scrape/apply", {"changed": [detox], **body["pricing"]}, format="json")
+    assert answer.status_code == 409
+    assert "(1 KES made 0.4 EGP at a 100% markup; now 0.4 EGP at 120%)" in answer.json()["error"]
+    assert Product.objects.get(pk=detox).price_amount == before

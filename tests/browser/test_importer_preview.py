@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from catalog.models import Product
 from importer.models import ImportedProduct
 from importer.tests.test_schedule import _producer_changes
+from shop.rates import rate_set_by_hand
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.test_importer_panel import login, recrawled_after
 
@@ -168,3 +169,33 @@ def test_a_producer_price_that_makes_0_egp_is_named_refused_never_offered(new_pa
         expect(leaf).to_contain_text("بقي السعر")
         expect(leaf).not_to_contain_text("0.00\u00a0ج.م ")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.parametrize(("viewport", "size", "language"), [(DESKTOP, "desktop", "en"), (PHONE, "phone", "ar")])
+def test_a_rate_refreshed_while_staff_read_the_preview_is_shown_before_anything_is_applied(
+        new_page, live_server, recrawled, owner, screenshot, viewport, size, language):
+    # given staff read the preview priced at 0.40, and leave the new product out
+    page = new_page(viewport=viewport, locale="ar-EG" if language == "ar" else "en-US")
+    login(page, live_server, owner)
+    diff = _panel(page, "/ar/admindash/external-products" if language == "ar" else "/admindash/external-products")
+    detox = diff.get_by_test_id("diff-changed").locator("li", has_text="Detox Tea")
+    expect(detox).to_contain_text("368.00")
+    diff.get_by_test_id("diff-new").get_by_role("checkbox").last.uncheck()
+    # when the rate is refreshed before they click Apply
+    rate_set_by_hand(rate="0.5")
+    diff.locator(".importer-diff__foot button").click()
+    # then nothing is applied: they are told why and shown the prices at the new rate, their ticks kept
+    notice = diff.get_by_test_id("diff-repriced")
+    expect(notice).to_contain_text("0.5")
+    expect(notice).to_contain_text("تغيّر سعر الصرف" if language == "ar" else "The exchange rate or markup changed")
+    expect(detox).to_contain_text("460.00")
+    expect(page.get_by_test_id("preview-item").filter(has_text="Detox Tea")).to_contain_text("460.00")
+    assert Product.objects.get(title="Detox Tea").price_amount == Decimal("336")
+    assert not diff.get_by_test_id("diff-new").get_by_role("checkbox").last.is_checked()
+    screenshot(page, f"importer-diff-repriced-{language}-{size}")
+    # when they apply what they now see
+    diff.locator(".importer-diff__foot button").click()
+    # then it is applied at the prices shown
+    expect(detox).to_have_count(0)
+    assert Product.objects.get(title="Detox Tea").price_amount == Decimal("460")
+    assert not Product.objects.filter(title="Moringa Green").exists()

@@ -91,13 +91,17 @@ function DiffGroup({ kind, title, items, picked, setPicked, render, disabled }) 
   );
 }
 
-function Diff({ version, canRun, busy, lang, onApplied }) {
+function Diff({ version, canRun, busy, lang, onApplied, onRepriced }) {
   const [diff, setDiff] = useState(null);
   const [failed, setFailed] = useState("");
   const [applying, setApplying] = useState(false);
   const [pickedNew, setPickedNew] = useState(new Set());
   const [pickedChanged, setPickedChanged] = useState(new Set());
   const [pickedGone, setPickedGone] = useState(new Set());
+  // the preview read again at a new rate or markup: staff's ticks are kept (the same products, repriced)
+  const [repriced, setRepriced] = useState(0);
+  const [repricedWhy, setRepricedWhy] = useState("");
+  const keepTicks = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -105,12 +109,21 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
       if (!live) return;
       setDiff(next);
       setFailed("");
-      setPickedNew(new Set(next.new.map((i) => i.id)));
-      setPickedChanged(new Set(next.changed.map((i) => i.id)));
-      setPickedGone(new Set());
+      const ids = (items) => new Set(items.map((i) => i.id));
+      const kept = (picked, items) => { const now = ids(items); return new Set([...picked].filter((id) => now.has(id))); };
+      if (keepTicks.current) {
+        setPickedNew((picked) => kept(picked, next.new));
+        setPickedChanged((picked) => kept(picked, next.changed));
+        setPickedGone((picked) => kept(picked, next.gone));
+      } else {
+        setPickedNew(ids(next.new));
+        setPickedChanged(ids(next.changed));
+        setPickedGone(new Set());
+      }
+      keepTicks.current = false;
     }).catch((err) => live && setFailed(errorText(err, "diff.failed")));
     return () => { live = false; };
-  }, [version]);
+  }, [version, repriced]);
 
   if (failed) return <p className="alert alert--error">{failed}</p>;
   if (!diff) return null;
@@ -120,14 +133,24 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
   async function apply() {
     setApplying(true);
     try {
+      // the rate and markup the preview was priced at: the server applies nothing when they changed since
       const result = await api("/api/admin/scrape/apply", {
-        method: "POST", body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone] },
+        method: "POST",
+        body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone], ...diff.pricing },
       });
       // a ticked product left out (a price that makes 0 EGP) is named with why, in one toast
+      setRepricedWhy("");
       toast([tr("diff.applied", result), ...(result.errors ?? [])].join(" "), result.errors?.length ? "info" : "success");
       onApplied(result);
     } catch (err) {
-      toast(errorText(err, "importFailed"), "error");
+      if (err?.status === 409) { // repriced since: show the new prices, and why, before anything is applied
+        setRepricedWhy(errorText(err, "importFailed"));
+        keepTicks.current = true;
+        setRepriced((n) => n + 1);
+        onRepriced(); // the configuration's rate and the products' prices below, read again too
+      } else {
+        toast(errorText(err, "importFailed"), "error");
+      }
     } finally {
       setApplying(false);
     }
@@ -139,6 +162,7 @@ function Diff({ version, canRun, busy, lang, onApplied }) {
         <h2 id="importer-diff-title">{tr("diff.title")}</h2>
         <p className="importer-muted">{nothing ? tr("diff.nothing") : tr("diff.hint")}</p>
       </div>
+      {repricedWhy && <p className="alert alert--info" role="status" data-testid="diff-repriced">{repricedWhy}</p>}
       <DiffGroup kind="new" title={tr("diff.new", { count: diff.new.length })} items={diff.new}
                  picked={pickedNew} setPicked={setPickedNew} disabled={!canRun}
                  render={(i) => (<>
@@ -393,7 +417,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
         </div>
       )}
       {data.count > 0 && !running && (
-        <Diff version={diffVersion} canRun={canRun} busy={busy} lang={lang}
+        <Diff version={diffVersion} canRun={canRun} busy={busy} lang={lang} onRepriced={load}
               onApplied={(result) => {
                 setNotice({ kind: "success", text: tr("diff.applied", result) });
                 setApplied((n) => n + 1);
