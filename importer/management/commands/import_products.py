@@ -38,7 +38,7 @@ class Command(BaseCommand):
             run = services.run_open(base_url=base_url, max_pages=max_pages, accept_fewer=accept_fewer,
                                     by_command=True)
         except services.ImporterError as exc:
-            raise CommandError(str(exc.message)) from exc
+            raise self._refused(exc) from exc
         run = services.run_crawl(run_id=run.pk, on_progress=self._bar)
         self.stdout.write("")
         self._report(run.errors, [(p.name, p.price, p.category) for p in ExternalProduct.objects.filter(run=run)],
@@ -59,7 +59,7 @@ class Command(BaseCommand):
         try:
             services.base_url_check(run.base_url)
         except services.ImporterError as exc:
-            raise CommandError(str(exc.message)) from exc
+            raise self._refused(exc) from exc
         rates_refresh("KES", "EGP")
         try:
             result = Crawl(base_url=run.base_url, max_pages=max_pages, on_progress=self._bar).run()
@@ -72,6 +72,11 @@ class Command(BaseCommand):
         if run.error:
             self._fail(run)
         self.stdout.write("Dry run: nothing imported.")
+
+    def _refused(self, exc):
+        """The service's refusal, naming the option at fault."""
+        option = {"external_products.base_url": "--base-url: "}.get(exc.field or "", "")
+        return CommandError(f"{option}{exc.message}")
 
     def _fail(self, run):
         """Say why `run` failed (or that it was cancelled) and exit non-zero."""
