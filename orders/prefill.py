@@ -17,8 +17,7 @@ defaults of its own.
 """
 
 from collections.abc import Mapping
-from enum import Enum
-from typing import Any, Literal
+from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
@@ -30,11 +29,6 @@ from orders.drafts import SESSION_KEY as _DRAFT_KEY
 from orders.drafts import checkout_draft_get
 
 _COUPON_KEY = "checkout_coupon"
-
-
-class _Unread(Enum):
-    """The draft was not read by the caller (`checkout_coupon_remembered` reads it when it needs it)."""
-    UNREAD = "unread"
 
 # the checkout island's field names that may be prefilled
 FIELDS = ("email", "firstName", "lastName", "phone", "street", "building", "apartment", "floor",
@@ -80,27 +74,33 @@ def checkout_coupon_forget(*, request: HttpRequest | Request) -> None:
     request.session.pop(_COUPON_KEY, None)
 
 
-def checkout_coupon_remembered(*, request: HttpRequest | Request,
-                               draft: dict[str, str] | None | Literal[_Unread.UNREAD] = _Unread.UNREAD) -> str:
+def checkout_coupon_applied(*, request: HttpRequest | Request) -> str | None:
+    """The code of the coupon this session applied (or took off: "") since its last order was placed;
+    None when it did neither, and the draft of that order, while unpaid, answers instead."""
+    session = getattr(request, "session", None)
+    if session is None or _COUPON_KEY not in session:
+        return None
+    code = session.get(_COUPON_KEY)
+    return code if isinstance(code, str) else ""
+
+
+def _draft_coupon(draft: Mapping[str, str] | None) -> str:
+    """The coupon of a placed order's draft (`checkout_draft_get`; None for none)."""
+    return draft["couponCode"] if draft else ""
+
+
+def checkout_coupon_remembered(*, request: HttpRequest | Request) -> str:
     """The code of the coupon this session applied last at checkout ("" for none); the cart shows it too.
 
     Placing an order forgets the coupon applied (`checkout_coupon_forget`); until another is applied
-    or it is taken off, the coupon of that order's draft answers while the order is unpaid, so a
-    declined or abandoned card payment leaves the coupon on the cart and the checkout, and a paid
-    order leaves none for the next.
-
-    `draft` is this session's `checkout_draft_get`, when the caller has already read it (None for no
-    draft), so that it is not read twice; without it, it is read here when needed.
+    or it is taken off (`checkout_coupon_applied`), the coupon of that order's draft answers while the
+    order is unpaid, so a declined or abandoned card payment leaves the coupon on the cart and the
+    checkout, and a paid order leaves none for the next.
     """
-    session = getattr(request, "session", None)
-    if session is None:
+    if getattr(request, "session", None) is None:
         return ""
-    if _COUPON_KEY in session:
-        code = session.get(_COUPON_KEY)
-        return code if isinstance(code, str) else ""
-    if draft is _Unread.UNREAD:
-        draft = checkout_draft_get(request=request)
-    return draft["couponCode"] if draft else ""
+    applied = checkout_coupon_applied(request=request)
+    return applied if applied is not None else _draft_coupon(checkout_draft_get(request=request))
 
 
 def checkout_prefill(*, request: HttpRequest,
@@ -120,8 +120,9 @@ def checkout_prefill(*, request: HttpRequest,
         _merge(values, draft)
         if draft.get("paymentMethod"):
             values["paymentMethod"] = draft["paymentMethod"]
-    # the draft's, unless applied or taken off since (the draft read above: one query, not two)
-    remembered = checkout_coupon_remembered(request=request, draft=draft)
+    # checkout_coupon_remembered, with the draft read above (one query, not two)
+    applied = checkout_coupon_applied(request=request)
+    remembered = applied if applied is not None else _draft_coupon(draft)
     if remembered:
         values["couponCode"] = remembered
     if user is not None:  # a signed-in customer keeps the account's e-mail (checkout_validate insists)

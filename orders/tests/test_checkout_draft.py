@@ -118,3 +118,22 @@ def test_the_checkout_page_reads_a_failed_payments_draft_once(api, make_product,
                    if 'FROM "orders_order"' in query["sql"] and '"orders_order"."number" =' in query["sql"]]
     assert len(draft_reads) == 1, draft_reads
     assert props["prefill"]["couponCode"] == "SAVE50" and props["prefill"]["street"] == "12 Nile St"
+
+
+def test_a_coupon_taken_off_since_the_order_is_not_brought_back_by_its_draft(api, make_product, checkout_body):
+    # given a declined card checkout with a coupon, whose draft remembers it
+    from decimal import Decimal
+
+    from orders.models import Coupon
+
+    Coupon.objects.create(code="SAVE50", type="fixed", value=Decimal("50.00"))
+    order = _place(api, make_product, checkout_body, "sandbox", testMode=True, couponCode="SAVE50")
+    Order.objects.filter(pk=order.pk).update(payment_status=PaymentStatus.FAILED)
+    assert _props(api.get("/checkout"), "checkout-props")["prefill"].get("couponCode") == "SAVE50"
+    # when the shopper takes the coupon off (the session applies "", not no coupon at all)
+    session = api.session
+    session["checkout_coupon"] = ""
+    session.save()
+    # then the checkout page does not fall back to the draft's coupon
+    prefill = _props(api.get("/checkout"), "checkout-props")["prefill"]
+    assert prefill.get("couponCode", "") == "" and prefill["street"] == "12 Nile St"
