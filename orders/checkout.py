@@ -58,7 +58,14 @@ from orders.payments.base import PaymentError, PaymentStart
 from orders.payments.services import payment_create, payment_nothing_due, payment_start, payment_verify
 from orders.places import COUNTRIES, governorate_stored
 from orders.prefill import checkout_coupon_forget, checkout_coupon_remembered
-from orders.selectors import UNPAID_LIFETIME, kiosk_orders_held_count, open_cod_orders_count, unpaid_orders_count
+from orders.selectors import (
+    UNPAID_LIFETIME,
+    kiosk_orders_held_count,
+    open_cod_orders_count,
+    order_awaits_kiosk_cash,
+    order_kiosk_reference,
+    unpaid_orders_count,
+)
 from orders.stock import InsufficientStock, stock_reserve
 from shop.errors import ShopError, camel_case
 from shop.money import format_egp, quantize
@@ -645,9 +652,18 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str,
     (`cod_lines`), the card orders of exactly those lines ("Pay on delivery instead": otherwise their own
     unpaid order holds the last packs). They are about to place another, so the stock and coupon use come
     back now rather than when the orders expire, the orders do not count against the unpaid-order limit,
-    and no cancellation e-mail is sent."""
+    and no cancellation e-mail is sent.
+
+    An order awaiting cash at an Aman or Masary outlet is never cancelled here: its customer holds a
+    reference they may pay at any moment, and Paymob cannot refund cash paid on a cancelled order. Paying
+    that cart on delivery instead is refused (kiosk_order_awaiting_error) until they cancel it themselves
+    (kiosk_order_cancel)."""
     orders = _awaiting_orders_of(user=user, session_key=session_key)
     for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
+        if order_awaits_kiosk_cash(order):
+            if cod_lines and _holds_lines(order, cod_lines):
+                raise kiosk_order_awaiting_error(order)
+            continue
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
@@ -655,6 +671,61 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str,
         elif cod_lines and _holds_lines(order, cod_lines):
             order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
                                 notify=False)
+
+
+def kiosk_order_awaiting_error(order: Order) -> CheckoutError:
+    """The refusal of a cash-on-delivery order of the cart `order` holds while it awaits cash at a kiosk: it
+    names the order and its reference, and says how to choose."""
+    reference = order_kiosk_reference(order)
+    if reference:
+        message = _("Your order %(number)s is waiting for your cash at an Aman or Masary outlet (reference "
+                    "%(reference)s). Pay for it there, or cancel it on the checkout page to pay on delivery "
+                    "instead.") % {"number": order.number, "reference": reference}
+    else:
+        message = _("Your order %(number)s is waiting for your cash at an Aman or Masary outlet. Pay for it "
+                    "there, or cancel it on the checkout page to pay on delivery instead.") % {"number": order.number}
+    return CheckoutError(message, field="paymentMethod", status=409, code="kiosk_order_awaiting")
+
+
+@dataclass(frozen=True)
+class KioskOrderHeld:
+    """An order of the visitor's cart that awaits their cash at an Aman or Masary outlet, and the reference
+    they pay it with ("" when Paymob's report gave none)."""
+
+    order: Order
+    reference: str
+
+
+def kiosk_orders_held_for_cart(*, request: HttpRequest | Request) -> list[KioskOrderHeld]:
+    """This visitor's orders of exactly their cart that await cash at a kiosk: the checkout page names them,
+    so that paying on delivery instead is their choice (kiosk_order_cancel), never a silent cancellation."""
+    lines = carts.cart_lines(carts.cart_get_for_request(request))
+    if not lines:
+        return []
+    user = request.user if request.user.is_authenticated else None
+    orders = _awaiting_orders_of(user=user, session_key=request.session.session_key or "")
+    return [KioskOrderHeld(order=order, reference=order_kiosk_reference(order))
+            for order in orders.exclude(payment_method=PaymentMethod.COD).order_by("created_at")[:10]
+            if order_awaits_kiosk_cash(order) and _holds_lines(order, lines)]
+
+
+def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
+    """Cancel, at its customer's word, this visitor's order `number` that awaits cash at a kiosk (to pay on
+    delivery instead); return it as it now is. Paymob is asked first: one paid at the outlet meanwhile is
+    recorded and kept. Its stock and coupon use come back at once; no e-mail (they are on the page).
+    A 404 CheckoutError when this visitor has no such order."""
+    user = request.user if request.user.is_authenticated else None
+    order = _awaiting_orders_of(user=user, session_key=request.session.session_key or "").filter(
+        number=number).first()
+    if order is None or not order_awaits_kiosk_cash(order):
+        raise CheckoutError(_("Order not found"), status=404, code="not_found")
+    # outside any transaction: the provider is an outside service (shop.outbound)
+    for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
+        payment_verify(payment=payment)
+    order_expire_unpaid(order=order, note="Cancelled by its customer, to pay on delivery instead of at the kiosk",
+                        notify=False)
+    order.refresh_from_db()
+    return order
 
 
 def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | None, session_key: str) -> None:

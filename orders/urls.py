@@ -8,6 +8,7 @@ urlpatterns = [
     path("cart", views.cart_page, name="cart"),
     path("cart/reminders/unsubscribe", views.cart_reminder_unsubscribe, name="cart-reminder-unsubscribe"),
     path("checkout", views.checkout_page, name="checkout"),
+    path("checkout/kiosk-cancel", views.checkout_kiosk_cancel, name="checkout-kiosk-cancel"),
     path("payment/success", views.payment_success, name="payment-success"),
     path("payment/test-page/<str:payment_id>", payment_views.sandbox_page, name="payment-sandbox"),
     path("thankyou", views.thankyou, name="thankyou"),

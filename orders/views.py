@@ -4,8 +4,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -17,11 +19,17 @@ from accounts.addresses import address_list
 from accounts.services import phone_invalid_message
 from orders import cart as carts
 from orders.calculations import order_totals
-from orders.checkout import cod_available, coupon_check, coupon_remembered
+from orders.checkout import (
+    cod_available,
+    coupon_check,
+    coupon_remembered,
+    kiosk_order_cancel,
+    kiosk_orders_held_for_cart,
+)
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
 from orders.drafts import checkout_draft_get
-from orders.models import Cart, Coupon, Order, Payment
+from orders.models import Cart, Coupon, Order, Payment, PaymentStatus
 from orders.payments import methods_available
 from orders.places import COUNTRIES, governorate_choices
 from orders.prefill import checkout_prefill
@@ -92,8 +100,31 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         "prefill": prefill,
     }
     saved = address_list(user=user) if user else []
+    # orders of this cart awaiting cash at a kiosk: named, with their reference, and cancelled only by choice
+    kiosk = [{"number": held.order.number, "reference": held.reference,
+              "track": tracking_path(held.order, get_language())}
+             for held in kiosk_orders_held_for_cart(request=request)]
     return render(request, "orders/checkout.html", {"totals": summary.totals, "props": props, "saved_addresses": saved,
-                                                    "chosen_address": chosen})
+                                                    "chosen_address": chosen, "kiosk_orders": kiosk})
+
+
+@transaction.non_atomic_requests  # Paymob is asked first: no outside call inside a transaction (shop.outbound)
+@require_POST
+@rate_limit_posts("checkout")
+def checkout_kiosk_cancel(request: HttpRequest) -> HttpResponse:
+    """The checkout page's "Cancel this order" on an order awaiting cash at a kiosk: cancelled at the
+    shopper's word (Paymob asked first), then back to the checkout to pay on delivery."""
+    number = request.POST.get("order", "")
+    try:
+        order = kiosk_order_cancel(request=request, number=number)
+    except ShopError:
+        raise Http404 from None
+    if order.payment_status == PaymentStatus.PAID:  # at the outlet, before it could be cancelled
+        messages.info(request, _("Order %(number)s has been paid, so it was not cancelled.") % {"number": number})
+        return redirect("orders:checkout")
+    messages.success(request, _("Order %(number)s is cancelled. Do not pay its reference at the outlet now: "
+                                "you can pay on delivery instead.") % {"number": number})
+    return redirect(reverse("orders:checkout") + "?pay=cod")
 
 
 def _coupon(code: str | None, cart: Cart | None) -> Coupon | None:

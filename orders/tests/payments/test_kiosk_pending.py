@@ -298,3 +298,103 @@ def test_orders_awaiting_cash_at_a_kiosk_have_their_own_cap(make_product, checko
     paid = Payment.objects.order_by("pk").first()
     assert _callback(_kiosk_transaction(paid, tx_id=880001 + paid.pk, pending=False, success=True)).status_code == 200
     assert _order_again(Client(), make_product(stock=10), checkout_body).status_code == 201
+
+
+def _kiosk_shopper(make_product, checkout_body, fake_paymob):
+    """A shopper whose card order of their cart (2 of 10 packs) awaits their cash at an Aman outlet, Paymob
+    answering that it is still pending when asked."""
+    shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    fake_paymob.inquiry = _kiosk_transaction(payment)
+    return shopper, payment
+
+
+def _pay_on_delivery(shopper, checkout_body, *, language="en"):
+    return shopper.post(INTENTION, checkout_body(paymentMethod="cod"), content_type="application/json",
+                        HTTP_ACCEPT_LANGUAGE=language)
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", "is waiting for your cash at an Aman or Masary outlet (reference 61203455)"),
+    ("ar", "بانتظار دفعك النقدي في منفذ أمان أو مصاري (الرقم المرجعي 61203455)")])
+def test_pay_on_delivery_instead_does_not_cancel_an_order_awaiting_cash_at_a_kiosk(
+        make_product, checkout_body, fake_paymob, language, words):
+    # given a shopper whose card order awaits their cash at a kiosk, its reference in their hands
+    shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
+    # when they choose to pay the same cart on delivery instead
+    response = _pay_on_delivery(shopper, checkout_body, language=language)
+    # then nothing is placed and nothing cancelled: they are told which order awaits their cash, with what
+    assert response.status_code == 409, response.content
+    body = response.json()
+    assert body["field"] == "paymentMethod" and words in body["message"] and payment.order.number in body["message"]
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == ("pending", "awaiting")
+    order.items.get().product.refresh_from_db()
+    assert order.items.get().product.stock == 8
+    # and the cash paid at the outlet later lands on a live order
+    assert _callback(_kiosk_transaction(payment, pending=False, success=True)).status_code == 200
+    order.refresh_from_db()
+    assert (order.status, order.payment_status, order.needs_attention) == ("processing", "paid", False)
+
+
+@pytest.mark.parametrize("prefix, words", [
+    ("", ("is waiting for your cash payment.", "Pay at any Aman or Masary outlet with reference 61203455",
+          "Cancel this order")),
+    ("/ar", ("بانتظار دفعك النقدي.", "ادفع في أي منفذ أمان أو مصاري بالرقم المرجعي 61203455", "ألغِ هذا الطلب")),
+], ids=["en", "ar"])
+def test_the_checkout_names_the_order_awaiting_cash_and_the_shopper_may_cancel_it_to_pay_on_delivery(
+        make_product, checkout_body, fake_paymob, prefix, words):
+    # given a shopper whose card order awaits their cash at a kiosk
+    from shop.models import OutboundEmail
+
+    shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
+    order = payment.order
+    # when they open "Pay on delivery instead"
+    page = shopper.get(f"{prefix}/checkout?pay=cod").content.decode()
+    # then the page names that order, its reference and its page, and offers to cancel it
+    assert 'data-testid="checkout-kiosk"' in page and order.number in page
+    assert all(word in page for word in words)
+    assert tracking_path(order, "ar" if prefix else "en") in page
+    # when they cancel it
+    response = shopper.post(f"{prefix}/checkout/kiosk-cancel", {"order": order.number})
+    # then it is cancelled at their word, its stock back at once, without an e-mail, and they are back at
+    # the checkout to pay on delivery, told not to pay the reference now
+    assert response.status_code == 302 and response["Location"] == f"{prefix}/checkout?pay=cod"
+    order.refresh_from_db()
+    assert order.status == "cancelled"
+    assert order.status_changes.filter(to_status="cancelled").get().note == (
+        "Cancelled by its customer, to pay on delivery instead of at the kiosk")
+    tea = order.items.get().product
+    tea.refresh_from_db()
+    assert tea.stock == 10
+    assert not OutboundEmail.objects.filter(subject__contains=order.number).exists()
+    after = shopper.get(response["Location"]).content.decode()
+    assert 'data-testid="checkout-kiosk"' not in after and order.number in after
+    # and the cash-on-delivery order of the same cart is placed
+    placed = _pay_on_delivery(shopper, checkout_body)
+    assert placed.status_code == 201, placed.content
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_nobody_else_can_cancel_an_order_awaiting_cash_at_a_kiosk(make_product, checkout_body, fake_paymob):
+    # given a shopper's order awaiting their cash at a kiosk
+    _shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
+    # when another visitor, holding its number, asks to cancel it
+    response = Client().post("/checkout/kiosk-cancel", {"order": payment.order.number})
+    # then it is not found, and the order still awaits the cash
+    assert response.status_code == 404
+    assert Order.objects.get().status == "pending"
+
+
+def test_a_kiosk_order_paid_at_the_outlet_before_its_cancel_is_kept(make_product, checkout_body, fake_paymob):
+    # given a shopper's order awaiting their cash at a kiosk, paid there, its callback not yet arrived
+    shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
+    fake_paymob.inquiry = _kiosk_transaction(payment, pending=False, success=True)
+    # when they ask to cancel it
+    response = shopper.post("/checkout/kiosk-cancel", {"order": payment.order.number})
+    # then Paymob was asked first: the order is paid and on its way, not cancelled and flagged
+    assert response.status_code == 302
+    order = Order.objects.get()
+    assert (order.status, order.payment_status, order.needs_attention) == ("processing", "paid", False)
+    assert "has been paid, so it was not cancelled" in shopper.get(response["Location"]).content.decode()
