@@ -227,6 +227,22 @@ def order_paid_twice(*, order: Order, note: str) -> None:
         order_attention_send(order=locked, reason="paid_twice")
 
 
+def order_pending_after_cancel(*, order: Order, note: str) -> None:
+    """Paymob reports a payment of `order` pending (a kiosk reference, to pay cash at an Aman or Masary outlet)
+    after the order was cancelled unpaid: its hosted page outlived it (expired, replaced, cancelled). Cash paid
+    with that reference would land on a cancelled order, and Paymob cannot refund it, so the order is flagged
+    for staff, with an audit entry and an e-mail to the store's address, while there is time: restore the
+    order (the stock allowing) so the cash lands on it, or tell the customer not to pay. Once per report."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.status != S.CANCELLED or locked.payment_status not in (PaymentStatus.AWAITING, PaymentStatus.FAILED):
+            return
+        _order_flag(locked, "pending_after_cancel", action="order.pending_after_cancel",
+                    details=f"{locked.number}: Paymob reports a kiosk payment pending ({note}) on this cancelled "
+                            f"order. Restore it so the cash lands on it, or tell the customer not to pay.")
+        order_attention_send(order=locked, reason="pending_after_cancel")
+
+
 def _order_flag(order: Order, reason: str, *, action: str, details: str) -> None:
     """Flag `order` (locked) for staff with `reason`, beside the reasons still open (a later flag never
     replaces an earlier one; a reason already open is listed once). The audit log, entry `action`, keeps

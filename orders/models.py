@@ -248,6 +248,7 @@ ATTENTION_REASONS = {
     "refund_to_check": _("Paymob reports money returned that does not match this order's payment"),
     "paid_twice": _("Paid twice in Paymob (two payments for one order)"),
     "amount_to_check": _("Paymob reports a payment of another amount or currency than this order's"),
+    "pending_after_cancel": _("A kiosk reference (Aman, Masary) was taken after the order was cancelled"),
 }
 
 

@@ -17,6 +17,7 @@ from orders.actions import (
     order_paid_twice,
     order_partly_refunded,
     order_payment_failed,
+    order_pending_after_cancel,
     order_refund_record,
     order_refund_to_check,
 )
@@ -123,6 +124,10 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             logger.info("payment %s: %s %s already applied", payment.payment_id, kind, transaction_id)
             return payment
         if result.pending:
+            if payment.order.status == OrderStatus.CANCELLED:
+                # a kiosk reference for an order already cancelled (its hosted page was still open): the cash paid
+                # with it would land where Paymob cannot refund it, so staff hear of it before it is paid
+                order_pending_after_cancel(order=payment.order, note=f"{payment.provider} {result.transaction_id}")
             return payment
         locked = Payment.objects.select_for_update().get(pk=payment.pk)
         if result.returns:

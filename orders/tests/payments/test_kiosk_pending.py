@@ -398,3 +398,43 @@ def test_a_kiosk_order_paid_at_the_outlet_before_its_cancel_is_kept(make_product
     order = Order.objects.get()
     assert (order.status, order.payment_status, order.needs_attention) == ("processing", "paid", False)
     assert "has been paid, so it was not cancelled" in shopper.get(response["Location"]).content.decode()
+
+
+@pytest.mark.parametrize("cancelled_by", ["expiry", "shopper"])
+def test_a_kiosk_reference_taken_after_its_order_was_cancelled_is_flagged_for_staff_before_it_is_paid(
+        make_product, checkout_body, fake_paymob, manager, client, cancelled_by):
+    # given a card order cancelled unpaid (expired after 30 minutes, or cancelled by its shopper to pay on
+    # delivery), its Paymob page still open in a tab
+    from backoffice.models import AuditEntry
+    from shop.models import OutboundEmail
+
+    shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    if cancelled_by == "expiry":
+        _placed_ago(payment, timedelta(minutes=31))
+        assert orders_expire_unpaid() == 1
+    else:
+        _callback(_kiosk_transaction(payment, tx_id=880000))
+        fake_paymob.inquiry = _kiosk_transaction(payment, tx_id=880000)
+        assert shopper.post("/checkout/kiosk-cancel", {"order": payment.order.number}).status_code == 302
+    order = Order.objects.get()
+    assert order.status == "cancelled" and not order.needs_attention
+    # when the shopper takes a kiosk reference on that page: Paymob reports it pending
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    # then staff are told while there is time to restore the order or warn the customer: flagged, audited, e-mailed
+    order.refresh_from_db()
+    assert (order.needs_attention, order.attention_reasons) == (True, ["pending_after_cancel"])
+    assert AuditEntry.objects.filter(action="order.pending_after_cancel").count() == 1
+    mails = OutboundEmail.objects.filter(subject__contains=f"order {order.number} got a kiosk reference")
+    assert mails.count() == 1 and "Paymob cannot refund it" in mails.get().text
+    # and the same report again changes nothing
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    assert AuditEntry.objects.filter(action="order.pending_after_cancel").count() == 1
+    # when staff restore it from its page, the flag is settled and the order awaits the cash again, its stock taken
+    client.force_login(manager)
+    moved = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "pending"}, content_type="application/json")
+    assert moved.status_code == 200, moved.content
+    order.refresh_from_db()
+    assert (order.status, order.needs_attention) == ("pending", False)
+    tea = order.items.get().product
+    tea.refresh_from_db()
+    assert tea.stock == 8
