@@ -20,11 +20,13 @@ from orders.actions import (
     order_pending_after_cancel,
     order_refund_record,
     order_refund_to_check,
+    order_set_status,
 )
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
+from orders.selectors import order_pending_report
 from shop.models import Heartbeat
 from shop.money import quantize, to_minor_units
 
@@ -154,6 +156,13 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
               and result.transaction_id != locked.transaction_id):
             # another transaction captured the same amount (two tabs on one hosted page): paid twice
             order_paid_twice(order=locked.order, note=f"{locked.provider} {result.transaction_id}")
+        elif not result.success and locked.status == PaymentStatus.AWAITING and _kiosk_still_open(locked, result):
+            # another try on the hosted page that gave a kiosk reference (a card, declined): the reference can
+            # still be paid at an outlet, and Paymob cannot refund cash paid on a cancelled order, so the order
+            # keeps waiting for it (held PAYMOB_PENDING_HOURS), the decline noted in its history
+            order = locked.order
+            note = f"Payment declined ({result.transaction_id}); its kiosk reference still awaits the cash"
+            order_set_status(order=order, status=order.status, notify=False, note=note)
         elif not result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.FAILED
             locked.transaction_id = result.transaction_id
@@ -161,6 +170,13 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             order_payment_failed(order=locked.order, note=f"Payment declined ({result.transaction_id})")
     payment.refresh_from_db()
     return payment
+
+
+def _kiosk_still_open(payment: Payment, result: TransactionResult) -> bool:
+    """Whether `payment` was reported pending (a kiosk reference) by a transaction other than `result`'s: that
+    reference stays payable whatever became of another try on the same page."""
+    report = order_pending_report(payment.order)
+    return report is not None and report.payment_id == payment.pk and report.transaction_id != result.transaction_id
 
 
 def _amount_to_check(payment: Payment, result: TransactionResult, kind: str) -> Payment:

@@ -438,3 +438,43 @@ def test_a_kiosk_reference_taken_after_its_order_was_cancelled_is_flagged_for_st
     tea = order.items.get().product
     tea.refresh_from_db()
     assert tea.stock == 8
+
+
+def _declined_card(payment, *, tx_id):
+    """Paymob's report of a card declined on `payment`'s hosted page."""
+    return {**_kiosk_transaction(payment, tx_id=tx_id, pending=False, success=False),
+            "integration_id": 4097558, "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
+            "data": {"message": "Do not honour"}}
+
+
+def test_a_card_declined_on_the_page_that_gave_a_kiosk_reference_does_not_cancel_the_order(
+        make_product, checkout_body):
+    # given a card order awaiting the shopper's cash at a kiosk, its reference in their hands
+    payment, tea = _card_order(make_product, checkout_body)
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    # when, on the same Paymob page, they try a card as well and it is declined
+    assert _callback(_declined_card(payment, tx_id=880002)).status_code == 200
+    # then the order still awaits the cash of that reference, its stock held, the decline in its history
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == ("pending", "awaiting")
+    assert Payment.objects.get().status == "awaiting"
+    tea.refresh_from_db()
+    assert tea.stock == 8
+    assert "Payment declined (880002)" in order.status_changes.last().note
+    # and the cash paid at the outlet lands on a live order
+    assert _callback(_kiosk_transaction(payment, pending=False, success=True)).status_code == 200
+    order.refresh_from_db()
+    assert (order.status, order.payment_status, order.needs_attention) == ("processing", "paid", False)
+
+
+def test_the_kiosk_transaction_itself_failing_cancels_the_order(make_product, checkout_body):
+    # given a card order awaiting the shopper's cash at a kiosk
+    payment, tea = _card_order(make_product, checkout_body)
+    assert _callback(_kiosk_transaction(payment)).status_code == 200
+    # when Paymob reports that kiosk transaction failed (its reference expired unpaid)
+    assert _callback(_kiosk_transaction(payment, pending=False, success=False)).status_code == 200
+    # then the order is cancelled and its stock comes back
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == ("cancelled", "failed")
+    tea.refresh_from_db()
+    assert tea.stock == 10
