@@ -612,8 +612,8 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     try:
         with transaction.atomic():
             # in the placing's transaction: they stay if this order is refused
-            _unpayable_orders_cancel(user=user, session_key=session_key,
-                                     cod_lines=lines if provider_name == "cod" else None)
+            _unpayable_orders_cancel(user=user, session_key=session_key, lines=lines,
+                                     cod=provider_name == "cod")
             unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
             if provider_name == "cod":
                 open_cod_limit_check(session_key=session_key, user=user)
@@ -645,45 +645,45 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
     return order, payment, payment_url
 
 
-def _unpayable_orders_cancel(*, user: User | None, session_key: str,
-                             cod_lines: Sequence[tuple[Product, int]] | None = None) -> None:
+def _unpayable_orders_cancel(*, user: User | None, session_key: str, lines: Sequence[tuple[Product, int]],
+                             cod: bool = False) -> None:
     """Cancel this visitor's card orders that nobody can pay: their payment page could not be made, or the
-    request asking for it died; and, when they are about to pay the same cart on delivery instead
-    (`cod_lines`), the card orders of exactly those lines ("Pay on delivery instead": otherwise their own
-    unpaid order holds the last packs). They are about to place another, so the stock and coupon use come
-    back now rather than when the orders expire, the orders do not count against the unpaid-order limit,
-    and no cancellation e-mail is sent.
+    request asking for it died; and, when they are about to pay the same cart on delivery instead (`cod`),
+    the card orders of exactly those `lines` ("Pay on delivery instead": otherwise their own unpaid order
+    holds the last packs). They are about to place another, so the stock and coupon use come back now
+    rather than when the orders expire, the orders do not count against the unpaid-order limit, and no
+    cancellation e-mail is sent.
 
     An order awaiting cash at an Aman or Masary outlet is never cancelled here: its customer holds a
-    reference they may pay at any moment, and Paymob cannot refund cash paid on a cancelled order. Paying
-    that cart on delivery instead is refused (kiosk_order_awaiting_error) until they cancel it themselves
-    (kiosk_order_cancel)."""
+    reference they may pay at any moment, and Paymob cannot refund cash paid on a cancelled order. Another
+    order of exactly its cart, however paid, is refused (kiosk_order_awaiting_error) until they pay it or
+    cancel it themselves (kiosk_order_cancel): two orders would hold the stock twice, and both could be paid."""
     orders = _awaiting_orders_of(user=user, session_key=session_key)
     for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
         if order_awaits_kiosk_cash(order):
-            if cod_lines and _holds_lines(order, cod_lines):
+            if _holds_lines(order, lines):
                 raise kiosk_order_awaiting_error(order)
             continue
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
                                 notify=False)
-        elif cod_lines and _holds_lines(order, cod_lines):
+        elif cod and _holds_lines(order, lines):
             order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
                                 notify=False)
 
 
 def kiosk_order_awaiting_error(order: Order) -> CheckoutError:
-    """The refusal of a cash-on-delivery order of the cart `order` holds while it awaits cash at a kiosk: it
-    names the order and its reference, and says how to choose."""
+    """The refusal of another order of the cart `order` holds while it awaits cash at a kiosk: it names the
+    order and its reference, and says how to choose."""
     reference = order_kiosk_reference(order)
     if reference:
         message = _("Your order %(number)s is waiting for your cash at an Aman or Masary outlet (reference "
-                    "%(reference)s). Pay for it there, or cancel it on the checkout page to pay on delivery "
-                    "instead.") % {"number": order.number, "reference": reference}
+                    "%(reference)s). Pay for it there, or cancel it on the checkout page to pay another "
+                    "way.") % {"number": order.number, "reference": reference}
     else:
         message = _("Your order %(number)s is waiting for your cash at an Aman or Masary outlet. Pay for it "
-                    "there, or cancel it on the checkout page to pay on delivery instead.") % {"number": order.number}
+                    "there, or cancel it on the checkout page to pay another way.") % {"number": order.number}
     return CheckoutError(message, field="paymentMethod", status=409, code="kiosk_order_awaiting")
 
 
@@ -698,7 +698,8 @@ class KioskOrderHeld:
 
 def kiosk_orders_held_for_cart(*, request: HttpRequest | Request) -> list[KioskOrderHeld]:
     """This visitor's orders of exactly their cart that await cash at a kiosk: the checkout page names them,
-    so that paying on delivery instead is their choice (kiosk_order_cancel), never a silent cancellation."""
+    so that paying another way (on delivery, by card) is their choice (kiosk_order_cancel), never a silent
+    cancellation."""
     lines = carts.cart_lines(carts.cart_get_for_request(request))
     if not lines:
         return []
@@ -710,8 +711,8 @@ def kiosk_orders_held_for_cart(*, request: HttpRequest | Request) -> list[KioskO
 
 
 def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
-    """Cancel, at its customer's word, this visitor's order `number` that awaits cash at a kiosk (to pay on
-    delivery instead); return it as it now is. Paymob is asked first: one paid at the outlet meanwhile is
+    """Cancel, at its customer's word, this visitor's order `number` that awaits cash at a kiosk (to pay another
+    way); return it as it now is. Paymob is asked first: one paid at the outlet meanwhile is
     recorded and kept. Its stock and coupon use come back at once; no e-mail (they are on the page).
     A 404 CheckoutError when this visitor has no such order."""
     user = request.user if request.user.is_authenticated else None
@@ -722,7 +723,7 @@ def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
     # outside any transaction: the provider is an outside service (shop.outbound)
     for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
         payment_verify(payment=payment)
-    order_expire_unpaid(order=order, note="Cancelled by its customer, to pay on delivery instead of at the kiosk",
+    order_expire_unpaid(order=order, note="Cancelled by its customer at checkout, to pay another way than at the kiosk",
                         notify=False)
     order.refresh_from_db()
     return order

@@ -113,7 +113,7 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
 @rate_limit_posts("checkout")
 def checkout_kiosk_cancel(request: HttpRequest) -> HttpResponse:
     """The checkout page's "Cancel this order" on an order awaiting cash at a kiosk: cancelled at the
-    shopper's word (Paymob asked first), then back to the checkout to pay on delivery."""
+    shopper's word (Paymob asked first), then back to the checkout to pay another way."""
     number = request.POST.get("order", "")
     try:
         order = kiosk_order_cancel(request=request, number=number)
@@ -122,9 +122,10 @@ def checkout_kiosk_cancel(request: HttpRequest) -> HttpResponse:
     if order.payment_status == PaymentStatus.PAID:  # at the outlet, before it could be cancelled
         messages.info(request, _("Order %(number)s has been paid, so it was not cancelled.") % {"number": number})
         return redirect("orders:checkout")
-    messages.success(request, _("Order %(number)s is cancelled. Do not pay its reference at the outlet now: "
-                                "you can pay on delivery instead.") % {"number": number})
-    return redirect(reverse("orders:checkout") + "?pay=cod")
+    messages.success(request, _("Order %(number)s is cancelled. Do not pay its reference at the outlet now; "
+                                "you can pay another way below.") % {"number": number})
+    # back to "Pay on delivery instead" when that is where they came from
+    return redirect(reverse("orders:checkout") + ("?pay=cod" if request.POST.get("pay") == "cod" else ""))
 
 
 def _coupon(code: str | None, cart: Cart | None) -> Coupon | None:

@@ -314,15 +314,19 @@ def _pay_on_delivery(shopper, checkout_body, *, language="en"):
                         HTTP_ACCEPT_LANGUAGE=language)
 
 
+@pytest.mark.parametrize("method", ["cod", "card"])
 @pytest.mark.parametrize("language, words", [
     ("en", "is waiting for your cash at an Aman or Masary outlet (reference 61203455)"),
     ("ar", "بانتظار دفعك النقدي في منفذ أمان أو مصاري (الرقم المرجعي 61203455)")])
-def test_pay_on_delivery_instead_does_not_cancel_an_order_awaiting_cash_at_a_kiosk(
-        make_product, checkout_body, fake_paymob, language, words):
-    # given a shopper whose card order awaits their cash at a kiosk, its reference in their hands
+def test_another_order_of_the_cart_does_not_cancel_the_order_awaiting_cash_at_a_kiosk(
+        make_product, checkout_body, fake_paymob, language, words, method):
+    # given a shopper whose card order awaits their cash at a kiosk, its reference in their hands (placed an
+    # hour ago: past the minutes in which the same card checkout gets its own Paymob page back)
     shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
-    # when they choose to pay the same cart on delivery instead
-    response = _pay_on_delivery(shopper, checkout_body, language=language)
+    _placed_ago(payment, timedelta(hours=1))
+    # when they choose to pay the same cart on delivery instead ("Pay on delivery instead"), or by card again
+    response = shopper.post(INTENTION, checkout_body(paymentMethod=method), content_type="application/json",
+                            HTTP_ACCEPT_LANGUAGE=language)
     # then nothing is placed and nothing cancelled: they are told which order awaits their cash, with what
     assert response.status_code == 409, response.content
     body = response.json()
@@ -356,14 +360,15 @@ def test_the_checkout_names_the_order_awaiting_cash_and_the_shopper_may_cancel_i
     assert all(word in page for word in words)
     assert tracking_path(order, "ar" if prefix else "en") in page
     # when they cancel it
-    response = shopper.post(f"{prefix}/checkout/kiosk-cancel", {"order": order.number})
+    assert '<input type="hidden" name="pay" value="cod">' in page
+    response = shopper.post(f"{prefix}/checkout/kiosk-cancel", {"order": order.number, "pay": "cod"})
     # then it is cancelled at their word, its stock back at once, without an e-mail, and they are back at
     # the checkout to pay on delivery, told not to pay the reference now
     assert response.status_code == 302 and response["Location"] == f"{prefix}/checkout?pay=cod"
     order.refresh_from_db()
     assert order.status == "cancelled"
     assert order.status_changes.filter(to_status="cancelled").get().note == (
-        "Cancelled by its customer, to pay on delivery instead of at the kiosk")
+        "Cancelled by its customer at checkout, to pay another way than at the kiosk")
     tea = order.items.get().product
     tea.refresh_from_db()
     assert tea.stock == 10
