@@ -59,6 +59,14 @@ def coupon_discount(coupon: Coupon | None, subtotal: Decimal) -> Decimal:
     return quantize(min(amount, subtotal))
 
 
+def cod_limit_exceeded(*, total: Decimal, store: StoreSettings) -> Decimal | None:
+    """The store's cash-on-delivery limit (`cod_max_total`) when a cash-on-delivery order of `total` (its COD
+    fee included) is over it, else None: the one rule for placing it, offering it and the summary."""
+    if store.cod_max_total is None or total <= quantize(store.cod_max_total):
+        return None
+    return quantize(store.cod_max_total)
+
+
 def line_discounts(*, discount: Decimal, line_totals: list[Decimal]) -> list[Decimal]:
     """Each line's share of an order's coupon `discount`, in proportion to its line total, in whole
     piasters adding up to `discount` exactly (a discount names no product; sales per product count

@@ -37,7 +37,7 @@ from accounts.services import (
 from catalog.models import Product
 from orders import cart as carts
 from orders.actions import order_confirm_cod, order_expire_unpaid, order_mark_paid
-from orders.calculations import order_totals
+from orders.calculations import cod_limit_exceeded, order_totals
 from orders.cart import quantity_limit_problem
 from orders.coupons import coupon_use_take
 from orders.delivery import delivery_window, shopper_governorate_remember, zone_for
@@ -68,7 +68,7 @@ from orders.selectors import (
 )
 from orders.stock import InsufficientStock, stock_reserve
 from shop.errors import ShopError, camel_case
-from shop.money import format_egp, quantize
+from shop.money import format_egp
 from shop.site_url import site_url
 from shop.store_settings import store_settings_get
 from shop.validation import (
@@ -295,11 +295,10 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
             if not zone_for(governorate=governorate, store=store).cod:
                 raise CheckoutError(_("Cash on delivery is not available in your governorate"),
                                     field="paymentMethod", code="cod_not_in_governorate")
-            if store.cod_max_total is not None and totals.total > quantize(store.cod_max_total):
-
+            if (limit := cod_limit_exceeded(total=totals.total, store=store)) is not None:
                 raise CheckoutError(
                     _("Cash on delivery is available for orders up to %(amount)s")
-                    % {"amount": format_egp(store.cod_max_total, language)},
+                    % {"amount": format_egp(limit, language)},
                     field="paymentMethod",
                 )
         earliest, latest = delivery_window(governorate=governorate, store=store)
@@ -764,4 +763,4 @@ def cod_available(*, request: HttpRequest | Request, coupon_code: str = "", gove
             coupon = None
     totals = order_totals(lines=lines, coupon=coupon, payment_method=PaymentMethod.COD, store=store,
                           governorate=governorate)
-    return store.cod_max_total is None or totals.total <= quantize(store.cod_max_total)
+    return cod_limit_exceeded(total=totals.total, store=store) is None

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from django.utils.translation import get_language
 
 from catalog.models import Product
-from orders.calculations import Totals, order_totals
+from orders.calculations import Totals, cod_limit_exceeded, order_totals
 from orders.cart import cart_lines
 from orders.delivery import delivery_estimate
 from orders.models import Cart, Coupon
+from shop.models import StoreSettings
 from shop.store_settings import store_settings_get
 
 
@@ -38,8 +39,22 @@ def cart_summary(cart: Cart | None, *, payment_method: str | None = None, coupon
     `abroad`: an address outside Egypt, where cash on delivery is not offered.
     """
     store = store_settings_get()
-    totals = order_totals(lines=cart_lines(cart) if lines is None else lines, coupon=coupon,
-                          payment_method=payment_method, governorate=governorate, store=store)
+    lines = cart_lines(cart) if lines is None else lines
+    totals = order_totals(lines=lines, coupon=coupon, payment_method=payment_method, governorate=governorate,
+                          store=store)
     estimate = delivery_estimate(governorate=totals.governorate, store=store, language=get_language())
     return CartSummary(totals=totals, delivery=estimate["text"] if totals.governorate else "",
-                       cod_available=estimate["cod"] and not abroad)
+                       cod_available=estimate["cod"] and not abroad and _cod_within_limit(
+                           totals, payment_method=payment_method, lines=lines, coupon=coupon,
+                           governorate=governorate, store=store))
+
+
+def _cod_within_limit(totals: Totals, *, payment_method: str | None, lines: list[tuple[Product, int]],
+                      coupon: Coupon | None, governorate: str, store: StoreSettings) -> bool:
+    """Whether the cart paid on delivery stays within the store's COD limit, as order_place requires: its
+    total with the COD fee (`totals` are for `payment_method`; for another method they are computed again)."""
+    if store.cod_max_total is None:
+        return True
+    if payment_method != "cod":
+        totals = order_totals(lines=lines, coupon=coupon, payment_method="cod", governorate=governorate, store=store)
+    return cod_limit_exceeded(total=totals.total, store=store) is None

@@ -39,3 +39,36 @@ def test_it_leaves_out_cash_on_delivery_when_the_store_turned_it_off(client, set
     # when / then
     assert methods_available(cod_enabled=store_settings_get().cod_enabled) == []
     assert _offered(client) == []
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("method", ["card", "cod"])
+@pytest.mark.parametrize("limit, offered", [("600.00", False), ("700.00", True)])
+def test_the_checkout_summary_says_cash_on_delivery_is_not_available_over_the_cod_limit(
+        api, make_product, limit, offered, method):
+    # given a cart of E£600 (E£650 with shipping; more with the COD fee), under a COD limit it passes or not
+    from decimal import Decimal
+
+    from catalog.models import Product
+    from orders.calculations import order_totals
+    from orders.checkout import CheckoutError, checkout_validate, order_place
+    from orders.tests.conftest import FORM
+    from shop.store_settings import store_settings_update
+
+    store_settings_update(cod_max_total=Decimal(limit))
+    tea = make_product(stock=10)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    # when the checkout asks for its summary, with either method chosen
+    summary = api.post("/api/cart/summary", {"paymentMethod": method, "governorate": "Cairo"}, format="json").json()
+    # then it offers cash on delivery exactly when placing it would take it (its total with the COD fee)
+    assert summary["codAvailable"] is offered
+    cod_total = order_totals(lines=[(tea, 2)], payment_method="cod", governorate="Cairo").total
+    assert (cod_total <= Decimal(limit)) is offered
+    try:
+        order_place(lines=[(Product.objects.get(pk=tea.pk), 2)], form=checkout_validate(FORM))
+        placed = True
+    except CheckoutError:
+        placed = False
+    assert placed is offered
