@@ -12,7 +12,8 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from orders.models import Order
+from orders.models import Order, PaymentStatus
+from orders.selectors import order_pending_report
 from orders.tracking import shipment_of, tracking_url
 from shop.mail import isolate_ltr, mail_queue
 from shop.models import StoreSettings
@@ -60,7 +61,11 @@ def order_confirmation_send(*, order: Order) -> None:
 
 
 def order_status_send(*, order: Order, status: str) -> None:
-    _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status})
+    # a cancelled order whose customer holds a kiosk reference (Aman, Masary) for it: told not to pay it now,
+    # as Paymob cannot refund the cash (not "if you paid by card, it will be refunded")
+    kiosk = (status == "cancelled" and order.payment_status == PaymentStatus.AWAITING
+             and order_pending_report(order) is not None)
+    _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status, "kiosk": kiosk})
 
 
 def order_refund_send(*, order: Order, amount: Decimal, refunded: Decimal) -> None:

@@ -483,3 +483,23 @@ def test_the_kiosk_transaction_itself_failing_cancels_the_order(make_product, ch
     assert (order.status, order.payment_status) == ("cancelled", "failed")
     tea.refresh_from_db()
     assert tea.stock == 10
+
+
+@pytest.mark.parametrize("language, words, not_words", [
+    ("en", "it was not paid at an Aman or Masary outlet in time. Please do not pay its reference now.",
+     "If you paid by card"),
+    ("ar", "لم يُدفع في منفذ أمان أو مصاري في الوقت المحدد. يُرجى عدم الدفع برقمه المرجعي الآن.", "بطاقة")])
+def test_a_kiosk_order_cancelled_unpaid_tells_its_customer_not_to_pay_the_reference(
+        make_product, checkout_body, language, words, not_words):
+    # given an order awaiting its customer's cash at a kiosk, placed in their language
+    from shop.models import OutboundEmail
+
+    payment, _tea = _card_order(make_product, checkout_body)
+    Order.objects.filter(pk=payment.order_id).update(language=language)
+    _callback(_kiosk_transaction(payment))
+    # when it expires unpaid after 24 hours
+    _placed_ago(payment, timedelta(hours=24, minutes=1))
+    assert orders_expire_unpaid() == 1
+    # then the cancellation e-mail says not to pay its reference now (Paymob cannot refund it), not a card refund
+    mail = OutboundEmail.objects.filter(to="mona@example.com").order_by("-pk").first()
+    assert words in mail.text and not_words not in mail.text
