@@ -302,6 +302,8 @@ class ScrapeApplyApi(OwnTransactionsApiView):
         rate = serializers.DecimalField(max_digits=18, decimal_places=8, required=False, allow_null=True, default=None)
         markup = serializers.DecimalField(max_digits=6, decimal_places=2, required=False, allow_null=True,
                                           default=None)
+        # the preview's runId: when another crawl ran since, nothing is applied (409)
+        run_id = serializers.IntegerField(required=False, allow_null=True, default=None)
 
     @extend_schema(request=InputSerializer, responses=inline_serializer("ScrapeApplied", {
         "created": serializers.IntegerField(), "updated": serializers.IntegerField(),

@@ -217,17 +217,34 @@ def _pricing_check(config, *, rate, markup):
         status=409, field="rate")
 
 
-def diff_apply(*, user=None, new=(), changed=(), gone=(), rate=None, markup=None):
+def _run_check(diff, *, run_id):
+    """Refuse (409) an apply whose preview was built from another crawl than the latest: a crawl since (staff's
+    in another tab, the schedule's, an operator's command) replaced the cached products, so the new products
+    ticked no longer exist under their ids (skipped, unsaid) and the changed ones were read at other producer
+    prices; a crawl since that failed or still runs proves no product gone any more. The panel shows the
+    preview again, from the latest crawl, instead."""
+    if run_id is None:  # an API client that sends no run is applied against the latest crawl, as before
+        return
+    if diff.run is not None and diff.run.pk == int(run_id):
+        return
+    raise services.ImporterError(
+        _("The producer's site was crawled again since this preview. Nothing was applied: the preview now shows "
+          "the latest crawl; check it and apply again."),
+        status=409, field="runId")
+
+
+def diff_apply(*, user=None, new=(), changed=(), gone=(), rate=None, markup=None, run_id=None):
     """Apply only the checked changes: `new` are cached product ids to create, `changed`
     and `gone` shop product ids to reprice or deactivate (never delete). `rate` and `markup`
-    are the preview's (diff_pricing): an apply prices exactly as the preview staff ticked from
-    showed, or applies nothing (_pricing_check)."""
+    are the preview's (diff_pricing), `run_id` the crawl it was built from (Diff.run): an apply
+    applies exactly the preview staff ticked from, or nothing (_pricing_check, _run_check)."""
     new, changed, gone = {int(i) for i in new}, {int(i) for i in changed}, {int(i) for i in gone}
     if not (new or changed or gone):
         raise services.ImporterError(_("Tick at least one change to apply."))
     config = services.importer_config()
     _pricing_check(config, rate=rate, markup=markup)
     diff = diff_build(config=config)
+    _run_check(diff, run_id=run_id)
     result = ApplyResult()
     to_create = [item for item in diff.new if item.pk in new]
     if to_create:

@@ -203,3 +203,42 @@ def test_an_apply_whose_markup_changed_since_its_preview_applies_nothing(recrawl
     assert answer.status_code == 409
     assert "(1 KES made 0.4 EGP at a 100% markup; now 0.4 EGP at 120%)" in answer.json()["error"]
     assert Product.objects.get(pk=detox).price_amount == before
+
+
+@pytest.mark.parametrize("since", ["a crawl finished", "a crawl cut short"])
+def test_an_apply_whose_preview_another_crawl_replaced_applies_nothing(recrawled, staff, crawl, owner, since):
+    # given staff read the preview, built from the last crawl
+    body = staff.get("/api/admin/scrape/preview").json()
+    detox = next(c["id"] for c in body["changed"] if c["title"] == "Detox Tea")
+    before = Product.objects.get(pk=detox).price_amount
+    ticked = {"changed": [detox], "new": [body["new"][0]["id"]], "runId": body["runId"], **body["pricing"]}
+    # when another crawl runs before they click Apply (it replaces the cached products; cut short, it proves no
+    # product gone either), and they apply what they ticked
+    if since == "a crawl cut short":
+        recrawled.routes["/shop/page/2/"] = Answer(500, "down")
+    crawl(user=owner, max_pages=100)
+    answer = staff.post("/api/admin/scrape/apply", ticked, format="json", HTTP_ACCEPT_LANGUAGE="ar")
+    # then nothing is applied, and they are told why, in their language
+    assert answer.status_code == 409, answer.content
+    assert answer.json()["error"] == ("زُحف موقع المنتِج من جديد منذ هذه المعاينة. لم يُطبَّق شيء: تعرض المعاينة "
+                                      "الآن آخر زحف؛ راجعها ثم طبّقها من جديد.")
+    assert Product.objects.get(pk=detox).price_amount == before
+    assert not Product.objects.filter(title="Moringa Green").exists()
+    # when they read the preview again and apply it
+    again = staff.get("/api/admin/scrape/preview").json()
+    assert again["runId"] != body["runId"]
+    moringa = [n["id"] for n in again["new"] if n["name"] == "Moringa Green"]
+    answer = staff.post("/api/admin/scrape/apply", {"changed": [detox], "new": moringa, "runId": again["runId"],
+                                                    **again["pricing"]}, format="json")
+    # then it is applied
+    assert answer.status_code == 200, answer.content
+    assert Product.objects.get(pk=detox).price_amount == Decimal("368")
+    assert Product.objects.filter(title="Moringa Green").exists()
+
+
+def test_an_apply_without_a_run_id_is_applied_against_the_latest_crawl_as_before(recrawled, staff):
+    body = staff.get("/api/admin/scrape/preview").json()
+    detox = next(c["id"] for c in body["changed"] if c["title"] == "Detox Tea")
+    answer = staff.post("/api/admin/scrape/apply", {"changed": [detox]}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert Product.objects.get(pk=detox).price_amount == Decimal("368")

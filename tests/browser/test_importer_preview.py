@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from catalog.models import Product
+from importer import services
 from importer.models import ImportedProduct
 from importer.tests.test_schedule import _producer_changes
 from shop.rates import rate_set_by_hand
@@ -199,3 +200,40 @@ def test_a_rate_refreshed_while_staff_read_the_preview_is_shown_before_anything_
     expect(detox).to_have_count(0)
     assert Product.objects.get(title="Detox Tea").price_amount == Decimal("460")
     assert not Product.objects.filter(title="Moringa Green").exists()
+
+
+@pytest.mark.parametrize(("viewport", "size", "language"), [(DESKTOP, "desktop", "en"), (PHONE, "phone", "ar")])
+def test_a_crawl_since_the_preview_is_shown_before_anything_is_applied(
+        new_page, live_server, recrawled, owner, screenshot, viewport, size, language):
+    # given staff read the preview, the new product and Detox Tea ticked, the sold-out one left out
+    page = new_page(viewport=viewport, locale="ar-EG" if language == "ar" else "en-US")
+    login(page, live_server, owner)
+    diff = _panel(page, "/ar/admindash/external-products" if language == "ar" else "/admindash/external-products")
+    diff.get_by_test_id("diff-changed").locator("li", has_text="Kericho Gold Loose Leaf 500g").get_by_role(
+        "checkbox").uncheck()
+    # when another crawl replaces the cached products (its new product gets a new id) before they click Apply
+    services.run_start(user=owner, max_pages=100)
+    previews = []
+    page.on("response", lambda answer: "/api/admin/scrape/preview" in answer.url and previews.append(answer))
+    diff.locator(".importer-diff__foot button").click()
+    # then nothing is applied: they are told why and shown the latest crawl, their ticks kept
+    notice = diff.get_by_test_id("diff-repriced")
+    expect(notice).to_contain_text("زُحف موقع المنتِج من جديد" if language == "ar" else "crawled again")
+    for _wait in range(50):  # the preview is read again twice: after the refusal, and as the panel's status moves
+        if len(previews) >= 2:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_load_state("networkidle")
+    assert Product.objects.get(title="Detox Tea").price_amount == Decimal("336")
+    assert not Product.objects.filter(title="Moringa Green").exists()
+    moringa = diff.get_by_test_id("diff-new").locator("li", has_text="Moringa Green").get_by_role("checkbox")
+    expect(moringa).to_be_checked()
+    expect(diff.get_by_test_id("diff-changed").locator("li", has_text="Kericho Gold Loose Leaf 500g").get_by_role(
+        "checkbox")).not_to_be_checked()
+    screenshot(page, f"importer-diff-recrawled-{language}-{size}")
+    # when they apply what they now see
+    diff.locator(".importer-diff__foot button").click()
+    # then it is applied
+    expect(diff.get_by_test_id("diff-changed").locator("li", has_text="Detox Tea")).to_have_count(0)
+    assert Product.objects.get(title="Detox Tea").price_amount == Decimal("368")
+    assert Product.objects.filter(title="Moringa Green").exists()

@@ -98,21 +98,30 @@ function Diff({ version, canRun, busy, lang, onApplied, onRepriced }) {
   const [pickedNew, setPickedNew] = useState(new Set());
   const [pickedChanged, setPickedChanged] = useState(new Set());
   const [pickedGone, setPickedGone] = useState(new Set());
-  // the preview read again at a new rate or markup: staff's ticks are kept (the same products, repriced)
+  // the preview read again at a new rate or markup, or from a newer crawl: staff's ticks are kept (the same
+  // products; a new one is matched by its producer page, as a crawl gives it a new id), over every reading
+  // until the next apply (a newer crawl reads it twice: once here, once as the panel's status changes)
   const [repriced, setRepriced] = useState(0);
   const [repricedWhy, setRepricedWhy] = useState("");
   const keepTicks = useRef(false);
+  const shown = useRef(null);
 
   useEffect(() => {
     let live = true;
     api("/api/admin/scrape/preview").then((next) => {
       if (!live) return;
+      const before = shown.current;
+      shown.current = next;
       setDiff(next);
       setFailed("");
       const ids = (items) => new Set(items.map((i) => i.id));
       const kept = (picked, items) => { const now = ids(items); return new Set([...picked].filter((id) => now.has(id))); };
+      const keptNew = (picked) => {
+        const pages = new Set((before?.new ?? []).filter((i) => picked.has(i.id)).map((i) => i.sourceUrl));
+        return new Set(next.new.filter((i) => pages.has(i.sourceUrl)).map((i) => i.id));
+      };
       if (keepTicks.current) {
-        setPickedNew((picked) => kept(picked, next.new));
+        setPickedNew((picked) => keptNew(picked));
         setPickedChanged((picked) => kept(picked, next.changed));
         setPickedGone((picked) => kept(picked, next.gone));
       } else {
@@ -120,7 +129,6 @@ function Diff({ version, canRun, busy, lang, onApplied, onRepriced }) {
         setPickedChanged(ids(next.changed));
         setPickedGone(new Set());
       }
-      keepTicks.current = false;
     }).catch((err) => live && setFailed(errorText(err, "diff.failed")));
     return () => { live = false; };
   }, [version, repriced]);
@@ -133,17 +141,20 @@ function Diff({ version, canRun, busy, lang, onApplied, onRepriced }) {
   async function apply() {
     setApplying(true);
     try {
-      // the rate and markup the preview was priced at: the server applies nothing when they changed since
+      // the rate and markup the preview was priced at, and the crawl it was built from: the server applies
+      // nothing when either changed since
       const result = await api("/api/admin/scrape/apply", {
         method: "POST",
-        body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone], ...diff.pricing },
+        body: { new: [...pickedNew], changed: [...pickedChanged], gone: [...pickedGone], ...diff.pricing,
+                runId: diff.runId },
       });
       // a ticked product left out (a price that makes 0 EGP) is named with why, in one toast
       setRepricedWhy("");
+      keepTicks.current = false;
       toast([tr("diff.applied", result), ...(result.errors ?? [])].join(" "), result.errors?.length ? "info" : "success");
       onApplied(result);
     } catch (err) {
-      if (err?.status === 409) { // repriced since: show the new prices, and why, before anything is applied
+      if (err?.status === 409) { // repriced or recrawled since: show the preview again, and why, before anything is applied
         setRepricedWhy(errorText(err, "importFailed"));
         keepTicks.current = true;
         setRepriced((n) => n + 1);
