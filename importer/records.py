@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalog.models import Product
-from importer.models import ExternalProduct, ImportedProduct, PriceRecord
+from importer.models import ExternalProduct, ImportedProduct, PriceReason, PriceRecord
 from importer.pricing import EGP_LIMIT, import_price
 
 # content fields staff may edit in the dashboard; a scheduled import never writes an edited one
@@ -100,6 +100,14 @@ def _same(a: Any, b: Any) -> bool:
     if a is None or b is None:
         return a is None and b is None
     return abs(a - b) < 1e-6 if isinstance(a, float) else a == b
+
+
+def price_approved(product: Product) -> PriceRecord | None:
+    """The prices staff last approved for an imported product: its newest history row an import wrote (its first
+    import, an applied preview, an operator's import command), never a scheduled one. A product whose history
+    has none (imported before the history was kept) has its first recorded prices; one with no history, None."""
+    rows = PriceRecord.objects.filter(product=product)
+    return rows.filter(reason=PriceReason.IMPORT).first() or rows.order_by("recorded_at", "pk").first()
 
 
 def price_history(*, product: Product) -> list[PriceRecord]:

@@ -31,7 +31,7 @@ from importer.categorize import describe
 from importer.models import ExternalProduct, ImportedProduct, ImporterRun, PriceReason, RunStatus
 from importer.normalize import FALLBACK_DESCRIPTION, GENERATED_NAME
 from importer.pricing import plain
-from importer.records import PRICE_FIELDS, import_state, price_record, prices_for
+from importer.records import PRICE_FIELDS, import_state, price_approved, price_record, prices_for
 from importer.selectors import run_error
 from shop.mail import isolate, mail_queue
 from shop.store_settings import store_settings_get
@@ -69,8 +69,11 @@ def prices_held(product, prices, state):
     """Why a scheduled import leaves a product's prices as they are: "edited" (staff set them), "refused"
     (the producer's price makes 0 EGP or more than a price holds: no apply would take it, so nobody is asked
     to approve it), "jump" (the new price is more than PRICE_JUMP_HELD away from the one on sale: a
-    producer's typo or a rate service's bad answer must not reprice the shop overnight), or "" to apply
-    them. The preview still offers "edited" and "jump" ones, never a refused one.
+    producer's typo or a rate service's bad answer must not reprice the shop overnight), "drift" (within a
+    quarter of the price on sale, but more than PRICE_JUMP_HELD away from the one staff last approved,
+    records.price_approved: unattended nights must not add up to what no single night may do, a tampered or
+    faulty producer site lowering a price by 24 % every night), or "" to apply them. The preview still offers
+    "edited", "jump" and "drift" ones, never a refused one; applied, a price becomes the approved one.
 
     Both prices are watched: the regular one, and the one customers pay (the sale price when there is one).
     A sale the producer's page announces far below the price on sale ("was 420, now 5") keeps the regular
@@ -79,10 +82,23 @@ def prices_held(product, prices, state):
         return "edited"
     if not prices.sellable:
         return "refused"
-    for old, new in ((product.price_amount, prices.price), (unit_price(product), prices.current)):
-        if old and abs(new - old) > old * PRICE_JUMP_HELD:
-            return "jump"
+    if _moves_far((product.price_amount, unit_price(product)), prices):
+        return "jump"
+    approved = price_approved(product)
+    if approved is not None and _moves_far(_approved_prices(approved), prices):
+        return "drift"
     return ""
+
+
+def _approved_prices(record):
+    """A history row's (regular, paid) EGP prices."""
+    return record.egp, record.sale_egp if record.sale_egp is not None else record.egp
+
+
+def _moves_far(before, prices):
+    """Whether the regular price or the one customers pay moves more than PRICE_JUMP_HELD from `before`'s."""
+    return any(old and abs(new - old) > old * PRICE_JUMP_HELD
+               for old, new in zip(before, (prices.price, prices.current), strict=True))
 
 
 def product_update_from_producer(*, product, item, config, reason, texts=False, keep_prices=False):
@@ -299,7 +315,8 @@ class ScheduleSummary:
     new: list = field(default_factory=list)
     gone: list = field(default_factory=list)
     kept_edits: int = 0
-    held: list = field(default_factory=list)  # (product, EGP on sale, EGP the producer's price makes)
+    # (product, EGP on sale, EGP the producer's price makes, EGP staff last approved when it drifted from that)
+    held: list = field(default_factory=list)
     kept_prices: int = 0
     # the producer's price makes 0 EGP or too much: kept, reported refused (never held for an approval no apply takes)
     refused: list = field(default_factory=list)  # (product, the producer's KES price)
@@ -333,8 +350,9 @@ def scheduled_update(*, run):
             continue
         if any(f in state.staff_edited for f in PRODUCER_TEXT):
             summary.kept_edits += 1
-        if held == "jump":
-            summary.held.append((product, old, prices.sale if prices.sale is not None else prices.price))
+        if held in ("jump", "drift"):  # a drift is told with the price staff approved, which it drifted from
+            approved = _approved_prices(price_approved(product))[1] if held == "drift" else None
+            summary.held.append((product, old, prices.current, approved))
         elif held == "refused":
             summary.refused.append((product, prices.kes))
         elif held:

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from backoffice.products import product_save
 from catalog.models import Product
-from importer import services, tasks
+from importer import services, sync, tasks
 from importer.models import ImporterRun, PriceRecord
 from importer.tests.fake_site import Answer, card, listing, woo_price
 from shop.models import OutboundEmail
@@ -299,3 +299,53 @@ def test_a_sale_price_far_below_the_one_on_sale_is_held_for_approval_not_applied
     [mail] = OutboundEmail.objects.filter(to=owner.email, subject__contains="scheduled import")
     assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
     assert f"\u2068Detox Tea\u2069: {format_egp(336, 'en')} → {format_egp(4, 'en')}" in mail.text
+
+
+def _detox_costs(site, kes):
+    site.routes["/product-category/health-wellness/"] = Answer(200, listing([
+        card("Hangover Tea", "/product/hangover-tea/", category="health-wellness", price_html=woo_price("350.00")),
+        card("Detox Tea", "/product/detox-tea/", category="health-wellness", price_html=woo_price(kes)),
+    ]))
+
+
+def _night(owner):
+    """A day later, beat ticks: the scheduled import's summary to the Owner."""
+    ImporterRun.objects.update(created_at=timezone.now() - timedelta(hours=25))
+    assert tasks.auto_import_tick() == "started"
+    return OutboundEmail.objects.filter(to=owner.email).order_by("pk").last()
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_nights_that_each_move_a_price_less_than_a_quarter_are_held_once_they_add_up_to_more(imported, owner,
+                                                                                             language):
+    """The quarter's guard compared each night with the price on sale, so a tampered or faulty producer site
+    could lower a price by 24 % every night, unattended: 336 EGP, 255, 194, 147… It is also measured from the
+    price staff last approved (the first import, an applied preview), which an apply moves on."""
+    owner.language = language
+    owner.save(update_fields=["language"])
+    detox = Product.objects.get(title="Detox Tea")  # imported at 420 KES: 336 EGP
+    # when the producer's price falls by less than a quarter on a night
+    _detox_costs(imported, "340.00")
+    _night(owner)
+    # then it is applied
+    detox.refresh_from_db()
+    assert detox.price_amount == Decimal("272")
+    # when it falls by less than a quarter again, a third below the price staff approved
+    _detox_costs(imported, "280.00")
+    mail = _night(owner)
+    # then it is held, and the Owner is told from which approved price it drifted
+    detox.refresh_from_db()
+    assert detox.price_amount == Decimal("272")
+    if language == "en":
+        assert "Price changes held for you to check (more than a quarter up or down): 1" in mail.text
+        assert (f"\u2068Detox Tea\u2069: {format_egp(272, 'en')} → {format_egp(224, 'en')} "
+                f"({format_egp(336, 'en')} when staff last approved it)") in mail.text
+    else:
+        assert f"({format_egp(336, 'ar')} عند آخر اعتماد له من الموظفين)" in mail.text
+    # when staff apply it from the preview, and the next night moves it by less than a quarter again
+    assert [p.pk for p in sync.diff_apply(user=owner, changed=[detox.pk]).updated] == [detox.pk]
+    _detox_costs(imported, "230.00")
+    _night(owner)
+    # then it is applied: measured from the price staff approved
+    detox.refresh_from_db()
+    assert detox.price_amount == Decimal("184")
