@@ -179,15 +179,21 @@ def run_open(*, user: User | None = None, base_url: str | None = None, max_pages
     base_url_check(base_url)
     with transaction.atomic():
         _runs_lock()
-        runs_end_dead()
-        if run_active():
-            raise ImporterError(_("A crawl is already running."), status=409)
+        run_none_active()
         run = ImporterRun.objects.create(base_url=base_url, max_pages=max_pages, started_by=user,
                                          accept_fewer=bool(accept_fewer), by_command=by_command)
         if user is not None:  # staff's crawl; the scheduled one starts without a user
             audit_record(actor=user, action="importer.crawl_start", target=run,
                          details=f"{base_url} ({max_pages}{', fewer products accepted' if accept_fewer else ''})")
     return run
+
+
+def run_none_active() -> None:
+    """Refuse (409) while a crawl runs, a dead one ended first: one crawl of the producer's site at a time.
+    run_open asks it under _runs_lock; an operator's dry run asks it alone (it opens no run: see its command)."""
+    runs_end_dead()
+    if run_active():
+        raise ImporterError(_("A crawl is already running."), status=409)
 
 
 def _runs_lock() -> None:

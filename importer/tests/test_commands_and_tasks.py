@@ -146,10 +146,13 @@ def test_import_products_exits_non_zero_when_the_site_shows_no_products(shop_set
     assert Product.objects.count() == 0 and ExternalProduct.objects.count() == 0
 
 
-def test_import_products_refuses_to_run_beside_a_running_crawl(shop_setup, owner):
-    ImporterRun.objects.create(base_url=shop_setup.url, status=RunStatus.RUNNING, started_at=timezone.now())
+@pytest.mark.parametrize("dry_run", [(), ("--dry-run",)], ids=["import", "dry run"])
+def test_import_products_refuses_to_run_beside_a_running_crawl(shop_setup, owner, dry_run):
+    running = ImporterRun.objects.create(base_url=shop_setup.url, status=RunStatus.RUNNING, started_at=timezone.now())
     with pytest.raises(CommandError, match="A crawl is already running."):
-        call_command("import_products")
+        call_command("import_products", *dry_run)
+    # and nothing was asked of the producer's site
+    assert list(ImporterRun.objects.all()) == [running] and not shop_setup.requests
 
 
 def test_a_failed_import_products_is_not_a_failed_scheduled_update_for_the_owners(shop_setup, owner):

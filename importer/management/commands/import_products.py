@@ -53,11 +53,15 @@ class Command(BaseCommand):
             f"Imported: {len(outcome.created)} created, {len(outcome.updated)} updated, {len(outcome.errors)} failed."))
 
     def _dry_run(self, *, base_url, max_pages, accept_fewer):
-        """Crawl and judge as a real run would, writing nothing (no run, no cached product)."""
+        """Crawl and judge as a real run would, writing nothing (no run, no cached product). Refused beside a
+        running crawl, as a real one is (two crawls at once would double the load on the producer's site); it
+        opens no run itself, so a crawl started while it runs is not refused: a run of its own would be the
+        latest, refusing the apply of staff's open preview and calling no product gone until the next crawl."""
         run = ImporterRun(base_url=(base_url or services.importer_config()["base_url"]).strip(), max_pages=max_pages,
                           accept_fewer=accept_fewer, by_command=True)
         try:
             services.base_url_check(run.base_url)
+            services.run_none_active()
         except services.ImporterError as exc:
             raise self._refused(exc) from exc
         rates_refresh("KES", "EGP")
