@@ -7,7 +7,8 @@ export function StatCard({ label, value, hint, tone = "neutral" }) {
   return (
     <div className={`admin-stat admin-stat--${tone}`}>
       <p className="admin-stat__label">{label}</p>
-      <p className="admin-stat__value">{value}</p>
+      {/* its length sizes it (admin.css): a six-figure amount fits a phone's card */}
+      <p className="admin-stat__value" style={{ "--chars": String(value ?? "").length }}>{value}</p>
       {hint && <p className="admin-stat__hint">{hint}</p>}
     </div>
   );
