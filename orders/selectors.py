@@ -115,8 +115,9 @@ def _placed_by(*, session_key: str = "", client_ip: str | None = None,
     return who
 
 
-def _reported_pending() -> Exists:
-    """Whether an order's payment was reported pending (a kiosk reference): order_pending_report in SQL."""
+def reported_pending() -> Exists:
+    """Whether an order's payment was reported pending (a kiosk reference): order_pending_report in SQL, to
+    annotate a list of orders (with pending and awaiting, order_awaits_kiosk_cash for each of them)."""
     return Exists(PaymentEvent.objects.filter(payment__order=OuterRef("pk"), payment__status=PaymentStatus.AWAITING,
                                               kind__endswith="-pending"))
 
@@ -126,7 +127,7 @@ def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
     """Orders placed and still waiting for their payment by this session, address or customer: card attempts,
     each held 30 minutes. Not those awaiting cash at a kiosk (kiosk_orders_held_count), held a day."""
     who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
-    return Order.objects.filter(who, ~_reported_pending(), status=OrderStatus.PENDING,
+    return Order.objects.filter(who, ~reported_pending(), status=OrderStatus.PENDING,
                                 payment_status=PaymentStatus.AWAITING).count()
 
 
@@ -135,7 +136,7 @@ def kiosk_orders_held_count(*, session_key: str = "", client_ip: str | None = No
     """Orders placed by this session, address or customer that await cash at an Aman or Masary outlet
     (order_awaits_kiosk_cash), each held PAYMOB_PENDING_HOURS."""
     who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
-    return Order.objects.filter(who, _reported_pending(), status=OrderStatus.PENDING,
+    return Order.objects.filter(who, reported_pending(), status=OrderStatus.PENDING,
                                 payment_status=PaymentStatus.AWAITING).count()
 
 

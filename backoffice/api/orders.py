@@ -22,8 +22,9 @@ from backoffice.exports import orders_csv
 from backoffice.orders import order_attention_mark_checked, order_status_change, order_status_change_bulk
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_to_check
 from orders.documents import Kind, invoice_url
-from orders.models import Order, OrderItem, OrderStatus, Payment
+from orders.models import Order, OrderItem, OrderStatus, Payment, PaymentStatus
 from orders.places import country_name, governorate_name
+from orders.selectors import order_kiosk_reference, reported_pending
 from shop.errors import ShopError
 from shop.store_time import store_localdate
 
@@ -38,6 +39,7 @@ def order_list_queryset():
     return Order.objects.annotate(
         item_count=Coalesce(Subquery(items.values("n")), 0),
         latest_payment_id=Subquery(latest_payment.values("payment_id")[:1]),
+        payment_reported_pending=reported_pending(),
     ).order_by("-created_at", "-pk")
 
 
@@ -65,9 +67,16 @@ class OrderRowSerializer(serializers.Serializer):
     attention_reason = serializers.CharField()
     # the open reasons staff settle with "Mark as checked" (a check in the provider's dashboard)
     attention_to_check = serializers.SerializerMethodField()
+    # awaiting the cash its customer pays at an Aman or Masary outlet, hours later (orders.selectors
+    # .order_awaits_kiosk_cash, from order_list_queryset's annotation): not to be shipped before
+    awaits_kiosk_cash = serializers.SerializerMethodField()
 
     def get_attention_to_check(self, order) -> list[str]:
         return order_attention_to_check(order)
+
+    def get_awaits_kiosk_cash(self, order) -> bool:
+        return bool(order.payment_reported_pending) and (order.status, order.payment_status) == (
+            OrderStatus.PENDING, PaymentStatus.AWAITING)
 
 
 def _search(orders, text):
@@ -181,6 +190,11 @@ class OrderDetailSerializer(OrderRowSerializer):
     payments = PaymentSerializer(many=True)
     history = StatusChangeSerializer(source="status_changes", many=True)
     documents = serializers.SerializerMethodField()
+    # the number its customer pays with at the kiosk, while the order awaits that cash ("" otherwise)
+    kiosk_reference = serializers.SerializerMethodField()
+
+    def get_kiosk_reference(self, order) -> str:
+        return order_kiosk_reference(order)
 
     def get_documents(self, order) -> dict:
         """The invoice (in the order's language), the packing slip and the print view, in the dashboard's language."""

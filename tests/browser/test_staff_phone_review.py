@@ -1,8 +1,10 @@
 """The staff dashboard on a shop owner's phone (360 px), in English and Arabic: what staff measured and saw."""
 
 import pytest
+from playwright.sync_api import expect
 
 from backoffice.sections import SECTIONS
+from orders.models import PaymentEvent
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.staff_pages import open_island, signed_in
 from tests.browser.test_touch_and_focus import FOCUSABLE, MIN_TARGET, SMALL_TARGETS_JS
@@ -65,3 +67,47 @@ def test_every_dashboard_control_is_at_least_44_px_on_a_phone(new_page, live_ser
         if section.slug in ("orders", "inventory", "settings"):
             screenshot(page, f"staff-phone-targets-{section.slug}-{lang}")
     assert not small, f"{len(small)} controls under 44 px at 360 ({lang}):\n" + "\n".join(small)
+
+
+def _kiosk_order():
+    """A card order whose payment Paymob reported pending: the customer pays cash at a kiosk with 61203455."""
+    order = make_order(price="640.00", payment_status="awaiting", status="pending")
+    PaymentEvent.objects.create(payment=order.payments.get(), kind="callback-pending", transaction_id="880001",
+                                success=False, payload={"pending": True, "data": {"bill_reference": 61203455}})
+    return order
+
+
+@pytest.mark.parametrize("locale, prefix, lang, kiosk, reference, warning", [
+    ("en-US", "", "en", "Awaiting cash at a kiosk", "Kiosk payment reference: \u206661203455\u2069", "Not paid yet:"),
+    ("ar-EG", "/ar", "ar", "بانتظار الدفع نقدًا في منفذ", "الرقم المرجعي للدفع في المنفذ: \u206661203455\u2069",
+     "لم يُدفع بعد:"),
+])
+@pytest.mark.parametrize("viewport, tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_an_order_awaiting_kiosk_cash_says_so_and_shipping_an_unpaid_order_warns_first(
+        new_page, live_server, manager, screenshot, locale, prefix, lang, kiosk, reference, warning, viewport, tag):
+    # given an order awaiting cash at a kiosk, a card order whose payment never came, and a COD order
+    held = _kiosk_order()
+    unpaid = make_order(price="300.00", payment_status="awaiting", status="pending")
+    cod = make_order(price="450.00", payment_status="cod", status="processing")
+    page = signed_in(new_page, live_server, manager, viewport=viewport, locale=locale)
+    open_island(page, f"{prefix}/admindash/orders", "admin-orders")
+    # then the list tells the kiosk order from the card order that is simply unpaid
+    expect(page.locator(f"tr[data-row-id='{held.pk}'] [data-payment]")).to_have_text(kiosk)
+    expect(page.locator(f"tr[data-row-id='{unpaid.pk}'] [data-payment]")).not_to_have_text(kiosk)
+    # and its detail gives the reference the customer pays with
+    page.locator(f"tr[data-row-id='{held.pk}']").get_by_role("button", name=held.number).click()
+    expect(page.locator("[data-kiosk]")).to_contain_text(reference)
+    screenshot(page, f"staff-kiosk-order-detail-{tag}-{lang}")
+    page.keyboard.press("Escape")
+    # when staff move the unpaid card order on
+    page.locator(f"tr[data-row-id='{unpaid.pk}'] select").select_option("shipped")
+    # then the confirmation says first that no money came for it
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator("[data-unpaid-warning]")).to_contain_text(warning)
+    expect(dialog.locator("[data-unpaid-warning]")).to_contain_text(unpaid.number)
+    screenshot(page, f"staff-unpaid-ship-warning-{tag}-{lang}")
+    dialog.get_by_role("button", name="Cancel" if lang == "en" else "إلغاء").click()
+    # and a cash-on-delivery order (paid at the door) is shipped without that warning
+    page.locator(f"tr[data-row-id='{cod.pk}'] select").select_option("shipped")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    expect(page.locator("[data-unpaid-warning]")).to_have_count(0)

@@ -40,6 +40,17 @@ const STATUS_TONE = { pending: "warning", processing: "info", shipped: "info", d
 
 const money = (amount) => formatEgp(amount, currentLanguage());
 
+// an order awaiting cash at an Aman or Masary outlet says so, not just "Awaiting payment"
+const paymentText = (order) => (order.awaitsKioskCash ? st("kioskBadge") : st(`payment.${order.paymentStatus}`));
+
+// moving these on ships (or gets ready to ship) tea no money has arrived for: card payments awaited or
+// declined (cash on delivery is paid at the door, so it is not among them)
+const UNPAID = ["awaiting", "failed"];
+const unpaidOnTheWay = (orders, status) =>
+  ["processing", "shipped", "delivered"].includes(status) ? orders.filter((o) => UNPAID.includes(o.paymentStatus)) : [];
+// order numbers kept left-to-right (isolated) in an Arabic sentence, joined with the reader's comma
+const numbersText = (orders) => orders.map((o) => `\u2066${o.number}\u2069`).join(currentLanguage() === "ar" ? "، " : ", ");
+
 // every reason an order is flagged for that is still open, oldest first, each in the reader's language
 const attentionTexts = (order) => order.attentionReasons.map((reason) => st(`attention.${reason}`, { defaultValue: st("attentionBadge") }));
 
@@ -146,9 +157,15 @@ function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
                 ))}
               {order.isTest && <p className="alert alert--info">{st("testHint")}</p>}
               <p>
-                <Badge kind={PAYMENT_TONE[order.paymentStatus]}>{st(`payment.${order.paymentStatus}`)}</Badge>{" "}
+                <Badge kind={PAYMENT_TONE[order.paymentStatus]} data-payment>{paymentText(order)}</Badge>{" "}
                 {st(`method.${order.paymentMethod}`)}
               </p>
+              {order.awaitsKioskCash && (
+                <p className="alert alert--info" data-kiosk>
+                  {st("kioskHint")}
+                  {order.kioskReference && <><br />{st("kioskReference", { reference: `\u2066${order.kioskReference}\u2069` })}</>}
+                </p>
+              )}
               <ul className="admin-list">
                 {order.payments.map((p) => (
                   <li key={p.paymentId}>
@@ -255,6 +272,7 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
   const { orders, status } = change;
   const one = orders.length === 1 && !change.bulk;
   const statusText = st(`status.${status}`);
+  const unpaid = unpaidOnTheWay(orders, status);
   return (
     <Dialog
       open
@@ -264,6 +282,7 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
     >
       <form id="status-change-form" noValidate onSubmit={(e) => { e.preventDefault(); onConfirm({ note: note.trim(), trackingNumber: tracking.trim(), courier: courier.trim(), customerNote: customerNote.trim() }); }}>
         {status === "cancelled" && <p className="alert alert--error" role="alert">{st("cancelWarning", { count: orders.length })}</p>}
+        {unpaid.length > 0 && <p className="alert alert--error" role="alert" data-unpaid-warning>{st("unpaidWarning", { numbers: numbersText(unpaid) })}</p>}
         {!one && <p className="admin-muted">{orders.map((o) => o.number).join(", ")}</p>}
         {one && status === "shipped" && (
           <Field label={st("trackingNumber")} hint={st("trackingHint")}>
@@ -381,7 +400,7 @@ export default function AdminOrders({ permissions, urls = {}, printMost = Infini
     {
       key: "payment",
       label: st("paymentLabel"),
-      render: (o) => <Badge kind={PAYMENT_TONE[o.paymentStatus]}>{st(`payment.${o.paymentStatus}`)}</Badge>,
+      render: (o) => <Badge kind={PAYMENT_TONE[o.paymentStatus]} data-payment>{paymentText(o)}</Badge>,
     },
     {
       key: "status",
