@@ -24,7 +24,7 @@ from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment, PaymentStatus
 from orders.places import country_name, governorate_name
-from orders.selectors import order_kiosk_reference, reported_pending
+from orders.selectors import order_kiosk_reference, reported_pending, status_note_text
 from shop.errors import ShopError
 from shop.store_time import store_localdate
 
@@ -159,7 +159,8 @@ class PaymentSerializer(serializers.Serializer):
 class StatusChangeSerializer(serializers.Serializer):
     from_status = serializers.CharField()
     to_status = serializers.CharField()
-    note = serializers.CharField()
+    # the shop's own notes ("Order placed", "Payment declined (…)") in the dashboard's language
+    note = serializers.SerializerMethodField()
     tracking_number = serializers.CharField()
     courier = serializers.CharField()
     customer_note = serializers.CharField()
@@ -168,6 +169,9 @@ class StatusChangeSerializer(serializers.Serializer):
 
     def get_actor(self, change) -> str:
         return change.actor.username if change.actor else ""
+
+    def get_note(self, change) -> str:
+        return status_note_text(change.note, by_staff=change.actor_id is not None)
 
 
 class OrderDetailSerializer(OrderRowSerializer):

@@ -77,14 +77,16 @@ def _kiosk_order():
     return order
 
 
-@pytest.mark.parametrize("locale, prefix, lang, kiosk, reference, warning", [
-    ("en-US", "", "en", "Awaiting cash at a kiosk", "Kiosk payment reference: \u206661203455\u2069", "Not paid yet:"),
+@pytest.mark.parametrize("locale, prefix, lang, kiosk, reference, warning, placed", [
+    ("en-US", "", "en", "Awaiting cash at a kiosk", "Kiosk payment reference: \u206661203455\u2069", "Not paid yet:",
+     "Order placed"),
     ("ar-EG", "/ar", "ar", "بانتظار الدفع نقدًا في منفذ", "الرقم المرجعي للدفع في المنفذ: \u206661203455\u2069",
-     "لم يُدفع بعد:"),
+     "لم يُدفع بعد:", "تم تقديم الطلب"),
 ])
 @pytest.mark.parametrize("viewport, tag", [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_an_order_awaiting_kiosk_cash_says_so_and_shipping_an_unpaid_order_warns_first(
-        new_page, live_server, manager, screenshot, locale, prefix, lang, kiosk, reference, warning, viewport, tag):
+        new_page, live_server, manager, screenshot, locale, prefix, lang, kiosk, reference, warning, placed, viewport,
+        tag):
     # given an order awaiting cash at a kiosk, a card order whose payment never came, and a COD order
     held = _kiosk_order()
     unpaid = make_order(price="300.00", payment_status="awaiting", status="pending")
@@ -97,6 +99,8 @@ def test_an_order_awaiting_kiosk_cash_says_so_and_shipping_an_unpaid_order_warns
     # and its detail gives the reference the customer pays with
     page.locator(f"tr[data-row-id='{held.pk}']").get_by_role("button", name=held.number).click()
     expect(page.locator("[data-kiosk]")).to_contain_text(reference)
+    # and its history, in the dashboard's language
+    expect(page.locator(".admin-b-history")).to_contain_text(placed)
     screenshot(page, f"staff-kiosk-order-detail-{tag}-{lang}")
     page.keyboard.press("Escape")
     # when staff move the unpaid card order on
