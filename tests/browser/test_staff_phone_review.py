@@ -115,3 +115,30 @@ def test_an_order_awaiting_kiosk_cash_says_so_and_shipping_an_unpaid_order_warns
     page.locator(f"tr[data-row-id='{cod.pk}'] select").select_option("shipped")
     expect(page.get_by_role("dialog")).to_be_visible()
     expect(page.locator("[data-unpaid-warning]")).to_have_count(0)
+
+
+FOCUS_IN_DIALOG_JS = "() => Boolean(document.activeElement?.closest('[role=dialog]'))"
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_tab_stays_inside_an_open_dialog(new_page, live_server, manager, locale, prefix):
+    """A keyboard user confirming a status change must not tab into the page hidden behind the dialog
+    (the table, the sidebar): Tab and Shift+Tab go round the dialog's own controls."""
+    # given the confirmation of a status change is open
+    order = make_order(price="450.00", payment_status="cod", status="processing")
+    page = signed_in(new_page, live_server, manager, locale=locale)
+    open_island(page, f"{prefix}/admindash/orders", "admin-orders")
+    page.locator(f"tr[data-row-id='{order.pk}'] select").select_option("shipped")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.wait_for_function(FOCUS_IN_DIALOG_JS)
+    # when staff tab on, past the last control, and back past the first
+    escaped = []
+    for key in ["Tab"] * 12 + ["Shift+Tab"] * 12:
+        page.keyboard.press(key)
+        if not page.evaluate(FOCUS_IN_DIALOG_JS):
+            escaped.append(f"{key} → {page.evaluate('() => document.activeElement.outerHTML.slice(0, 80)')}")
+    # then focus never left it
+    assert escaped == []
+    # and the dialog still closes with Escape, giving focus back to the page
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)

@@ -1,6 +1,24 @@
-// A modal dialog (Escape and the backdrop close it; focus moves in and back) and a confirm.
+// A modal dialog (Escape and the backdrop close it; focus moves in, stays in, and goes back) and a confirm.
 import { useEffect, useRef } from "react";
 import { at } from "./strings.js";
+
+const TABBABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), "
+  + "textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+// Tab and Shift+Tab go round the topmost open dialog's own controls, never into the page behind it
+function keepTabInside(e, panel) {
+  const panels = document.querySelectorAll(".admin-dialog__panel");
+  if (e.key !== "Tab" || !panel || panels[panels.length - 1] !== panel) return;
+  const items = [...panel.querySelectorAll(TABBABLE)].filter((el) => el.getClientRects().length > 0);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const here = document.activeElement;
+  if (!panel.contains(here) || (e.shiftKey && (here === first || here === panel)) || (!e.shiftKey && here === last)) {
+    e.preventDefault();
+    (e.shiftKey ? last : first).focus();
+  }
+}
 
 export function Dialog({ open, title, onClose, children, footer, wide = false }) {
   const panel = useRef(null);
@@ -9,7 +27,10 @@ export function Dialog({ open, title, onClose, children, footer, wide = false })
     const previous = document.activeElement;
     const first = panel.current?.querySelector("input, select, textarea, button:not(.admin-dialog__close)");
     (first || panel.current)?.focus();
-    const onKey = (e) => e.key === "Escape" && onClose?.();
+    const onKey = (e) => {
+      if (e.key === "Escape") onClose?.();
+      keepTabInside(e, panel.current);
+    };
     document.addEventListener("keydown", onKey);
     document.body.classList.add("no-scroll");
     return () => {
