@@ -142,3 +142,19 @@ def test_tab_stays_inside_an_open_dialog(new_page, live_server, manager, locale,
     # and the dialog still closes with Escape, giving focus back to the page
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+@pytest.mark.parametrize("locale, prefix", [("en-US", ""), ("ar-EG", "/ar")])
+def test_the_tall_phone_header_scrolls_away_with_the_page(new_page, live_server, manager, locale, prefix):
+    """On a phone the header holds four rows (about 200 px); pinned to the top it would cover over a quarter
+    of the screen over every list staff scroll through."""
+    # given a list longer than the screen
+    for _ in range(6):
+        make_order(price="450.00", payment_status="cod", status="processing")
+    page = signed_in(new_page, live_server, manager, viewport=PHONE, locale=locale)
+    open_island(page, f"{prefix}/admindash/orders", "admin-orders")
+    # when staff scroll down
+    page.evaluate("() => window.scrollTo(0, 800)")
+    page.wait_for_function("() => window.scrollY > 700")
+    # then the header has gone up with the page
+    assert page.evaluate("() => document.querySelector('.admin-header').getBoundingClientRect().bottom") <= 0
