@@ -158,3 +158,47 @@ def test_the_tall_phone_header_scrolls_away_with_the_page(new_page, live_server,
     page.wait_for_function("() => window.scrollY > 700")
     # then the header has gone up with the page
     assert page.evaluate("() => document.querySelector('.admin-header').getBoundingClientRect().bottom") <= 0
+
+
+@pytest.mark.parametrize("locale, prefix, refused", [
+    ("en-US", "", "Stock can be at most 1000000"),
+    ("ar-EG", "/ar", "لا يمكن أن يزيد المخزون على 1000000"),
+])
+def test_a_refused_stock_count_says_why_in_the_staff_members_language(new_page, live_server, manager, locale, prefix,
+                                                                      refused):
+    # given
+    tea = make_product(title="Kericho Gold", stock=10)
+    page = signed_in(new_page, live_server, manager, viewport=PHONE, locale=locale)
+    open_island(page, f"{prefix}/admindash/inventory", "admin-inventory")
+    # when a count with a slip of the finger (one zero too many, past the ceiling) is saved
+    page.locator(f"tr[data-row-id='{tea.pk}'] button:not([data-stock-minus]):not([data-stock-plus])").click()
+    dialog = page.get_by_role("dialog")
+    dialog.locator("input").fill("2000000")
+    dialog.locator(".admin-dialog__foot button").last.click()
+    # then the server's reason is shown, not a bare "failed", and the stock is unchanged
+    expect(page.locator("#toasts")).to_contain_text(refused)
+    expect(page.locator(f"tr[data-row-id='{tea.pk}'] [data-stock]")).to_have_text("10")
+
+
+@pytest.mark.parametrize("locale, prefix, off, on", [
+    ("en-US", "", "alice@example.com is switched off: it can no longer sign in", "alice@example.com can sign in again"),
+    ("ar-EG", "/ar", "تم إيقاف الحساب \u2068alice@example.com\u2069: لم يعد بإمكانه تسجيل الدخول",
+     "يمكن للحساب \u2068alice@example.com\u2069 تسجيل الدخول مجددًا"),
+])
+def test_switching_a_customer_account_off_and_on_says_it_was_done(new_page, live_server, manager, alice, screenshot,
+                                                                  locale, prefix, off, on):
+    # given
+    page = signed_in(new_page, live_server, manager, viewport=PHONE, locale=locale)
+    open_island(page, f"{prefix}/admindash/users", "admin-users")
+    switch = page.locator("tr", has_text="alice@example.com").locator(".admin-toggle")
+    # when
+    switch.click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text(off)
+    alice.refresh_from_db()
+    assert not alice.is_active
+    screenshot(page, f"staff-customer-switched-off-{prefix.strip('/') or 'en'}")
+    # when
+    switch.click()
+    # then
+    expect(page.locator("#toasts")).to_contain_text(on)

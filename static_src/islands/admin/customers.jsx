@@ -76,8 +76,9 @@ export default function Customers({ permissions, language }) {
     try {
       await api(`/api/admin/users/${customer.userId}`, { method: "PUT", body: { isActive } });
       table.setData((prev) => ({ ...prev, results: prev.results.map((r) => (r.email === customer.email ? { ...r, isActive } : r)) }));
-    } catch {
-      toast(st("statusFailed"), "error");
+      toast(st(isActive ? "switchedOn" : "switchedOff", { email: customer.email }), "success");
+    } catch (err) {
+      toast(userMessage(err, st("statusFailed")), "error");
     }
   };
 

@@ -1,6 +1,6 @@
 // Inventory: summary cards, low-stock list, search, and minus / plus / set per product.
 import { useMemo, useState } from "react";
-import { Badge, DataTable, Dialog, DialogFooter, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { Badge, DataTable, Dialog, DialogFooter, Section, StatCard, api, at, can, sectionStrings, toast, useAdminData, userMessage } from "./components/index.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import en from "../../i18n/en/admin-inventory.json";
 import ar from "../../i18n/ar/admin-inventory.json";
@@ -63,16 +63,24 @@ export default function Inventory({ permissions, categories = [], language }) {
 
   const change = async (product, action, stock) => {
     setBusyId(product.id);
+    let updated;
     try {
-      const updated = await api(`/api/admin/inventory/${product.id}`, { method: "PUT", body: { action, stock } });
-      if (!placed) place(shown);
-      setData((d) => ({ ...d, products: d.products.map((p) => (p.id === updated.id ? updated : p)) }));
-      toast(st("stockUpdated", { title: nameOf(updated), stock: updated.stock }), "success");
-      // the summary cards and low-stock list come from the server; the rows stay put
-      const fresh = await api("/api/admin/inventory");
-      setData(fresh);
-    } catch {
-      toast(st("updateFailed"), "error");
+      updated = await api(`/api/admin/inventory/${product.id}`, { method: "PUT", body: { action, stock } });
+    } catch (err) {
+      // the server's reason ("Stock can be at most 1000000"), in the staff member's language
+      toast(userMessage(err, st("updateFailed")), "error");
+      setBusyId(null);
+      return;
+    }
+    if (!placed) place(shown);
+    setData((d) => ({ ...d, products: d.products.map((p) => (p.id === updated.id ? updated : p)) }));
+    toast(st("stockUpdated", { title: nameOf(updated), stock: updated.stock }), "success");
+    try {
+      // the summary cards and low-stock list come from the server; the rows stay put. A failed refresh
+      // is not a failed update: the row already shows the new count
+      setData(await api("/api/admin/inventory"));
+    } catch (err) {
+      console.error(err);
     } finally {
       setBusyId(null);
     }

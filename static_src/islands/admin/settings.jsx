@@ -1,6 +1,6 @@
 // Settings: every store setting. Maintenance mode and search-discovery toggles save at once.
 import { useEffect, useState } from "react";
-import { ConfirmDialog, Field, Section, Toggle, api, at, can, sectionStrings, toast, useAdminData } from "./components/index.js";
+import { ConfirmDialog, Field, Section, Toggle, api, at, can, sectionStrings, toast, useAdminData, userMessage } from "./components/index.js";
 import en from "../../i18n/en/admin-settings.json";
 import ar from "../../i18n/ar/admin-settings.json";
 
@@ -96,9 +96,9 @@ export default function Settings({ permissions }) {
       const saved = await api("/api/admin/settings", { method: "PUT", body: { [key]: value } });
       setData(saved);
       toast(st(value ? `${key}On` : `${key}Off`), "success");
-    } catch {
+    } catch (err) {
       setForm((f) => ({ ...f, [key]: before }));
-      toast(st("saveFailed"), "error");
+      toast(userMessage(err, st("saveFailed")), "error");
     }
   };
 
