@@ -153,9 +153,9 @@ def test_the_tall_phone_header_scrolls_away_with_the_page(new_page, live_server,
         make_order(price="450.00", payment_status="cod", status="processing")
     page = signed_in(new_page, live_server, manager, viewport=PHONE, locale=locale)
     open_island(page, f"{prefix}/admindash/orders", "admin-orders")
+    page.locator("tr[data-row-id]").nth(5).wait_for()
     # when staff scroll down
-    page.evaluate("() => window.scrollTo(0, 800)")
-    page.wait_for_function("() => window.scrollY > 700")
+    page.wait_for_function("() => { window.scrollTo(0, 800); return window.scrollY > 700; }")
     # then the header has gone up with the page
     assert page.evaluate("() => document.querySelector('.admin-header').getBoundingClientRect().bottom") <= 0
 
