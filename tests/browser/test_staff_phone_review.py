@@ -173,6 +173,7 @@ def test_a_refused_stock_count_says_why_in_the_staff_members_language(new_page, 
     # when a count with a slip of the finger (one zero too many, past the ceiling) is saved
     page.locator(f"tr[data-row-id='{tea.pk}'] button:not([data-stock-minus]):not([data-stock-plus])").click()
     dialog = page.get_by_role("dialog")
+    expect(dialog.locator("input")).to_have_attribute("dir", "ltr")  # a count reads left to right, as other numbers
     dialog.locator("input").fill("2000000")
     dialog.locator(".admin-dialog__foot button").last.click()
     # then the server's reason is shown, not a bare "failed", and the stock is unchanged

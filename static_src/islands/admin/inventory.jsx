@@ -32,7 +32,7 @@ function SetStockDialog({ product, onClose, onSet }) {
       <form id="set-stock-form" onSubmit={submit} noValidate>
         <div className={`field${error ? " field--error" : ""}`}>
           <label htmlFor="set-stock-value">{st("newStock")}</label>
-          <input id="set-stock-value" className="input" inputMode="numeric" pattern="[0-9]*" value={value}
+          <input id="set-stock-value" className="input" inputMode="numeric" pattern="[0-9]*" dir="ltr" value={value}
             onChange={(e) => { setValue(e.target.value.replace(/[^\d]/g, "")); setError(""); }} />
           {error && <p className="field__error" role="alert">{error}</p>}
         </div>
