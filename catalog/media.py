@@ -8,6 +8,7 @@ picture are refused, and so is a picture of more than MAX_IMAGE_PIXELS, which a 
 kilobytes can announce and every shopper's browser would unpack (a decompression bomb).
 """
 
+import logging
 import secrets
 import warnings
 
@@ -18,6 +19,8 @@ from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
 from shop.errors import ShopError
+
+logger = logging.getLogger(__name__)
 
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 MAX_IMAGE_PIXELS = 40_000_000  # 40 megapixels, 160 MB once a browser unpacks it
@@ -32,6 +35,13 @@ _PILLOW_FORMATS = {"jpg": "JPEG", "png": "PNG", "webp": "WEBP", "gif": "GIF"}
 
 class ImageRejected(ShopError):
     """A picture the shop will not keep (too big, or not a JPEG, PNG, GIF or WebP)."""
+
+
+class ImageNotStored(ShopError):
+    """A good picture the media storage could not keep (a full disk, a folder that cannot be written): the
+    server's fault, not the picture's, so a 503 that names it; the same picture goes once the disk is fixed."""
+
+    status = 503
 
 
 def image_kind(head: bytes) -> str | None:
@@ -64,7 +74,26 @@ def image_save(content: "bytes | File[bytes]", *, stem: str, folder: str = UPLOA
                             field="image")
     stem = slugify(stem)[:40] or "image"
     name = f"{folder}/{stem}-{secrets.token_hex(4)}.{kind}" if unique else f"{folder}/{stem}.{kind}"
-    return default_storage.url(default_storage.save(name, content))
+    return default_storage.url(_store(name, content))
+
+
+def _store(name: str, content: "File[bytes]") -> str:
+    """Save `content` as `name` (or the free name storage picks); on a full disk or an unwritable folder
+    remove what was half-written and raise ImageNotStored. A truncated file would stay otherwise, and the
+    importer, which finds its pictures again by name (image_stored), would show it on the product for ever."""
+    was_there = default_storage.exists(name)
+    try:
+        return default_storage.save(name, content)
+    except OSError as exc:
+        logger.error("picture %s not stored: %s", name, exc)
+        if not was_there:  # a kept picture of that name is left alone: storage wrote under another name
+            try:
+                default_storage.delete(name)
+            except OSError:
+                logger.exception("half-written picture %s could not be removed", name)
+        raise ImageNotStored(_("The picture could not be stored: the server's disk is full or its media folder "
+                               "cannot be written. Nothing was changed; tell whoever runs the shop's server."),
+                             field="image") from None
 
 
 def _pixels(content: "File[bytes]", kind: str) -> int | None:

@@ -18,7 +18,15 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from backoffice.audit import audit_record
 from catalog.glossary import arabic_words
-from catalog.media import IMAGE_CONTENT_TYPES, IMPORT_FOLDER, MAX_IMAGE_BYTES, ImageRejected, image_save, image_stored
+from catalog.media import (
+    IMAGE_CONTENT_TYPES,
+    IMPORT_FOLDER,
+    MAX_IMAGE_BYTES,
+    ImageNotStored,
+    ImageRejected,
+    image_save,
+    image_stored,
+)
 from catalog.models import Product
 from catalog.products import product_create, product_update
 from importer.categorize import caffeine_for, categorize, describe
@@ -493,8 +501,8 @@ def _import_one(item: ExternalProduct, *, config: dict[str, Any], feature: bool,
             images = [image_import(item.image, session=session)]
         except (FetchError, ImageRejected) as exc:  # a missing picture is not worth losing the product
             log.info("importer: image skipped for %s: %s", item.name, exc)
-        except OSError:  # nor is one the media storage could not keep (a full disk): logged for the operator
-            log.exception("importer: image not stored for %s", item.name)
+        except ImageNotStored as exc:  # nor is one the media storage could not keep (a full disk): for the operator
+            log.error("importer: image not stored for %s: %s", item.name, exc)
     prices = {
         "price_amount": list_egp or current_egp,
         "sale_price_amount": current_egp if list_egp else None,

@@ -209,3 +209,57 @@ def test_every_kind_of_picture_opens_and_one_at_the_pixel_limit_is_kept(media):
     assert image_save(_png_claiming(MAX_IMAGE_PIXELS // 1000, 1000), stem="wide").endswith(".png")
     with pytest.raises(ImageRejected):
         image_save(_png_claiming(MAX_IMAGE_PIXELS // 1000 + 1, 1000), stem="wide")
+
+
+def _disk_full_after(monkeypatch, written=8):
+    """Media storage on a disk that fills up while a picture is written: `written` bytes reach the file, then
+    ENOSPC, as a real full disk leaves a truncated file behind."""
+    import errno
+    import os
+
+    from django.core.files.storage import filesystem
+
+    real_fdopen = os.fdopen
+
+    class FillingFile:
+        def __init__(self, fd, mode):
+            self._file = real_fdopen(fd, mode)
+
+        def write(self, chunk):
+            self._file.write(chunk[:written])
+            self._file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def close(self):
+            self._file.close()
+
+    monkeypatch.setattr(filesystem.os, "fdopen", FillingFile)
+
+
+def test_a_picture_the_full_disk_cannot_take_is_refused_and_leaves_no_truncated_file(media, monkeypatch):
+    # given a disk that fills up while the importer's picture is written
+    from catalog.media import ImageNotStored
+
+    _disk_full_after(monkeypatch)
+    # when
+    with pytest.raises(ImageNotStored) as refused:
+        image_save(JPEG, stem="abc123", folder=IMPORT_FOLDER, unique=False)
+    # then the reason is told, and nothing half-written stays: a re-import would find a truncated picture
+    # under the name it looks for (image_stored) and show it on the product for ever
+    assert refused.value.status == 503 and refused.value.field == "image"
+    assert list(media.rglob("*.*")) == []
+    monkeypatch.undo()
+    assert image_stored(stem="abc123", folder=IMPORT_FOLDER) is None
+
+
+def test_a_picture_saved_where_one_was_kept_already_never_deletes_the_kept_one(media, monkeypatch):
+    # given a kept picture, and a disk that fills up while another of the same name is saved
+    from catalog.media import ImageNotStored
+
+    kept = image_save(JPEG, stem="abc123", folder=IMPORT_FOLDER, unique=False)
+    _disk_full_after(monkeypatch)
+    # when
+    with pytest.raises(ImageNotStored):
+        image_save(JPEG, stem="abc123", folder=IMPORT_FOLDER, unique=False)
+    # then
+    assert (media / kept.removeprefix("/media/")).read_bytes() == JPEG

@@ -243,13 +243,19 @@ def test_one_product_that_fails_is_named_and_the_others_are_imported(crawl, shop
     from django.db import OperationalError
     from django.utils import translation
 
-    crawl(user=owner, max_pages=100)
-    save = services.image_import
+    from catalog import media
 
-    def disk_full(url, **kwargs):
-        if "love" in url:
+    crawl(user=owner, max_pages=100)
+    image_import, save, fetching = services.image_import, media.default_storage.save, []
+
+    def image_import_noted(url, **kwargs):
+        fetching[:] = [url]
+        return image_import(url, **kwargs)
+
+    def disk_full(name, content, **kwargs):  # the disk refuses Love Tea's picture
+        if "love" in fetching[0]:
             raise OSError(28, "No space left on device")
-        return save(url, **kwargs)
+        return save(name, content, **kwargs)
 
     create = services.product_create
 
@@ -258,7 +264,8 @@ def test_one_product_that_fails_is_named_and_the_others_are_imported(crawl, shop
             raise OperationalError("database is locked")
         return create(**fields)
 
-    monkeypatch.setattr(services, "image_import", disk_full)
+    monkeypatch.setattr(services, "image_import", image_import_noted)
+    monkeypatch.setattr(media.default_storage, "save", disk_full)
     monkeypatch.setattr(services, "product_create", refusing)
     # when staff import all
     with translation.override(language):

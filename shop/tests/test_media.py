@@ -97,3 +97,23 @@ def test_only_pictures_are_served_even_when_media_root_holds_the_data_folder(set
     (tmp_path / "products" / "leaf.PNG").write_bytes(PNG)
     assert Client().get(f"/media/{name}").status_code == 404
     assert Client().get("/media/products/leaf.PNG").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, message", [
+    ("en", "The picture could not be stored: the server's disk is full or its media folder cannot be written. "
+           "Nothing was changed; tell whoever runs the shop's server."),
+    ("ar", "تعذّر حفظ الصورة: قرص الخادم ممتلئ أو لا يمكن الكتابة في مجلد الوسائط. لم يتغيّر شيء؛ "
+           "أبلغ المسؤول عن خادم المتجر."),
+])
+def test_staff_are_told_in_their_language_when_the_media_folder_cannot_be_written(client, manager, settings,
+                                                                                  tmp_path, language, message):
+    # given a media folder that cannot be written (here: a file stands where its folder should be)
+    (tmp_path / "media").write_bytes(b"")
+    settings.MEDIA_ROOT = tmp_path / "media"
+    client.force_login(manager)
+    # when
+    response = client.post("/api/admin/products/images", {"image": SimpleUploadedFile("leaf.png", PNG)},
+                           HTTP_ACCEPT_LANGUAGE=language)
+    # then a clear answer, not "Something went wrong"; a retry later will do once the operator fixed the disk
+    assert (response.status_code, response.json()["field"], response.json()["error"]) == (503, "image", message)
