@@ -136,6 +136,13 @@ else:
     DATABASES["default"]["ENGINE"] = "shop.postgresql"  # the health check without a round trip
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # A server that takes the connection and never answers (stuck, a pooler with none free) held a request,
+    # or a worker's job, for ever; one that vanished mid-query (a partition, a host gone) for the kernel's two
+    # hours. Connecting now gives up after DATABASE_CONNECT_TIMEOUT seconds, and keepalives find a dead
+    # connection in about 25 s (10 idle, then 3 probes 5 s apart), before gunicorn's 60 s: a clean error.
+    for option, value in {"connect_timeout": env("DATABASE_CONNECT_TIMEOUT", cast=int, default=5), "keepalives": 1,
+                          "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}.items():
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(option, value)
 # write requests are atomic through shop.middleware.AtomicWritesMiddleware
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
