@@ -10,6 +10,8 @@ a response; nothing ever decides a status by reading the message text, only by
 
 from typing import Any
 
+from django.db import OperationalError
+
 
 class ShopError(Exception):
     """A problem the user can fix; `message` is the text to show them."""
@@ -46,3 +48,16 @@ def camel_case(name: str) -> str:
         return name
     parts = name.split("_")
     return parts[0] + "".join(p.title() for p in parts[1:])
+
+
+# PostgreSQL's "lock_not_available": a statement gave up waiting for a lock another session holds (lock_timeout)
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+def database_busy(error: BaseException | None) -> bool:
+    """Whether `error` is the database giving up on a lock another session holds: PostgreSQL's lock_timeout
+    (DATABASE_LOCK_TIMEOUT) or SQLite's busy timeout. Its transaction was rolled back, so nothing was saved
+    and the same request may simply be sent again."""
+    if not isinstance(error, OperationalError):
+        return False
+    return getattr(error.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE or str(error) == "database is locked"

@@ -143,6 +143,14 @@ else:
     for option, value in {"connect_timeout": env("DATABASE_CONNECT_TIMEOUT", cast=int, default=5), "keepalives": 1,
                           "keepalives_idle": 10, "keepalives_interval": 5, "keepalives_count": 3}.items():
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(option, value)
+    # A write waiting on a lock another session holds (a staff write on a frozen process, a stuck job) gives
+    # up after DATABASE_LOCK_TIMEOUT seconds, rolled back whole: the shopper reads "busy, nothing was saved"
+    # (shop.views.server_error) where the request hung until gunicorn killed it. Jobs and migrations alike:
+    # one that gives up runs again (beat's next tick, `migrate` once more).
+    _options = DATABASES["default"]["OPTIONS"]
+    if "lock_timeout" not in _options.get("options", ""):
+        _options["options"] = (f"{_options.get('options', '')} "
+                               f"-c lock_timeout={env('DATABASE_LOCK_TIMEOUT', cast=int, default=10)}s").strip()
 # write requests are atomic through shop.middleware.AtomicWritesMiddleware
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,3 +1,5 @@
+import sys
+
 from django.conf import settings
 from django.contrib.sitemaps.views import sitemap
 from django.db import transaction
@@ -25,7 +27,7 @@ from catalog.models import Category
 from catalog.selectors import featured_products
 from shop import health
 from shop.contact import contact_message_create
-from shop.errors import ShopError
+from shop.errors import ShopError, database_busy
 from shop.newsletter import SUBSCRIBE_ANSWER, newsletter_by_token, newsletter_confirm, newsletter_subscribe
 from shop.newsletter import newsletter_unsubscribe as unsubscribe
 from shop.ratelimit import rate_limit_posts
@@ -237,7 +239,15 @@ def csrf_failure(request, reason=""):
 
 
 def server_error(request):
-    """Any unhandled exception: JSON under /api/ (the spec's error shape), else the bilingual page."""
+    """Any unhandled exception: JSON under /api/ (the spec's error shape), else the bilingual page.
+
+    A write that gave up waiting for a lock another session holds (shop.errors.database_busy) was rolled
+    back whole: 503, saying that nothing was saved and that trying again will do (a checkout the shopper
+    would otherwise not know to have placed or not)."""
+    if database_busy(sys.exc_info()[1]):
+        return _error_page(request, 503, gettext_lazy("The shop is busy"),
+                           gettext_lazy("The shop is busy right now and nothing was saved. "
+                                        "Please try again in a moment."))
     # No context processors that need the database: it may be what failed.
 
     if request.path.startswith("/api/"):
