@@ -1,12 +1,16 @@
 """Background work for orders: expiring unpaid orders, abandoned-cart reminders (mail through the outbox)."""
 
 import logging
+from datetime import timedelta
+from functools import partial
 
 from celery import shared_task
+from django.conf import settings
 from django.utils import timezone
 
 from orders.actions import order_expire_unpaid
 from orders.models import Order, OrderStatus, PaymentStatus
+from orders.payments.base import PaymentError
 from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_send, cart_reminders_due
 from orders.selectors import UNPAID_LIFETIME, order_unpaid_lifetime
@@ -27,21 +31,44 @@ def orders_expire_unpaid() -> int:
     stale = Order.objects.filter(
         status=OrderStatus.PENDING, payment_status=PaymentStatus.AWAITING, created_at__lt=cutoff
     ).order_by("pk")
+    # a provider that could not answer is not asked again in this run ({provider: why}): a hanging one
+    # would otherwise cost PAYMOB_TIMEOUT per stale order, every run, while it is down
+    unanswered: dict[str, str] = {}
     # each order on its own: one the job fails on stays for the next run, the others are not held back
-    return each_apart(stale, _order_expire_if_unpaid, what="expiring unpaid order")
+    return each_apart(stale, partial(_order_expire_if_unpaid, unanswered=unanswered), what="expiring unpaid order")
 
 
-def _order_expire_if_unpaid(order: Order) -> bool:
+def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool:
+    """Expire `order` if its provider says it is not paid (or has nothing to say of it).
+
+    A provider that cannot answer (down, slow, garbage) has not said so: the order is kept and asked about
+    again at the next run, as long as a payment reported pending would be (PAYMOB_PENDING_HOURS). Expired
+    at once, a payment whose callback never came was lost: its order cancelled, its payment never asked
+    about again, the money in the provider's account and nobody told."""
     if not order_unpaid_lifetime(order).over(order, timezone.now()):
         return False  # held longer, its payment reported pending: its callback comes when it is paid
+    silent = ""
     for payment in order.payments.filter(status=PaymentStatus.AWAITING):
-        payment_verify(payment=payment)  # a provider that cannot answer leaves it awaiting
+        if payment.provider not in unanswered:
+            try:
+                payment_verify(payment=payment, provider_must_answer=True)
+                continue
+            except PaymentError as exc:
+                unanswered[payment.provider] = exc.message[:100]
+        silent = f"{payment.provider.title()} could not be asked whether it was paid ({unanswered[payment.provider]})"
     # the provider may just have said it is pending
     lifetime = order_unpaid_lifetime(order)
     if not lifetime.over(order, timezone.now()):
         return False
-    if order_expire_unpaid(order=order, note=lifetime.note):
-        logger.info("order %s expired unpaid (%s); stock released", order.number, lifetime.note)
+    note = lifetime.note
+    if silent:
+        held_for = timedelta(hours=settings.PAYMOB_PENDING_HOURS)
+        if timezone.now() - order.created_at < held_for:
+            logger.warning("order %s kept unpaid: %s; asked again at the next run", order.number, silent)
+            return False
+        note = f"Unpaid for {settings.PAYMOB_PENDING_HOURS:g} hours; {silent}"
+    if order_expire_unpaid(order=order, note=note):
+        logger.info("order %s expired unpaid (%s); stock released", order.number, note)
         return True
     return False
 

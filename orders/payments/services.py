@@ -386,12 +386,16 @@ def _asked_recently(payment: Payment) -> bool:
     return not cache.add(key, True, INQUIRY_INTERVAL) and cache.get(key) is not None
 
 
-def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None, for_visitor: bool = False) -> Payment:
+def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None, for_visitor: bool = False,
+                   provider_must_answer: bool = False) -> Payment:
     """Bring `payment` up to date: signed redirect params first, else ask the provider.
 
     Return the payment. Never trusts unsigned query parameters. `for_visitor`: a page asking (the return
     page's polling, or anyone's script), for which the provider is asked at most once every
-    INQUIRY_INTERVAL per payment; the expiry job always asks.
+    INQUIRY_INTERVAL per payment; the expiry job always asks. A provider that cannot answer (down, slow,
+    an answer that is no answer) leaves the payment as it is; with `provider_must_answer` (the expiry job,
+    which must not take that for "not paid") its PaymentError is raised on, unless it is permanent (its
+    credentials refused: asking again will not help).
     """
     if payment.status != PaymentStatus.AWAITING:
         return payment
@@ -408,6 +412,8 @@ def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None,
         result = provider.inquire(payment=payment)
     except PaymentError as exc:
         logger.error("payment inquiry failed for order %s: %s", payment.order.number, exc.message)
+        if provider_must_answer and not exc.permanent:
+            raise
         return payment
     if result is not None and result.provider_order_id == payment.provider_order_id:
         try:

@@ -13,6 +13,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from backoffice.alerts import daily_summary_figures
 from backoffice.models import AuditEntry
@@ -705,15 +706,64 @@ def test_the_expiry_job_asks_paymob_before_cancelling(api, make_product, checkou
     assert tea.stock == 8
 
 
-def test_the_expiry_job_cancels_when_paymob_cannot_answer(api, make_product, checkout_body, fake_paymob):
-    # given a stale order and a Paymob that fails every call
+@pytest.mark.parametrize("mode", ["error", "malformed"])
+def test_the_expiry_job_keeps_an_order_while_paymob_cannot_say_whether_it_was_paid(
+        api, make_product, checkout_body, fake_paymob, mode):
+    # given a stale order whose payment went through, whose callback never came, and a Paymob that is down
+    tea, payment = _stale(api, make_product, checkout_body)
+    fake_paymob.mode = mode
+    # when the expiry job runs
+    expired = orders_expire_unpaid()
+    # then the order is kept, its stock still held: cancelled now, with its payment never asked about again,
+    # the customer's money would be in Paymob and the order cancelled without a word to staff
+    assert expired == 0
+    assert Order.objects.get().status == OrderStatus.PENDING
+    tea.refresh_from_db()
+    assert tea.stock == 8
+    # when Paymob answers at a later run
+    fake_paymob.mode = "ok"
+    fake_paymob.inquiry = {
+        "id": 31, "pending": False, "amount_cents": int(payment.amount * 100), "success": True,
+        "is_voided": False, "is_refunded": False, "currency": "EGP",
+        "order": {"id": int(payment.provider_order_id)}, "created_at": "2026-11-21T20:00:00.123456",
+    }
+    assert orders_expire_unpaid() == 0
+    # then the payment is recorded and the order goes on
+    order = Order.objects.get()
+    assert (order.status, order.payment_status) == (OrderStatus.PROCESSING, PaymentStatus.PAID)
+
+
+def test_a_paymob_that_is_down_is_asked_once_per_run_not_once_per_stale_order(
+        api, make_product, checkout_body, fake_paymob):
+    # given two stale orders of two shoppers and a Paymob that is down
+    _stale(api, make_product, checkout_body)
+    other, tea = APIClient(), make_product(price="300.00", stock=10)
+    other.post("/api/cart/items", {"productId": tea.pk, "quantity": 1}, format="json")
+    assert other.post("/api/payment/create-intention", checkout_body(paymentMethod="card"),
+                      format="json").status_code == 201
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    fake_paymob.mode = "error"
+    asked_before = len(fake_paymob.requests)
+    # when the expiry job runs
+    assert orders_expire_unpaid() == 0
+    # then it gave up on Paymob at its first failure (a hanging one costs PAYMOB_TIMEOUT a call) and kept both
+    assert len(fake_paymob.requests) - asked_before == 1
+    assert set(Order.objects.values_list("status", flat=True)) == {"pending"}
+
+
+def test_an_order_paymob_never_answers_about_expires_when_a_pending_one_would(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given a stale order and a Paymob that stays down
     tea, _payment = _stale(api, make_product, checkout_body)
     fake_paymob.mode = "error"
-    # when
+    # when it has been down for as long as a kiosk payment is waited for
+    Order.objects.update(created_at=timezone.now() - timedelta(hours=settings.PAYMOB_PENDING_HOURS, minutes=1))
     expired = orders_expire_unpaid()
-    # then the order expires as before: a late payment would be flagged for staff
+    # then the order expires (a late payment is flagged for staff), and its history says why it waited
     assert expired == 1
-    assert Order.objects.get().status == OrderStatus.CANCELLED
+    order = Order.objects.get()
+    assert order.status == OrderStatus.CANCELLED
+    assert order.status_changes.filter(note__contains="Paymob could not be asked").exists()
     tea.refresh_from_db()
     assert tea.stock == 10
 

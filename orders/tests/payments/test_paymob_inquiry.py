@@ -187,16 +187,21 @@ def test_the_expiry_job_asks_paymob_even_just_after_a_return_page_did(make_produ
     assert Order.objects.get().payment_status == PaymentStatus.PAID
 
 
-def test_an_inquiry_answer_that_is_not_a_transaction_leaves_the_orders_to_expire(make_product, checkout_body,
-                                                                                  fake_paymob):
+def test_an_inquiry_answer_that_is_not_a_transaction_keeps_the_orders_until_paymob_can_say(make_product,
+                                                                                          checkout_body, fake_paymob,
+                                                                                          settings):
     # given two card orders left unpaid for 30 minutes, and Paymob answering its inquiry with a list
     _card_order(make_product, checkout_body)
     _card_order(make_product, checkout_body)
     Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
     fake_paymob.inquiry = [{"detail": "maintenance"}]
-    # when the expiry job runs
+    # when the expiry job runs: an unusable answer is no answer, neither "paid" nor "not paid"
+    assert orders_expire_unpaid() == 0
+    # then both wait for the next run; and once Paymob has said nothing for as long as a pending payment is
+    # waited for, both expire and put their stock back
+    assert set(Order.objects.values_list("status", flat=True)) == {"pending"}
+    Order.objects.update(created_at=timezone.now() - timedelta(hours=settings.PAYMOB_PENDING_HOURS, minutes=1))
     expired = orders_expire_unpaid()
-    # then an unusable answer is no answer: both orders expire and put their stock back
     assert expired == 2
     assert set(Order.objects.values_list("status", flat=True)) == {"cancelled"}
 
