@@ -100,7 +100,9 @@ class CloudApiSender:
         try:
             return str(response.json()["messages"][0]["id"])
         except (ValueError, KeyError, IndexError, TypeError):
-            raise WhatsAppSendError(f"unexpected answer: {response.text[:300]}") from None
+            # a 2xx is the service's "taken": sending it again would reach the customer twice
+            logger.warning("WhatsApp took a message with an unexpected answer: %s", loggable_text(response.text[:300]))
+            return ""
 
 
 def get_sender() -> ConsoleSender | CloudApiSender:

@@ -114,6 +114,20 @@ def test_a_failed_send_is_retried_and_never_touches_the_order(api, make_product,
     assert len(fake_whatsapp.messages) == 1
 
 
+def test_a_message_the_service_took_is_never_sent_again_whatever_its_answer_says(fake_whatsapp):
+    # given a message, and the Cloud API taking it but answering 200 with a body that is not Meta's
+    OutboundWhatsApp.objects.create(to="201012345670", text="Your order is on its way.", next_attempt_at=timezone.now())
+    fake_whatsapp.garble_next = 1
+    # when the sweep runs, and runs again once any retry would be due
+    assert whatsapp_send_due() == 1
+    _due_now()
+    whatsapp_send_due()
+    # then the customer got it once: a 2xx is the service's "taken", and a retry would send it twice
+    assert len(fake_whatsapp.messages) == 1
+    message = OutboundWhatsApp.objects.get()
+    assert (message.status, message.attempts) == (OutboundWhatsAppStatus.SENT, 1)
+
+
 def test_a_sweep_stops_at_the_first_message_the_service_fails_and_leaves_the_rest_due(fake_whatsapp):
     # given three messages due and the Cloud API down
     for n in range(3):

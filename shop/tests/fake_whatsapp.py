@@ -11,6 +11,7 @@ class FakeWhatsApp:
         self.messages = []  # accepted request bodies
         self.errors = []  # shape problems found in requests
         self.fail_next = 0  # answer this many requests with 500
+        self.garble_next = 0  # take this many messages and answer 200 with a body that is not Meta's (a proxy's page)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v21.0"
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
@@ -54,6 +55,9 @@ class FakeWhatsApp:
                     fake.fail_next -= 1
                     return self._answer(500, {"error": {"message": "Service temporarily unavailable", "code": 2}})
                 fake.messages.append(body)
+                if fake.garble_next:
+                    fake.garble_next -= 1
+                    return self._answer(200, "<html>OK</html>")
                 return self._answer(200, {"messaging_product": "whatsapp",
                                           "contacts": [{"input": body["to"], "wa_id": body["to"]}],
                                           "messages": [{"id": f"wamid.TEST{len(fake.messages)}"}]})
