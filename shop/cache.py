@@ -20,6 +20,7 @@ import time
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import OutOfMemoryError, ReadOnlyError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shop.redis_watch import KeyWatch
@@ -27,6 +28,19 @@ from shop.redis_watch import KeyWatch
 log = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
+# a Redis that answers but writes nothing: out of memory under `noeviction` (OOM), a replica after a failover
+# (READONLY), its disk full so that it cannot save (MISCONF, a plain ResponseError); a script's write refused
+# names the same reason in its error
+REFUSING_WRITES = (OutOfMemoryError, ReadOnlyError)
+_REFUSAL_WORDS = ("OOM", "READONLY", "MISCONF", "maxmemory", "read only replica")
+
+
+def redis_failing(exc):
+    """Whether `exc` says Redis cannot serve the cache: unreachable, or refusing every write. The cache
+    then fails open the same way; any other error (a bug of ours) is raised."""
+    if isinstance(exc, UNREACHABLE + REFUSING_WRITES):
+        return True
+    return isinstance(exc, ResponseError) and any(word in str(exc) for word in _REFUSAL_WORDS)
 LOG_EVERY_SECONDS = 60
 MAX_PENDING_DELETES = 10_000
 
@@ -91,7 +105,7 @@ class FailOpenRedisCache(RedisCache):
         self._down_until = now + self.retry_seconds
         if now - self._logged_at >= LOG_EVERY_SECONDS:
             self._logged_at = now
-            log.warning("Redis cache unreachable (%s: %s); serving without it", operation, exc)
+            log.warning("Redis cache unreachable or refusing writes (%s: %s); serving without it", operation, exc)
 
     def _available(self):
         """False while a recent failure says Redis is down; else clear what went stale."""
@@ -101,7 +115,9 @@ class FailOpenRedisCache(RedisCache):
             stale, self._pending_deletes = self._pending_deletes, set()
             try:
                 super().delete_many(list(stale))
-            except UNREACHABLE as exc:
+            except (*UNREACHABLE, ResponseError) as exc:
+                if not redis_failing(exc):
+                    raise
                 self._failed("delete_many", exc)
                 self._remember(stale)
                 return False
@@ -117,7 +133,9 @@ class FailOpenRedisCache(RedisCache):
             return fallback
         try:
             return getattr(super(), operation)(*args)
-        except UNREACHABLE as exc:
+        except (*UNREACHABLE, ResponseError) as exc:
+            if not redis_failing(exc):
+                raise
             self._failed(operation, exc)
             self._remember(written_keys)
             return fallback
@@ -193,7 +211,9 @@ class FailOpenRedisCache(RedisCache):
             if self._count_script is None or self._count_script.registered_client is not client:
                 self._count_script = client.register_script(COUNT_HITS_SCRIPT)
             return self._count_script(keys=[self.make_and_validate_key(key) for key in keys], args=[seconds])
-        except UNREACHABLE as exc:
+        except (*UNREACHABLE, ResponseError) as exc:
+            if not redis_failing(exc):
+                raise
             self._failed("count_hits", exc)
             return [0] * len(keys)
 

@@ -115,3 +115,63 @@ def test_a_value_written_during_the_outage_is_not_served_stale_afterwards():
         time.sleep(0.2)
         assert proxied.get("settings") is None
         proxied.close()
+
+
+REFUSING_WRITES = {
+    # out of memory under `noeviction`: every write is refused with OOM, reads answer
+    "out of memory": ["--maxmemory", "1", "--maxmemory-policy", "noeviction"],
+    # a replica after a failover (its master gone): every write is refused with READONLY, reads answer
+    "read-only replica": ["--replicaof", "127.0.0.1", "1"],
+}
+
+
+@pytest.fixture(params=list(REFUSING_WRITES))
+def redis_refusing_writes(request, settings, tmp_path):
+    """A real Redis of this test's own on 127.0.0.1 that answers reads and refuses every write (the same
+    happens with MISCONF, when its disk is full and it cannot save)."""
+    import shutil
+    import socket
+    import subprocess
+
+    from django.core.cache import cache
+
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.skip("redis-server is not installed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+                                "no", "--dir", str(tmp_path), *REFUSING_WRITES[request.param]],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        settings.CACHES = redis_cache_at(f"redis://127.0.0.1:{port}/0")
+        yield
+        cache.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.django_db
+def test_a_redis_that_refuses_writes_costs_the_shop_nothing(redis_refusing_writes, tea, owner):
+    # given Redis answering but refusing every write (the page cache, settings, rate-limit counters)
+    api = APIClient()
+    # when a shopper browses, fills a cart and pays on delivery, and the Owner opens the dashboard
+    pages = [api.get(path).status_code for path in ("/", "/shop", "/product/kenya-gold", "/ar/shop")]
+    added = api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    placed = api.post("/api/payment/create-intention", CHECKOUT, format="json")
+    staff = APIClient()
+    staff.force_login(owner)
+    store_settings_update(store_name="Tea House")
+    # then everything answers as with Redis down, and the order is placed once
+    assert pages == [200, 200, 200, 200]
+    assert added.status_code == 200 and placed.status_code == 201, placed.content
+    assert staff.get("/admindash").status_code == 200
+    assert store_settings_get().store_name == "Tea House"
+    assert Order.objects.count() == 1
