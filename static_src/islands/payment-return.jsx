@@ -51,8 +51,11 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
           if (result.status === "failed") setReason("declined");
           if (result.status !== "awaiting") break;
           if (attempt === ATTEMPTS - 1) setReason("pending");
-        } catch {
-          break;
+        } catch (err) {
+          // a refusal (not theirs, too many checks) or a 30 s wait ends it; a blip (the shop busy or restarting, a
+          // dropped connection, a proxy's error page) is asked again: "Payment Failed" would send a payer who paid
+          // to pay again
+          if (err.kind === "timeout" || (err.kind === "server" && err.status < 500)) break;
         }
         await sleep(PAUSE_MS);
       }
