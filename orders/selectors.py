@@ -10,6 +10,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
@@ -125,11 +126,14 @@ def reported_pending() -> Exists:
 
 def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
                         user: AbstractBaseUser | AnonymousUser | None = None) -> int:
-    """Orders placed and still waiting for their payment by this session, address or customer: card attempts,
-    each held 30 minutes. Not those awaiting cash at a kiosk (kiosk_orders_held_count), held a day."""
+    """Orders placed in the last 30 minutes (UNPAID_LIFETIME) and still waiting for their payment by this
+    session, address or customer: card attempts. Not those awaiting cash at a kiosk (kiosk_orders_held_count),
+    held a day, nor an older one the expiry job keeps while the provider cannot say whether it was paid
+    (orders.tasks): its visitor was told to wait 30 minutes, and did."""
     who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
     return Order.objects.filter(who, ~reported_pending(), status=OrderStatus.PENDING,
-                                payment_status=PaymentStatus.AWAITING).count()
+                                payment_status=PaymentStatus.AWAITING,
+                                created_at__gt=timezone.now() - UNPAID_LIFETIME).count()
 
 
 def kiosk_orders_held_count(*, session_key: str = "", client_ip: str | None = None,

@@ -201,6 +201,23 @@ def test_paid_and_cancelled_orders_do_not_count_against_the_limit(api, make_prod
     assert response.status_code == 201
 
 
+def test_an_order_kept_past_its_30_minutes_while_paymob_cannot_answer_does_not_count_against_the_limit(
+        api, make_product, checkout_body):
+    # given a limit of one, and the one card order kept pending past its 30 minutes by the expiry job because
+    # Paymob could not say whether it was paid (orders.tasks)
+    store_settings_update(max_unpaid_orders=1)
+    tea = make_product(stock=10)
+    _fill_cart(api, tea)
+    api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    Order.objects.update(created_at=timezone.now() - timedelta(minutes=45))
+    # when the shopper orders another tea (the refusal says "wait 30 minutes": they did)
+    api.delete("/api/cart")
+    _fill_cart(api, make_product(stock=10))
+    response = api.post(INTENTION, checkout_body(paymentMethod="sandbox"), format="json")
+    # then
+    assert response.status_code == 201, response.content
+
+
 @pytest.mark.parametrize("field, value, where", [
     ("firstName", "M" * 121, "customer"),
     ("email", "a" * 250 + "@example.com", "customer"),
