@@ -218,6 +218,46 @@ def test_verify_asks_paymob_within_one_time_limit_for_both_of_its_calls(api, mak
     assert waited < 1.0 + 0.6
 
 
+def test_a_paymob_that_drips_its_answer_is_given_up_at_the_time_limit(settings):
+    # given a server that answers one byte at a time, each well within the wait for bytes, the whole far past
+    # the time limit (a congested link, a proxy trickling): a limit per read never ran out
+    import socket
+    import threading
+
+    from orders.payments.base import PaymentError
+    from orders.payments.paymob import PaymobProvider
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+
+    def drip():
+        connection, _ = listener.accept()
+        connection.recv(65536)
+        try:
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}":
+                connection.sendall(bytes([byte]))
+                time.sleep(0.1)
+        except OSError:
+            pass  # the shop hung up
+        finally:
+            connection.close()
+
+    threading.Thread(target=drip, daemon=True).start()
+    settings.PAYMOB_BASE_URL = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    settings.PAYMOB_TIMEOUT = 1.0  # stands in for the 25 s a request may wait for Paymob
+    provider = PaymobProvider()
+    # when
+    started = time.monotonic()
+    with pytest.raises(PaymentError) as failed:
+        provider._post("/api/auth/tokens", {"api_key": "k"}, {}, deadline=provider._deadline())
+    waited = time.monotonic() - started
+    listener.close()
+    # then the shopper hears "timed out" at the limit, not after the whole trickle (7 s here)
+    assert failed.value.timed_out
+    assert waited < 1.0 + 0.6
+
+
 def test_verify_never_trusts_unsigned_query_parameters(api, make_product, checkout_body, fake_paymob):
     # given
     _place(api, make_product, checkout_body)
