@@ -147,10 +147,12 @@ else:
     # up after DATABASE_LOCK_TIMEOUT seconds, rolled back whole: the shopper reads "busy, nothing was saved"
     # (shop.views.server_error) where the request hung until gunicorn killed it. Jobs and migrations alike:
     # one that gives up runs again (beat's next tick, `migrate` once more).
+    # 0 sets none (a pooler that refuses the `options` start-up parameter: PgBouncer without it in
+    # ignore_startup_parameters; set lock_timeout on the database's role there instead).
     _options = DATABASES["default"]["OPTIONS"]
-    if "lock_timeout" not in _options.get("options", ""):
-        _options["options"] = (f"{_options.get('options', '')} "
-                               f"-c lock_timeout={env('DATABASE_LOCK_TIMEOUT', cast=int, default=10)}s").strip()
+    _lock_timeout = env("DATABASE_LOCK_TIMEOUT", cast=int, default=10)
+    if _lock_timeout > 0 and "lock_timeout" not in _options.get("options", ""):
+        _options["options"] = f"{_options.get('options', '')} -c lock_timeout={_lock_timeout}s".strip()
 # write requests are atomic through shop.middleware.AtomicWritesMiddleware
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -44,3 +44,18 @@ def test_a_connection_whose_server_vanished_is_found_dead_by_tcp_keepalives():
     options = settings.DATABASES["default"]["OPTIONS"]
     assert options["keepalives"] == 1
     assert options["keepalives_idle"] + options["keepalives_interval"] * options["keepalives_count"] <= 40
+
+
+def test_the_lock_timeout_is_sent_at_connection_and_can_be_left_to_the_database():
+    # the waits of shop/tests/test_db_lock_wait.py; 0 leaves it to the role (a pooler refusing `options`)
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    assert "-c lock_timeout=10s" in settings.DATABASES["default"]["OPTIONS"]["options"]
+    code = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'].get('options', ''))"
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "shop.settings", "DATABASE_LOCK_TIMEOUT": "0"}
+    shown = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], env=environment, text=True,
+                           capture_output=True, cwd=Path(__file__).resolve().parents[2], timeout=60, check=True)
+    assert "lock_timeout" not in shown.stdout
