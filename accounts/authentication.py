@@ -6,6 +6,15 @@ from rest_framework.request import Request
 from accounts.models import AuthToken
 
 
+class CsrfRefused(exceptions.PermissionDenied):
+    """A write without the page's CSRF token, in the visitor's language: DRF's "CSRF Failed: CSRF token
+    missing." was shown as it is by the islands, in English on an Arabic page. The usual cause is a page
+    open from before the visitor signed in or out (the token changed), which a reload mends."""
+
+    default_detail = _("This page has expired. Reload it and try again.")
+    default_code = "csrf_failed"
+
+
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     """`Authorization: Bearer <token>` for customers and staff alike."""
 
@@ -48,10 +57,13 @@ class SessionAuthentication(authentication.SessionAuthentication):
 
     def enforce_csrf(self, request):
         if "CSRF_COOKIE" not in request._request.META:  # (DRF's request passes META on after an AttributeError)
-            return super().enforce_csrf(request)
+            try:
+                return super().enforce_csrf(request)
+            except exceptions.PermissionDenied:
+                raise CsrfRefused() from None
         reason = CSRFCheck(_no_response).process_view(request, None, (), {})
         if reason:
-            raise exceptions.PermissionDenied(f"CSRF Failed: {reason}")  # DRF's words
+            raise CsrfRefused()
         return None
 
 
