@@ -11,6 +11,9 @@ from django.utils.translation import gettext_noop
 STALE_AFTER = timedelta(hours=1)
 DEAD_ERROR = gettext_noop(  # stored in English, shown in the reader's language (importer.selectors.run_error)
     "The crawl's worker stopped before it finished (or it waited too long in the queue); start it again.")
+QUEUE_ERROR = gettext_noop("The job queue is unavailable; please try again.")  # stored in English, as DEAD_ERROR
+# the errors the shop itself stores, in English: shown translated (any other stored error is the site's own words)
+SHOP_ERRORS = (DEAD_ERROR, QUEUE_ERROR)
 
 
 class RunStatus(models.TextChoices):

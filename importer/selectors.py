@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from importer.models import DEAD_ERROR, ExternalProduct, ImporterRun, RunFailure
+from importer.models import SHOP_ERRORS, ExternalProduct, ImporterRun, RunFailure
 from shop.mail import isolate
 
 
@@ -69,6 +69,6 @@ def run_error(run: ImporterRun, *, isolated: bool = False) -> str:
         return " ".join([_("Too few products found on %(url)s: %(found)s, against %(before)s in the last complete "
                            "crawl (fewer than half: a maintenance page, an emptied listing or a changed layout?).")
                          % {"url": url, "found": run.products_found, "before": run.products_before}, kept])
-    if run.error == DEAD_ERROR:
-        return _(DEAD_ERROR)
+    if run.error in SHOP_ERRORS:
+        return _(run.error)
     return isolate(run.error) if isolated else run.error

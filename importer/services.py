@@ -34,6 +34,7 @@ from importer.crawler import DEFAULT_PAGES, MAX_PAGES, MIN_PAGES, Crawl, CrawlRe
 from importer.fetch import FetchError, PoliteSession, check_url
 from importer.models import (
     DEAD_ERROR,
+    QUEUE_ERROR,
     STALE_AFTER,
     ExternalProduct,
     ImportedProduct,
@@ -243,7 +244,7 @@ def dispatch(run_id: int) -> None:
 
     if not enqueue("importer.tasks.crawl_run_task", run_id):
         ImporterRun.objects.filter(pk=run_id, status__in=ACTIVE).update(
-            status=RunStatus.FAILED, error="The job queue is unavailable; please try again.",
+            status=RunStatus.FAILED, error=QUEUE_ERROR,
             finished_at=timezone.now(),
         )
 

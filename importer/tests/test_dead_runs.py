@@ -5,11 +5,12 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from importer import services
 from importer.api import status_payload
 from importer.models import ImporterRun, RunStatus
+from importer.selectors import run_error
 from importer.tasks import runs_end_dead_task
 from shop.celery import app
 from shop.errors import ShopError
@@ -126,3 +127,18 @@ def test_a_process_of_the_release_before_importer_0005_can_still_queue_a_run():
     assert run.unpriced == []
     # and importer 0006's columns have their defaults too: no failure, nothing accepted, nobody told
     assert (run.failure, run.products_before, run.accept_fewer, run.owners_told) == ("", None, False, False)
+
+
+@pytest.mark.django_db
+def test_a_run_the_queue_refused_says_why_in_the_readers_language(monkeypatch):
+    # given: a crawl handed to a queue that cannot be reached
+    run = ImporterRun.objects.create(base_url="https://producer.example", max_pages=5)
+    monkeypatch.setattr(services, "enqueue", lambda *args, **kwargs: False)
+    services.dispatch(run.pk)
+    run.refresh_from_db()
+    assert (run.status, run.error) == (RunStatus.FAILED, services.QUEUE_ERROR)
+    # then: the dashboard's status reads it in Arabic to an Arabic reader, as a dead worker's
+    with translation.override("ar"):
+        assert run_error(run) == "طابور المهام غير متاح؛ يُرجى المحاولة مرة أخرى."
+    with translation.override("en"):
+        assert run_error(run) == "The job queue is unavailable; please try again."
