@@ -98,7 +98,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       setAppliedCoupon(code);
       setErrors((e) => ({ ...e, couponCode: "" }));
     } catch (err) {
-      setErrors((e) => ({ ...e, couponCode: err.message }));
+      setErrors((e) => ({ ...e, couponCode: userMessage(err, err.kind === "timeout" ? t("requestTimedOut") : t("networkError")) }));
     }
   }
 

@@ -1,6 +1,6 @@
 // The footer newsletter form: subscribing twice is fine, the server says so.
 import { useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { addStrings, t } from "../lib/i18n.js";
 import en from "../i18n/en/newsletter.json";
 import ar from "../i18n/ar/newsletter.json";
@@ -21,8 +21,7 @@ export default function NewsletterForm() {
       setState({ status: "success", message: body.message });
       setEmail("");
     } catch (error) {
-      const known = error.status >= 400 && error.status < 500 && error.message;
-      setState({ status: "error", message: known ? error.message : tr("failed") });
+      setState({ status: "error", message: userMessage(error, tr("failed")) });
     }
   };
 

@@ -1,6 +1,6 @@
 // Write a review: only verified buyers see the form; everyone else is told why not.
 import { useEffect, useRef, useState } from "react";
-import { api } from "../lib/api.js";
+import { api, userMessage } from "../lib/api.js";
 import { addStrings, t } from "../lib/i18n.js";
 import en from "../i18n/en/reviews.json";
 import ar from "../i18n/ar/reviews.json";
@@ -51,8 +51,7 @@ export default function ReviewForm({ productId, reason, loginUrl }) {
       await api("/api/reviews", { method: "POST", body: { productId, rating, title: title.trim(), comment: comment.trim() } });
       setState({ status: "success", message: tr("success") });
     } catch (error) {
-      const known = error.status && error.message && !error.message.startsWith("HTTP");
-      setState({ status: "error", message: known ? error.message : tr("failed") });
+      setState({ status: "error", message: userMessage(error, tr("failed")) });
     }
   };
 

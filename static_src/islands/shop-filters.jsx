@@ -73,7 +73,7 @@ export default function ShopFilters({ filters: initial, entered = {}, categories
       box.className = "alert alert--error";
       box.setAttribute("role", "alert");
       const text = document.createElement("p");
-      text.textContent = tr("unableToLoad", { message: error.message });
+      text.textContent = tr("unableToLoad");
       const retry = document.createElement("button");
       retry.type = "button";
       retry.className = "button button--small";

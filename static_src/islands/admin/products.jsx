@@ -354,7 +354,7 @@ export default function Products({ permissions, categories = [], language }) {
         toast(st("deleted"), "success");
       }
     } catch (err) {
-      toast(kind === "all" ? st("deleteAllFailed") : st("deleteFailed", { status: err.status, statusText: err.message }), "error");
+      toast(userMessage(err, kind === "all" ? st("deleteAllFailed") : st("deleteFailed")), "error");
     } finally {
       setBusy("");
       setConfirm(null);
