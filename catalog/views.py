@@ -26,6 +26,7 @@ from catalog.services import review_is_allowed_shown
 from catalog.stock_alerts import stock_alert_by_token, stock_alert_cancel, stock_alert_confirm, stock_alert_request
 from orders.delivery import CAIRO, delivery_estimate, shopper_governorate, store_today
 from shop.errors import ShopError
+from shop.mail import isolate
 from shop.models import StoreSettings
 from shop.money import format_egp, money_text
 from shop.page_cache import page_inputs
@@ -371,7 +372,7 @@ def stock_alert_confirm_view(request: HttpRequest) -> HttpResponse:
         stock_alert_confirm(token=token)
         return render(request, "catalog/stock_alert_done.html", {
             "message": _("Confirmed: we will e-mail you once when %(title)s is back in stock.")
-            % {"title": alert.product.title}, "ok": True, "product": alert.product})
+            % {"title": isolate(alert.product.title)}, "ok": True, "product": alert.product})
     return render(request, "catalog/stock_alert_confirm.html", {"alert": alert, "token": token})
 
 

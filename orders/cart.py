@@ -16,6 +16,7 @@ from catalog.pricing import Availability
 from orders.models import Cart, CartLine
 from shop.errors import ShopError
 from shop.generations import Generations
+from shop.mail import isolate
 from shop.models import StoreSettings
 from shop.rows import Columns
 from shop.store_settings import store_settings_get
@@ -266,7 +267,7 @@ def _purchasable(product_id: int | str, product: Product | None = None) -> Produ
     if product is None or problem in ("missing", "inactive"):
         raise CartError(_("Product not found"), status=404, code="not_found")
     if problem == "out_of_stock":
-        raise CartError(_("%(product)s is out of stock") % {"product": product.title}, code="out_of_stock")
+        raise CartError(_("%(product)s is out of stock") % {"product": isolate(product.title)}, code="out_of_stock")
     return product
 
 

@@ -200,3 +200,23 @@ def test_the_pages_behind_the_email_links_read_as_arabic(shop, client):
         assert re.search(r"<title>[^<]*نايل هايلاندز تي", response.content.decode()), path
         problems += arabic_page_problems(response.content.decode(), where=path)
     assert problems == [], "\n".join(problems)
+
+
+def test_the_stock_alert_pages_and_the_out_of_stock_refusal_isolate_the_products_title(shop, client):
+    # a product's title is typed text: a Latin one ("Kenya Gold (250 g)") at the start of an Arabic sentence
+    # set its direction, and its brackets and digits came out mirrored
+    product = shop["product"]
+    typed = [product.title_ar]
+    Product.objects.filter(pk=product.pk).update(stock=0)
+    stock_alert_request(product_id=product.pk, email="sara@example.com", language="ar", base_url="https://x.example")
+    token = StockAlert.objects.get(email="sara@example.com").token
+    asked = client.get(f"/ar/stock-alert/confirm?token={token}")
+    problems = arabic_page_problems(asked.content.decode(), typed=typed, where="stock alert confirm page")
+    confirmed = client.post("/ar/stock-alert/confirm", {"token": token})
+    assert confirmed.status_code == 200
+    problems += arabic_page_problems(confirmed.content.decode(), typed=typed, where="stock alert confirmed page")
+    refused = client.post("/api/cart/items", {"productId": product.pk, "quantity": 1}, content_type="application/json",
+                          HTTP_ACCEPT_LANGUAGE="ar")
+    assert refused.status_code == 400, refused.content
+    problems += arabic_text_problems(refused.json()["message"], typed=typed, where="out of stock")
+    assert problems == [], "\n".join(problems)
