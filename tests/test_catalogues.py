@@ -69,6 +69,10 @@ _ISOLATED = re.compile(r"[\u2066\u2067\u2068][^\u2069]*\u2069|<bdi\b.*?</bdi>|\u
 _TAG = re.compile(r"<[^>]*>")
 # a code or number carrying weak or neutral punctuation at its edge, which bidi moves to the other side
 _FLIPS = re.compile(r"[#@+/:]+[A-Za-z0-9][\w.-]*|[A-Za-z][\w.-]*[#@/:]+")
+# a variable holding what a person typed (a product's title, a coupon's code, a name, an address) in an Arabic
+# sentence: "{{title}}: المخزون الآن 3" with the title "Kenya Gold (250 g)" mirrors its bracket
+_TYPED_VARIABLE = re.compile(
+    r"(?<!\u2068)\{\{\s*(?:name|title|code|email|username|subject|courier|category|product|label)\s*\}\}(?!\u2069)")
 # the Arabic forms (zero, one, two) may say the count in words and leave its placeholder out
 _PLURAL_FORMS_WITH_ALL_PLACEHOLDERS = (3, 4, 5)
 
@@ -141,6 +145,8 @@ def test_every_arabic_island_text_is_arabic_keeps_its_variables_and_isolates_its
             problems.append(f"{key} has variables {sorted(arabic)}, English {sorted(english_)}")
         if codes := _flipping_codes(text, _I18N_PLACEHOLDER):
             problems.append(f"{key}: {codes} not isolated (U+2068 … U+2069) in {text!r}")
+        if bare := _TYPED_VARIABLE.findall(text):
+            problems.append(f"{key}: typed text {bare} not isolated (U+2068 … U+2069) in {text!r}")
     assert problems == [], "\n".join(problems)
 
 
