@@ -220,3 +220,13 @@ def test_the_stock_alert_pages_and_the_out_of_stock_refusal_isolate_the_products
     assert refused.status_code == 400, refused.content
     problems += arabic_text_problems(refused.json()["message"], typed=typed, where="out of stock")
     assert problems == [], "\n".join(problems)
+
+
+def test_the_product_pages_pictures_isolate_its_title(shop, client):
+    # the pictures' text alternatives name the product: "<title>، الصورة 2 من 2"
+    product = shop["product"]
+    Product.objects.filter(pk=product.pk).update(images=["/media/a.jpg", "/media/b.jpg"])
+    page = client.get(f"/ar/product/{product.slug}").content.decode()
+    assert "، الصورة 2 من 2" in page
+    problems = [p for p in arabic_page_problems(page, typed=[product.title_ar], where="product page") if "<img>" in p]
+    assert problems == [], "\n".join(problems)

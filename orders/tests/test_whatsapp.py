@@ -48,9 +48,10 @@ def test_chat_links_name_the_product_or_order_in_the_page_language(api, client, 
     tea, order = _place(api, make_product, checkout_body)
     base = "https://wa.me/201001234567?text="
     # then the product page (EN and AR), contact, thank-you and tracking pages link to it
-    assert base + quote("Hello, I have a question about Kericho Gold Breakfast.") in \
+    # the product's title is typed text, isolated in the message (FSI … PDI) as in every sentence
+    assert base + quote("Hello, I have a question about \u2068Kericho Gold Breakfast\u2069.") in \
         client.get(f"/product/{tea.slug}").content.decode()
-    assert base + quote("مرحبًا، لدي سؤال عن Kericho Gold Breakfast.") in \
+    assert base + quote("مرحبًا، لدي سؤال عن \u2068Kericho Gold Breakfast\u2069.") in \
         client.get(f"/ar/product/{tea.slug}").content.decode()
     assert base + quote("Hello, I have a question about your tea.") in client.get("/contact").content.decode()
     with_order = quote(f"Hello, I have a question about my order {order.number}.")
