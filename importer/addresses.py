@@ -30,7 +30,13 @@ NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
 
 
 class AddressRefused(ValueError):
-    """A URL or address the importer must not reach; the message says why."""
+    """A URL or address the importer must not reach; the message says why (in English, for the logs and the
+    crawl's errors). `kind` is what a person is told: "form" (not a plain http(s) URL), "unknown" (its host
+    name does not resolve) or "private" (not on the internet)."""
+
+    def __init__(self, message, *, kind="form"):
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -139,11 +145,11 @@ def address_resolve(target, *, allow_private):
         try:
             addresses = resolve_host(target.host, target.port)
         except (OSError, UnicodeError):
-            raise AddressRefused(f"cannot resolve {target.host}") from None
+            raise AddressRefused(f"cannot resolve {target.host}", kind="unknown") from None
     if not addresses:
-        raise AddressRefused(f"cannot resolve {target.host}")
+        raise AddressRefused(f"cannot resolve {target.host}", kind="unknown")
     if not allow_private:
         for address in addresses:
             if not is_public(address):
-                raise AddressRefused(f"{target.host} is not a public address ({address})")
+                raise AddressRefused(f"{target.host} is not a public address ({address})", kind="private")
     return addresses[0]

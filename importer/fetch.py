@@ -59,11 +59,12 @@ DISALLOW_ALL = ["User-agent: *", "Disallow: /"]
 class FetchError(Exception):
     """A page could not be fetched; `permanent` when asking again cannot help."""
 
-    def __init__(self, message, *, url="", permanent=False, attempts=0):
+    def __init__(self, message, *, url="", permanent=False, attempts=0, refused=""):
         super().__init__(message)
         self.url = url
         self.permanent = permanent
         self.attempts = attempts
+        self.refused = refused  # an address refused before any request: AddressRefused.kind
 
 
 class RobotsDisallowed(FetchError):
@@ -156,7 +157,7 @@ def check_url(url, *, allow_private=None):
         target = target_parse(url)
         address_resolve(target, allow_private=_allow_private(allow_private))
     except AddressRefused as exc:
-        raise FetchError(str(exc), url=str(url)[:200], permanent=True) from None
+        raise FetchError(str(exc), url=str(url)[:200], permanent=True, refused=exc.kind) from None
     return target
 
 

@@ -132,13 +132,22 @@ def category_for(item: ExternalProduct, *, config: dict[str, Any] | None = None)
 # -- runs -----------------------------------------------------------------------
 
 
+def _refusal_text(exc: FetchError) -> str:
+    """Why an address is refused, in the reader's language (the English detail stays in the logs)."""
+    if exc.refused == "private":
+        return _("it is on a private network, not the internet")
+    if exc.refused == "unknown":
+        return _("its host name could not be found")
+    return _("it is not a web address like https://producer.example/shop")
+
+
 def base_url_check(base_url: str) -> None:
     """Refuse a producer address the importer must not reach (the settings API's field)."""
     try:
         check_url(base_url)
     except FetchError as exc:
-        raise ImporterError(_("The producer site address is not allowed: %(reason)s") % {"reason": exc},
-                            field="external_products.base_url") from exc
+        raise ImporterError(_("The producer site address is not allowed: %(reason)s")
+                            % {"reason": _refusal_text(exc)}, field="external_products.base_url") from exc
 
 
 def _dead() -> Q:

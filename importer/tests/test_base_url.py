@@ -73,3 +73,17 @@ def test_the_old_stored_default_is_turned_into_follow_the_environment(staff):
     cache.delete(STORE_SETTINGS_CACHE_KEY)  # the migration's queryset update skips save()
     # then
     assert status_base_url(staff) == ENV_URL
+
+
+@pytest.mark.parametrize("url, english, arabic", [
+    ("https://10.0.0.7/shop/", "it is on a private network, not the internet", "إنه على شبكة خاصة لا على الإنترنت"),
+    ("https://8.8.8.8:99999/", "it is not a web address like https://producer.example/shop",
+     "ليس عنوان ويب مثل \u2068https://producer.example/shop\u2069"),
+])
+def test_a_refused_base_url_says_why_in_the_owners_language(staff, settings, url, english, arabic):
+    settings.IMPORTER_ALLOW_PRIVATE_HOSTS = False
+    for language, reason in (("en", english), ("ar", arabic)):
+        response = staff.put("/api/admin/settings", {"externalProducts": {"baseUrl": url}}, format="json",
+                             HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 400
+        assert response.json()["message"].endswith(reason), response.json()
