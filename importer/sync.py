@@ -442,10 +442,11 @@ def _owners_mail(*, template, values):
     Dates and times are the store's without anything here: every caller runs in a Celery job (shop.celery.
     StoreTimeTask makes the store's zone the current one)."""
     store = store_settings_get()
-    panel_url = settings.SITE_URL + reverse("backoffice:section", args=["external-products"])
     for owner in _owners():
         language = owner.language if owner.language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         with translation.override(language):
+            # the panel's address in the Owner's language (/ar/… for Arabic): reversed with it active
+            panel_url = settings.SITE_URL + reverse("backoffice:section", args=["external-products"])
             context = {"store": store, "panel_url": panel_url, **values(language)}
             subject = render_to_string(f"importer/email/{template}_subject.txt", context).strip()
             body = render_to_string(f"importer/email/{template}.txt", context)
