@@ -39,6 +39,9 @@ function clientErrors(form, user, text) {
 // the fields in the server's order, so focus and the banner go to the first one
 const ORDER = [...REQUIRED, "street", "city", "state", "country", "postalCode", "paymentMethod", "password", "confirmPassword"];
 const firstOf = (errors) => ORDER.find((name) => errors[name]) || Object.keys(errors).find((name) => errors[name]);
+// the fields the focus can go to (an input of that name): a refusal naming one is read out there, as its description
+const INPUTS = [...REQUIRED, ...ADDRESS, "country", "password", "confirmPassword", ...OPTIONAL];
+const atInput = (refused) => INPUTS.includes(refused?.field);
 
 function failureMessage(err) {
   if (err.kind === "timeout") return t("checkout:paymentTimedOut");
@@ -61,7 +64,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   // while the server answers, so a keyboard or screen-reader shopper's focus has fallen off it
   const [refused, setRefused] = useState(null);
   useEffect(() => {
-    if (refused) (document.getElementById(`co-${refused.field}`) || document.getElementById("co-alert"))?.focus();
+    if (refused) document.getElementById(atInput(refused) ? `co-${refused.field}` : "co-alert")?.focus();
   }, [refused]);
   const [appliedCoupon, setAppliedCoupon] = useState(initialCart.couponCode || "");
   const [processing, setProcessing] = useState(false);
@@ -93,6 +96,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   async function applyCoupon(event) {
     event.preventDefault(); // Enter in the code's field applies it: it must not place the order
     const code = form.couponCode.trim();
+    setRefused(null); // a refusal now is said where the focus stays (Apply): the coupon's alert
     try {
       if ((await refreshSummary(form, code)) === STALE) return; // a newer choice's summary is showing
       setAppliedCoupon(code);
@@ -109,8 +113,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     if (first) {
       setErrors(problems);
       setFormError("");
-      toast(problems[first], "error");
-      setRefused({ field: first });
+      setRefused({ field: first }); // said once: at the field the focus goes to (the banner repeats it, silently)
       return;
     }
     setErrors({});
@@ -150,8 +153,8 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       const fields = err.body?.fields || (err.field ? { [err.field]: message } : {});
       setErrors(fields);
       // a field's problem shows at the field (the banner follows them); anything else in the banner
+      // said once, where the focus goes: not in a toast too (on a phone it covered the banner saying the same)
       setFormError(Object.keys(fields).length ? "" : message);
-      toast(message, "error");
       setRefused({ field: err.field });
       if (err.status === 409 && err.field === "items") refreshSummary().catch(() => {}); // the cart as it is now
       setProcessing(false);
@@ -197,7 +200,9 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     <form className="checkout-layout" onSubmit={submit} noValidate>
       <div className="checkout-main">
         <a className="back-link" href={urls.cart}>{t("checkout:backToCart")}</a>
-        {banner && <p className="alert alert--error" role="alert" id="co-alert" tabIndex={-1}>{banner}</p>}
+        {/* an alert only when it takes the focus itself: a field's refusal is read out at the field (its description) */}
+        {banner && <p className="alert alert--error" role={atInput(refused) ? undefined : "alert"} id="co-alert"
+          tabIndex={-1}>{banner}</p>}
         <p className="field__hint">{t("checkout:requiredNote")}</p>
         <fieldset className="form-card checkout-section">
           <legend>{t("checkout:contact")}</legend>
@@ -303,7 +308,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
               {t("checkout:apply")}
             </button>
           </div>
-          {errorText("couponCode", "alert")}
+          {errorText("couponCode", atInput(refused) ? undefined : "alert")}
           {/* "Coupon applied" at the field while the totals shown are the code's, not in a toast: on a phone a
               toast covered the summary the coupon changed. While another code is typed, or was refused, the
               server keeps the one applied before (its summary, and the order placed): the field says so */}

@@ -15,8 +15,8 @@ export function announceRate(rate) {
 export function toast(message, kind = "info", { about } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
-  // on a phone the toast shows at the top, just below the sticky header (main.css): at the bottom it hid the
-  // buttons under the thumb (Proceed to Checkout, Place order, the product's Add to cart bar)
+  // on a phone the toast shows over the shop's bar at the top, as tall as it (main.css): at the bottom it hid the
+  // buttons under the thumb (Proceed to Checkout, Place order, the Add to cart bar), below the bar the page's top
   const header = document.querySelector(".site-header,.admin-header")?.getBoundingClientRect().bottom;
   host.style.setProperty("--toasts-top", `${header | 0}px`); // none: 0
   const el = document.createElement("div");

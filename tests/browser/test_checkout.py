@@ -152,7 +152,7 @@ def test_cash_on_delivery_goes_straight_to_thank_you(new_page, screenshot, teas)
     # when the form is sent empty first, then filled
     page.get_by_label("Cash on Delivery").check()
     place_order(page)
-    assert page.get_by_role("alert").text_content() == "Please fill in all required fields"
+    assert page.locator("#co-alert").text_content() == "Please fill in all required fields"
     _fill_checkout(page)
     _shot(screenshot, page, "checkout-form-en-phone")
     place_order(page)

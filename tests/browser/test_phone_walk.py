@@ -5,7 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, islands_ready
-from tests.browser.test_checkout import _add_to_cart
+from tests.browser.settle import place_order
+from tests.browser.test_checkout import _add_to_cart, _fill_checkout
 from tests.browser.test_touch_and_focus import FOCUSABLE, MIN_TARGET, SMALL_TARGETS_JS
 from tests.factories import make_category, make_product
 
@@ -82,6 +83,37 @@ def test_a_refused_coupon_is_announced_and_described_at_its_field(new_page, teas
     expect(coupon).to_have_attribute("aria-invalid", "true")
     expect(coupon).to_have_accessible_description(refusal)
     assert coupon.get_attribute("aria-required") != "true"  # a coupon is never required
+
+
+# the live regions (alerts, status, aria-live) whose words a screen reader reads out as they come
+SAID_JS = """(words) => [...document.querySelectorAll('[role=alert], [role=status], [aria-live]')]
+  .filter((region) => region.getAttribute('aria-live') !== 'off' && region.textContent.includes(words))
+  .map((region) => region.id || region.className)"""
+
+
+@pytest.mark.parametrize("locale, prefix, refusal", [("en-US", "", "Invalid coupon code"),
+                                                     ("ar-EG", "/ar", "رمز القسيمة غير صالح")], ids=["en", "ar"])
+def test_a_coupon_refused_at_place_order_is_said_once_at_its_field(new_page, teas, locale, prefix, refusal):
+    # given a filled checkout on a phone, an unknown code typed but not applied
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    _fill_checkout(page, arabic=prefix == "/ar")
+    page.locator("#co-couponCode").fill("nosuch")
+    # when Place order is refused for it
+    place_order(page)
+    coupon = page.locator("#co-couponCode")
+    expect(coupon).to_be_focused()
+    # then it is read out once: at the field the focus is on (its description), by no alert, status or toast too
+    expect(coupon).to_have_accessible_description(refusal)
+    expect(page.locator("#co-alert")).to_have_text(refusal)  # the banner still shows it, silently
+    page.wait_for_timeout(300)
+    assert page.evaluate(SAID_JS, refusal) == []
+    # and a code refused at Apply (the focus stays on Apply) is an alert again
+    page.locator(".coupon__row button").tap()
+    expect(page.locator(".coupon").get_by_role("alert")).to_have_text(refusal)
 
 
 # the "×" of each summary line and the quantity after it: on one line of text, or not
