@@ -29,7 +29,8 @@ export default function NewsletterForm() {
     // noValidate: a mistyped address is told by the shop, in the page's language, not by the browser in its own
     <form className="newsletter-form" onSubmit={submit} noValidate>
       <label className="visually-hidden" htmlFor="newsletter-email">{tr("email")}</label>
-      <input id="newsletter-email" type="email" name="email" required value={email} placeholder={tr("placeholder")}
+      <input id="newsletter-email" type="email" name="email" required dir="ltr" autoComplete="email" value={email}
+        placeholder={tr("placeholder")}
         onChange={(e) => setEmail(e.target.value)} />
       {/* not disabled: a disabled button drops the focus to the page's start */}
       <button type="submit" className="button" aria-disabled={state.status === "submitting"}>

@@ -185,3 +185,27 @@ def test_the_skip_link_is_a_44_px_target_once_the_keyboard_reaches_it(new_page, 
     box = skip.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44
     assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+
+
+DIRECTION_JS = "() => getComputedStyle(document.querySelector('#newsletter-email')).direction"
+
+
+@pytest.mark.parametrize("locale, prefix, empty", [("en-US", "", "ltr"), ("ar-EG", "/ar", "rtl")], ids=["en", "ar"])
+def test_the_newsletter_address_is_typed_left_to_right_under_a_placeholder_at_the_line_start(
+        new_page, screenshot, locale, prefix, empty):
+    # given the footer's newsletter form on a phone
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/")
+    field = page.locator("#newsletter-email")
+    field.scroll_into_view_if_needed()
+    # then its placeholder starts where the page's lines do (the right in Arabic) while it shows
+    assert page.evaluate(DIRECTION_JS) == empty
+    screenshot(page, f"phone-walk-newsletter-{prefix.strip('/') or 'en'}")
+    # and an address typed in it runs left to right, as the shop's other e-mail fields do, in both languages
+    field.tap()
+    field.press_sequentially("mona@example.com")
+    expect(page.locator("#newsletter-email")).to_have_attribute("dir", "ltr")
+    assert page.evaluate(DIRECTION_JS) == "ltr"
+    # and its autofill offers the shopper's address
+    expect(page.locator("#newsletter-email")).to_have_attribute("autocomplete", "email")
+
