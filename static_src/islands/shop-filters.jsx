@@ -169,7 +169,7 @@ export default function ShopFilters({ filters: initial, entered = {}, categories
       >
         <label htmlFor="shop-search">{tr("search")}</label>
         <div className="search-row">
-          <input id="shop-search" type="search" name="search" value={search} maxLength={100}
+          <input id="shop-search" className="input" type="search" name="search" value={search} maxLength={100}
             placeholder={tr("searchPlaceholder")} onChange={(e) => setSearch(e.target.value)} />
           <button type="submit" className="button button--small">{tr("searchButton")}</button>
         </div>

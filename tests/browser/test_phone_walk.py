@@ -209,3 +209,25 @@ def test_the_newsletter_address_is_typed_left_to_right_under_a_placeholder_at_th
     # and its autofill offers the shopper's address
     expect(page.locator("#newsletter-email")).to_have_attribute("autocomplete", "email")
 
+
+# a box's corners and border, and the shop's input token (--radius-sm) as a length
+BOX_STYLE_JS = """(selector) => { const style = getComputedStyle(document.querySelector(selector));
+  const probe = document.createElement('div');
+  probe.style.borderRadius = 'var(--radius-sm)'; document.body.append(probe);
+  const token = getComputedStyle(probe).borderTopLeftRadius; probe.remove();
+  return {radius: style.borderTopLeftRadius, border: style.borderTopWidth + ' ' + style.borderTopStyle, token}; }"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 860}], ids=["phone", "desktop"])
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_the_shop_search_box_has_the_shops_input_corners(new_page, screenshot, teas, viewport, locale, prefix):
+    page = new_page(viewport=viewport, locale=locale)
+    page.goto(f"{prefix}/shop")
+    for when in ("as sent", "mounted"):
+        if when == "mounted":
+            islands_ready(page, "shop-filters")
+        search = page.evaluate(BOX_STYLE_JS, "#shop-search")
+        # rounded as the shop's other inputs (the Sort by list beside it), not a square box among round buttons
+        assert search["radius"] == search["token"] == page.evaluate(BOX_STYLE_JS, "#shop-sort")["radius"], when
+        assert search["border"] == "1px solid", when
+    page.screenshot(path=f"test-artifacts/phone-walk-shop-search-{prefix.strip('/') or 'en'}-{viewport['width']}.png")
