@@ -231,3 +231,32 @@ def test_the_shop_search_box_has_the_shops_input_corners(new_page, screenshot, t
         assert search["radius"] == search["token"] == page.evaluate(BOX_STYLE_JS, "#shop-sort")["radius"], when
         assert search["border"] == "1px solid", when
     page.screenshot(path=f"test-artifacts/phone-walk-shop-search-{prefix.strip('/') or 'en'}-{viewport['width']}.png")
+
+
+HOME_JS = """() => { const top = (s) => document.querySelector(s).getBoundingClientRect().top + scrollY;
+  const hidden = [...document.querySelectorAll('.hero, .hero *, .features *, .stats *')]
+    .filter((el) => el.getClientRects().length === 0).map((el) => el.textContent);
+  const tiles = new Set([...document.querySelectorAll('.category-tile')].map((t) => t.getBoundingClientRect().top));
+  return {order: ['.hero', '.features', '.category-tiles', '.stats', '.product-grid--featured'].map(top),
+          first: top('.product-grid--featured .product-card'), hidden, tileRows: tiles.size,
+          wide: document.documentElement.scrollWidth > innerWidth}; }"""
+
+
+@pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["320", "360"])
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_the_home_page_reaches_its_first_featured_tea_within_a_screen_and_a_half(new_page, viewport, locale, prefix):
+    from tests.browser.storefront_pages import seed_catalogue
+
+    seed_catalogue()  # four category tiles, three featured teas
+    page = _phone(new_page, locale, viewport)
+    page.goto(f"{prefix}/")
+    home = page.evaluate(HOME_JS)
+    page.screenshot(path=f"test-artifacts/phone-walk-home-{prefix.strip('/') or 'en'}-{viewport['width']}.png",
+                    full_page=True)
+    # the spec's order: hero, three feature highlights, four category tiles, stats, three featured teas
+    assert home["order"] == sorted(home["order"]), home
+    # none of it hidden to make room, and nothing wider than the phone
+    assert home["hidden"] == [] and not home["wide"], home
+    # compact: the tiles two by two, and the first featured tea 1,300 px down (it was 1,530 to 1,840)
+    assert home["tileRows"] == 2, home
+    assert home["first"] < 1300, home
