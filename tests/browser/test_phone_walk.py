@@ -260,3 +260,20 @@ def test_the_home_page_reaches_its_first_featured_tea_within_a_screen_and_a_half
     # compact: the tiles two by two, and the first featured tea 1,300 px down (it was 1,530 to 1,840)
     assert home["tileRows"] == 2, home
     assert home["first"] < 1300, home
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_a_cart_line_with_a_one_line_name_is_a_44_px_target(new_page, screenshot, teas, locale, prefix):
+    # given two teas with short names (one line each) in the cart, on a phone
+    page = _phone(new_page, locale)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0], 2)
+    _add_to_cart(page, teas[1])
+    page.goto(f"{prefix}/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    before = page.locator("[data-testid=cart-line]").first.bounding_box()
+    # then every link and button of the cart, the tea's name too, is at least 44 px tall and wide
+    result = page.evaluate(SMALL_TARGETS_JS, [FOCUSABLE, MIN_TARGET, "main"])
+    screenshot(page, f"phone-walk-cart-{prefix.strip('/') or 'en'}")
+    assert result["small"] == []
+    assert before["height"] < 140  # and the line is no taller for it
