@@ -277,3 +277,37 @@ def test_a_cart_line_with_a_one_line_name_is_a_44_px_target(new_page, screenshot
     screenshot(page, f"phone-walk-cart-{prefix.strip('/') or 'en'}")
     assert result["small"] == []
     assert before["height"] < 140  # and the line is no taller for it
+
+
+LONG_EMAIL = "abdelrahman.mohamed.elshennawy.family@verylongdomainname-example.com"
+WIDTH_JS = "() => [innerWidth, document.documentElement.scrollWidth]"
+
+
+@pytest.mark.parametrize("locale, prefix", LANGUAGES, ids=["en", "ar"])
+def test_a_long_e_mail_address_never_widens_a_page_past_a_320_px_phone(new_page, live_server, teas, locale, prefix):
+    from accounts.models import User
+    from tests.browser.storefront_pages import sign_in
+
+    # given a customer whose e-mail address is longer than a phone's line, signed in, buying with cash on delivery
+    user = User.objects.create_user(username=LONG_EMAIL, email=LONG_EMAIL, password="Str0ng-pass-123",
+                                    first_name="Mona", last_name="Ali", phone="01012345678")
+    page = _phone(new_page, locale, SMALL_PHONE)
+    sign_in(page, live_server, user)
+    page.goto(f"{prefix}/")
+    _add_to_cart(page, teas[0])
+    page.goto(f"{prefix}/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    page.fill("#co-street", "12 Nile Street")  # the e-mail, names and phone are the account's
+    page.fill("#co-city", "Cairo")
+    page.select_option("#co-state", "Giza")
+    page.locator('input[name="paymentMethod"][value="cod"]').check()
+    place_order(page)
+    page.wait_for_url("**/thankyou")
+    # then the thank-you page and the account page, which show the address, stay 320 px wide (a phone zooms
+    # out to show a wider page: everything became small)
+    widths = {"thank-you": page.evaluate(WIDTH_JS)}
+    page.goto(f"{prefix}/account")
+    widths["account"] = page.evaluate(WIDTH_JS)
+    page.screenshot(path=f"test-artifacts/phone-walk-account-long-email-{prefix.strip('/') or 'en'}.png",
+                    full_page=True)
+    assert widths == {"thank-you": [320, 320], "account": [320, 320]}
