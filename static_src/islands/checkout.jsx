@@ -189,8 +189,9 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
   const field = (name, text, props = {}) => (
     <div className={`field${errors[name] ? " field--error" : ""}`}>
       {label(name, text)}
+      {/* typed text reads in its own direction (a Latin street on an Arabic page); e-mail and phone say ltr */}
       <input id={`co-${name}`} name={name} value={form[name]} onChange={(e) => update(name, e.target.value)}
-        {...invalid(name)} {...props} />
+        dir="auto" {...invalid(name)} {...props} />
       {errorText(name)}
     </div>
   );
@@ -302,7 +303,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
         <div className={`field coupon${errors.couponCode ? " field--error" : ""}`}>
           <label htmlFor="co-couponCode">{t("checkout:coupon")}</label>
           <div className="coupon__row">
-            <input id="co-couponCode" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)}
+            <input id="co-couponCode" dir="auto" value={form.couponCode} onChange={(e) => update("couponCode", e.target.value)}
               onKeyDown={(e) => e.key === "Enter" && applyCoupon(e)} {...invalid("couponCode")} />
             <button type="button" className="button button--ghost button--small" onClick={applyCoupon}>
               {t("checkout:apply")}

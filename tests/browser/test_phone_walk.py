@@ -311,3 +311,28 @@ def test_a_long_e_mail_address_never_widens_a_page_past_a_320_px_phone(new_page,
     page.screenshot(path=f"test-artifacts/phone-walk-account-long-email-{prefix.strip('/') or 'en'}.png",
                     full_page=True)
     assert widths == {"thank-you": [320, 320], "account": [320, 320]}
+
+
+DIRS_JS = """(ids) => ids.map((id) => { const el = document.getElementById(id);
+  return `${id}: ${el.matches(':dir(rtl)') ? 'rtl' : 'ltr'}`; })"""
+
+
+def test_latin_text_typed_on_an_arabic_page_reads_as_typed_and_arabic_as_arabic(new_page, teas):
+    # given an Arabic shopper at checkout on a phone, who types a street in Latin letters and a city in Arabic
+    page = _phone(new_page, "ar-EG")
+    page.goto("/ar/")
+    _add_to_cart(page, teas[0])
+    page.goto("/ar/checkout")
+    page.locator('[data-island="checkout"][data-mounted="true"]').wait_for(state="attached")
+    page.fill("#co-street", "12 Nile Street")
+    page.fill("#co-city", "الجيزة")
+    page.fill("#co-firstName", "Mona")
+    page.fill("#co-couponCode", "WELCOME50")
+    # then each reads in its own direction: "12 Nile Street", not "Nile Street 12"
+    assert page.evaluate(DIRS_JS, ["co-street", "co-city", "co-firstName", "co-couponCode"]) == [
+        "co-street: ltr", "co-city: rtl", "co-firstName: ltr", "co-couponCode: ltr"]
+    # and so on the account forms (the register page's names)
+    page.goto("/ar/register")
+    page.fill("#id_firstName", "Mona")
+    page.fill("#id_lastName", "علي")
+    assert page.evaluate(DIRS_JS, ["id_firstName", "id_lastName"]) == ["id_firstName: ltr", "id_lastName: rtl"]
