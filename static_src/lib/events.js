@@ -15,10 +15,11 @@ export function announceRate(rate) {
 export function toast(message, kind = "info", { about } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
-  // on a phone the toast shows over the shop's bar at the top, as tall as it (main.css): at the bottom it hid the
-  // buttons under the thumb (Proceed to Checkout, Place order, the Add to cart bar), below the bar the page's top
-  const header = document.querySelector(".site-header,.admin-header")?.getBoundingClientRect().bottom;
-  host.style.setProperty("--toasts-top", `${header | 0}px`); // none: 0
+  // on a phone the toast shows at the screen's top, as tall as the sticky header (main.css), which it covers once
+  // the page is scrolled: at the bottom it hid the buttons under the thumb (Proceed to Checkout, Place order, the
+  // Add to cart bar), below the header the page's top. The header's own height: an announcement above it scrolls away
+  const header = document.querySelector(".site-header,.admin-header")?.offsetHeight;
+  host.style.setProperty("--toasts-bar", `${header | 0}px`); // none: 0
   const el = document.createElement("div");
   el.className = `toast toast--${kind}`;
   el.textContent = message;

@@ -183,3 +183,25 @@ def test_a_toast_stays_while_its_close_button_has_the_keyboard_and_goes_once_it_
     # and once the keyboard moves on, it goes by itself
     page.keyboard.press("Shift+Tab")
     expect(page.locator("#toasts .toast")).to_have_count(0, timeout=6_000)
+
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES, ids=["en", "ar"])
+def test_a_toast_under_an_announcement_stays_off_the_page_as_the_shopper_scrolls(new_page, teas, locale, prefix, lang):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from shop.models import Announcement
+
+    # given an announcement over the header (it scrolls away, the header stays), and a toast on the cart
+    now = timezone.now()
+    Announcement.objects.create(title="Ramadan hours", content="Open late", title_ar="مواعيد رمضان",
+                                content_ar="نعمل حتى وقت متأخر", is_main=True,
+                                display_start_date=now - timedelta(hours=1), display_end_date=now + timedelta(days=1))
+    page = _cart_with_a_toast(new_page, teas, PHONE, locale, prefix)
+    assert page.locator(".site-header").bounding_box()["y"] > 0  # the announcement shows above it
+    # then, at the top and scrolled, the toast covers the shop's bar only, never the page below the header
+    for y in (0, 150):
+        page.evaluate("(y) => scrollTo(0, y)", y)
+        boxes = page.evaluate(BOXES, [".cart-summary a.button[href$='/checkout']"])
+        assert boxes["toast"]["bottom"] <= boxes["header"]["bottom"] + 0.5, (y, boxes)
