@@ -13,6 +13,8 @@ const options = {
     admin: "static_src/admin.jsx",
     // area styles, linked only by the pages that need them (keeps every page in budget)
     checkout: "static_src/css/checkout.css",
+    cart: "static_src/css/cart.css", // after checkout.css, on the cart page only
+    result: "static_src/css/result.css", // after checkout.css: payment return, thank-you, test payment
     storefront: "static_src/css/storefront.css",
     product: "static_src/css/product.css", // after storefront.css, on the product page only
     // loaded when first used (lib/styles.js): the gallery's lightbox, the sheet after Add to cart
