@@ -153,8 +153,9 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
       const fields = err.body?.fields || (err.field ? { [err.field]: message } : {});
       setErrors(fields);
       // a field's problem shows at the field (the banner follows them); anything else in the banner
-      // said once, where the focus goes: not in a toast too (on a phone it covered the banner saying the same)
+      // read out once, where the focus goes; the spec's error toast shows it too, silently
       setFormError(Object.keys(fields).length ? "" : message);
+      toast(message, "error", { echo: true });
       setRefused({ field: err.field });
       if (err.status === 409 && err.field === "items") refreshSummary().catch(() => {}); // the cart as it is now
       setProcessing(false);

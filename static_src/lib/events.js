@@ -11,8 +11,10 @@ export function announceRate(rate) {
   window.dispatchEvent(new CustomEvent(RATE_UPDATED, { detail: { rate } }));
 }
 
-// `about`: what the message is about (data-about, e.g. a cart line), so that it can go when that thing goes
-export function toast(message, kind = "info", { about } = {}) {
+// `about`: what the message is about (data-about, e.g. a cart line), so that it can go when that thing goes.
+// `echo`: the page already says it where the focus goes (a form's banner or field): the toast shows it to the eye
+// (the spec's error toast) and is hidden from screen readers, which would hear it twice
+export function toast(message, kind = "info", { about, echo } = {}) {
   const host = document.getElementById("toasts");
   if (!host) return;
   // on a phone the toast shows at the screen's top, as tall as the sticky header (main.css), which it covers once
@@ -28,6 +30,7 @@ export function toast(message, kind = "info", { about } = {}) {
   close.className = "icon-button toast__close";
   close.ariaLabel = host.dataset.closeLabel;
   el.append(close);
+  if (echo) { el.ariaHidden = "true"; close.tabIndex = -1; }
   host.replaceChildren(el); // one toast at a time
   // closed, or gone after 4.5 s but not while it is being read (main.css's animation)
   el.onanimationend = close.onclick = () => el.remove();
