@@ -123,7 +123,7 @@ def test_a_base_url_that_is_not_http_is_refused(shop_setup, owner):
 
 def test_a_private_base_url_is_refused_unless_allowed(shop_setup, owner, settings):
     settings.IMPORTER_ALLOW_PRIVATE_HOSTS = False
-    with pytest.raises(services.ImporterError, match="not a public address"):
+    with pytest.raises(services.ImporterError, match="on a private network"):
         services.run_start(user=owner, base_url=shop_setup.url)
 
 
