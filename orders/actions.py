@@ -22,7 +22,7 @@ from orders.emails import (
     order_refund_void_send,
     order_status_send,
 )
-from orders.models import Order, OrderStatus, OrderStatusChange, PaymentStatus
+from orders.models import Order, OrderStatus, OrderStatusChange, Payment, PaymentMethod, PaymentStatus
 from orders.stock import InsufficientStock, stock_release, stock_reserve
 from orders.tracking import shipment_of
 from shop.errors import ShopError
@@ -243,16 +243,16 @@ def order_pending_after_cancel(*, order: Order, note: str) -> None:
         order_attention_send(order=locked, reason="pending_after_cancel")
 
 
-def _order_flag(order: Order, reason: str, *, action: str, details: str) -> None:
+def _order_flag(order: Order, reason: str, *, action: str, details: str, actor: User | None = None) -> None:
     """Flag `order` (locked) for staff with `reason`, beside the reasons still open (a later flag never
     replaces an earlier one; a reason already open is listed once). The audit log, entry `action`, keeps
-    every flag raised."""
+    every flag raised (`actor`: the member of staff whose action raised it, None for the shop itself)."""
     if reason not in order.attention_reasons:
         order.attention_reasons = [*order.attention_reasons, reason]
     order.needs_attention = True
     order.save(update_fields=["needs_attention", "attention_reasons", "updated_at"])
     logger.warning("order %s flagged: %s", order.number, reason)
-    audit_record(actor=None, action=action, target=order, details=details)
+    audit_record(actor=actor, action=action, target=order, details=details)
 
 
 def _attention_drop(order: Order, reasons: set[str] | frozenset[str]) -> list[str]:
@@ -303,7 +303,8 @@ def order_partly_refunded(*, order: Order, returned: Decimal) -> None:
     logger.info("order %s: %s EGP of %s returned", order.number, returned, order.total_amount)
 
 
-def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False, paid_again: bool = False) -> None:
+def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = False, paid_again: bool = False,
+                        cash_by: User | None = None) -> None:
     """Record `returned`, all of `order`'s money its payment provider reports given back so far (`in_full`:
     all of the payment, which makes the order refunded), and tell the customer what this report adds to what
     the order had recorded (`refunded_amount`): one e-mail per refund, naming its own amount. The same total
@@ -320,7 +321,10 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
     `paid_again`: a refund of the refunded order was voided, so the shop holds money of it again (its
     payment is paid again: orders.payments.services._full_refund_voided). The order is paid again too, and
     flagged as what it is now: no longer to cancel because all of it came back (`refunded_unshipped`), and,
-    cancelled, owing back what it kept (`refund_due`), as a paid order staff cancel does."""
+    cancelled, owing back what it kept (`refund_due`), as a paid order staff cancel does.
+
+    `cash_by`: the member of staff who gave cash back for a cash-on-delivery order (order_cash_refund), whom
+    the audit entry names; the customer's e-mail says cash, not their card."""
     with transaction.atomic():
         locked = _locked(order)
         paid_again = paid_again and locked.payment_status == PaymentStatus.REFUNDED  # once: a replay finds it paid
@@ -330,13 +334,13 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
         Order.objects.filter(pk=locked.pk).update(**fields)
         locked.refunded_amount = returned
         if added > 0:
-            order_refund_send(order=locked, amount=added, refunded=returned)
+            order_refund_send(order=locked, amount=added, refunded=returned, cash=cash_by is not None)
         elif added < 0:
             order_refund_void_send(order=locked, amount=-added, refunded=returned)
         if in_full and locked.status in (S.PENDING, S.PROCESSING):
-            _refunded_unshipped_flag(locked, added=added)
+            _refunded_unshipped_flag(locked, added=added, cash_by=cash_by)
         elif added:
-            _refund_audit(locked, added=added, in_full=in_full, paid_again=paid_again)
+            _refund_audit(locked, added=added, in_full=in_full, paid_again=paid_again, cash_by=cash_by)
         if paid_again:
             locked.payment_status = PaymentStatus.PAID
             if _attention_drop(locked, {"refunded_unshipped"}):
@@ -345,32 +349,38 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
                 _refund_due_flag(locked)
 
 
-def _refunded_unshipped_flag(order: Order, *, added: Decimal) -> None:
+def _returned_how(cash_by: User | None) -> str:
+    """How a refund's money went back, for its audit entry: through the provider, or in cash, given by staff."""
+    return f"returned in cash (recorded by {cash_by.username})" if cash_by else "returned through the payment provider"
+
+
+def _refunded_unshipped_flag(order: Order, *, added: Decimal, cash_by: User | None = None) -> None:
     """Flag `order` (locked), refunded in full (`added` by this report) before it shipped, for staff to cancel
-    it rather than send it: one audit entry records the refund and the flag."""
+    it rather than send it: one audit entry records the refund and the flag (and who gave the cash back)."""
     total = order.total_amount
-    refund = (f"{added} EGP returned through the payment provider; all of its {total} EGP is refunded now, "
+    refund = (f"{added} EGP {_returned_how(cash_by)}; all of its {total} EGP is refunded now, "
               f"before it shipped." if added > 0 else f"all of its {total} EGP was refunded before it shipped.")
-    _order_flag(order, "refunded_unshipped", action="order.refunded_unshipped",
+    _order_flag(order, "refunded_unshipped", action="order.refunded_unshipped", actor=cash_by,
                 details=f"{order.number}: {refund} Cancel it, or ship it only if the customer pays again.")
 
 
-def _refund_audit(order: Order, *, added: Decimal, in_full: bool, paid_again: bool) -> None:
+def _refund_audit(order: Order, *, added: Decimal, in_full: bool, paid_again: bool,
+                  cash_by: User | None = None) -> None:
     """The audit entry of a change of `order`'s refunded total (`refunded_amount`, already changed) by
     `added`: a refund of part of it, a refund completing all of it (`in_full`), or a refund voided (which
-    made the refunded order paid again: `paid_again`)."""
+    made the refunded order paid again: `paid_again`). `cash_by`: staff gave it back in cash."""
     total, returned = order.total_amount, order.refunded_amount
     if added < 0:
         action, details = "order.refund_voided", (f"a refund of {-added} EGP was voided in the payment provider; "
                                                   f"{returned} of {total} EGP is returned now."
                                                   f"{' The order is paid again.' if paid_again else ''}")
     elif in_full:
-        action, details = "order.refunded", (f"{added} EGP returned through the payment provider; all of its "
+        action, details = "order.refunded", (f"{added} EGP {_returned_how(cash_by)}; all of its "
                                              f"{total} EGP is refunded now.")
     else:
-        action, details = "order.partly_refunded", (f"{returned} of {total} EGP returned through the payment "
-                                                    f"provider; the rest stays paid.")
-    audit_record(actor=None, action=action, target=order, details=f"{order.number}: {details}")
+        action, details = "order.partly_refunded", (f"{returned} of {total} EGP {_returned_how(cash_by)}; "
+                                                    f"the rest stays paid.")
+    audit_record(actor=cash_by, action=action, target=order, details=f"{order.number}: {details}")
 
 
 def order_refund_to_check(*, order: Order, note: str) -> None:
@@ -429,5 +439,34 @@ def order_payment_failed(*, order: Order, note: str = "Payment failed") -> Order
         elif locked.status != S.CANCELLED:
             logger.warning("order %s: payment declined while %s; left to staff", locked.number, locked.status)
             order_set_status(order=locked, status=locked.status, note=note)  # a note in its history
+    order.refresh_from_db()
+    return order
+
+
+def order_cash_refund(*, order: Order, amount: Decimal, actor: User) -> Order:
+    """Staff gave `amount` back in cash for a cash-on-delivery order its customer paid at the door (tea
+    returned): recorded as a refund from Paymob is (order_refund_record: the order's refunded total, one
+    e-mail to the customer, one audit entry, here naming `actor`). All that is left of it makes the order
+    and its payment refunded (unshipped, flagged `refunded_unshipped`) and, cancelled, settles its flags as
+    a full refund in Paymob does (order_attention_settle: `refund_due`). Checked under the order's lock, so
+    two members of staff recording at once never return more than was paid. Return the order."""
+    exponent = amount.normalize().as_tuple().exponent if amount.is_finite() else "n"  # "n": not a number
+    if not isinstance(exponent, int) or exponent < -2 or amount <= 0:  # finer than piasters, or none
+        raise ShopError(_("Enter an amount above 0, in pounds and piasters"), field="amount")
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.payment_method != PaymentMethod.COD or locked.payment_status != PaymentStatus.COD:
+            raise ShopError(_("A cash refund can be recorded only for a paid cash-on-delivery order not refunded yet"),
+                            field="amount", status=409)
+        left = locked.total_amount - locked.refunded_amount
+        if amount > left:
+            raise ShopError(_("At most %(amount)s EGP of this order is left to refund") % {"amount": left},
+                            field="amount")
+        in_full = amount == left
+        if in_full:
+            Payment.objects.filter(order=locked, status=PaymentStatus.COD).update(status=PaymentStatus.REFUNDED)
+        order_refund_record(order=locked, returned=locked.refunded_amount + amount, in_full=in_full, cash_by=actor)
+        if in_full:
+            order_attention_settle(order=locked)
     order.refresh_from_db()
     return order

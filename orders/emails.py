@@ -68,11 +68,12 @@ def order_status_send(*, order: Order, status: str) -> None:
     _queue(order, "orders/email/status.txt", "orders/email/status_subject.txt", {"status": status, "kiosk": kiosk})
 
 
-def order_refund_send(*, order: Order, amount: Decimal, refunded: Decimal) -> None:
-    """Tell the customer `amount` of their card payment went back to their card (`refunded`: all of the
-    order's money returned so far). Queued once per refund by orders.actions.order_refund_record."""
+def order_refund_send(*, order: Order, amount: Decimal, refunded: Decimal, cash: bool = False) -> None:
+    """Tell the customer `amount` of their card payment went back to their card (`cash`: staff gave it back
+    in cash, for a cash-on-delivery order) (`refunded`: all of the order's money returned so far). Queued
+    once per refund by orders.actions.order_refund_record."""
     _queue(order, "orders/email/refund.txt", "orders/email/refund_subject.txt",
-           {"status": "refunded", "amount": amount, "refunded": refunded})
+           {"status": "refunded", "amount": amount, "refunded": refunded, "cash": cash})
 
 
 def order_refund_void_send(*, order: Order, amount: Decimal, refunded: Decimal) -> None:

@@ -187,3 +187,25 @@ def test_two_sign_ins_adopting_guest_carts_at_once_leave_one_cart_holding_both(m
     cart = Cart.objects.get(user=alice)
     assert {line.product_id: line.quantity for line in cart.lines.all()} == {green.pk: 2, black.pk: 3}
     assert not Cart.objects.filter(user=None).exists()
+
+
+def test_staff_recording_cash_refunds_at_once_never_return_more_than_was_paid(manager):
+    # given a delivered cash-on-delivery order of E£200 (E£150 of tea, E£50 shipping)
+    from backoffice.models import AuditEntry
+    from orders.actions import order_cash_refund
+    from shop.errors import ShopError
+    from shop.models import OutboundEmail
+    from tests.factories import make_order
+
+    order = make_order(payment_status="cod", status="delivered")
+    assert order.total_amount == Decimal("200.00")
+    OutboundEmail.objects.all().delete()
+    AuditEntry.objects.all().delete()
+    # when six E£50 cash refunds are recorded at once, each from its own read of the order
+    outcomes = at_once(*[lambda: order_cash_refund(order=Order.objects.get(pk=order.pk), amount=Decimal("50.00"),
+                                                   actor=manager)] * 6)
+    # then four went through, the others were refused: all of it is refunded, once each
+    assert [type(o) for o in outcomes if isinstance(o, Exception)] == [ShopError, ShopError], outcomes
+    order.refresh_from_db()
+    assert (order.refunded_amount, order.payment_status) == (Decimal("200.00"), "refunded")
+    assert OutboundEmail.objects.count() == 4 and AuditEntry.objects.filter(actor=manager).count() == 4
