@@ -20,7 +20,7 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.exports import orders_csv
 from backoffice.orders import order_attention_mark_checked, order_status_change, order_status_change_bulk
-from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_to_check
+from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_to_check, order_cash_refund
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment, PaymentStatus
 from orders.places import country_name, governorate_name
@@ -279,6 +279,30 @@ class OrderAttentionCheckedApi(StaffApi):
         return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
 
 
+class OrderCashRefundApi(StaffApi):
+    """"Record cash refund": staff gave money back in cash for a paid cash-on-delivery order (tea returned),
+    `amount` of it (orders.actions.order_cash_refund says what may be refunded). Money, not a status: the
+    orders "edit" right (Owner, Manager), as "Mark as checked"."""
+
+    area = "orders"
+    area_actions = {"POST": "edit"}
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "OrderCashRefundInput"
+
+        # a decimal string in EGP ("150.50"); the service checks it is above 0 and not more than is left
+        amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+
+    @extend_schema(request=InputSerializer, responses=OrderRowSerializer)
+    def post(self, request, order_id):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        order = get_object_or_404(Order, pk=order_id)
+        order_cash_refund(order=order, amount=data.validated_data["amount"], actor=request.user)
+        return Response(OrderRowSerializer(order_list_queryset().get(pk=order.pk)).data)
+
+
 class OrderBulkStatusApi(StaffApi):
     area = "orders"
     area_actions = {"PUT": "status"}
@@ -315,5 +339,6 @@ urlpatterns = [
     path("admin/orders/<id:order_id>", OrderDetailApi.as_view(), name="admin-order-detail"),
     path("admin/orders/<id:order_id>/status", OrderStatusApi.as_view(), name="admin-order-status"),
     path("admin/orders/<id:order_id>/checked", OrderAttentionCheckedApi.as_view(), name="admin-order-checked"),
+    path("admin/orders/<id:order_id>/cash-refund", OrderCashRefundApi.as_view(), name="admin-order-cash-refund"),
     path("admin/bulk/orders", OrderBulkStatusApi.as_view(), name="admin-bulk-orders"),
 ]

@@ -33,6 +33,7 @@ THINGS = {
     "product": lambda: make_product().pk,
     "order": lambda: make_order().pk,
     "flagged": lambda: _refund_to_check(make_order()).pk,
+    "cod_order": lambda: make_order(payment_status="cod", status="delivered").pk,
     "customer": lambda: User.objects.create_user(username="mona@example.com", email="mona@example.com",
                                                  password="x").pk,
     "staff": lambda: User.objects.create_user(username="target", email="t@staff.example", password="x",
@@ -91,6 +92,7 @@ ENDPOINTS = [
     ("get", "/api/admin/orders/{order}", None, "orders", "view"),
     ("put", "/api/admin/orders/{order}/status", {"status": "shipped"}, "orders", "status"),
     ("post", "/api/admin/orders/{flagged}/checked", {"reason": "refund_to_check"}, "orders", "edit"),
+    ("post", "/api/admin/orders/{cod_order}/cash-refund", {"amount": "10.00"}, "orders", "edit"),
     ("put", "/api/admin/bulk/orders", {"orderIds": ["{order}"], "status": "delivered"}, "orders", "status"),
     ("get", "/api/admin/analytics?period=7d", None, "analytics", "view"),
     ("get", "/api/admin/analytics/export?period=7d", None, "analytics", "view"),
@@ -280,6 +282,7 @@ def test_every_part_b_endpoint_is_in_the_openapi_schema(client):
     # then
     for path in [
         "/api/admin/orders", "/api/admin/orders/{order_id}", "/api/admin/orders/{order_id}/status",
+        "/api/admin/orders/{order_id}/cash-refund",
         "/api/admin/bulk/orders", "/api/admin/analytics", "/api/admin/announcements",
         "/api/admin/announcements/{announcement_id}", "/api/admin/coupons", "/api/admin/coupons/{coupon_id}",
         "/api/admin/newsletter", "/api/admin/newsletter/export", "/api/admin/contact-messages",

@@ -1,0 +1,56 @@
+"""POST /api/admin/orders/<id>/cash-refund: the Owner and Manager record cash given back for a paid
+cash-on-delivery order (orders.actions.order_cash_refund); support roles cannot, and a refusal answers
+the service's message in the dashboard's language."""
+
+from decimal import Decimal
+
+import pytest
+
+from orders.models import Order
+from tests.factories import make_order
+
+pytestmark = pytest.mark.django_db
+
+
+def _refund(client, order, amount, **headers):
+    return client.post(f"/api/admin/orders/{order.pk}/cash-refund", {"amount": amount},
+                       content_type="application/json", **headers)
+
+
+def test_a_manager_records_a_partial_cash_refund_and_net_revenue_drops(client, manager):
+    order = make_order(payment_status="cod", status="delivered")
+    client.force_login(manager)
+    before = Decimal(client.get("/api/admin/dashboard").json()["totalRevenue"])
+    response = _refund(client, order, "40.00")
+    assert response.status_code == 200, response.content
+    assert response.json()["paymentStatus"] == "cod"
+    assert client.get(f"/api/admin/orders/{order.pk}").json()["refunded"] == "40.00"
+    assert Order.objects.get(pk=order.pk).refunded_amount == Decimal("40.00")
+    assert Decimal(client.get("/api/admin/dashboard").json()["totalRevenue"]) == before - Decimal("40.00")
+
+
+@pytest.mark.parametrize("role", ["support", "head_support"])
+def test_support_roles_cannot_record_a_cash_refund(client, request, role):
+    order = make_order(payment_status="cod", status="delivered")
+    client.force_login(request.getfixturevalue(role))
+    assert _refund(client, order, "40.00").status_code == 403
+    assert Order.objects.get(pk=order.pk).refunded_amount == 0
+
+
+def test_too_much_is_refused_with_the_message_in_arabic(client, owner):
+    order = make_order(payment_status="cod", status="delivered")
+    client.force_login(owner)
+    response = _refund(client, order, str(order.total_amount + 1), HTTP_ACCEPT_LANGUAGE="ar")
+    assert response.status_code == 400
+    assert response.json()["message"] == f"المتبقي للاسترداد من هذا الطلب {order.total_amount} جنيه على الأكثر"
+    assert response.json()["field"] == "amount"
+    assert Order.objects.get(pk=order.pk).refunded_amount == 0
+
+
+def test_a_card_order_is_refused(client, owner):
+    order = make_order(payment_status="paid")
+    client.force_login(owner)
+    response = _refund(client, order, "10.00")
+    assert response.status_code == 409
+    assert response.json()["message"] == ("A cash refund can be recorded only for a paid cash-on-delivery order "
+                                           "not refunded yet")
