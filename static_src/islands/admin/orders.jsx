@@ -22,6 +22,7 @@ import {
 import { formatEgp } from "../../lib/money.js";
 import { currentLanguage } from "../../lib/i18n.js";
 import { forwardArrow, isolate } from "../../lib/bidi.js";
+import { westernDigits } from "../../lib/digits.js";
 import { Fragment } from "react";
 import en from "../../i18n/en/admin-orders.json";
 import ar from "../../i18n/ar/admin-orders.json";
@@ -101,18 +102,80 @@ function MarkCheckedButton({ order, reason, onChecked }) {
   );
 }
 
+// "Record cash refund" on a paid cash-on-delivery order: staff gave money back in cash (tea returned after
+// it was paid at the door). Asked again naming the amount; the server decides what may be refunded (above
+// 0, at most what is left: orders.actions.order_cash_refund) and its message is shown when it refuses.
+function CashRefund({ order, onRefunded }) {
+  const [open, setOpen] = useState(false);
+  const [amount, setAmount] = useState("");
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const typed = westernDigits(amount.trim());
+  const close = () => {
+    setOpen(false);
+    setAsking(false);
+    setAmount("");
+    setError("");
+  };
+  const record = async () => {
+    setBusy(true);
+    try {
+      await api(`/api/admin/orders/${order.id}/cash-refund`, { method: "POST", body: { amount: typed } });
+      toast(st("cashRefunded", { amount: money(typed), number: `\u2066${order.number}\u2069` }), "success");
+      close();
+      onRefunded();
+    } catch (err) {
+      setAsking(false);
+      setError(userMessage(err, st("cashRefundFailed")));
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!open) {
+    return (
+      <button type="button" className="button button--small" onClick={() => setOpen(true)} data-cash-refund>
+        {st("cashRefund")}
+      </button>
+    );
+  }
+  return (
+    <form className="admin-b-cash-refund" noValidate data-cash-refund-form onSubmit={(e) => { e.preventDefault(); if (!typed) return; setError(""); if (Number.isFinite(Number(typed))) setAsking(true); else record(); }}>
+      <Field label={st("cashRefundAmount")} hint={st("cashRefundHint", { amount: money(Number(order.total) - Number(order.refunded)) })} error={error}>
+        {(id) => <input id={id} className="input" type="text" inputMode="decimal" dir="ltr" value={amount} disabled={asking} onChange={(e) => { setAmount(e.target.value); setError(""); }} />}
+      </Field>
+      {asking ? (
+        <div className="alert alert--info" role="alert" data-cash-refund-confirm>
+          <p>{st("cashRefundConfirm", { amount: money(typed), number: `\u2066${order.number}\u2069` })}</p>
+          <button type="button" className="button button--ghost button--small" onClick={() => setAsking(false)}>{at("cancel")}</button>{" "}
+          <button type="button" className="button button--small" onClick={record} disabled={busy} data-confirm>{st("cashRefundRecord")}</button>
+        </div>
+      ) : (
+        <p>
+          <button type="button" className="button button--ghost button--small" onClick={close}>{at("cancel")}</button>{" "}
+          <button type="submit" className="button button--small" disabled={!typed}>{st("cashRefundContinue")}</button>
+        </p>
+      )}
+    </form>
+  );
+}
+
 function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
   const [order, setOrder] = useState(null);
   const [failed, setFailed] = useState(false);
+  const [loads, setLoads] = useState(0); // read again after a cash refund: its totals, payments and flags
   useEffect(() => {
     if (!orderId) return;
     api(`/api/admin/orders/${orderId}`)
-      .then(setOrder)
+      .then((read) => {
+        setOrder(read);
+        if (loads) onRowChanged(read);
+      })
       .catch((err) => {
         console.error(err);
         setFailed(true);
       });
-  }, [orderId]);
+  }, [orderId, loads]);
   const a = order?.address;
   return (
     <Dialog open={Boolean(orderId)} title={order ? st("detailTitle", { number: order.number }) : at("loading")} onClose={onClose} wide>
@@ -177,6 +240,9 @@ function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
                 ))}
               </ul>
               <p className="admin-muted">{st("placed", { date: formatDateTime(order.createdAt) })}</p>
+              {mayCheck && order.paymentMethod === "cod" && order.paymentStatus === "cod" && (
+                <CashRefund order={order} onRefunded={() => setLoads(loads + 1)} />
+              )}
             </div>
           </div>
           <h3>{st("items")}</h3>
