@@ -190,8 +190,11 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
             # not the confirmation: nothing is on its way until staff restore the order or refund it
             order_status_send(order=locked, status="paid_after_cancel")
         else:
+            replacing = _replacing_cod_order(locked) if locked.status == S.PENDING else None
             if locked.status == S.PENDING:
                 order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
+            if replacing is not None:
+                _flag_paid_after_replaced(locked, replacing=replacing, note=note)
             order_confirmation_send(order=locked)
             if locked.user_id is not None or locked.session_key:
                 cart_clear_if_ordered(owner=CartOwner(locked.user_id, "" if locked.user_id else locked.session_key),
@@ -207,6 +210,67 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
                 details=(f"{order.number}: {order.total_amount} EGP captured on a cancelled order "
                          f"({reason}; {note or 'payment'}). Refund it or restore the order."))
     order_attention_send(order=order)
+
+
+def order_stock_hand_over(*, order: Order, note: str) -> bool:
+    """`order`, a card order its provider could not be asked about, is replaced by a cash-on-delivery order of
+    the same cart about to be placed in the caller's transaction: it is kept pending (it may have been paid,
+    its callback still to come; the expiry job asks again), but its stock and coupon use are given back for
+    the new order to take, so the cart is held once. Recorded in its history (`note`); True if it was still
+    pending, awaiting and holding its stock."""
+    with transaction.atomic():
+        locked = _locked(order)
+        if locked.status != S.PENDING or locked.payment_status != PaymentStatus.AWAITING or not locked.stock_reserved:
+            return False
+        stock_release(lines=order_lines(locked))
+        if locked.coupon_id is not None:
+            coupon_use_give_back(locked.coupon_id)
+        locked.stock_reserved = False
+        locked.save(update_fields=["stock_reserved", "updated_at"])
+        OrderStatusChange.objects.create(order=locked, from_status=S.PENDING, to_status=S.PENDING, note=note[:NOTE_MAX])
+    return True
+
+
+def _replacing_cod_order(order: Order) -> Order | None:
+    """The cash-on-delivery order its customer placed instead of `order` (locked): `order` handed it its stock
+    (order_stock_hand_over), and a later cash-on-delivery order of theirs holds exactly its items."""
+    if order.stock_reserved or order.payment_method == PaymentMethod.COD:
+        return None
+    if order.user_id is not None:
+        theirs = Order.objects.filter(user_id=order.user_id)
+    elif order.session_key:
+        theirs = Order.objects.filter(user=None, session_key=order.session_key)
+    else:
+        return None
+    items = sorted(order.items.values_list("product_id", "quantity"))
+    for later in theirs.filter(payment_method=PaymentMethod.COD, created_at__gte=order.created_at).exclude(
+            pk=order.pk).order_by("created_at")[:10]:
+        if sorted(later.items.values_list("product_id", "quantity")) == items:
+            return later
+    return None
+
+
+def _flag_paid_after_replaced(order: Order, *, replacing: Order, note: str) -> None:
+    """`order` (locked, just paid) was replaced by the cash-on-delivery order `replacing` while its provider could
+    not say whether it was paid: both now stand for one cart. It takes its stock again if there is enough
+    (then cancelling either order gives back only its own), and is flagged for staff to ship one and cancel
+    the other (refunding this payment if it is this one)."""
+    try:
+        with transaction.atomic():
+            stock_reserve(lines=order_lines(order))
+            if order.coupon_id is not None:
+                coupon_use_take(order.coupon_id, active_only=False)
+            order.stock_reserved = True
+            order.save(update_fields=["stock_reserved", "updated_at"])
+        stock = "It holds its stock again."
+    except InsufficientStock as exc:
+        stock = f"It holds no stock ({exc.message}): count it by hand if you ship both."
+    _order_flag(order, "paid_after_replaced", action="order.paid_after_replaced",
+                details=f"{order.number}: paid by card ({note or 'payment'}), {order.total_amount} EGP, after its "
+                        f"customer ordered the same cart on delivery as {replacing.number} while Paymob could not "
+                        f"say whether it was paid. {stock} Ship one and cancel the other (refund this payment in "
+                        f"Paymob if you cancel this one).")
+    order_attention_send(order=order, reason="paid_after_replaced", other=replacing)
 
 
 def _refund_due_flag(order: Order) -> None:

@@ -4,7 +4,7 @@ every amount, takes the stock, counts the coupon and snapshots the lines."""
 import math
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -36,7 +36,7 @@ from accounts.services import (
 )
 from catalog.models import Product
 from orders import cart as carts
-from orders.actions import order_confirm_cod, order_expire_unpaid, order_mark_paid
+from orders.actions import order_confirm_cod, order_expire_unpaid, order_mark_paid, order_stock_hand_over
 from orders.calculations import cod_limit_exceeded, order_totals
 from orders.cart import quantity_limit_problem
 from orders.coupons import coupon_use_take
@@ -469,8 +469,9 @@ def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, i
     or its page could not be made, or it would expire before the shopper could pay, or its total is not
     what the cart costs now (a price or a setting changed): a new order is placed.
     """
+    # not one kept after its stock went to a cash-on-delivery order (order_stock_hand_over): it holds none
     orders = _awaiting_orders_of(user=user, session_key=session_key).filter(
-        created_at__gt=timezone.now() - _PAYABLE_FOR, **_placed_as(form))
+        created_at__gt=timezone.now() - _PAYABLE_FOR, stock_reserved=True, **_placed_as(form))
     for order in orders.order_by("-created_at")[:3]:
         if _holds_lines(order, lines):
             if order.total_amount != _total_now(form, lines):
@@ -579,10 +580,12 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
         awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key)
         if awaiting is not None:
             return CheckoutResult(order=awaiting.order, payment=awaiting, payment_url=awaiting.redirect_url)
-    else:  # one of them paid meanwhile empties the cart: placing then finds it changed (409)
-        _card_payments_ask(lines=lines, user=user, session_key=session_key)
+    unanswered: set[int] = set()
+    if provider_name == "cod":  # one of them paid meanwhile empties the cart: placing then finds it changed (409)
+        unanswered = _card_payments_ask(lines=lines, user=user, session_key=session_key)
     order, payment, payment_url = _order_place_for(request, form=form, cart=cart, lines=lines, user=user,
-                                                   provider_name=provider_name, expected_total=total)
+                                                   provider_name=provider_name, expected_total=total,
+                                                   unanswered=unanswered)
     if payment_url:  # cash on delivery: confirmed already
         checkout_draft_drop(request=request)
         return CheckoutResult(order=order, payment=payment, payment_url=payment_url)
@@ -599,12 +602,14 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
 
 def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart: Cart,
                      lines: list[tuple[Product, int]], user: User | None,
-                     provider_name: str, expected_total: Decimal | None = None) -> tuple[Order, Payment, str]:
+                     provider_name: str, expected_total: Decimal | None = None,
+                     unanswered: Set[int] = frozenset()) -> tuple[Order, Payment, str]:
     """Place the visitor's order and its payment (creating their account first, if asked), and remember
     the order in their session. A cash-on-delivery order is also confirmed and its cart emptied, all in
     one transaction (it has no provider to ask outside it), and comes back with its page's address, as
     does a card order a coupon made free (paid: nothing to take); a card order's provider is still to be
-    asked (no address)."""
+    asked (no address). `unanswered`: the card orders of the cart its provider could not be asked about
+    (_card_payments_ask), kept rather than cancelled."""
     session_key = request.session.session_key or ""
     address = client_ip(request)
     new_user = None
@@ -612,7 +617,7 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
         with transaction.atomic():
             # in the placing's transaction: they stay if this order is refused
             _unpayable_orders_cancel(user=user, session_key=session_key, lines=lines,
-                                     cod=provider_name == "cod")
+                                     cod=provider_name == "cod", unanswered=unanswered)
             unpaid_limit_check(session_key=session_key, client_ip=address, user=user)
             if provider_name == "cod":
                 open_cod_limit_check(session_key=session_key, user=user)
@@ -645,13 +650,19 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
 
 
 def _unpayable_orders_cancel(*, user: User | None, session_key: str, lines: Sequence[tuple[Product, int]],
-                             cod: bool = False) -> None:
+                             cod: bool = False, unanswered: Set[int] = frozenset()) -> None:
     """Cancel this visitor's card orders that nobody can pay: their payment page could not be made, or the
     request asking for it died; and, when they are about to pay the same cart on delivery instead (`cod`),
     the card orders of exactly those `lines` ("Pay on delivery instead": otherwise their own unpaid order
     holds the last packs). They are about to place another, so the stock and coupon use come back now
     rather than when the orders expire, the orders do not count against the unpaid-order limit, and no
     cancellation e-mail is sent.
+
+    A card order of those lines its provider could not be asked about (`unanswered`: down, slow, garbage) may
+    have been paid, its callback still to come: it is not cancelled (that payment would be lost) but kept
+    pending for the expiry job to ask about again, and its stock and coupon use are handed to the order
+    about to be placed (order_stock_hand_over), so the cart's stock is held once and its last packs do not
+    refuse that order. Paid after all, it is flagged for staff (order_mark_paid: paid_after_replaced).
 
     An order awaiting cash at an Aman or Masary outlet is never cancelled here: its customer holds a
     reference they may pay at any moment, and Paymob cannot refund cash paid on a cancelled order. Another
@@ -668,8 +679,13 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str, lines: Sequ
             order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
                                 notify=False)
         elif cod and _holds_lines(order, lines):
-            order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
-                                notify=False)
+            if order.pk in unanswered:
+                order_stock_hand_over(order=order, note="Replaced by a cash-on-delivery order of the same cart "
+                                      "while Paymob could not say whether it was paid: kept for the expiry job "
+                                      "to ask again; its stock went to the new order")
+            else:
+                order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
+                                    notify=False)
 
 
 def kiosk_order_awaiting_error(order: Order) -> CheckoutError:
@@ -728,15 +744,23 @@ def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
     return order
 
 
-def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | None, session_key: str) -> None:
+def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | None,
+                       session_key: str) -> set[int]:
     """Ask the provider about this visitor's card orders of exactly `lines` before they are replaced by a
     cash-on-delivery order: one paid meanwhile is recorded (and the cart it paid for emptied), not cancelled.
-    Outside any transaction: the provider is an outside service (shop.outbound)."""
+    Return the ids of those it could not be asked about (down, slow, garbage): it has not said "not paid",
+    so they are kept (_unpayable_orders_cancel). Outside any transaction: the provider is an outside service
+    (shop.outbound)."""
+    unanswered = set()
     for order in _awaiting_orders_of(user=user, session_key=session_key).exclude(
             payment_method=PaymentMethod.COD)[:10]:
         if _holds_lines(order, lines):
             for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
-                payment_verify(payment=payment)
+                try:
+                    payment_verify(payment=payment, provider_must_answer=True)
+                except PaymentError:
+                    unanswered.add(order.pk)
+    return unanswered
 
 
 def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentStart:

@@ -84,12 +84,13 @@ def order_refund_void_send(*, order: Order, amount: Decimal, refunded: Decimal) 
            {"status": "refund_voided", "amount": amount, "refunded": refunded})
 
 
-def order_attention_send(*, order: Order, reason: str = "paid_after_cancel") -> None:
+def order_attention_send(*, order: Order, reason: str = "paid_after_cancel", other: Order | None = None) -> None:
     """Tell the store that money arrived on a cancelled order (refund or restore it), or that an order
-    was paid twice (`reason` "paid_twice": refund one payment)."""
+    was paid twice (`reason` "paid_twice": refund one payment), or paid by card after the cash-on-delivery
+    order `other` replaced it ("paid_after_replaced": ship one, cancel the other)."""
     store = store_settings_get()
     with translation.override(settings.LANGUAGE_CODE):
-        context = {"order": order, "store": store, "reason": reason}
+        context = {"order": order, "store": store, "reason": reason, "other": other}
         subject = render_to_string("orders/email/attention_subject.txt", context).strip()
         body = render_to_string("orders/email/attention.txt", context)
     mail_queue(to=store.store_email, subject=_test_prefix(order) + subject, text=body,

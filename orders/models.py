@@ -249,6 +249,7 @@ ATTENTION_REASONS = {
     "paid_twice": _("Paid twice in Paymob (two payments for one order)"),
     "amount_to_check": _("Paymob reports a payment of another amount or currency than this order's"),
     "pending_after_cancel": _("A kiosk reference (Aman, Masary) was taken after the order was cancelled"),
+    "paid_after_replaced": _("Paid by card after a cash-on-delivery order of the same items replaced it"),
 }
 
 

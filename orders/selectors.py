@@ -129,10 +129,12 @@ def unpaid_orders_count(*, session_key: str = "", client_ip: str | None = None,
     """Orders placed in the last 30 minutes (UNPAID_LIFETIME) and still waiting for their payment by this
     session, address or customer: card attempts. Not those awaiting cash at a kiosk (kiosk_orders_held_count),
     held a day, nor an older one the expiry job keeps while the provider cannot say whether it was paid
-    (orders.tasks): its visitor was told to wait 30 minutes, and did."""
+    (orders.tasks): its visitor was told to wait 30 minutes, and did. Nor one replaced by a cash-on-delivery
+    order of its cart while the provider could not be asked (orders.actions.order_stock_hand_over): it holds
+    no stock, and is kept only to be asked about."""
     who = _placed_by(session_key=session_key, client_ip=client_ip, user=user)
     return Order.objects.filter(who, ~reported_pending(), status=OrderStatus.PENDING,
-                                payment_status=PaymentStatus.AWAITING,
+                                payment_status=PaymentStatus.AWAITING, stock_reserved=True,
                                 created_at__gt=timezone.now() - UNPAID_LIFETIME).count()
 
 

@@ -1,0 +1,133 @@
+"""'Pay on delivery instead' while Paymob cannot say whether the card order of the same cart was paid:
+the cash-on-delivery order is placed, the card order is kept (not cancelled) for the expiry job to ask
+about again, its stock handed to the new order (never held twice), and a card payment that turns out to
+have gone through is flagged for staff."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from backoffice.models import AuditEntry
+from orders.models import Order, OrderStatus, Payment, PaymentMethod, PaymentStatus
+from orders.payments.paymob import hmac_sign
+from orders.tasks import orders_expire_unpaid
+from shop.store_settings import store_settings_update
+
+pytestmark = pytest.mark.django_db
+
+INTENTION = "/api/payment/create-intention"
+
+
+def _card_order(api, make_product, checkout_body, *, stock=10):
+    tea = make_product(price="300.00", stock=stock)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    response = api.post(INTENTION, checkout_body(paymentMethod="card"), format="json")
+    assert response.status_code == 201, response.content
+    return tea, Payment.objects.get()
+
+
+def _paymob_silent(fake, settings, how):
+    fake.mode = how
+    if how == "slow":
+        settings.PAYMOB_TIMEOUT = 1
+        fake.delay = 2
+
+
+def _callback(client, payment, *, success, tx_id):
+    obj = {
+        "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
+        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
+        "is_refunded": False, "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1,
+        "has_parent_transaction": False, "order": {"id": int(payment.provider_order_id)},
+        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 1,
+        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
+    }
+    return client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
+                       data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
+
+
+@pytest.mark.parametrize("how", ["error", "malformed", "slow"])
+def test_the_card_order_paymob_cannot_answer_for_is_kept_and_the_cod_order_placed(
+        api, make_product, checkout_body, fake_paymob, settings, how):
+    # given a card order whose payment did not come back, and Paymob down, slow or answering garbage
+    tea, payment = _card_order(api, make_product, checkout_body)
+    _paymob_silent(fake_paymob, settings, how)
+    # when its shopper pays on delivery instead
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
+    # then the cash-on-delivery order is placed, and the card order kept for the expiry job to ask about
+    assert response.status_code == 201, response.content
+    card = Order.objects.get(pk=payment.order_id)
+    assert (card.status, card.payment_status) == (OrderStatus.PENDING, PaymentStatus.AWAITING)
+    cod = Order.objects.get(payment_method=PaymentMethod.COD)
+    assert cod.status == OrderStatus.PROCESSING
+    # the stock is held once: the card order's went to the cash-on-delivery order
+    tea.refresh_from_db()
+    assert tea.stock == 8 and card.stock_reserved is False and cod.stock_reserved is True
+    assert "Paymob could not say whether it was paid" in card.status_changes.last().note
+
+
+def test_the_last_packs_a_kept_card_order_holds_go_to_the_cod_order(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given a card order holding the last two packs, kept (not cancelled) while Paymob cannot answer
+    tea, payment = _card_order(api, make_product, checkout_body, stock=2)
+    _paymob_silent(fake_paymob, settings, "error")
+    # when its shopper pays on delivery instead, the packs go to the cash-on-delivery order, not refused
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
+    assert response.status_code == 201, response.content
+    assert Order.objects.get(pk=payment.order_id).status == OrderStatus.PENDING
+    tea.refresh_from_db()
+    assert tea.stock == 0
+
+
+def test_the_kept_card_order_expires_later_without_releasing_its_stock_twice(
+        api, make_product, checkout_body, fake_paymob, settings):
+    tea, payment = _card_order(api, make_product, checkout_body)
+    _paymob_silent(fake_paymob, settings, "error")
+    assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    # when Paymob is back and says it has nothing paid for the card order, once it is past its 30 minutes
+    fake_paymob.mode = "ok"
+    Order.objects.filter(pk=payment.order_id).update(created_at=timezone.now() - timedelta(minutes=31))
+    assert orders_expire_unpaid() == 1
+    # then it is cancelled, and the stock the cash-on-delivery order holds is not given back
+    assert Order.objects.get(pk=payment.order_id).status == OrderStatus.CANCELLED
+    tea.refresh_from_db()
+    assert tea.stock == 8
+
+
+def test_a_kept_card_order_found_paid_after_all_is_flagged_for_staff(
+        client, api, make_product, checkout_body, fake_paymob, settings, django_capture_on_commit_callbacks):
+    store_settings_update(store_email="orders@shop.example")
+    tea, payment = _card_order(api, make_product, checkout_body)
+    _paymob_silent(fake_paymob, settings, "error")
+    assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    cod = Order.objects.get(payment_method=PaymentMethod.COD)
+    # when the card payment's callback comes after all
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _callback(client, payment, success=True, tx_id=7).status_code == 200
+    # then both orders stand, the card one paid and flagged: staff ship one and cancel (refund) the other
+    card = Order.objects.get(pk=payment.order_id)
+    assert card.payment_status == PaymentStatus.PAID
+    assert card.needs_attention is True and card.attention_reasons == ["paid_after_replaced"]
+    entry = AuditEntry.objects.get(action="order.paid_after_replaced")
+    assert card.number in entry.details and cod.number in entry.details
+    store_mail = [m for m in mail.outbox if m.to == ["orders@shop.example"]]
+    assert len(store_mail) == 1 and card.number in store_mail[0].subject and cod.number in store_mail[0].body
+    # and the paid order holds its stock again (there was enough): cancelling either gives back only its own
+    tea.refresh_from_db()
+    assert tea.stock == 6 and card.stock_reserved is True
+
+
+
+def test_the_kept_card_order_does_not_count_against_the_limit_of_unpaid_orders(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given a limit of one unpaid order, and the shopper's card order of the cart, Paymob down
+    store_settings_update(max_unpaid_orders=1)
+    _tea, payment = _card_order(api, make_product, checkout_body)
+    _paymob_silent(fake_paymob, settings, "error")
+    # when they pay on delivery instead, the card order replaced (kept only to be asked about) is not held against it
+    response = api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
+    assert response.status_code == 201, response.content
+    assert Order.objects.get(pk=payment.order_id).status == OrderStatus.PENDING
