@@ -36,8 +36,9 @@ def _paymob_silent(fake, settings, how):
         fake.delay = 2
 
 
-def _callback(client, payment, *, success, tx_id):
-    obj = {
+def _transaction(payment, *, success=True, tx_id=7):
+    """Paymob's transaction for `payment`, as its callback (and inquiry) reports it."""
+    return {
         "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
         "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
         "is_refunded": False, "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1,
@@ -45,6 +46,10 @@ def _callback(client, payment, *, success, tx_id):
         "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 1,
         "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
     }
+
+
+def _callback(client, payment, *, success, tx_id):
+    obj = _transaction(payment, success=success, tx_id=tx_id)
     return client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
                        data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
 
@@ -131,3 +136,23 @@ def test_the_kept_card_order_does_not_count_against_the_limit_of_unpaid_orders(
     response = api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json")
     assert response.status_code == 201, response.content
     assert Order.objects.get(pk=payment.order_id).status == OrderStatus.PENDING
+
+
+def test_the_expiry_job_finding_the_kept_card_order_paid_flags_it_and_says_it_holds_no_stock(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given the last two packs, gone to the cash-on-delivery order that replaced the card order Paymob could
+    # not answer for
+    tea, payment = _card_order(api, make_product, checkout_body, stock=2)
+    _paymob_silent(fake_paymob, settings, "error")
+    assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    # when Paymob is back and the expiry job learns from it that the card was charged after all
+    fake_paymob.mode = "ok"
+    fake_paymob.inquiry = {**_transaction(payment), "order": {"id": int(payment.provider_order_id), "currency": "EGP"}}
+    Order.objects.filter(pk=payment.order_id).update(created_at=timezone.now() - timedelta(minutes=31))
+    assert orders_expire_unpaid() == 0
+    # then it is paid and flagged, its stock not taken below nothing, and staff are told it holds none
+    card = Order.objects.get(pk=payment.order_id)
+    assert (card.payment_status, card.attention_reasons) == (PaymentStatus.PAID, ["paid_after_replaced"])
+    tea.refresh_from_db()
+    assert tea.stock == 0 and card.stock_reserved is False
+    assert "holds no stock" in AuditEntry.objects.get(action="order.paid_after_replaced").details
