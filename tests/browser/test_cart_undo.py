@@ -108,6 +108,8 @@ def test_the_cart_keeps_keyboard_focus_and_names_each_lines_controls(new_page, t
     expect(first.get_by_test_id("stock-limit")).to_have_text("Only 9 left" if lang == "en" else "تبقّت 9 قطع فقط")
     page.keyboard.press("Enter")
     _settles_at(page, {"tea-1": 9, "tea-2": 1})  # the line shows 9 at once; the server has it a moment later
+    # (and the island has its answer: while a change is on its way another is refused, aria-busy says so)
+    expect(page.locator(".cart-layout")).to_have_attribute("aria-busy", "false")
     # when the keyboard removes the second line, focus goes to Undo; Undo brings focus back to the line
     second = page.get_by_test_id("cart-line").nth(1)
     second.locator(".cart-line__remove").focus()

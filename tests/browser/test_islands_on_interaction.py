@@ -145,7 +145,8 @@ def test_the_search_box_keeps_its_text_and_focus_when_the_filters_mount_under_it
     page.locator('[data-island="shop-filters"][data-mounted="true"]').wait_for(state="attached")
     # then: the island has the text and the focus is on its Search button, which searches
     expect(page.locator("#shop-search")).to_have_value("Black")
-    assert page.evaluate("document.activeElement.type") == "submit"
+    # (the island moves the focus once mounted: waited for, not read at the instant it mounts)
+    page.wait_for_function("() => document.activeElement?.type === 'submit'")
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"search=Black"))
     expect(page.locator("#shop-results .product-card")).to_have_count(3)
