@@ -3,7 +3,6 @@ the cash-on-delivery order is placed, the card order is kept (not cancelled) for
 about again, its stock handed to the new order (never held twice), and a card payment that turns out to
 have gone through is flagged for staff."""
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -12,8 +11,8 @@ from django.utils import timezone
 
 from backoffice.models import AuditEntry
 from orders.models import Order, OrderStatus, Payment, PaymentMethod, PaymentStatus
-from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
+from orders.tests.payments.paymob_messages import paymob_callback, paymob_transaction
 from shop.store_settings import store_settings_update
 
 pytestmark = pytest.mark.django_db
@@ -34,24 +33,6 @@ def _paymob_silent(fake, settings, how):
     if how == "slow":
         settings.PAYMOB_TIMEOUT = 1
         fake.delay = 2
-
-
-def _transaction(payment, *, success=True, tx_id=7):
-    """Paymob's transaction for `payment`, as its callback (and inquiry) reports it."""
-    return {
-        "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
-        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
-        "is_refunded": False, "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1,
-        "has_parent_transaction": False, "order": {"id": int(payment.provider_order_id)},
-        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 1,
-        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
-    }
-
-
-def _callback(client, payment, *, success, tx_id):
-    obj = _transaction(payment, success=success, tx_id=tx_id)
-    return client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
-                       data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
 
 
 @pytest.mark.parametrize("how", ["error", "malformed", "slow"])
@@ -111,7 +92,7 @@ def test_a_kept_card_order_found_paid_after_all_is_flagged_for_staff(
     cod = Order.objects.get(payment_method=PaymentMethod.COD)
     # when the card payment's callback comes after all
     with django_capture_on_commit_callbacks(execute=True):
-        assert _callback(client, payment, success=True, tx_id=7).status_code == 200
+        assert paymob_callback(client, paymob_transaction(payment, tx_id=7)).status_code == 200
     # then both orders stand, the card one paid and flagged: staff ship one and cancel (refund) the other
     card = Order.objects.get(pk=payment.order_id)
     assert card.payment_status == PaymentStatus.PAID
@@ -147,7 +128,7 @@ def test_the_expiry_job_finding_the_kept_card_order_paid_flags_it_and_says_it_ho
     assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
     # when Paymob is back and the expiry job learns from it that the card was charged after all
     fake_paymob.mode = "ok"
-    fake_paymob.inquiry = {**_transaction(payment), "order": {"id": int(payment.provider_order_id), "currency": "EGP"}}
+    fake_paymob.inquiry = paymob_transaction(payment, tx_id=7)
     Order.objects.filter(pk=payment.order_id).update(created_at=timezone.now() - timedelta(minutes=31))
     assert orders_expire_unpaid() == 0
     # then it is paid and flagged, its stock not taken below nothing, and staff are told it holds none

@@ -2,7 +2,6 @@
 cash with at an outlet, often hours later; their order is held longer than a card's 30 minutes, so the
 cash never lands on a cancelled order (Paymob cannot refund a kiosk payment)."""
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -14,6 +13,7 @@ from orders.checkout import KIOSK_ORDERS_HELD_MAX
 from orders.models import Order, OrderStatusChange, Payment
 from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
+from orders.tests.payments.paymob_messages import paymob_callback, paymob_transaction
 from orders.tracking import tracking_path
 from shop.store_settings import store_settings_get, store_settings_update
 
@@ -39,20 +39,14 @@ def _card_order(make_product, checkout_body):
 
 def _kiosk_transaction(payment, *, tx_id=880001, pending=True, success=False):
     """Paymob's kiosk transaction for `payment`: pending with its bill reference, then paid."""
-    return {
-        "id": tx_id, "pending": pending, "amount_cents": int(payment.amount * 100), "success": success,
-        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
-        "is_refunded": False, "is_3d_secure": False, "integration_id": KIOSK, "has_parent_transaction": False,
-        "order": {"id": int(payment.provider_order_id), "currency": "EGP"},
-        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 302852,
-        "source_data": {"pan": "", "type": "aggregator", "sub_type": "AGGREGATOR"},
-        "data": {"bill_reference": 61203455, "message": "Pending"},
-    }
+    return paymob_transaction(
+        payment, tx_id=tx_id, pending=pending, success=success, is_3d_secure=False, integration_id=KIOSK,
+        source_data={"pan": "", "type": "aggregator", "sub_type": "AGGREGATOR"},
+        data={"bill_reference": 61203455, "message": "Pending"})
 
 
 def _callback(obj):
-    return Client().post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
-                         data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
+    return paymob_callback(Client(), obj)
 
 
 def _placed_ago(payment, age):

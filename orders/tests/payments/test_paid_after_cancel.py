@@ -5,7 +5,6 @@ cancels an order that has been paid."""
 
 import csv
 import io
-import json
 from datetime import timedelta
 from decimal import Decimal
 
@@ -20,8 +19,8 @@ from backoffice.models import AuditEntry
 from orders import tasks
 from orders.actions import order_expire_unpaid, order_mark_paid
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
-from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
+from orders.tests.payments.paymob_messages import paymob_callback, paymob_transaction
 from shop.models import OutboundEmail
 from shop.store_settings import store_settings_update
 
@@ -37,17 +36,7 @@ def _place(api, make_product, checkout_body):
 
 
 def _callback(client, payment, *, success, tx_id, **flags):
-    obj = {
-        "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
-        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
-        "is_refunded": False, "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1,
-        "has_parent_transaction": False, "order": {"id": int(payment.provider_order_id)},
-        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 1,
-        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
-        **flags,
-    }
-    return client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
-                       data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
+    return paymob_callback(client, paymob_transaction(payment, success=success, tx_id=tx_id, **flags))
 
 
 def _staff_alerts(owner):

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from orders.models import Coupon, Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.payments.paymob import hmac_sign
+from orders.tests.payments.paymob_messages import paymob_transaction
 from shop.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
@@ -28,16 +29,9 @@ def _place(api, make_product, checkout_body, *, price="300.00", quantity=2, stoc
 
 def _callback_body(payment, *, success=True, tx_id=555001, amount_cents=None, currency="EGP"):
     cents = amount_cents if amount_cents is not None else int(payment.amount * 100)
-    obj = {
-        "id": tx_id, "pending": False, "amount_cents": cents, "success": success, "is_auth": False,
-        "is_capture": False, "is_standalone_payment": True, "is_voided": False, "is_refunded": False,
-        "is_3d_secure": True, "integration_id": 4097558, "profile_id": 1, "has_parent_transaction": False,
-        "order": {"id": int(payment.provider_order_id), "merchant_order_id": payment.order.number,
-                  "currency": currency},
-        "created_at": "2026-11-21T20:00:00.123456", "currency": currency,
-        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
-        "error_occured": False, "owner": 302852,
-    }
+    obj = paymob_transaction(
+        payment, tx_id=tx_id, success=success, amount_cents=cents, currency=currency,
+        order={"id": int(payment.provider_order_id), "merchant_order_id": payment.order.number, "currency": currency})
     return {"type": "TRANSACTION", "obj": obj}
 
 

@@ -1,6 +1,5 @@
 """Asking Paymob about a payment: one auth token reused, each payment asked rarely, verify rate limited."""
 
-import json
 import time
 from datetime import timedelta
 
@@ -10,8 +9,8 @@ from rest_framework.test import APIClient
 
 from orders.models import Order, Payment, PaymentStatus
 from orders.payments import services as payment_services
-from orders.payments.paymob import hmac_sign
 from orders.tasks import orders_expire_unpaid
+from orders.tests.payments.paymob_messages import paymob_callback, paymob_transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -28,18 +27,6 @@ def _card_order(make_product, checkout_body):
     response = shopper.post("/api/payment/create-intention", checkout_body(paymentMethod="card"), format="json")
     assert response.status_code == 201, response.content
     return shopper, Payment.objects.get(payment_id=response.json()["paymentId"])
-
-
-def _transaction(payment, *, tx_id=777, success=True):
-    """Paymob's transaction for `payment`, as its inquiry (and its callback) reports it."""
-    return {
-        "id": tx_id, "pending": False, "amount_cents": int(payment.amount * 100), "success": success,
-        "is_auth": False, "is_capture": False, "is_standalone_payment": True, "is_voided": False,
-        "is_refunded": False, "is_3d_secure": True, "integration_id": 4097558, "has_parent_transaction": False,
-        "order": {"id": int(payment.provider_order_id), "currency": "EGP"},
-        "created_at": "2026-11-21T20:00:00.123456", "currency": "EGP", "error_occured": False, "owner": 302852,
-        "source_data": {"pan": "2346", "type": "card", "sub_type": "MasterCard"},
-    }
 
 
 def _verify(shopper, payment):
@@ -63,7 +50,7 @@ def test_a_token_paymob_no_longer_accepts_is_replaced_and_the_inquiry_made_again
     # given a token kept from an earlier inquiry, which Paymob has since let expire
     _verify(*_card_order(make_product, checkout_body))
     shopper, payment = _card_order(make_product, checkout_body)
-    fake_paymob.inquiry = _transaction(payment)
+    fake_paymob.inquiry = paymob_transaction(payment)
     fake_paymob.expire_tokens()
     # when the second shopper's return page asks
     response = _verify(shopper, payment)
@@ -108,7 +95,7 @@ def test_paymob_is_asked_about_one_payment_at_most_once_every_few_seconds(
     assert fake_paymob.calls(INQUIRY) == 1
     # when the interval has passed and Paymob now knows the payment
     time.sleep(1.1)
-    fake_paymob.inquiry = _transaction(payment)
+    fake_paymob.inquiry = paymob_transaction(payment)
     # then the next question asks it again
     assert _verify(shopper, payment).json()["confirmed"] is True
     assert fake_paymob.calls(INQUIRY) == 2
@@ -119,9 +106,8 @@ def test_a_callback_arriving_between_inquiries_is_answered_at_once(client, make_
     shopper, payment = _card_order(make_product, checkout_body)
     _verify(shopper, payment)
     # when Paymob's callback arrives and the page asks again within the interval
-    obj = _transaction(payment)
-    client.post(f"/payment/callback/paymob?hmac={hmac_sign(obj, 'test_hmac_secret')}",
-                data=json.dumps({"type": "TRANSACTION", "obj": obj}), content_type="application/json")
+    obj = paymob_transaction(payment)
+    paymob_callback(client, obj)
     response = _verify(shopper, payment)
     # then it is told from the stored state, without Paymob being asked again
     assert response.json()["confirmed"] is True
@@ -180,7 +166,7 @@ def test_the_expiry_job_asks_paymob_even_just_after_a_return_page_did(make_produ
     _verify(shopper, payment)
     Order.objects.update(created_at=timezone.now() - timedelta(minutes=31))
     # when the payment lands in Paymob and the expiry job runs within the return page's interval
-    fake_paymob.inquiry = _transaction(payment)
+    fake_paymob.inquiry = paymob_transaction(payment)
     orders_expire_unpaid()
     # then the job asked Paymob itself and kept the paid order
     assert fake_paymob.calls(INQUIRY) == 2
