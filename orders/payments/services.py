@@ -34,9 +34,28 @@ logger = logging.getLogger("orders.payments")
 
 
 def bad_hmac_mark(provider_name: str) -> str:
-    """The Heartbeat row of the last callback about one of our payments whose HMAC did not verify: the
-    provider signs with another secret than ours (manage.py doctor reads it; a verified one clears it)."""
+    """The Heartbeat row of the last callback whose HMAC did not verify although the provider itself sent
+    it (its status query later reported the same transaction): it signs with another secret than ours
+    (manage.py doctor reads it; a verified callback clears it)."""
     return f"{provider_name}-bad-hmac"
+
+
+def _unverified_key(payment: Payment) -> str:
+    return f"payment-unverified-callback:{payment.pk}"
+
+
+def _unverified_callback_keep(payment: Payment, result: TransactionResult) -> None:
+    """Remember for a day the transaction the last callback about `payment` whose HMAC did not verify named.
+    Anyone can send one about their own order, so it proves nothing yet (and is not recorded as an event);
+    `_unverified_callback_confirm` tells."""
+    cache.set(_unverified_key(payment), result.transaction_id, 24 * 3600)
+
+
+def _unverified_callback_confirm(payment: Payment, result: TransactionResult) -> None:
+    """The provider's status query reports the transaction an unverified callback named: the provider sent
+    that callback, so the shop's secret is not the provider's."""
+    if result.transaction_id and cache.get(_unverified_key(payment)) == result.transaction_id:
+        Heartbeat.objects.update_or_create(name=bad_hmac_mark(payment.provider), defaults={"seen_at": timezone.now()})
 
 
 class CallbackRejected(Exception):
@@ -330,8 +349,9 @@ def callback_process(*, provider_name: str, body: object, received_hmac: object,
     ours = Payment.objects.filter(provider=provider_name, provider_order_id=result.provider_order_id)
     if not verified:
         logger.warning("%s callback with a bad HMAC rejected", provider_name)
-        if ours.exists():  # the provider itself, calling about our payment: our secret is not its
-            Heartbeat.objects.update_or_create(name=bad_hmac_mark(provider_name), defaults={"seen_at": timezone.now()})
+        payment = ours.first()
+        if payment is not None:  # perhaps the provider itself, signing with a secret that is not ours
+            _unverified_callback_keep(payment, result)
         raise CallbackRejected("bad hmac", status=403)
     Heartbeat.objects.filter(name=bad_hmac_mark(provider_name)).delete()
     payment = ours.select_related("order").first()
@@ -416,6 +436,7 @@ def payment_verify(*, payment: Payment, params: Mapping[str, Any] | None = None,
             raise
         return payment
     if result is not None and result.provider_order_id == payment.provider_order_id:
+        _unverified_callback_confirm(payment, result)
         try:
             return _apply(payment, result, "inquiry")
         except CallbackRejected:

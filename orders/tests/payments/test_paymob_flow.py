@@ -761,10 +761,30 @@ def test_doctor_names_a_wrong_hmac_secret_once_paymob_calls_back_for_a_real_paym
     assert _hmac_findings() == []
     # when Paymob signs with the secret in its dashboard, which is not the shop's
     assert _post_callback(client, body, hmac_sign(body["obj"], "the-dashboards-secret")).status_code == 403
+    # (which proves nothing yet: anyone can send one naming their own order) and the shopper's return page
+    # asks Paymob, which reports that very transaction
+    assert _hmac_findings() == []
+    fake_paymob.inquiry = body["obj"]
+    assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is True
     # then
     problem, = _hmac_findings()
     assert "PAYMOB_HMAC_SECRET" in problem
     # and once the secret is right and a callback verifies, the alarm is over
     settings.PAYMOB_HMAC_SECRET = "the-dashboards-secret"
+    body = _callback_body(payment, tx_id=555002)
     assert _post_callback(client, body, hmac_sign(body["obj"], "the-dashboards-secret")).status_code == 200
+    assert _hmac_findings() == []
+
+
+def test_a_shoppers_badly_signed_callback_about_their_own_order_does_not_alarm_the_doctor(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given a shopper's own card order, and a callback they made up about it (a transaction Paymob never saw)
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    made_up = _callback_body(payment, tx_id=424242)
+    assert _post_callback(client, made_up, hmac_sign(made_up["obj"], "guessed")).status_code == 403
+    # when the return page asks Paymob, which knows only the real transaction
+    fake_paymob.inquiry = _callback_body(payment, tx_id=555001)["obj"]
+    assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is True
+    # then the doctor does not tell the owner their HMAC secret is wrong
     assert _hmac_findings() == []
