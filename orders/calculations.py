@@ -102,14 +102,15 @@ def order_totals(*, lines: Iterable[tuple[Product, int]], coupon: Coupon | None 
         shipping = zone.rate
     remaining = quantize(threshold - subtotal) if rows and subtotal < threshold else ZERO
     cod_fee = quantize(store.cod_fee) if payment_method == "cod" and rows else ZERO
-    goods = subtotal - discount
+    # Egyptian VAT follows the goods onto what is charged with them: delivery and the COD fee are taxed too
+    taxable = subtotal - discount + shipping + cod_fee
     rate = Decimal(store.tax_rate)
     if store.prices_include_tax:
-        tax = quantize(goods * rate / (1 + rate))
-        total = quantize(goods + shipping + cod_fee)
+        tax = quantize(taxable * rate / (1 + rate))
+        total = quantize(taxable)
     else:
-        tax = quantize(goods * rate)
-        total = quantize(goods + tax + shipping + cod_fee)
+        tax = quantize(taxable * rate)
+        total = quantize(taxable + tax)
     return Totals(
         lines=rows, item_count=item_count, subtotal=subtotal, discount=discount,
         shipping=shipping, cod_fee=cod_fee, tax=tax, total=total,

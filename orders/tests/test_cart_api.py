@@ -92,9 +92,9 @@ def test_vat_is_added_when_prices_exclude_it(api, make_product):
     tea = make_product(price="100.00")
     # when
     body = api.post("/api/cart/items", {"productId": tea.pk}, format="json").json()
-    # then
-    assert body["tax"] == "14.00"
-    assert body["total"] == "164.00"
+    # then VAT is added on the tea and on its shipping (50.00)
+    assert body["tax"] == "21.00"
+    assert body["total"] == "171.00"
 
 
 def test_the_cart_page_renders_the_server_summary(client, make_product):

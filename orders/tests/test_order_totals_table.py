@@ -1,7 +1,8 @@
 """The one totals function, as a table: every money rule the shop promises, one row each.
 
-Store defaults: shipping 50.00 below a 1,000.00 threshold, 14% VAT included in the prices,
-no COD fee. A row changes only the settings it names.
+Store defaults: shipping 50.00 below a 1,000.00 threshold, 14% VAT included in the prices (and
+in shipping and the COD fee: VAT is charged on everything the customer pays), no COD fee.
+A row changes only the settings it names.
 """
 
 from decimal import Decimal
@@ -21,24 +22,28 @@ ROWS = [
     ("empty cart: nothing to pay, not even shipping", [], None, "card", {},
      ("0.00", "0.00", "0.00", "0.00", "0.00", "0.00")),
     ("one piaster below the threshold pays shipping", [("999.99", 1)], None, "card", {},
-     ("999.99", "0.00", "50.00", "0.00", "122.81", "1049.99")),
+     ("999.99", "0.00", "50.00", "0.00", "128.95", "1049.99")),
     ("exactly the threshold ships free", [("500.00", 2)], None, "card", {},
      ("1000.00", "0.00", "0.00", "0.00", "122.81", "1000.00")),
     ("the threshold is met before the discount", [("1000.00", 1)], ("fixed", "100"), "card", {},
      ("1000.00", "100.00", "0.00", "0.00", "110.53", "900.00")),
-    ("included VAT is taken from the price after the discount", [("150.00", 2)], ("fixed", "50"), "card", {},
-     ("300.00", "50.00", "50.00", "0.00", "30.70", "300.00")),
-    ("VAT on top is charged on the price after the discount", [("100.00", 2)], ("percentage", "10"), "card",
-     {"prices_include_tax": False},
-     ("200.00", "20.00", "50.00", "0.00", "25.20", "255.20")),
+    ("included VAT is taken from the price after the discount, with shipping", [("150.00", 2)], ("fixed", "50"),
+     "card", {},
+     ("300.00", "50.00", "50.00", "0.00", "36.84", "300.00")),
+    ("VAT on top is charged on the price after the discount, and on shipping", [("100.00", 2)],
+     ("percentage", "10"), "card", {"prices_include_tax": False},
+     ("200.00", "20.00", "50.00", "0.00", "32.20", "262.20")),
+    ("VAT on top is charged on the COD fee too", [("100.00", 2)], None, "cod",
+     {"prices_include_tax": False, "cod_fee": D("10.00")},
+     ("200.00", "0.00", "50.00", "10.00", "36.40", "296.40")),
     ("cash on delivery adds the COD fee", [("150.00", 2)], None, "cod", {"cod_fee": D("15.00")},
-     ("300.00", "0.00", "50.00", "15.00", "36.84", "365.00")),
+     ("300.00", "0.00", "50.00", "15.00", "44.82", "365.00")),
     ("a card payment pays no COD fee", [("150.00", 2)], None, "card", {"cod_fee": D("15.00")},
-     ("300.00", "0.00", "50.00", "0.00", "36.84", "350.00")),
+     ("300.00", "0.00", "50.00", "0.00", "42.98", "350.00")),
     ("a coupon above the subtotal takes it to zero, never below", [("150.00", 2)], ("fixed", "500"), "card", {},
-     ("300.00", "300.00", "50.00", "0.00", "0.00", "50.00")),
+     ("300.00", "300.00", "50.00", "0.00", "6.14", "50.00")),
     ("a percentage above 100 is capped at the subtotal", [("150.00", 2)], ("percentage", "150"), "card", {},
-     ("300.00", "300.00", "50.00", "0.00", "0.00", "50.00")),
+     ("300.00", "300.00", "50.00", "0.00", "6.14", "50.00")),
     ("a half-piaster discount rounds half up (0.505 → 0.51)", [("10.10", 1)], ("percentage", "5"), "card",
      {"free_shipping_threshold": D("0")},
      ("10.10", "0.51", "0.00", "0.00", "1.18", "9.59")),
