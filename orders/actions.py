@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from backoffice.audit import audit_record
+from orders import notes
 from orders.cart import CartOwner, cart_clear_if_ordered
 from orders.coupons import coupon_use_give_back, coupon_use_take
 from orders.emails import (
@@ -192,7 +193,7 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
         else:
             replacing = _replacing_cod_order(locked) if locked.status == S.PENDING else None
             if locked.status == S.PENDING:
-                order_set_status(order=locked, status=S.PROCESSING, note=note or "Payment received")
+                order_set_status(order=locked, status=S.PROCESSING, note=note or notes.PAYMENT_RECEIVED)
             if replacing is not None:
                 _flag_paid_after_replaced(locked, replacing=replacing, note=note)
             order_confirmation_send(order=locked)
@@ -479,13 +480,13 @@ def order_confirm_cod(*, order: Order) -> Order:
             return locked
         locked.payment_status = PaymentStatus.COD
         locked.save(update_fields=["payment_status", "updated_at"])
-        order_set_status(order=locked, status=S.PROCESSING, note="Cash on delivery")
+        order_set_status(order=locked, status=S.PROCESSING, note=notes.CASH_ON_DELIVERY)
         order_confirmation_send(order=locked)
     order.refresh_from_db()
     return order
 
 
-def order_payment_failed(*, order: Order, note: str = "Payment failed") -> Order:
+def order_payment_failed(*, order: Order, note: str = notes.PAYMENT_FAILED) -> Order:
     """Record a declined payment on an unpaid order: failed, cancelled, stock back.
 
     Only a pending order is cancelled. One staff moved on while it awaited its payment (packed or

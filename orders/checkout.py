@@ -36,6 +36,7 @@ from accounts.services import (
 )
 from catalog.models import Product
 from orders import cart as carts
+from orders import notes
 from orders.actions import order_confirm_cod, order_expire_unpaid, order_mark_paid, order_stock_hand_over
 from orders.calculations import cod_limit_exceeded, order_totals
 from orders.cart import quantity_limit_problem
@@ -329,7 +330,7 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
             for row in totals.lines
         ])
         OrderStatusChange.objects.create(order=order, from_status="", to_status=order.status,
-                                         note="Order placed")
+                                         note=notes.ORDER_PLACED)
     return order
 
 
@@ -635,7 +636,7 @@ def _order_place_for(request: HttpRequest | Request, *, form: CheckoutForm, cart
             elif order.total_amount == 0:
                 # a coupon covers all of it: nothing for a provider to take (Paymob takes no 0), so paid now
                 payment = payment_nothing_due(payment=payment)
-                order = order_mark_paid(order=order, note="Nothing to pay: the coupon covers the order")
+                order = order_mark_paid(order=order, note=notes.NOTHING_TO_PAY)
                 payment_url = reverse("orders:thankyou")
                 carts.cart_clear(cart=cart)
     except InsufficientStock as exc:
@@ -676,15 +677,13 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str, lines: Sequ
             continue
         # held: a page its provider gives now is kept only while the order still awaits it (payment_start)
         if _page_state(order, order.payments.order_by("-created_at").first()) == "unpayable":
-            order_expire_unpaid(order=order, note="Its payment page could not be made; another order was placed",
+            order_expire_unpaid(order=order, note=notes.PAYMENT_PAGE_UNMADE,
                                 notify=False)
         elif cod and _holds_lines(order, lines):
             if order.pk in unanswered:
-                order_stock_hand_over(order=order, note="Replaced by a cash-on-delivery order of the same cart "
-                                      "while Paymob could not say whether it was paid: kept for the expiry job "
-                                      "to ask again; its stock went to the new order")
+                order_stock_hand_over(order=order, note=notes.REPLACED_BY_COD_UNANSWERED)
             else:
-                order_expire_unpaid(order=order, note="Replaced by a cash-on-delivery order of the same cart",
+                order_expire_unpaid(order=order, note=notes.REPLACED_BY_COD,
                                     notify=False)
 
 
@@ -738,7 +737,7 @@ def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
     # outside any transaction: the provider is an outside service (shop.outbound)
     for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
         payment_verify(payment=payment)
-    order_expire_unpaid(order=order, note="Cancelled by its customer at checkout, to pay another way than at the kiosk",
+    order_expire_unpaid(order=order, note=notes.CANCELLED_FOR_ANOTHER_WAY,
                         notify=False)
     order.refresh_from_db()
     return order

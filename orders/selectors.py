@@ -11,9 +11,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext
 
+from orders import notes
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
+from orders.notes import note_patterns, note_write
 
 
 def session_owns(request: HttpRequest, order: Order) -> bool:
@@ -99,9 +101,8 @@ def order_unpaid_lifetime(order: Order) -> UnpaidLifetime:
     order. That order is held PAYMOB_PENDING_HOURS from when it was placed."""
     if order_pending_report(order) is not None:
         hours = settings.PAYMOB_PENDING_HOURS
-        return UnpaidLifetime(timedelta(hours=hours),
-                              f"Unpaid for {hours:g} hours, its payment reported pending (kiosk)")
-    return UnpaidLifetime(UNPAID_LIFETIME, "Unpaid for 30 minutes")
+        return UnpaidLifetime(timedelta(hours=hours), note_write(notes.UNPAID_KIOSK, hours=f"{hours:g}"))
+    return UnpaidLifetime(UNPAID_LIFETIME, notes.UNPAID_30_MINUTES)
 
 
 def _placed_by(*, session_key: str = "", client_ip: str | None = None,
@@ -156,36 +157,15 @@ def open_cod_orders_count(*, session_key: str = "", user: AbstractBaseUser | Ano
                                 status__in=[OrderStatus.PENDING, OrderStatus.PROCESSING]).count()
 
 
-# The notes the shop writes itself in an order's status history (orders.actions, orders.checkout,
-# orders.payments), stored in English; shown in the reader's language. A reference inside one (the
-# provider and its transaction id) is kept as written.
-_SYSTEM_NOTES = [
-    (re.compile(r"Order placed"), gettext_lazy("Order placed")),
-    (re.compile(r"Payment received"), gettext_lazy("Payment received")),
-    (re.compile(r"Cash on delivery"), gettext_lazy("Cash on delivery")),
-    (re.compile(r"Nothing to pay: the coupon covers the order"),
-     gettext_lazy("Nothing to pay: the coupon covers the order")),
-    (re.compile(r"Its payment page could not be made; another order was placed"),
-     gettext_lazy("Its payment page could not be made; another order was placed")),
-    (re.compile(r"Replaced by a cash-on-delivery order of the same cart"),
-     gettext_lazy("Replaced by a cash-on-delivery order of the same cart")),
-    (re.compile(r"Unpaid for 30 minutes"), gettext_lazy("Unpaid for 30 minutes")),
-    (re.compile(r"Unpaid for (?P<hours>[0-9.]+) hours, its payment reported pending \(kiosk\)"),
-     gettext_lazy("Unpaid for %(hours)s hours, its payment reported pending (kiosk)")),
-    (re.compile(r"Paid \((?P<reference>[^()]+)\)"), gettext_lazy("Paid (%(reference)s)")),
-    (re.compile(r"Paid after a decline \((?P<reference>[^()]+)\)"),
-     gettext_lazy("Paid after a decline (%(reference)s)")),
-    (re.compile(r"Payment declined \((?P<reference>[^()]+)\)"), gettext_lazy("Payment declined (%(reference)s)")),
-]
-
-
 def status_note_text(note: str, *, by_staff: bool) -> str:
-    """The note of a status change as the reader reads it: one the shop wrote (`by_staff` False) in the
-    active language, a staff member's own words as they wrote them."""
+    """The note of a status change as the reader reads it: one the shop wrote (`by_staff` False; one of
+    orders.notes.SYSTEM_NOTES, stored in English) in the active language, the values it carries (the
+    provider and its transaction id) kept as written; a staff member's own words as they wrote them, and a
+    note the shop no longer writes as it was written."""
     if by_staff:
         return note
-    for pattern, text in _SYSTEM_NOTES:
+    for pattern, text in note_patterns():
         match = pattern.fullmatch(note)
         if match:
-            return str(text) % match.groupdict() if match.groupdict() else str(text)
+            return gettext(text) % match.groupdict() if match.groupdict() else gettext(text)
     return note

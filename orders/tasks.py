@@ -8,8 +8,10 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from orders import notes
 from orders.actions import order_expire_unpaid
 from orders.models import Order, OrderStatus, PaymentStatus
+from orders.notes import note_write
 from orders.payments.base import PaymentError
 from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_send, cart_reminders_due
@@ -47,7 +49,7 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
     about again, the money in the provider's account and nobody told."""
     if not order_unpaid_lifetime(order).over(order, timezone.now()):
         return False  # held longer, its payment reported pending: its callback comes when it is paid
-    silent = ""
+    silent: dict[str, str] = {}
     for payment in order.payments.filter(status=PaymentStatus.AWAITING):
         if payment.provider not in unanswered:
             try:
@@ -55,7 +57,7 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
                 continue
             except PaymentError as exc:
                 unanswered[payment.provider] = exc.message[:100]
-        silent = f"{payment.provider.title()} could not be asked whether it was paid ({unanswered[payment.provider]})"
+        silent = {"provider": payment.provider.title(), "reason": unanswered[payment.provider]}
     # the provider may just have said it is pending
     lifetime = order_unpaid_lifetime(order)
     if not lifetime.over(order, timezone.now()):
@@ -64,9 +66,10 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
     if silent:
         held_for = timedelta(hours=settings.PAYMOB_PENDING_HOURS)
         if timezone.now() - order.created_at < held_for:
-            logger.warning("order %s kept unpaid: %s; asked again at the next run", order.number, silent)
+            logger.warning("order %s kept unpaid: %s could not be asked whether it was paid (%s); asked again at "
+                           "the next run", order.number, silent["provider"], silent["reason"])
             return False
-        note = f"Unpaid for {settings.PAYMOB_PENDING_HOURS:g} hours; {silent}"
+        note = note_write(notes.UNPAID_PROVIDER_SILENT, hours=f"{settings.PAYMOB_PENDING_HOURS:g}", **silent)
     if order_expire_unpaid(order=order, note=note):
         logger.info("order %s expired unpaid (%s); stock released", order.number, note)
         return True

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from orders import notes
 from orders.actions import (
     order_amount_to_check,
     order_attention_settle,
@@ -23,6 +24,7 @@ from orders.actions import (
     order_set_status,
 )
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
+from orders.notes import note_write
 from orders.payments import get_provider
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from orders.payments.paymob import hmac_verify, transaction_result
@@ -157,7 +159,8 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             locked.status = PaymentStatus.PAID
             locked.transaction_id = result.transaction_id
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
-            order_mark_paid(order=locked.order, note=f"Paid ({locked.provider} {result.transaction_id})")
+            order_mark_paid(order=locked.order,
+                            note=note_write(notes.PAID, reference=f"{locked.provider} {result.transaction_id}"))
             _returns_settle(locked)  # refunds reported before the payment (already flagged for staff)
         elif result.success and locked.status == PaymentStatus.FAILED:
             # a success after a decline (a second card on the same hosted page):
@@ -168,8 +171,8 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             locked.status = PaymentStatus.PAID
             locked.transaction_id = result.transaction_id
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
-            order_mark_paid(order=locked.order,
-                            note=f"Paid after a decline ({locked.provider} {result.transaction_id})")
+            order_mark_paid(order=locked.order, note=note_write(
+                notes.PAID_AFTER_DECLINE, reference=f"{locked.provider} {result.transaction_id}"))
             _returns_settle(locked)
         elif (result.success and not result.captures and locked.status in (PaymentStatus.PAID, PaymentStatus.REFUNDED)
               and result.transaction_id != locked.transaction_id):
@@ -180,13 +183,14 @@ def _apply(payment: Payment, result: TransactionResult, kind: str) -> Payment:
             # still be paid at an outlet, and Paymob cannot refund cash paid on a cancelled order, so the order
             # keeps waiting for it (held PAYMOB_PENDING_HOURS), the decline noted in its history
             order = locked.order
-            note = f"Payment declined ({result.transaction_id}); its kiosk reference still awaits the cash"
+            note = note_write(notes.PAYMENT_DECLINED_KIOSK_OPEN, reference=result.transaction_id)
             order_set_status(order=order, status=order.status, notify=False, note=note)
         elif not result.success and locked.status == PaymentStatus.AWAITING:
             locked.status = PaymentStatus.FAILED
             locked.transaction_id = result.transaction_id
             locked.save(update_fields=["status", "transaction_id", "updated_at"])
-            order_payment_failed(order=locked.order, note=f"Payment declined ({result.transaction_id})")
+            order_payment_failed(order=locked.order,
+                                 note=note_write(notes.PAYMENT_DECLINED, reference=result.transaction_id))
     payment.refresh_from_db()
     return payment
 
