@@ -10,10 +10,11 @@ A value a note carries (the provider and its transaction id, a number of hours) 
 kept as written when read.
 """
 
-import re
 from functools import cache
 
 from django.utils.translation import gettext_noop
+
+from shop.stored_texts import Patterns, stored_text_patterns, stored_text_placeholders, stored_text_write
 
 ORDER_PLACED = gettext_noop("Order placed")
 PAYMENT_RECEIVED = gettext_noop("Payment received")
@@ -43,29 +44,19 @@ SYSTEM_NOTES = (
     UNPAID_PROVIDER_SILENT, PAID, PAID_AFTER_DECLINE, PAYMENT_DECLINED, PAYMENT_DECLINED_KIOSK_OPEN,
 )
 
-_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
 
 def note_placeholders(note: str) -> list[str]:
     """The names of the values `note` (one of SYSTEM_NOTES) carries."""
-    return _PLACEHOLDER.findall(note)
+    return stored_text_placeholders(note)
 
 
 def note_write(note: str, **values: object) -> str:
     """`note` (one of SYSTEM_NOTES) as stored: in English, with its `values`."""
-    if sorted(values) != sorted(note_placeholders(note)):
-        raise ValueError(f"{note!r} takes {note_placeholders(note)}, not {sorted(values)}")
-    return note % values if values else note
+    return stored_text_write(note, **values)
 
 
 @cache
-def note_patterns() -> list[tuple[re.Pattern[str], str]]:
-    """(pattern matching a stored note, its note) for each of SYSTEM_NOTES; a value matches any text. The
-    longest first: a note that begins as another and says more ("Payment declined (…); its kiosk …") is
-    read as itself."""
-    patterns = []
-    for note in sorted(SYSTEM_NOTES, key=len, reverse=True):
-        parts = _PLACEHOLDER.split(note)  # text, name, text, name, …, text
-        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts))
-        patterns.append((re.compile(regex, re.DOTALL), note))
-    return patterns
+def note_patterns() -> Patterns:
+    """(pattern matching a stored note, its note) for each of SYSTEM_NOTES (shop.stored_texts)."""
+    return stored_text_patterns(SYSTEM_NOTES)

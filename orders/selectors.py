@@ -11,11 +11,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from orders import notes
 from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
 from orders.notes import note_patterns, note_write
+from shop.stored_texts import stored_text_read
 
 
 def session_owns(request: HttpRequest, order: Order) -> bool:
@@ -164,8 +164,5 @@ def status_note_text(note: str, *, by_staff: bool) -> str:
     note the shop no longer writes as it was written."""
     if by_staff:
         return note
-    for pattern, text in note_patterns():
-        match = pattern.fullmatch(note)
-        if match:
-            return gettext(text) % match.groupdict() if match.groupdict() else gettext(text)
-    return note
+    read = stored_text_read(note, note_patterns())
+    return note if read is None else read
