@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Model, Q
 
 from accounts.roles import has_permission
+from backoffice.audit_texts import audit_details_text
 from backoffice.models import AuditEntry
 
 
@@ -75,11 +76,13 @@ def audit_recent(*, limit: int = 10, viewer: Any = None) -> list[AuditEntry]:
 
 
 def audit_entry_data(entry):
+    """An entry as the overview's recent activity reads it: the details a sentence the shop wrote in the
+    active language (backoffice.audit_texts), data as written."""
     return {
         "id": entry.pk,
         "actor": entry.actor_name,
         "action": entry.action,
-        "details": entry.details,
+        "details": audit_details_text(entry.details),
         "targetType": entry.target_type,
         "targetId": entry.target_id,
         "changes": entry.changes,

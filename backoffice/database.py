@@ -5,7 +5,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from catalog.management.commands.demo_data import CATEGORIES
 from catalog.models import Category
 from shop.store_settings import store_settings_get
@@ -89,8 +91,8 @@ def database_init(*, actor):
         steps.append({"step": "default_data", "ok": True, "created": created})
     except Exception as exc:
         steps.append({"step": "default_data", "ok": False, "error": str(exc)[:300]})
-        audit_record(actor=actor, action="database.init", details="partial")
+        audit_record(actor=actor, action="database.init", details=texts.DATABASE_INIT_PARTIAL)
         return {"success": False, "status": "partial", "steps": steps, "csv_path": None}
     audit_record(actor=actor, action="database.init",
-                 details=f"migrations applied: {steps[0]['applied']}, categories created: {created}")
+                 details=audit_text(texts.DATABASE_INIT, applied=steps[0]["applied"], created=created))
     return {"success": True, "status": "success", "steps": steps, "csv_path": None}

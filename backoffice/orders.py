@@ -12,7 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_checked, order_set_status
 from orders.models import Order
 from shop.errors import ShopError
@@ -51,8 +53,8 @@ def order_status_move(*, actor: User, order: Order, status: str, note: str = "",
         order_set_status(order=order, status=status, actor=actor, note=note, tracking_number=tracking_number,
                          courier=courier, customer_note=customer_note, settles_attention=one_order)
         if status != previous:
-            audit_record(actor=actor, action="order.status", details=f"{order.number}: {previous} → {status}",
-                         target=order)
+            audit_record(actor=actor, action="order.status", target=order,
+                         details=audit_text(texts.ORDER_STATUS, number=order.number, previous=previous, status=status))
         elif added := order.status_changes.filter(pk__gt=last).first():
             shipping = added.tracking_number or added.courier or added.customer_note
             audit_record(actor=actor, action="order.shipment" if shipping else "order.note",
@@ -100,13 +102,13 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
 
 
 # each flag staff settle by a check in the payment provider's dashboard (orders.actions.CHECKED_BY_HAND):
-# its audit entry, what was checked, the answer when it is not open
+# its audit entry and its details (backoffice.audit_texts), the answer when it is not open
 CHECKS = {
-    "refund_to_check": ("order.refund_checked", "money returned",
+    "refund_to_check": ("order.refund_checked", texts.REFUND_CHECKED,
                         gettext_lazy("This order has no returned money to check")),
-    "paid_twice": ("order.paid_twice_checked", "second payment",
+    "paid_twice": ("order.paid_twice_checked", texts.PAID_TWICE_CHECKED,
                    gettext_lazy("This order has no second payment to check")),
-    "amount_to_check": ("order.amount_checked", "payment of another amount",
+    "amount_to_check": ("order.amount_checked", texts.AMOUNT_CHECKED,
                         gettext_lazy("This order has no payment of another amount to check")),
 }
 
@@ -123,11 +125,10 @@ def order_attention_mark_checked(*, actor: User, order: Order, reason: str = "re
     if reason not in CHECKS:
         raise ShopError(_("Only a flag checked in the payment provider's dashboard can be marked as checked"),
                         field="reason")
-    action, what, not_open = CHECKS[reason]
+    action, details, not_open = CHECKS[reason]
     with transaction.atomic():
         if not order_attention_checked(order=order, reasons={reason}):
             raise ShopError(not_open, status=409)
         audit_record(actor=actor, action=action, target=order,
-                     details=f"{order.number}: {what} checked in the payment provider's dashboard "
-                             f"(status {order.status} kept)")
+                     details=audit_text(details, number=order.number, status=order.status))
     return order

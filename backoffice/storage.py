@@ -12,7 +12,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from catalog.models import Category, Product
 from shop.health import database_ok
 from shop.models import Announcement, ExchangeRate, StoreSettings
@@ -66,13 +68,13 @@ def storage_refresh(*, actor=None):
         for table, load in _tables().items():
             cache.set(_TABLE_KEY.format(table), {"items": _plain(load()), "cached_at": stamp}, timeout=None)
     if actor is not None:
-        audit_record(actor=actor, action="storage.refresh", details="all tables")
+        audit_record(actor=actor, action="storage.refresh", details=texts.ALL_TABLES)
     return storage_status()
 
 
 def storage_clear(*, actor):
     cache.delete_many([_TABLE_KEY.format(t) for t in _tables()])
-    audit_record(actor=actor, action="storage.clear", details="all tables")
+    audit_record(actor=actor, action="storage.clear", details=texts.ALL_TABLES)
     return storage_status()
 
 
@@ -85,7 +87,8 @@ def storage_configure(*, actor, enabled, refresh_interval=None):
     if not config["enabled"]:
         cache.delete_many([_TABLE_KEY.format(t) for t in _tables()])
     audit_record(actor=actor, action="storage.config",
-                 details=f"enabled={config['enabled']}, interval={config['refresh_interval']} min")
+                 details=audit_text(texts.STORAGE_ON if config["enabled"] else texts.STORAGE_OFF,
+                                    interval=config["refresh_interval"]))
     return storage_status()
 
 

@@ -26,7 +26,9 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from accounts.lockout import lockout_message
 from accounts.models import Role, User
 from accounts.services import current_password_check, user_sessions_end
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from shop.errors import ShopError
 
 RECOVERY_CODES = 10
@@ -153,7 +155,7 @@ def enrolment_confirm(*, user: User, code: object, password: object, request: Ht
         device.save(update_fields=["confirmed"])
         codes = _recovery_codes_new(user=user)
         audit_record(actor=user, action="staff.two_step_on", target=user,
-                     details=f"Two-step sign-in turned on for {getattr(user, 'username', '')}")
+                     details=audit_text(texts.TWO_STEP_ON, username=getattr(user, "username", "")))
         user_sessions_end(user=user, keep_token=token)
     if request is not None:
         update_session_auth_hash(request, user)
@@ -191,7 +193,7 @@ def two_step_disable(*, request: object, user: object, password: object, code: o
     with transaction.atomic():
         _devices_delete(user=user)
         audit_record(actor=user, action="staff.two_step_off", target=user,
-                     details=f"Two-step sign-in turned off by {getattr(user, 'username', '')}")
+                     details=audit_text(texts.TWO_STEP_OFF, username=getattr(user, "username", "")))
 
 
 def two_step_reset(*, actor: object, user: object) -> None:
@@ -213,4 +215,4 @@ def two_step_reset(*, actor: object, user: object) -> None:
     with transaction.atomic():
         _devices_delete(user=user)
         audit_record(actor=actor, action="staff.two_step_reset", target=user,
-                     details=f"Two-step sign-in reset for {getattr(user, 'username', '')}")
+                     details=audit_text(texts.TWO_STEP_RESET, username=getattr(user, "username", "")))

@@ -12,7 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from orders import notes
 from orders.cart import CartOwner, cart_clear_if_ordered
 from orders.coupons import coupon_use_give_back, coupon_use_take
@@ -208,8 +210,8 @@ def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: st
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
     _order_flag(order, reason, action="order.captured_on_cancelled",
-                details=(f"{order.number}: {order.total_amount} EGP captured on a cancelled order "
-                         f"({reason}; {note or 'payment'}). Refund it or restore the order."))
+                details=audit_text(texts.CAPTURED_ON_CANCELLED, number=order.number, amount=order.total_amount,
+                                   reason=reason, note=note or "payment"))
     order_attention_send(order=order)
 
 
@@ -263,22 +265,20 @@ def _flag_paid_after_replaced(order: Order, *, replacing: Order, note: str) -> N
                 coupon_use_take(order.coupon_id, active_only=False)
             order.stock_reserved = True
             order.save(update_fields=["stock_reserved", "updated_at"])
-        stock = "It holds its stock again."
+        details = audit_text(texts.PAID_AFTER_REPLACED_STOCK_HELD, number=order.number, note=note or "payment",
+                             amount=order.total_amount, other=replacing.number)
     except InsufficientStock as exc:
-        stock = f"It holds no stock ({exc.message}): count it by hand if you ship both."
-    _order_flag(order, "paid_after_replaced", action="order.paid_after_replaced",
-                details=f"{order.number}: paid by card ({note or 'payment'}), {order.total_amount} EGP, after its "
-                        f"customer ordered the same cart on delivery as {replacing.number} while Paymob could not "
-                        f"say whether it was paid. {stock} Ship one and cancel the other (refund this payment in "
-                        f"Paymob if you cancel this one).")
+        details = audit_text(texts.PAID_AFTER_REPLACED_NO_STOCK, number=order.number, note=note or "payment",
+                             amount=order.total_amount, other=replacing.number, problem=exc.message)
+    _order_flag(order, "paid_after_replaced", action="order.paid_after_replaced", details=details)
     order_attention_send(order=order, reason="paid_after_replaced", other=replacing)
 
 
 def _refund_due_flag(order: Order) -> None:
     """Flag the cancelled, paid `order` (locked) for staff: the money it kept is owed back."""
     _order_flag(order, "refund_due", action="order.refund_due",
-                details=f"{order.number}: cancelled with {order.total_amount - order.refunded_amount} EGP "
-                        f"paid. Refund it in the payment provider's dashboard.")
+                details=audit_text(texts.REFUND_DUE, number=order.number,
+                                   amount=order.total_amount - order.refunded_amount))
 
 
 def order_paid_twice(*, order: Order, note: str) -> None:
@@ -287,8 +287,7 @@ def order_paid_twice(*, order: Order, note: str) -> None:
     with transaction.atomic():
         locked = _locked(order)
         _order_flag(locked, "paid_twice", action="order.paid_twice",
-                    details=f"{locked.number}: paid a second time ({note}), {locked.total_amount} EGP more. "
-                            f"Refund one of the two payments in Paymob.")
+                    details=audit_text(texts.PAID_TWICE, number=locked.number, note=note, amount=locked.total_amount))
         order_attention_send(order=locked, reason="paid_twice")
 
 
@@ -303,8 +302,7 @@ def order_pending_after_cancel(*, order: Order, note: str) -> None:
         if locked.status != S.CANCELLED or locked.payment_status not in (PaymentStatus.AWAITING, PaymentStatus.FAILED):
             return
         _order_flag(locked, "pending_after_cancel", action="order.pending_after_cancel",
-                    details=f"{locked.number}: Paymob reports a kiosk payment pending ({note}) on this cancelled "
-                            f"order. Restore it so the cash lands on it, or tell the customer not to pay.")
+                    details=audit_text(texts.PENDING_AFTER_CANCEL, number=locked.number, note=note))
         order_attention_send(order=locked, reason="pending_after_cancel")
 
 
@@ -414,38 +412,39 @@ def order_refund_record(*, order: Order, returned: Decimal, in_full: bool = Fals
                 _refund_due_flag(locked)
 
 
-def _returned_how(cash_by: User | None) -> str:
-    """How a refund's money went back, for its audit entry: through the provider, or in cash, given by staff."""
-    return f"returned in cash (recorded by {cash_by.username})" if cash_by else "returned through the payment provider"
-
-
 def _refunded_unshipped_flag(order: Order, *, added: Decimal, cash_by: User | None = None) -> None:
     """Flag `order` (locked), refunded in full (`added` by this report) before it shipped, for staff to cancel
     it rather than send it: one audit entry records the refund and the flag (and who gave the cash back)."""
-    total = order.total_amount
-    refund = (f"{added} EGP {_returned_how(cash_by)}; all of its {total} EGP is refunded now, "
-              f"before it shipped." if added > 0 else f"all of its {total} EGP was refunded before it shipped.")
-    _order_flag(order, "refunded_unshipped", action="order.refunded_unshipped", actor=cash_by,
-                details=f"{order.number}: {refund} Cancel it, or ship it only if the customer pays again.")
+    number, total = order.number, order.total_amount
+    if added <= 0:
+        details = audit_text(texts.REFUNDED_UNSHIPPED_BEFORE, number=number, total=total)
+    elif cash_by:
+        details = audit_text(texts.REFUNDED_UNSHIPPED_CASH, number=number, added=added, total=total,
+                             username=cash_by.username)
+    else:
+        details = audit_text(texts.REFUNDED_UNSHIPPED, number=number, added=added, total=total)
+    _order_flag(order, "refunded_unshipped", action="order.refunded_unshipped", actor=cash_by, details=details)
 
 
 def _refund_audit(order: Order, *, added: Decimal, in_full: bool, paid_again: bool,
                   cash_by: User | None = None) -> None:
     """The audit entry of a change of `order`'s refunded total (`refunded_amount`, already changed) by
     `added`: a refund of part of it, a refund completing all of it (`in_full`), or a refund voided (which
-    made the refunded order paid again: `paid_again`). `cash_by`: staff gave it back in cash."""
-    total, returned = order.total_amount, order.refunded_amount
+    made the refunded order paid again: `paid_again`). `cash_by`: staff gave it back in cash, named."""
+    number, total, returned = order.number, order.total_amount, order.refunded_amount
+    cash = {"username": cash_by.username} if cash_by else {}
     if added < 0:
-        action, details = "order.refund_voided", (f"a refund of {-added} EGP was voided in the payment provider; "
-                                                  f"{returned} of {total} EGP is returned now."
-                                                  f"{' The order is paid again.' if paid_again else ''}")
+        action, details = "order.refund_voided", audit_text(
+            texts.REFUND_VOIDED_PAID_AGAIN if paid_again else texts.REFUND_VOIDED, number=number, voided=-added,
+            returned=returned, total=total)
     elif in_full:
-        action, details = "order.refunded", (f"{added} EGP {_returned_how(cash_by)}; all of its "
-                                             f"{total} EGP is refunded now.")
+        action, details = "order.refunded", audit_text(texts.REFUNDED_CASH if cash_by else texts.REFUNDED,
+                                                       number=number, added=added, total=total, **cash)
     else:
-        action, details = "order.partly_refunded", (f"{returned} of {total} EGP {_returned_how(cash_by)}; "
-                                                    f"the rest stays paid.")
-    audit_record(actor=cash_by, action=action, target=order, details=f"{order.number}: {details}")
+        action, details = "order.partly_refunded", audit_text(
+            texts.PARTLY_REFUNDED_CASH if cash_by else texts.PARTLY_REFUNDED, number=number, returned=returned,
+            total=total, **cash)
+    audit_record(actor=cash_by, action=action, target=order, details=details)
 
 
 def order_refund_to_check(*, order: Order, note: str) -> None:
@@ -456,8 +455,7 @@ def order_refund_to_check(*, order: Order, note: str) -> None:
         locked = _locked(order)
         logger.warning("order %s: money returned that the shop cannot match (%s)", locked.number, note)
         _order_flag(locked, "refund_to_check", action="order.refund_to_check",
-                    details=f"{locked.number}: the payment provider reports money returned that does not match "
-                            f"this order's paid payment ({note}). Check it in the provider's dashboard.")
+                    details=audit_text(texts.REFUND_TO_CHECK, number=locked.number, note=note))
 
 
 def order_amount_to_check(*, order: Order, note: str) -> None:
@@ -467,9 +465,8 @@ def order_amount_to_check(*, order: Order, note: str) -> None:
     with transaction.atomic():
         locked = _locked(order)
         _order_flag(locked, "amount_to_check", action="order.amount_to_check",
-                    details=f"{locked.number}: the payment provider reports a payment of another amount or "
-                            f"currency than its {locked.total_amount} EGP ({note}). Check it in the provider's "
-                            f"dashboard: refund it, or settle the difference with the customer.")
+                    details=audit_text(texts.AMOUNT_TO_CHECK, number=locked.number, amount=locked.total_amount,
+                                       note=note))
 
 
 def order_confirm_cod(*, order: Order) -> Order:
