@@ -18,6 +18,7 @@ from django.utils.translation import gettext_noop
 
 from orders.models import OrderStatus
 from orders.selectors import status_note_text
+from shop.models import ContactMessageStatus
 from shop.stored_texts import Patterns, stored_text_patterns, stored_text_read, stored_text_write
 
 # orders.actions: the flags raised for staff, and the changes of an order's refunded total
@@ -87,6 +88,9 @@ TWO_STEP_OFF = gettext_noop("Two-step sign-in turned off by %(username)s")
 TWO_STEP_RESET = gettext_noop("Two-step sign-in reset for %(username)s")
 
 # backoffice.database, backoffice.storage
+# importer.services: a crawl started that may accept fewer products than its pages
+CRAWL_FEWER_ACCEPTED = gettext_noop("%(url)s (%(pages)s, fewer products accepted)")
+
 DATABASE_INIT = gettext_noop("migrations applied: %(applied)s, categories created: %(created)s")
 DATABASE_INIT_PARTIAL = gettext_noop("partial")
 ALL_TABLES = gettext_noop("all tables")
@@ -99,6 +103,7 @@ AUDIT_TEXTS = (
     REFUND_VOIDED_PAID_AGAIN, REFUNDED, REFUNDED_CASH, PARTLY_REFUNDED, PARTLY_REFUNDED_CASH, REFUND_TO_CHECK,
     AMOUNT_TO_CHECK, ORDER_STATUS, REFUND_CHECKED, PAID_TWICE_CHECKED, AMOUNT_CHECKED, TWO_STEP_ON, TWO_STEP_OFF,
     TWO_STEP_RESET, DATABASE_INIT, DATABASE_INIT_PARTIAL, ALL_TABLES, STORAGE_ON, STORAGE_OFF,
+    CRAWL_FEWER_ACCEPTED,
 )
 
 
@@ -113,7 +118,10 @@ def _patterns() -> Patterns:
 
 
 def _status_name(status: str) -> str:
-    return str(OrderStatus(status).label) if status in OrderStatus.values else status
+    for statuses in (OrderStatus, ContactMessageStatus):  # an order's, a contact message's (backoffice.inbox)
+        if status in statuses.values:
+            return str(statuses(status).label)
+    return status
 
 
 def _note(note: str) -> str:

@@ -16,7 +16,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
+from backoffice.audit_texts import audit_text
 from catalog.glossary import arabic_words
 from catalog.media import (
     IMAGE_CONTENT_TYPES,
@@ -202,7 +204,8 @@ def run_open(*, user: User | None = None, base_url: str | None = None, max_pages
                                          accept_fewer=bool(accept_fewer), by_command=by_command)
         if user is not None:  # staff's crawl; the scheduled one starts without a user
             audit_record(actor=user, action="importer.crawl_start", target=run,
-                         details=f"{base_url} ({max_pages}{', fewer products accepted' if accept_fewer else ''})")
+                         details=audit_text(texts.CRAWL_FEWER_ACCEPTED, url=base_url, pages=max_pages)
+                         if accept_fewer else f"{base_url} ({max_pages})")
     return run
 
 
