@@ -305,6 +305,8 @@ def order_place(*, lines: list[tuple[Product, int]], form: CheckoutForm, user: U
         earliest, latest = delivery_window(governorate=governorate, store=store)
         stock_reserve(lines=[(p.pk, q) for p, q in lines])
         if coupon is not None and not coupon_use_take(coupon.pk):
+            # changed since coupon_check read it (switched off, deleted, used up): checked again, to say which
+            coupon_check(code=coupon.code, subtotal=subtotal)
             raise CheckoutError(_("This coupon has reached its usage limit"), field="couponCode")
         order = Order.objects.create(
             number=_order_number(), user=user if user is not None and user.is_authenticated else None,

@@ -163,6 +163,32 @@ def test_unusable_coupons_are_refused_with_a_reason(api, make_product, checkout_
     assert Order.objects.count() == 0
 
 
+@pytest.mark.parametrize("staff_change, message", [
+    ({"is_active": False}, "Invalid coupon code"),
+    ({"used_count": 5}, "This coupon has reached its usage limit"),
+])
+def test_a_coupon_changed_while_the_order_is_placed_is_refused_with_its_own_reason(
+        make_product, checkout_form, monkeypatch, staff_change, message):
+    # given a coupon that passed its check, and staff switching it off (or its last use going to another
+    # order) before the order takes its use
+    coupon = Coupon.objects.create(code="LATE", type="fixed", value=Decimal("10"), usage_limit=5)
+    stock_reserve = checkout.stock_reserve
+
+    def staff_change_first(**kwargs):
+        Coupon.objects.filter(pk=coupon.pk).update(**staff_change)
+        return stock_reserve(**kwargs)
+
+    monkeypatch.setattr(checkout, "stock_reserve", staff_change_first)
+    tea = make_product(stock=3)
+    # when / then the shopper reads why, not a usage limit the coupon never reached
+    with pytest.raises(CheckoutError) as refused:
+        order_place(lines=[(tea, 1)], form=checkout_form(coupon_code="late"))
+    assert (str(refused.value.message), refused.value.field) == (message, "couponCode")
+    assert Order.objects.count() == 0
+    tea.refresh_from_db()
+    assert tea.stock == 3
+
+
 def test_the_summary_previews_a_coupon(api, make_product):
     # given
     Coupon.objects.create(code="FIFTY", type="fixed", value=Decimal("50"))
