@@ -36,6 +36,9 @@ PAID_AFTER_REPLACED_NO_STOCK = gettext_noop(
     "one).")
 REFUND_DUE = gettext_noop(
     "%(number)s: cancelled with %(amount)s EGP paid. Refund it in the payment provider's dashboard.")
+REFUND_DUE_CASH = gettext_noop(
+    "%(number)s: cancelled with %(amount)s EGP paid in cash on delivery. Give it back in cash, then record it "
+    "(Record cash refund).")
 PAID_TWICE = gettext_noop(
     "%(number)s: paid a second time (%(note)s), %(amount)s EGP more. Refund one of the two payments in Paymob.")
 PENDING_AFTER_CANCEL = gettext_noop(
@@ -98,7 +101,8 @@ STORAGE_ON = gettext_noop("enabled=True, interval=%(interval)s min")
 STORAGE_OFF = gettext_noop("enabled=False, interval=%(interval)s min")
 
 AUDIT_TEXTS = (
-    CAPTURED_ON_CANCELLED, PAID_AFTER_REPLACED_STOCK_HELD, PAID_AFTER_REPLACED_NO_STOCK, REFUND_DUE, PAID_TWICE,
+    CAPTURED_ON_CANCELLED, PAID_AFTER_REPLACED_STOCK_HELD, PAID_AFTER_REPLACED_NO_STOCK, REFUND_DUE, REFUND_DUE_CASH,
+    PAID_TWICE,
     PENDING_AFTER_CANCEL, REFUNDED_UNSHIPPED, REFUNDED_UNSHIPPED_CASH, REFUNDED_UNSHIPPED_BEFORE, REFUND_VOIDED,
     REFUND_VOIDED_PAID_AGAIN, REFUNDED, REFUNDED_CASH, PARTLY_REFUNDED, PARTLY_REFUNDED_CASH, REFUND_TO_CHECK,
     AMOUNT_TO_CHECK, ORDER_STATUS, REFUND_CHECKED, PAID_TWICE_CHECKED, AMOUNT_CHECKED, TWO_STEP_ON, TWO_STEP_OFF,

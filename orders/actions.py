@@ -113,7 +113,9 @@ def order_set_status(*, order: Order, status: str, actor: User | None = None, no
             fields += ["needs_attention", "attention_reasons"]
         locked.status = status
         locked.save(update_fields=fields)
-        if status == S.CANCELLED and locked.payment_status == PaymentStatus.PAID:
+        # money the shop holds is owed back: a paid card order's, or the cash a courier collected on delivery
+        cash_collected = locked.payment_status == PaymentStatus.COD and current == S.DELIVERED
+        if status == S.CANCELLED and (locked.payment_status == PaymentStatus.PAID or cash_collected):
             _refund_due_flag(locked)
         OrderStatusChange.objects.create(
             order=locked, from_status=current, to_status=status, note=note[:NOTE_MAX],
@@ -275,10 +277,23 @@ def _flag_paid_after_replaced(order: Order, *, replacing: Order, note: str) -> N
 
 
 def _refund_due_flag(order: Order) -> None:
-    """Flag the cancelled, paid `order` (locked) for staff: the money it kept is owed back."""
+    """Flag the cancelled, paid `order` (locked; cash on delivery: cancelled once delivered) for staff: the
+    money it kept is owed back, through the payment provider or, cash, by hand (order_cash_refund)."""
+    left = order.total_amount - order.refunded_amount
     _order_flag(order, "refund_due", action="order.refund_due",
-                details=audit_text(texts.REFUND_DUE, number=order.number,
-                                   amount=order.total_amount - order.refunded_amount))
+                details=audit_text(texts.REFUND_DUE_CASH if order.payment_status == PaymentStatus.COD
+                                   else texts.REFUND_DUE, number=order.number, amount=left))
+
+
+def _cash_collected(order: Order) -> bool:
+    """Whether the courier collected the cash of `order` (locked, cash on delivery, not refunded): it is
+    delivered, or it was delivered when it was cancelled (the tea came back). One moved back from delivered
+    before it was cancelled (staff correcting a mistaken click) was not: its last status before is what counts."""
+    if order.status != S.CANCELLED:
+        return order.status == S.DELIVERED
+    cancelled_from = (order.status_changes.filter(to_status=S.CANCELLED).exclude(from_status=S.CANCELLED)
+                      .order_by("-pk").values_list("from_status", flat=True).first())
+    return cancelled_from == S.DELIVERED
 
 
 def order_paid_twice(*, order: Order, note: str) -> None:
@@ -507,9 +522,10 @@ def order_payment_failed(*, order: Order, note: str = notes.PAYMENT_FAILED) -> O
 
 def order_cash_refund(*, order: Order, amount: Decimal, actor: User) -> Order:
     """Staff gave `amount` back in cash for a cash-on-delivery order its customer paid at the door (tea
-    returned): recorded as a refund from Paymob is (order_refund_record: the order's refunded total, one
+    returned; delivered, or cancelled once delivered: before, no cash was collected, `_cash_collected`):
+    recorded as a refund from Paymob is (order_refund_record: the order's refunded total, one
     e-mail to the customer, one audit entry, here naming `actor`). All that is left of it makes the order
-    and its payment refunded (unshipped, flagged `refunded_unshipped`) and, cancelled, settles its flags as
+    and its payment refunded and, cancelled, settles its flags as
     a full refund in Paymob does (order_attention_settle: `refund_due`). Checked under the order's lock, so
     two members of staff recording at once never return more than was paid. Return the order."""
     exponent = amount.normalize().as_tuple().exponent if amount.is_finite() else "n"  # "n": not a number
@@ -520,6 +536,9 @@ def order_cash_refund(*, order: Order, amount: Decimal, actor: User) -> Order:
         if locked.payment_method != PaymentMethod.COD or locked.payment_status != PaymentStatus.COD:
             raise ShopError(_("A cash refund can be recorded only for a paid cash-on-delivery order not refunded yet"),
                             field="amount", status=409)
+        if not _cash_collected(locked):
+            raise ShopError(_("No cash was collected for this order: a cash refund can be recorded only once it "
+                              "was delivered"), field="amount", status=409)
         left = locked.total_amount - locked.refunded_amount
         if amount > left:
             raise ShopError(_("At most %(amount)s EGP of this order is left to refund") % {"amount": left},

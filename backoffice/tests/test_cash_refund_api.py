@@ -54,3 +54,16 @@ def test_a_card_order_is_refused(client, owner):
     assert response.status_code == 409
     assert response.json()["message"] == ("A cash refund can be recorded only for a paid cash-on-delivery order "
                                            "not refunded yet")
+
+
+def test_an_order_not_delivered_yet_is_refused_in_arabic_as_no_cash_was_collected(client, owner):
+    # given a cash-on-delivery order on its way: the courier has collected nothing yet
+    order = make_order(payment_status="cod", status="shipped")
+    client.force_login(owner)
+    # when the Owner records cash given back for it
+    response = _refund(client, order, "10.00", HTTP_ACCEPT_LANGUAGE="ar")
+    # then it is refused in the API's error shape, in the dashboard's language, and nothing is recorded
+    assert response.status_code == 409
+    refusal = "لم يُحصَّل أي مبلغ نقدي عن هذا الطلب: لا يُسجَّل استرداد نقدي إلا بعد توصيله"
+    assert response.json() == {"error": refusal, "message": refusal, "field": "amount"}
+    assert Order.objects.get(pk=order.pk).refunded_amount == 0

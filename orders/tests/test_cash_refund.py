@@ -103,21 +103,67 @@ def test_a_stale_read_cannot_refund_more_than_is_left(manager, owner):
     assert Order.objects.get(pk=order.pk).refunded_amount == order.total_amount - Decimal("10.00")
 
 
-def test_all_of_an_unshipped_order_refunded_flags_it_to_cancel_in_one_entry(manager):
+NOT_COLLECTED = "No cash was collected for this order: a cash refund can be recorded only once it was delivered"
+
+
+@pytest.mark.parametrize("moves", [["pending"], ["processing"], ["shipped"], ["cancelled"], ["shipped", "cancelled"],
+                                   ["delivered", "shipped"], ["delivered", "shipped", "cancelled"]])
+def test_an_order_not_delivered_takes_no_cash_refund_and_changes_nothing(manager, moves):
+    # given a cash-on-delivery order whose cash the courier has not collected (never delivered, or moved back
+    # from delivered, staff correcting a mistake, before it was cancelled)
     order = _cod_order(status="processing")
-    order_cash_refund(order=order, amount=order.total_amount, actor=manager)
+    for status in moves:
+        order_set_status(order=order, status=status, actor=manager)
+    OutboundEmail.objects.all().delete()
+    AuditEntry.objects.all().delete()
+    # when staff record cash given back for it
+    with pytest.raises(ShopError) as refused:
+        order_cash_refund(order=order, amount=Decimal("10.00"), actor=manager)
+    # then it is refused as any other refund the order cannot take, and nothing is recorded
+    assert (str(refused.value.message), refused.value.field, refused.value.status) == (NOT_COLLECTED, "amount", 409)
+    assert _unchanged(order)
+
+
+@pytest.mark.parametrize("before", ["processing", "shipped"])
+def test_cancelling_an_order_before_it_was_delivered_owes_nothing_back(manager, before):
+    order = _cod_order(status=before)
+    order_set_status(order=order, status=OrderStatus.CANCELLED, actor=manager)
     order.refresh_from_db()
-    assert order.attention_reasons == ["refunded_unshipped"] and order.payment_status == PaymentStatus.REFUNDED
-    entry, = AuditEntry.objects.all()
-    assert (entry.action, entry.actor) == ("order.refunded_unshipped", manager)
-    assert "returned in cash (recorded by manager)" in entry.details
+    assert (order.needs_attention, order.attention_reasons) == (False, [])
+    assert not AuditEntry.objects.filter(action="order.refund_due").exists()
+
+
+def test_cancelling_a_delivered_order_flags_the_cash_to_give_back(manager):
+    # given a delivered cash-on-delivery order (the courier collected its cash), E£50 of it given back already
+    order = _cod_order()
+    order_cash_refund(order=order, amount=Decimal("50.00"), actor=manager)
+    # when staff cancel it (the tea came back)
+    order_set_status(order=order, status=OrderStatus.CANCELLED, actor=manager)
+    # then the rest of its cash is owed back, and the audit entry says how to give it
+    order.refresh_from_db()
+    assert (order.needs_attention, order.attention_reasons, order.payment_status) == (
+        True, ["refund_due"], PaymentStatus.COD)
+    entry = AuditEntry.objects.get(action="order.refund_due")
+    assert entry.details == (f"{order.number}: cancelled with {order.total_amount - Decimal('50.00')} EGP paid "
+                             f"in cash on delivery. Give it back in cash, then record it (Record cash refund).")
+
+
+def test_a_delivered_order_cancelled_then_restored_owes_nothing_back(client, manager):
+    order = _cod_order()
+    client.force_login(manager)
+    for status in ("cancelled", "delivered"):
+        response = client.put(f"/api/admin/orders/{order.pk}/status", {"status": status},
+                              content_type="application/json")
+        assert response.status_code == 200, response.content
+    order.refresh_from_db()
+    assert (order.status, order.attention_reasons) == (OrderStatus.DELIVERED, [])
 
 
 def test_a_cancelled_order_refunded_in_full_has_its_refund_due_cleared(manager):
-    # given a paid cash-on-delivery order staff cancelled, flagged with the refund it owes
+    # given a delivered cash-on-delivery order staff cancelled, flagged with the cash it owes back
     order = _cod_order()
     order_set_status(order=order, status=OrderStatus.CANCELLED, actor=manager)
-    Order.objects.filter(pk=order.pk).update(needs_attention=True, attention_reasons=["refund_due"])
+    assert Order.objects.get(pk=order.pk).attention_reasons == ["refund_due"]
     # when part of it is given back, the refund is still due; when the rest is, it is settled
     order_cash_refund(order=order, amount=Decimal("10.00"), actor=manager)
     assert Order.objects.get(pk=order.pk).attention_reasons == ["refund_due"]
