@@ -285,10 +285,13 @@ def _refund_due_flag(order: Order) -> None:
                                    else texts.REFUND_DUE, number=order.number, amount=left))
 
 
-def _cash_collected(order: Order) -> bool:
-    """Whether the courier collected the cash of `order` (locked, cash on delivery, not refunded): it is
-    delivered, or it was delivered when it was cancelled (the tea came back). One moved back from delivered
-    before it was cancelled (staff correcting a mistaken click) was not: its last status before is what counts."""
+def order_cash_collected(order: Order) -> bool:
+    """Whether the courier collected the cash of `order`, a cash-on-delivery order not refunded in full (what
+    order_cash_refund may give back): it is delivered, or it was delivered when it was cancelled (the tea
+    came back). One moved back from delivered before it was cancelled (staff correcting a mistaken click)
+    was not: its last status before the cancellation is what counts."""
+    if order.payment_method != PaymentMethod.COD or order.payment_status != PaymentStatus.COD:
+        return False
     if order.status != S.CANCELLED:
         return order.status == S.DELIVERED
     cancelled_from = (order.status_changes.filter(to_status=S.CANCELLED).exclude(from_status=S.CANCELLED)
@@ -522,7 +525,7 @@ def order_payment_failed(*, order: Order, note: str = notes.PAYMENT_FAILED) -> O
 
 def order_cash_refund(*, order: Order, amount: Decimal, actor: User) -> Order:
     """Staff gave `amount` back in cash for a cash-on-delivery order its customer paid at the door (tea
-    returned; delivered, or cancelled once delivered: before, no cash was collected, `_cash_collected`):
+    returned; delivered, or cancelled once delivered: before, no cash was collected: order_cash_collected):
     recorded as a refund from Paymob is (order_refund_record: the order's refunded total, one
     e-mail to the customer, one audit entry, here naming `actor`). All that is left of it makes the order
     and its payment refunded and, cancelled, settles its flags as
@@ -536,7 +539,7 @@ def order_cash_refund(*, order: Order, amount: Decimal, actor: User) -> Order:
         if locked.payment_method != PaymentMethod.COD or locked.payment_status != PaymentStatus.COD:
             raise ShopError(_("A cash refund can be recorded only for a paid cash-on-delivery order not refunded yet"),
                             field="amount", status=409)
-        if not _cash_collected(locked):
+        if not order_cash_collected(locked):
             raise ShopError(_("No cash was collected for this order: a cash refund can be recorded only once it "
                               "was delivered"), field="amount", status=409)
         left = locked.total_amount - locked.refunded_amount

@@ -20,7 +20,14 @@ from backoffice.api.base import StaffApi
 from backoffice.api.tables import PAGING_PARAMETERS, page_serializer, paginate
 from backoffice.exports import orders_csv
 from backoffice.orders import order_attention_mark_checked, order_status_change, order_status_change_bulk
-from orders.actions import COURIER_MAX, NOTE_MAX, TRACKING_MAX, order_attention_to_check, order_cash_refund
+from orders.actions import (
+    COURIER_MAX,
+    NOTE_MAX,
+    TRACKING_MAX,
+    order_attention_to_check,
+    order_cash_collected,
+    order_cash_refund,
+)
 from orders.documents import Kind, invoice_url
 from orders.models import Order, OrderItem, OrderStatus, Payment, PaymentStatus
 from orders.places import country_name, governorate_name
@@ -196,6 +203,12 @@ class OrderDetailSerializer(OrderRowSerializer):
     documents = serializers.SerializerMethodField()
     # the number its customer pays with at the kiosk, while the order awaits that cash ("" otherwise)
     kiosk_reference = serializers.SerializerMethodField()
+    # "Record cash refund" is offered: a cash-on-delivery order whose cash the courier collected (delivered,
+    # or cancelled once delivered) and not all given back (orders.actions.order_cash_collected)
+    cash_refundable = serializers.SerializerMethodField()
+
+    def get_cash_refundable(self, order) -> bool:
+        return order_cash_collected(order)
 
     def get_kiosk_reference(self, order) -> str:
         return order_kiosk_reference(order)

@@ -67,3 +67,25 @@ def test_an_order_not_delivered_yet_is_refused_in_arabic_as_no_cash_was_collecte
     refusal = "لم يُحصَّل أي مبلغ نقدي عن هذا الطلب: لا يُسجَّل استرداد نقدي إلا بعد توصيله"
     assert response.json() == {"error": refusal, "message": refusal, "field": "amount"}
     assert Order.objects.get(pk=order.pk).refunded_amount == 0
+
+
+@pytest.mark.parametrize("kwargs, moves, offered", [
+    ({"payment_status": "cod", "status": "delivered"}, [], True),
+    ({"payment_status": "cod", "status": "delivered"}, ["cancelled"], True),  # the tea came back
+    ({"payment_status": "cod", "status": "shipped"}, [], False),  # the courier has not collected it yet
+    ({"payment_status": "cod", "status": "shipped"}, ["cancelled"], False),
+    ({"payment_status": "paid", "status": "delivered"}, [], False),  # a card: refunded in Paymob
+])
+def test_the_detail_offers_a_cash_refund_only_once_the_cash_was_collected(client, manager, kwargs, moves, offered):
+    order = make_order(**kwargs)
+    client.force_login(manager)
+    for status in moves:
+        client.put(f"/api/admin/orders/{order.pk}/status", {"status": status}, content_type="application/json")
+    assert client.get(f"/api/admin/orders/{order.pk}").json()["cashRefundable"] is offered
+
+
+def test_nothing_is_offered_once_all_the_cash_was_given_back(client, manager):
+    order = make_order(payment_status="cod", status="delivered")
+    client.force_login(manager)
+    assert _refund(client, order, str(order.total_amount)).status_code == 200
+    assert client.get(f"/api/admin/orders/{order.pk}").json()["cashRefundable"] is False

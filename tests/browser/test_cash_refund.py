@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
+from orders.actions import order_set_status
 from orders.models import Order
 from tests.browser.staff_pages import signed_in
 from tests.factories import make_order, make_product
@@ -59,3 +60,41 @@ def test_a_manager_records_part_of_a_cash_on_delivery_order_as_refunded_in_cash(
     assert Order.objects.get(pk=order.pk).refunded_amount == Decimal("40.00")
     expect(page.get_by_role("button", name=text["open"])).to_be_visible()
     screenshot(page, f"backoffice-cash-refund-done-{language}-phone")
+
+
+CASH_DUE = {"en": "Cancelled after its cash was collected on delivery: give the cash back",
+            "ar": "أُلغي الطلب بعد تحصيل ثمنه نقدًا عند التوصيل"}
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_returned_order_asks_for_its_cash_back_and_one_on_its_way_offers_no_cash_refund(
+        new_page, live_server, manager, language):
+    # given a cash-on-delivery order cancelled after it was delivered (the tea came back), and one on its way
+    tea = make_product(title="Kenya Gold", stock=40)
+    returned = make_order(lines=[(tea, 1)], payment_status="cod", status="delivered")
+    order_set_status(order=returned, status="cancelled")
+    on_its_way = make_order(lines=[(tea, 1)], payment_status="cod", status="shipped")
+    text = TEXT[language]
+    page = signed_in(new_page, live_server, manager)
+    page.goto(f"{'/ar' if language == 'ar' else ''}/admindash/orders")
+    # when the Manager opens the returned order
+    page.get_by_role("button", name=returned.number).click()
+    # then its alert says to give the cash back (not to refund it in Paymob), and they can record it
+    alert = page.locator("[data-attention='refund_due']")
+    expect(alert).to_contain_text(CASH_DUE[language])
+    expect(alert).not_to_contain_text("Paymob")
+    page.get_by_role("button", name=text["open"]).click()
+    page.get_by_label(text["amount"]).fill(str(returned.total_amount))
+    page.get_by_role("button", name=text["go"]).click()
+    page.locator("[data-cash-refund-confirm]").get_by_role("button", name=text["record"]).click()
+    expect(page.locator("#toasts")).to_contain_text(text["done"])
+    # then all of it is given back: the alert is settled and no more cash refund is offered
+    expect(page.locator("[data-attention='refund_due']")).to_have_count(0)
+    expect(page.locator("[data-cash-refund]")).to_have_count(0)
+    assert Order.objects.get(pk=returned.pk).attention_reasons == []
+    # when they open the order on its way, no cash refund is offered: the courier has collected nothing
+    page.goto(f"{'/ar' if language == 'ar' else ''}/admindash/orders")
+    page.get_by_role("button", name=on_its_way.number).click()
+    expect(page.get_by_role("dialog")).to_contain_text(on_its_way.number)
+    expect(page.locator("dd.admin-b-totals__total")).to_be_visible()
+    expect(page.get_by_role("button", name=text["open"])).to_have_count(0)

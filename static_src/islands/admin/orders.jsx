@@ -53,7 +53,9 @@ const unpaidOnTheWay = (orders, status) =>
 const numbersText = (orders) => orders.map((o) => `\u2066${o.number}\u2069`).join(currentLanguage() === "ar" ? "، " : ", ");
 
 // every reason an order is flagged for that is still open, oldest first, each in the reader's language
-const attentionTexts = (order) => order.attentionReasons.map((reason) => st(`attention.${reason}`, { defaultValue: st("attentionBadge") }));
+// (a refund due on a cash-on-delivery order is cash to give back by hand, not a payment to refund in Paymob)
+const attentionKey = (order, reason) => (reason === "refund_due" && order.paymentMethod === "cod" ? "refund_due_cash" : reason);
+const attentionTexts = (order) => order.attentionReasons.map((reason) => st(`attention.${attentionKey(order, reason)}`, { defaultValue: st("attentionBadge") }));
 
 // Test orders (not money) and orders flagged for staff (money captured on a cancelled order, money
 // returned to check in Paymob...) stand out; the badge names every open reason, and counts them when
@@ -240,7 +242,7 @@ function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
                 ))}
               </ul>
               <p className="admin-muted">{st("placed", { date: formatDateTime(order.createdAt) })}</p>
-              {mayCheck && order.paymentMethod === "cod" && order.paymentStatus === "cod" && (
+              {mayCheck && order.cashRefundable && (
                 <CashRefund order={order} onRefunded={() => setLoads(loads + 1)} />
               )}
             </div>
