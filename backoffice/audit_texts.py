@@ -84,6 +84,9 @@ PAID_TWICE_CHECKED = gettext_noop(
     "%(number)s: second payment checked in the payment provider's dashboard (status %(status)s kept)")
 AMOUNT_CHECKED = gettext_noop(
     "%(number)s: payment of another amount checked in the payment provider's dashboard (status %(status)s kept)")
+PAID_AFTER_REPLACED_CHECKED = gettext_noop(
+    "%(number)s: card order and its cash-on-delivery replacement checked, one to ship and the other cancelled "
+    "(status %(status)s kept)")
 
 # backoffice.two_step
 TWO_STEP_ON = gettext_noop("Two-step sign-in turned on for %(username)s")
@@ -105,7 +108,8 @@ AUDIT_TEXTS = (
     PAID_TWICE,
     PENDING_AFTER_CANCEL, REFUNDED_UNSHIPPED, REFUNDED_UNSHIPPED_CASH, REFUNDED_UNSHIPPED_BEFORE, REFUND_VOIDED,
     REFUND_VOIDED_PAID_AGAIN, REFUNDED, REFUNDED_CASH, PARTLY_REFUNDED, PARTLY_REFUNDED_CASH, REFUND_TO_CHECK,
-    AMOUNT_TO_CHECK, ORDER_STATUS, REFUND_CHECKED, PAID_TWICE_CHECKED, AMOUNT_CHECKED, TWO_STEP_ON, TWO_STEP_OFF,
+    AMOUNT_TO_CHECK, ORDER_STATUS, REFUND_CHECKED, PAID_TWICE_CHECKED, AMOUNT_CHECKED, PAID_AFTER_REPLACED_CHECKED,
+    TWO_STEP_ON, TWO_STEP_OFF,
     TWO_STEP_RESET, DATABASE_INIT, DATABASE_INIT_PARTIAL, ALL_TABLES, STORAGE_ON, STORAGE_OFF,
     CRAWL_FEWER_ACCEPTED,
 )

@@ -101,7 +101,7 @@ def order_status_change_bulk(*, actor: User, order_ids: list[int], status: str, 
     return result
 
 
-# each flag staff settle by a check in the payment provider's dashboard (orders.actions.CHECKED_BY_HAND):
+# each flag staff settle by a check (orders.actions.CHECKED_BY_HAND), most in the payment provider's dashboard:
 # its audit entry and its details (backoffice.audit_texts), the answer when it is not open
 CHECKS = {
     "refund_to_check": ("order.refund_checked", texts.REFUND_CHECKED,
@@ -110,12 +110,15 @@ CHECKS = {
                    gettext_lazy("This order has no second payment to check")),
     "amount_to_check": ("order.amount_checked", texts.AMOUNT_CHECKED,
                         gettext_lazy("This order has no payment of another amount to check")),
+    "paid_after_replaced": ("order.paid_after_replaced_checked", texts.PAID_AFTER_REPLACED_CHECKED,
+                            gettext_lazy("This order has no cash-on-delivery replacement to check")),
 }
 
 
 def order_attention_mark_checked(*, actor: User, order: Order, reason: str = "refund_to_check") -> Order:
     """"Mark as checked": staff checked what `order` is flagged with `reason` for in the payment provider's
-    dashboard (money returned that does not match its payment, a second payment), so that reason is cleared
+    dashboard (money returned that does not match its payment, a second payment), or settled a card order paid
+    beside its cash-on-delivery replacement (one of the two shipped, the other cancelled), so that reason is cleared
     and any other stays open. The status stays as it is; the audit entry keeps who checked it and when.
 
     Only the reasons a check settles can be marked so (400 otherwise): money captured on a cancelled

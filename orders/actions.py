@@ -45,8 +45,10 @@ NOTIFY = {S.SHIPPED, S.DELIVERED, S.CANCELLED}
 # nothing in those says the money was checked, so staff say it themselves ("Mark as checked",
 # backoffice.orders.order_attention_mark_checked). Money returned that does not match the payment, and a
 # second payment for a paid order (refund one of the two, then say so), and money taken in another amount or
-# currency than the order's (refund it or settle the difference, then say so)
-CHECKED_BY_HAND = frozenset({"refund_to_check", "paid_twice", "amount_to_check"})
+# currency than the order's (refund it or settle the difference, then say so). A card order paid beside its
+# cash-on-delivery replacement too: staff ship one of the two and cancel the other, and a move of this one
+# says nothing of the other, which may ship as well
+CHECKED_BY_HAND = frozenset({"refund_to_check", "paid_twice", "amount_to_check", "paid_after_replaced"})
 
 
 class OrderStatusError(ShopError):

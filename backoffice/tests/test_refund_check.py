@@ -1,5 +1,5 @@
-"""Flags staff settle by a check in Paymob's dashboard (`refund_to_check`, `paid_twice`): cleared with "Mark as
-checked", never with a status change."""
+"""Flags staff settle by a check (`refund_to_check`, `paid_twice`, `amount_to_check` in Paymob's dashboard;
+`paid_after_replaced`, of the two orders): cleared with "Mark as checked", never with a status change."""
 
 import pytest
 
@@ -70,12 +70,12 @@ def test_mark_as_checked_is_audited_with_who_and_when(client, manager):
     assert activity[0]["action"] == "order.refund_checked"
 
 
-@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice"])
+@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice", "paid_after_replaced"])
 @pytest.mark.parametrize("role", ["owner", "manager"])
 def test_the_roles_that_may_settle_money_may_mark_a_flag_checked(request, client, role, reason):
     # given
     user = request.getfixturevalue(role)
-    order = _flagged_order() if reason == "refund_to_check" else _paid_twice_order()
+    order = _flagged_with(reason)
     client.force_login(user)
     # when
     response = _mark(client, order, reason=reason)
@@ -84,13 +84,13 @@ def test_the_roles_that_may_settle_money_may_mark_a_flag_checked(request, client
     assert response.status_code == 200, response.content
 
 
-@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice"])
+@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice", "paid_after_replaced"])
 @pytest.mark.parametrize("role", ["head_support", "support"])
 def test_support_staff_cannot_mark_a_money_flag_checked(request, client, role, reason):
     # given a flag that says money went where it should not (settled by a refund or a check in Paymob):
     # support roles move orders along ("view, status"), they do not settle money
     user = request.getfixturevalue(role)
-    order = _flagged_order() if reason == "refund_to_check" else _paid_twice_order()
+    order = _flagged_with(reason)
     client.force_login(user)
     # when
     response = _mark(client, order, reason=reason)
@@ -100,11 +100,11 @@ def test_support_staff_cannot_mark_a_money_flag_checked(request, client, role, r
     assert Order.objects.get(pk=order.pk).attention_reasons == [reason]
 
 
-@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice"])
+@pytest.mark.parametrize("reason", ["refund_to_check", "paid_twice", "paid_after_replaced"])
 @pytest.mark.parametrize("caller", [None, "alice"])
 def test_customers_and_visitors_cannot_mark_a_refund_checked(request, client, caller, reason):
     # given
-    order = _flagged_order() if reason == "refund_to_check" else _paid_twice_order()
+    order = _flagged_with(reason)
     if caller:
         client.force_login(request.getfixturevalue(caller))
     # when
@@ -251,3 +251,59 @@ def test_each_flag_to_check_is_marked_on_its_own(client, manager):
     assert (order.needs_attention, order.attention_reasons) == (False, [])
     assert sorted(AuditEntry.objects.filter(action__endswith="_checked").values_list("action", flat=True)) == [
         "order.paid_twice_checked", "order.refund_checked"]
+
+
+def _paid_after_replaced_order(**kwargs):
+    # a card order paid after its customer ordered the same items for cash on delivery
+    # (orders.actions._flag_paid_after_replaced), as it is flagged
+    order = make_order(**kwargs)
+    Order.objects.filter(pk=order.pk).update(needs_attention=True, attention_reasons=["paid_after_replaced"])
+    return Order.objects.get(pk=order.pk)
+
+
+def test_a_card_order_kept_beside_its_replacement_is_offered_mark_as_checked(client, manager):
+    # given a card order paid after its cash-on-delivery replacement was placed
+    order = _paid_after_replaced_order(status="processing")
+    changes_before = OrderStatusChange.objects.filter(order=order).count()
+    client.force_login(manager)
+    # then the order lists it among the flags staff mark checked
+    assert client.get(f"/api/admin/orders/{order.pk}").json()["attentionToCheck"] == ["paid_after_replaced"]
+    # when staff, having shipped one of the two orders and cancelled the other, mark it checked
+    response = _mark(client, order, reason="paid_after_replaced")
+    # then the flag is gone without touching the status, and who did it is audited
+    assert response.status_code == 200, response.content
+    order.refresh_from_db()
+    assert (order.status, order.needs_attention, order.attention_reasons) == (OrderStatus.PROCESSING, False, [])
+    assert OrderStatusChange.objects.filter(order=order).count() == changes_before
+    entry = AuditEntry.objects.get(action="order.paid_after_replaced_checked")
+    assert (entry.actor, entry.target_id) == (manager, str(order.pk))
+    assert entry.details == (f"{order.number}: card order and its cash-on-delivery replacement checked, one "
+                             f"to ship and the other cancelled (status processing kept)")
+
+
+def test_a_status_change_never_clears_a_paid_after_replaced_flag(client, manager):
+    # given a card order kept beside its cash-on-delivery replacement
+    order = _paid_after_replaced_order(status="processing")
+    client.force_login(manager)
+    # when staff ship it from its own row
+    client.put(f"/api/admin/orders/{order.pk}/status", {"status": "shipped"}, content_type="application/json")
+    # then it still waits for its check: shipping this one says nothing of the other, which may ship too
+    order.refresh_from_db()
+    assert (order.status, order.attention_reasons) == (OrderStatus.SHIPPED, ["paid_after_replaced"])
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_an_order_without_a_replacement_to_check_is_refused(client, manager, language):
+    order = _paid_twice_order()
+    client.force_login(manager)
+    response = _mark(client, order, reason="paid_after_replaced", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 409
+    assert response.json()["message"] == {
+        "en": "This order has no cash-on-delivery replacement to check",
+        "ar": "لا يوجد لهذا الطلب طلب بديل بالدفع عند الاستلام يحتاج إلى مراجعة"}[language]
+    assert Order.objects.get(pk=order.pk).attention_reasons == ["paid_twice"]
+
+
+def _flagged_with(reason):
+    return {"refund_to_check": _flagged_order, "paid_twice": _paid_twice_order,
+            "paid_after_replaced": _paid_after_replaced_order}[reason]()

@@ -101,6 +101,7 @@ def test_a_kept_card_order_found_paid_after_all_is_flagged_for_staff(
     assert card.number in entry.details and cod.number in entry.details
     store_mail = [m for m in mail.outbox if m.to == ["orders@shop.example"]]
     assert len(store_mail) == 1 and card.number in store_mail[0].subject and cod.number in store_mail[0].body
+    assert "Then mark the card order as checked in the dashboard." in store_mail[0].body  # as the others
     # and the paid order holds its stock again (there was enough): cancelling either gives back only its own
     tea.refresh_from_db()
     assert tea.stock == 6 and card.stock_reserved is True
