@@ -5,8 +5,8 @@ settle by a check in Paymob's dashboard (`orders.actions.CHECKED_BY_HAND`)."""
 import pytest
 
 from backoffice.models import AuditEntry
-from orders.actions import order_paid_twice, order_refund_record, order_refund_to_check
-from orders.models import OrderStatus
+from orders.actions import order_attention_settle, order_paid_twice, order_refund_record, order_refund_to_check
+from orders.models import Order, OrderStatus
 from tests.factories import make_order
 from tests.migrations import migrate_to
 
@@ -57,6 +57,23 @@ def test_a_later_flag_never_hides_a_paid_twice(client, manager):
     # waits for its check
     order.refresh_from_db()
     assert order.attention_reasons == ["paid_twice"]
+
+
+def test_cancelling_a_card_order_kept_beside_its_replacement_keeps_that_check_beside_the_refund_due(
+        client, manager):
+    # given a card order paid beside its cash-on-delivery replacement (orders.actions._flag_paid_after_replaced)
+    order = make_order(status="processing")
+    Order.objects.filter(pk=order.pk).update(needs_attention=True, attention_reasons=["paid_after_replaced"])
+    client.force_login(manager)
+    # when staff cancel it from its own row, to ship the other
+    row = _move(client, order, "cancelled")
+    # then its payment is to refund, and the two orders still wait for staff to say they are settled
+    assert row["attentionReasons"] == ["paid_after_replaced", "refund_due"]
+    assert row["attentionToCheck"] == ["paid_after_replaced"]
+    # when the refund comes back in full, the refund due is settled, the check is not
+    order_refund_record(order=order, returned=order.total_amount, in_full=True)
+    order_attention_settle(order=order)
+    assert Order.objects.get(pk=order.pk).attention_reasons == ["paid_after_replaced"]
 
 
 def test_a_reason_raised_again_is_listed_once_and_audited_each_time():
