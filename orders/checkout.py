@@ -449,6 +449,11 @@ _PAYABLE_FOR = UNPAID_LIFETIME - timedelta(minutes=10)
 _STARTING = timedelta(seconds=2 * settings.PAYMOB_TIMEOUT)
 
 
+def _customer(request: HttpRequest | Request) -> User | None:
+    """The signed-in customer making `request`, or None for a guest."""
+    return request.user if request.user.is_authenticated else None
+
+
 def _awaiting_orders_of(*, user: User | None, session_key: str) -> QuerySet[Order]:
     """This visitor's orders still awaiting payment: a customer's, else their session's (none without one)."""
     if user is None and not session_key:
@@ -460,6 +465,31 @@ def _awaiting_orders_of(*, user: User | None, session_key: str) -> QuerySet[Orde
 def _holds_lines(order: Order, lines: Sequence[tuple[Product, int]]) -> bool:
     """True when `order`'s items are exactly `lines` [(product, quantity)]: the same purchase."""
     return sorted(order.items.values_list("product_id", "quantity")) == sorted((p.pk, q) for p, q in lines)
+
+
+def _card_orders_awaiting(*, user: User | None, session_key: str, lines: Sequence[tuple[Product, int]] | None = None,
+                          locked: bool = False) -> list[Order]:
+    """This visitor's card orders still awaiting payment (not those paid on delivery), the ten latest; with
+    `lines`, only those of exactly that cart (_holds_lines). `locked`: their rows are held (select_for_update)
+    until the caller's transaction ends."""
+    orders = _awaiting_orders_of(user=user, session_key=session_key).exclude(
+        payment_method=PaymentMethod.COD).order_by("-created_at")
+    if locked:
+        orders = orders.select_for_update()
+    return [order for order in orders[:10] if lines is None or _holds_lines(order, lines)]
+
+
+def _awaiting_payments_ask(order: Order) -> bool:
+    """Ask the provider about each of `order`'s payments still awaiting: one paid meanwhile is recorded.
+    Return False when it could not be asked about one (down, slow, garbage): it has not said "not paid".
+    Outside any transaction: the provider is an outside service (shop.outbound)."""
+    answered = True
+    for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
+        try:
+            payment_verify(payment=payment, provider_must_answer=True)
+        except PaymentError:
+            answered = False
+    return answered
 
 
 def _awaiting_same_order(*, form: CheckoutForm, lines: Sequence[tuple[Product, int]], user: User | None,
@@ -577,7 +607,7 @@ def checkout_complete(*, request: HttpRequest | Request, fields: Mapping[str, An
         return CheckoutResult(order=placed.order, payment=placed, payment_url=placed.redirect_url)
     if items is not None:
         cart_confirm(lines=lines, items=items)
-    user = request.user if request.user.is_authenticated else None
+    user = _customer(request)
     session_key = request.session.session_key or ""
     if provider_name != "cod":
         awaiting = _awaiting_same_order(form=form, lines=lines, user=user, session_key=session_key)
@@ -671,8 +701,7 @@ def _unpayable_orders_cancel(*, user: User | None, session_key: str, lines: Sequ
     reference they may pay at any moment, and Paymob cannot refund cash paid on a cancelled order. Another
     order of exactly its cart, however paid, is refused (kiosk_order_awaiting_error) until they pay it or
     cancel it themselves (kiosk_order_cancel): two orders would hold the stock twice, and both could be paid."""
-    orders = _awaiting_orders_of(user=user, session_key=session_key)
-    for order in orders.exclude(payment_method=PaymentMethod.COD).select_for_update()[:10]:
+    for order in _card_orders_awaiting(user=user, session_key=session_key, locked=True):
         if order_awaits_kiosk_cash(order):
             if _holds_lines(order, lines):
                 raise kiosk_order_awaiting_error(order)
@@ -719,11 +748,10 @@ def kiosk_orders_held_for_cart(*, request: HttpRequest | Request) -> list[KioskO
     lines = carts.cart_lines(carts.cart_get_for_request(request))
     if not lines:
         return []
-    user = request.user if request.user.is_authenticated else None
-    orders = _awaiting_orders_of(user=user, session_key=request.session.session_key or "")
+    orders = _card_orders_awaiting(user=_customer(request), session_key=request.session.session_key or "",
+                                   lines=lines)
     return [KioskOrderHeld(order=order, reference=order_kiosk_reference(order))
-            for order in orders.exclude(payment_method=PaymentMethod.COD).order_by("created_at")[:10]
-            if order_awaits_kiosk_cash(order) and _holds_lines(order, lines)]
+            for order in sorted(orders, key=lambda order: order.created_at) if order_awaits_kiosk_cash(order)]
 
 
 def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
@@ -731,14 +759,12 @@ def kiosk_order_cancel(*, request: HttpRequest | Request, number: str) -> Order:
     way); return it as it now is. Paymob is asked first: one paid at the outlet meanwhile is
     recorded and kept. Its stock and coupon use come back at once; no e-mail (they are on the page).
     A 404 CheckoutError when this visitor has no such order."""
-    user = request.user if request.user.is_authenticated else None
-    order = _awaiting_orders_of(user=user, session_key=request.session.session_key or "").filter(
+    order = _awaiting_orders_of(user=_customer(request), session_key=request.session.session_key or "").filter(
         number=number).first()
     if order is None or not order_awaits_kiosk_cash(order):
         raise CheckoutError(_("Order not found"), status=404, code="not_found")
     # outside any transaction: the provider is an outside service (shop.outbound)
-    for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
-        payment_verify(payment=payment)
+    _awaiting_payments_ask(order)  # one paid meanwhile is kept; one Paymob cannot answer about is cancelled as asked
     order_expire_unpaid(order=order, note=notes.CANCELLED_FOR_ANOTHER_WAY,
                         notify=False)
     order.refresh_from_db()
@@ -752,16 +778,8 @@ def _card_payments_ask(*, lines: Sequence[tuple[Product, int]], user: User | Non
     Return the ids of those it could not be asked about (down, slow, garbage): it has not said "not paid",
     so they are kept (_unpayable_orders_cancel). Outside any transaction: the provider is an outside service
     (shop.outbound)."""
-    unanswered = set()
-    for order in _awaiting_orders_of(user=user, session_key=session_key).exclude(
-            payment_method=PaymentMethod.COD)[:10]:
-        if _holds_lines(order, lines):
-            for payment in order.payments.filter(status=PaymentStatus.AWAITING).select_related("order"):
-                try:
-                    payment_verify(payment=payment, provider_must_answer=True)
-                except PaymentError:
-                    unanswered.add(order.pk)
-    return unanswered
+    return {order.pk for order in _card_orders_awaiting(user=user, session_key=session_key, lines=lines)
+            if not _awaiting_payments_ask(order)}
 
 
 def _payment_start(request: HttpRequest | Request, payment: Payment) -> PaymentStart:
