@@ -1,6 +1,7 @@
 """Reads about orders that pages and the API share: who may see one, and its summary."""
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -93,12 +94,21 @@ def order_awaits_kiosk_cash(order: Order) -> bool:
             and order_pending_report(order) is not None)
 
 
-def order_unpaid_lifetime(order: Order) -> UnpaidLifetime:
+def order_unpaid_lifetime(order: Order, *, provider_silent: Mapping[str, str] | None = None) -> UnpaidLifetime:
     """How long `order` may await its card payment before it expires and its stock comes back.
 
     UNPAID_LIFETIME (30 minutes), unless its payment was reported pending: a kiosk payment, which the
     customer often pays in cash hours later, and Paymob cannot refund one that lands on a cancelled
-    order. That order is held PAYMOB_PENDING_HOURS from when it was placed."""
+    order. That order is held PAYMOB_PENDING_HOURS from when it was placed.
+
+    `provider_silent` ({provider, reason}): its provider could not be asked whether it was paid (down, slow,
+    garbage; the expiry job, orders.tasks). It has not said "not paid", and a payment whose callback never
+    came would be lost with its order, so the order is held as long as a kiosk one, PAYMOB_PENDING_HOURS;
+    the note says for how long and why."""
+    if provider_silent:
+        hours = settings.PAYMOB_PENDING_HOURS
+        return UnpaidLifetime(timedelta(hours=hours),
+                              note_write(notes.UNPAID_PROVIDER_SILENT, hours=f"{hours:g}", **provider_silent))
     if order_pending_report(order) is not None:
         hours = settings.PAYMOB_PENDING_HOURS
         return UnpaidLifetime(timedelta(hours=hours), note_write(notes.UNPAID_KIOSK, hours=f"{hours:g}"))

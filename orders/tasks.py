@@ -1,17 +1,13 @@
 """Background work for orders: expiring unpaid orders, abandoned-cart reminders (mail through the outbox)."""
 
 import logging
-from datetime import timedelta
 from functools import partial
 
 from celery import shared_task
-from django.conf import settings
 from django.utils import timezone
 
-from orders import notes
 from orders.actions import order_expire_unpaid
 from orders.models import Order, OrderStatus, PaymentStatus
-from orders.notes import note_write
 from orders.payments.base import PaymentError
 from orders.payments.services import payment_verify
 from orders.reminders import cart_reminder_send, cart_reminders_due
@@ -44,7 +40,7 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
     """Expire `order` if its provider says it is not paid (or has nothing to say of it).
 
     A provider that cannot answer (down, slow, garbage) has not said so: the order is kept and asked about
-    again at the next run, as long as a payment reported pending would be (PAYMOB_PENDING_HOURS). Expired
+    again at the next run, as long as a payment reported pending would be (order_unpaid_lifetime). Expired
     at once, a payment whose callback never came was lost: its order cancelled, its payment never asked
     about again, the money in the provider's account and nobody told."""
     if not order_unpaid_lifetime(order).over(order, timezone.now()):
@@ -64,12 +60,12 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
         return False
     note = lifetime.note
     if silent:
-        held_for = timedelta(hours=settings.PAYMOB_PENDING_HOURS)
-        if timezone.now() - order.created_at < held_for:
+        lifetime = order_unpaid_lifetime(order, provider_silent=silent)
+        if not lifetime.over(order, timezone.now()):
             logger.warning("order %s kept unpaid: %s could not be asked whether it was paid (%s); asked again at "
                            "the next run", order.number, silent["provider"], silent["reason"])
             return False
-        note = note_write(notes.UNPAID_PROVIDER_SILENT, hours=f"{settings.PAYMOB_PENDING_HOURS:g}", **silent)
+        note = lifetime.note
     if order_expire_unpaid(order=order, note=note):
         logger.info("order %s expired unpaid (%s); stock released", order.number, note)
         return True
