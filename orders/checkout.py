@@ -734,23 +734,24 @@ def kiosk_order_awaiting_error(order: Order) -> CheckoutError:
 
 @dataclass(frozen=True)
 class KioskOrderHeld:
-    """An order of the visitor's cart that awaits their cash at an Aman or Masary outlet, and the reference
-    they pay it with ("" when Paymob's report gave none)."""
+    """An order of the visitor's that awaits their cash at an Aman or Masary outlet, the reference they pay it
+    with ("" when Paymob's report gave none), and whether it is of exactly their cart (`of_cart`: another
+    order of that cart is refused while it waits, kiosk_order_awaiting_error)."""
 
     order: Order
     reference: str
+    of_cart: bool = True
 
 
-def kiosk_orders_held_for_cart(*, request: HttpRequest | Request) -> list[KioskOrderHeld]:
-    """This visitor's orders of exactly their cart that await cash at a kiosk: the checkout page names them,
-    so that paying another way (on delivery, by card) is their choice (kiosk_order_cancel), never a silent
-    cancellation."""
+def kiosk_orders_held(*, request: HttpRequest | Request) -> list[KioskOrderHeld]:
+    """This visitor's orders that await cash at a kiosk, of their cart or not, oldest first: the checkout page
+    names them all, so that paying another way (on delivery, by card) is their choice (kiosk_order_cancel),
+    never a silent cancellation, and an order of another cart is not paid twice unawares (README,
+    "Decisions")."""
     lines = carts.cart_lines(carts.cart_get_for_request(request))
-    if not lines:
-        return []
-    orders = _card_orders_awaiting(user=_customer(request), session_key=request.session.session_key or "",
-                                   lines=lines)
-    return [KioskOrderHeld(order=order, reference=order_kiosk_reference(order))
+    orders = _card_orders_awaiting(user=_customer(request), session_key=request.session.session_key or "")
+    return [KioskOrderHeld(order=order, reference=order_kiosk_reference(order),
+                           of_cart=bool(lines) and _holds_lines(order, lines))
             for order in sorted(orders, key=lambda order: order.created_at) if order_awaits_kiosk_cash(order)]
 
 

@@ -24,7 +24,7 @@ from orders.checkout import (
     coupon_check,
     coupon_remembered,
     kiosk_order_cancel,
-    kiosk_orders_held_for_cart,
+    kiosk_orders_held,
 )
 from orders.delivery import shopper_governorate
 from orders.documents import Kind, document_filename, document_pdf, invoice_allowed
@@ -100,10 +100,10 @@ def checkout_page(request: HttpRequest) -> HttpResponse:
         "prefill": prefill,
     }
     saved = address_list(user=user) if user else []
-    # orders of this cart awaiting cash at a kiosk: named, with their reference, and cancelled only by choice
-    kiosk = [{"number": held.order.number, "reference": held.reference,
+    # orders awaiting cash at a kiosk, of this cart or another: named, with their reference, cancelled only by choice
+    kiosk = [{"number": held.order.number, "reference": held.reference, "of_cart": held.of_cart,
               "track": tracking_path(held.order, get_language())}
-             for held in kiosk_orders_held_for_cart(request=request)]
+             for held in kiosk_orders_held(request=request)]
     return render(request, "orders/checkout.html", {"totals": summary.totals, "props": props, "saved_addresses": saved,
                                                     "chosen_address": chosen, "kiosk_orders": kiosk})
 

@@ -497,3 +497,38 @@ def test_a_kiosk_order_cancelled_unpaid_tells_its_customer_not_to_pay_the_refere
     # then the cancellation e-mail says not to pay its reference now (Paymob cannot refund it), not a card refund
     mail = OutboundEmail.objects.filter(to="mona@example.com").order_by("-pk").first()
     assert words in mail.text and not_words not in mail.text
+
+
+@pytest.mark.parametrize("prefix, words", [
+    ("", ("is waiting for your cash payment.", "Pay at any Aman or Masary outlet with reference 61203455",
+          "It is for other items than your cart now holds. Ordering your cart does not cancel it: pay its "
+          "reference only if you still want those items, or cancel it.", "Cancel this order")),
+    ("/ar", ("بانتظار دفعك النقدي.", "ادفع في أي منفذ أمان أو مصاري بالرقم المرجعي 61203455",
+             "هذا الطلب لمنتجات غير التي في سلتك الآن، وطلب سلتك لا يلغيه: ادفع رقمه المرجعي فقط إن كنت لا تزال "
+             "تريد تلك المنتجات، أو ألغِه.", "ألغِ هذا الطلب")),
+], ids=["en", "ar"])
+def test_the_checkout_names_an_order_awaiting_cash_for_another_cart_so_it_is_not_paid_twice_unawares(
+        make_product, checkout_body, fake_paymob, prefix, words):
+    # given a shopper whose card order awaits their cash at a kiosk, who then changed their cart
+    shopper, payment = _kiosk_shopper(make_product, checkout_body, fake_paymob)
+    order = payment.order
+    green = make_product(stock=10)
+    shopper.post("/api/cart/items", {"productId": green.pk, "quantity": 1}, content_type="application/json")
+    # when they open the checkout of that other cart
+    page = shopper.get(f"{prefix}/checkout").content.decode()
+    # then the page names the order awaiting their cash, its reference and its page, says ordering this cart
+    # leaves it open (not the same cart's "cancel it first"), and offers to cancel it
+    assert 'data-testid="checkout-kiosk"' in page and order.number in page
+    assert all(word in page for word in words), page
+    assert tracking_path(order, "ar" if prefix else "en") in page
+    assert "To pay another way, cancel it first" not in page and "لتدفع بطريقة أخرى" not in page
+    # and ordering the other cart is not refused, nor does it cancel the order awaiting the cash
+    placed = shopper.post(INTENTION, checkout_body(paymentMethod="card"), content_type="application/json")
+    assert placed.status_code == 201, placed.content
+    order.refresh_from_db()
+    assert (order.status, order.payment_status) == ("pending", "awaiting")
+    # and they may still cancel it from the checkout, at their word
+    response = shopper.post(f"{prefix}/checkout/kiosk-cancel", {"order": order.number})
+    assert response.status_code == 302
+    order.refresh_from_db()
+    assert order.status == "cancelled"
