@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from orders import notes
-from orders.models import Order, OrderStatus, Payment, PaymentEvent, PaymentStatus
+from orders.models import Order, OrderStatus, OrderStatusChange, Payment, PaymentEvent, PaymentStatus
 from orders.notes import note_patterns, note_write
 from shop.stored_texts import stored_text_read
 
@@ -54,14 +54,27 @@ UNPAID_LIFETIME = timedelta(minutes=30)
 
 @dataclass(frozen=True)
 class UnpaidLifetime:
-    """How long an order awaiting its payment is held before it expires, and the note its expiry records."""
+    """How long an order awaiting its payment is held before it expires, from when (`since`:
+    order_unpaid_since), and the note its expiry records."""
 
     length: timedelta
     note: str
+    since: datetime
 
-    def over(self, order: Order, now: datetime) -> bool:
-        """Whether `order` has outlived it at `now`."""
-        return now - order.created_at >= self.length
+    def over(self, now: datetime) -> bool:
+        """Whether the order has outlived it at `now`."""
+        return now - self.since >= self.length
+
+
+def order_unpaid_since(order: Order) -> datetime:
+    """When `order` began awaiting its payment: when it was placed or, restored to pending after it was
+    cancelled (staff restoring an order whose kiosk reference was taken after it expired:
+    orders.actions.order_pending_after_cancel), when it was last restored. Counted from its placing, one
+    restored more than a lifetime later would expire again at the expiry job's next run."""
+    restored = (OrderStatusChange.objects.filter(order=order, from_status=OrderStatus.CANCELLED,
+                                                 to_status=OrderStatus.PENDING)
+                .order_by("-created_at").values_list("created_at", flat=True).first())
+    return max(order.created_at, restored) if restored is not None else order.created_at
 
 
 def order_pending_report(order: Order) -> PaymentEvent | None:
@@ -99,20 +112,22 @@ def order_unpaid_lifetime(order: Order, *, provider_silent: Mapping[str, str] | 
 
     UNPAID_LIFETIME (30 minutes), unless its payment was reported pending: a kiosk payment, which the
     customer often pays in cash hours later, and Paymob cannot refund one that lands on a cancelled
-    order. That order is held PAYMOB_PENDING_HOURS from when it was placed.
+    order. That order is held PAYMOB_PENDING_HOURS. Each is counted from when it was placed, or last
+    restored to pending (order_unpaid_since).
 
     `provider_silent` ({provider, reason}): its provider could not be asked whether it was paid (down, slow,
     garbage; the expiry job, orders.tasks). It has not said "not paid", and a payment whose callback never
     came would be lost with its order, so the order is held as long as a kiosk one, PAYMOB_PENDING_HOURS;
     the note says for how long and why."""
+    since = order_unpaid_since(order)
     if provider_silent:
         hours = settings.PAYMOB_PENDING_HOURS
         return UnpaidLifetime(timedelta(hours=hours),
-                              note_write(notes.UNPAID_PROVIDER_SILENT, hours=f"{hours:g}", **provider_silent))
+                              note_write(notes.UNPAID_PROVIDER_SILENT, hours=f"{hours:g}", **provider_silent), since)
     if order_pending_report(order) is not None:
         hours = settings.PAYMOB_PENDING_HOURS
-        return UnpaidLifetime(timedelta(hours=hours), note_write(notes.UNPAID_KIOSK, hours=f"{hours:g}"))
-    return UnpaidLifetime(UNPAID_LIFETIME, notes.UNPAID_30_MINUTES)
+        return UnpaidLifetime(timedelta(hours=hours), note_write(notes.UNPAID_KIOSK, hours=f"{hours:g}"), since)
+    return UnpaidLifetime(UNPAID_LIFETIME, notes.UNPAID_30_MINUTES, since)
 
 
 def _placed_by(*, session_key: str = "", client_ip: str | None = None,

@@ -43,7 +43,7 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
     again at the next run, as long as a payment reported pending would be (order_unpaid_lifetime). Expired
     at once, a payment whose callback never came was lost: its order cancelled, its payment never asked
     about again, the money in the provider's account and nobody told."""
-    if not order_unpaid_lifetime(order).over(order, timezone.now()):
+    if not order_unpaid_lifetime(order).over(timezone.now()):
         return False  # held longer, its payment reported pending: its callback comes when it is paid
     silent: dict[str, str] = {}
     for payment in order.payments.filter(status=PaymentStatus.AWAITING):
@@ -56,12 +56,12 @@ def _order_expire_if_unpaid(order: Order, *, unanswered: dict[str, str]) -> bool
         silent = {"provider": payment.provider.title(), "reason": unanswered[payment.provider]}
     # the provider may just have said it is pending
     lifetime = order_unpaid_lifetime(order)
-    if not lifetime.over(order, timezone.now()):
+    if not lifetime.over(timezone.now()):
         return False
     note = lifetime.note
     if silent:
         lifetime = order_unpaid_lifetime(order, provider_silent=silent)
-        if not lifetime.over(order, timezone.now()):
+        if not lifetime.over(timezone.now()):
             logger.warning("order %s kept unpaid: %s could not be asked whether it was paid (%s); asked again at "
                            "the next run", order.number, silent["provider"], silent["reason"])
             return False

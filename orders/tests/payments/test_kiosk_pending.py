@@ -532,3 +532,36 @@ def test_the_checkout_names_an_order_awaiting_cash_for_another_cart_so_it_is_not
     assert response.status_code == 302
     order.refresh_from_db()
     assert order.status == "cancelled"
+
+
+def test_a_kiosk_order_staff_restore_a_day_after_it_was_placed_is_held_afresh_from_the_restore(
+        make_product, checkout_body, fake_paymob, manager, client):
+    import time_machine
+
+    # given a card order expired unpaid after 30 minutes, then a kiosk reference taken on its Paymob page
+    # (flagged for staff), Paymob answering that the cash is still to be paid
+    placed = timezone.now()
+    _shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    with time_machine.travel(placed + timedelta(minutes=31)):
+        assert orders_expire_unpaid() == 1
+        assert _callback(_kiosk_transaction(payment)).status_code == 200
+    fake_paymob.inquiry = _kiosk_transaction(payment)
+    order = Order.objects.get()
+    assert (order.status, order.attention_reasons) == ("cancelled", ["pending_after_cancel"])
+    # when staff restore it the next day, more than 24 hours after it was placed
+    client.force_login(manager)
+    with time_machine.travel(placed + timedelta(hours=30)):
+        moved = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "pending"},
+                           content_type="application/json")
+        assert moved.status_code == 200, moved.content
+        # then the next expiry run keeps it: its customer has the day from the restore to pay the reference
+        assert orders_expire_unpaid() == 0
+    with time_machine.travel(placed + timedelta(hours=30 + 23)):
+        assert orders_expire_unpaid() == 0
+    order.refresh_from_db()
+    assert (order.status, order.payment_status) == ("pending", "awaiting")
+    # and unpaid 24 hours after the restore, it expires like any kiosk order
+    with time_machine.travel(placed + timedelta(hours=30 + 24, minutes=1)):
+        assert orders_expire_unpaid() == 1
+    last = OrderStatusChange.objects.filter(order=order, to_status="cancelled").order_by("-pk").first()
+    assert last is not None and last.note == "Unpaid for 24 hours, its payment reported pending (kiosk)"
