@@ -549,8 +549,8 @@ def test_a_kiosk_order_staff_restore_a_day_after_it_was_placed_is_held_afresh_fr
     order = Order.objects.get()
     assert (order.status, order.attention_reasons) == ("cancelled", ["pending_after_cancel"])
     # when staff restore it the next day, more than 24 hours after it was placed
-    client.force_login(manager)
     with time_machine.travel(placed + timedelta(hours=30)):
+        client.force_login(manager)  # signed in that day (a staff session does not last a day idle)
         moved = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "pending"},
                            content_type="application/json")
         assert moved.status_code == 200, moved.content
