@@ -16,6 +16,7 @@ outlive the outage in this process.
 
 import logging
 import time
+from contextlib import contextmanager
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -113,16 +114,24 @@ class FailOpenRedisCache(RedisCache):
             return False
         if self._pending_deletes:
             stale, self._pending_deletes = self._pending_deletes, set()
-            try:
+            with self._failing_open("delete_many"):
                 super().delete_many(list(stale))
-            except (*UNREACHABLE, ResponseError) as exc:
-                if not redis_failing(exc):
-                    raise
-                self._failed("delete_many", exc)
-                self._remember(stale)
-                return False
-            log.warning("Redis cache reachable again; %d stale keys dropped", len(stale))
+                log.warning("Redis cache reachable again; %d stale keys dropped", len(stale))
+                return True
+            self._remember(stale)
+            return False
         return True
+
+    @contextmanager
+    def _failing_open(self, operation):
+        """Run the block; when Redis cannot serve it (redis_failing), note the failure and go on after the
+        block, which then answers as if Redis were away. Any other error (a bug of ours) is raised."""
+        try:
+            yield
+        except (*UNREACHABLE, ResponseError) as exc:
+            if not redis_failing(exc):
+                raise
+            self._failed(operation, exc)
 
     def _call(self, operation, written_keys, fallback, *args):
         """Run RedisCache.<operation>; on an outage remember the keys it would have written."""
@@ -131,14 +140,10 @@ class FailOpenRedisCache(RedisCache):
         if not self._available():
             self._remember(written_keys)
             return fallback
-        try:
+        with self._failing_open(operation):
             return getattr(super(), operation)(*args)
-        except (*UNREACHABLE, ResponseError) as exc:
-            if not redis_failing(exc):
-                raise
-            self._failed(operation, exc)
-            self._remember(written_keys)
-            return fallback
+        self._remember(written_keys)
+        return fallback
 
     # --- the cache API ----------------------------------------------------
     def get(self, key, default=None, version=None):
@@ -206,16 +211,12 @@ class FailOpenRedisCache(RedisCache):
         """
         if not self._available():
             return [0] * len(keys)
-        try:
+        with self._failing_open("count_hits"):
             client = self._cache.get_client(write=True)
             if self._count_script is None or self._count_script.registered_client is not client:
                 self._count_script = client.register_script(COUNT_HITS_SCRIPT)
             return self._count_script(keys=[self.make_and_validate_key(key) for key in keys], args=[seconds])
-        except (*UNREACHABLE, ResponseError) as exc:
-            if not redis_failing(exc):
-                raise
-            self._failed("count_hits", exc)
-            return [0] * len(keys)
+        return [0] * len(keys)
 
 
 def cache_forget_all(backend):
