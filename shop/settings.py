@@ -153,6 +153,17 @@ else:
     _lock_timeout = env("DATABASE_LOCK_TIMEOUT", cast=int, default=10)
     if _lock_timeout > 0 and "lock_timeout" not in _options.get("options", ""):
         _options["options"] = f"{_options.get('options', '')} -c lock_timeout={_lock_timeout}s".strip()
+    # A session left inside a transaction that does nothing more (a worker stuck on a slow call or frozen, a
+    # connection leaked open) held its row locks for ever: every checkout of those teas then gave up after the
+    # lock timeout, until someone killed it. PostgreSQL ends such a session after
+    # DATABASE_IDLE_IN_TRANSACTION_TIMEOUT seconds idle in a transaction, rolled back, its locks let go; its
+    # process gets an error on its next query (a job runs again). No request or job of ours sits that long
+    # between two queries of one transaction (outside services are called outside one, shop.outbound).
+    # 0 sets none, as for the lock timeout (a pooler refusing `options`: set it on the role there).
+    _idle_timeout = env("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", cast=int, default=60)
+    if _idle_timeout > 0 and "idle_in_transaction_session_timeout" not in _options.get("options", ""):
+        _options["options"] = (f"{_options.get('options', '')} "
+                               f"-c idle_in_transaction_session_timeout={_idle_timeout}s").strip()
 # write requests are atomic through shop.middleware.AtomicWritesMiddleware
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

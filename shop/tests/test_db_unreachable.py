@@ -3,10 +3,11 @@ instead of waiting for ever, and a connection whose server vanished mid-request 
 
 import threading
 import time
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection, connections, transaction
 
 from shop.tests.smtp_server import SilentSmtpServer
 
@@ -59,3 +60,50 @@ def test_the_lock_timeout_is_sent_at_connection_and_can_be_left_to_the_database(
     shown = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], env=environment, text=True,
                            capture_output=True, cwd=Path(__file__).resolve().parents[2], timeout=60, check=True)
     assert "lock_timeout" not in shown.stdout
+
+
+def _options_with(**environment):
+    """The `options` start-up parameter shop/settings.py builds with `environment` added."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'].get('options', ''))"
+    shown = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], text=True, capture_output=True,
+                           env={**os.environ, "DJANGO_SETTINGS_MODULE": "shop.settings", **environment},
+                           cwd=Path(__file__).resolve().parents[2], timeout=60, check=True)
+    return shown.stdout.strip().splitlines()[-1] if shown.stdout.strip() else ""
+
+
+def test_the_idle_in_transaction_timeout_is_sent_at_connection_and_can_be_left_to_the_database():
+    # given the default, and 0 (a pooler refusing `options`: the role's setting then)
+    assert "-c idle_in_transaction_session_timeout=60s" in settings.DATABASES["default"]["OPTIONS"]["options"]
+    # when / then
+    assert "idle_in_transaction_session_timeout" not in _options_with(DATABASE_IDLE_IN_TRANSACTION_TIMEOUT="0")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_stuck_inside_a_transaction_lets_its_row_locks_go_after_the_idle_timeout():
+    # given a session connected as the shop connects (its options, with a 1 s idle timeout) that locks a row
+    # and then does nothing more, still inside its transaction (a worker frozen mid-transaction)
+    import psycopg
+
+    from catalog.models import Category, Product
+
+    category = Category.objects.create(slug="black-tea", name="Black Tea")
+    tea = Product.objects.create(slug="tea", title="Tea", price_amount=Decimal("120.00"), category=category, stock=5)
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    stuck = psycopg.connect(**{**params, "options": _options_with(DATABASE_IDLE_IN_TRANSACTION_TIMEOUT="1")})
+    stuck.execute("SELECT id FROM catalog_product WHERE id = %s FOR UPDATE", [tea.pk])
+    # when, past the idle timeout, another session wants that row and will not wait for it
+    time.sleep(1.5)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM catalog_product WHERE id = %s FOR UPDATE NOWAIT", [tea.pk])
+    # then it has it: the stuck session was ended (its transaction rolled back, its lock let go), and its
+    # process hears so at its next query
+    with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+        stuck.execute("SELECT 1")
+    stuck.close()
