@@ -2,6 +2,7 @@
 
 import logging.config
 import os
+import sys
 
 from celery import Celery, Task
 from celery.schedules import crontab
@@ -12,6 +13,7 @@ from shop.config import run_or_explain
 from shop.store_time import store_time_active
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+PROJECT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class StoreTimeTask(Task):
@@ -24,7 +26,14 @@ class StoreTimeTask(Task):
             return super().__call__(*args, **kwargs)
 
 
+# Celery's Django fixup puts the working directory first on sys.path as the app is made: a worker started in
+# the project's directory imports the apps from there after `celery -A shop` has taken its own insertion off.
+# Run from an app's directory, as makemessages is for the app's own catalogue (`make po`), that directory put
+# first made `backoffice/orders.py` hide the orders app; only the project's directory is kept there.
+_path = list(sys.path)
 app = Celery("shop", task_cls=StoreTimeTask)
+if sys.path[1:] == _path and os.path.realpath(sys.path[0]) != os.path.realpath(PROJECT_DIR):
+    del sys.path[0]
 run_or_explain(lambda: app.config_from_object("django.conf:settings", namespace="CELERY"))
 app.autodiscover_tasks()
 

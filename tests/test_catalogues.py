@@ -174,3 +174,15 @@ def test_every_string_the_code_marks_for_translation_has_its_arabic_text(tmp_pat
     missing = sorted(f"{e.msgid!r} ({', '.join(p for p, _ in e.occurrences[:2])})" for e in extracted
                      if (e.msgctxt, e.msgid, e.msgid_plural or None) not in known)
     assert missing == [], "msgids the code uses that no Arabic catalogue holds"
+
+
+def test_a_command_run_in_an_apps_directory_finds_the_apps_not_that_apps_modules():
+    # given `make po`, which runs makemessages in each app's directory for the app's own catalogue, and
+    # backoffice/orders.py, named like the orders app (Celery's Django fixup put that directory first)
+    code = "import orders; print(orders.__file__)"
+    # when
+    shown = subprocess.run([sys.executable, "../manage.py", "shell", "-c", code], cwd=ROOT / "backoffice",
+                           capture_output=True, text=True, timeout=60)
+    # then the apps load, and `orders` is the app
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    assert Path(shown.stdout.strip().splitlines()[-1]) == ROOT / "orders" / "__init__.py"
