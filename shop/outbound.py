@@ -6,9 +6,26 @@ write lock (shop.sqlite), so every cart change, checkout and payment callback of
 the slow service and gives up after the busy timeout. Each client of an outside service calls
 `outside_transaction` first: a request view that calls one must leave the request's transaction
 (`transaction.non_atomic_requests`) and commit its own writes before the call.
+
+Each such call is also bounded as a whole (`call_within`): the timeouts of requests and of smtplib bound
+each wait for bytes, and a server (or proxy) trickling its answer a byte every few seconds never ran one
+out, holding the web process or the worker for as long as it liked.
 """
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
 from django.db import connection
+
+T = TypeVar("T")
+
+# threads per service: calls given up keep theirs until their own timeouts end them, so a service trickling
+# its answers holds at most this many; further calls to it wait their turn (and time out), the others go on
+THREADS_PER_SERVICE = 4
+_POOLS: dict[str, ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
 
 
 class TransactionHeld(RuntimeError):
@@ -20,3 +37,38 @@ def outside_transaction(service: str) -> None:
     as for Django's durable blocks)."""
     if connection.atomic_blocks and not getattr(connection.atomic_blocks[-1], "_from_testcase", False):
         raise TransactionHeld(f"{service} called inside a database transaction")
+
+
+class DeadlinePassed(TimeoutError):
+    """An outside service gave no whole answer within the time allowed for it."""
+
+
+def _pool(service: str) -> ThreadPoolExecutor:
+    with _POOLS_LOCK:
+        pool = _POOLS.get(service)
+        if pool is None:
+            name = "".join(c if c.isalnum() else "-" for c in service.lower())
+            pool = _POOLS[service] = ThreadPoolExecutor(max_workers=THREADS_PER_SERVICE, thread_name_prefix=name)
+        return pool
+
+
+def call_within(seconds: float, service: str, call: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Return `call(*args, **kwargs)`, or raise DeadlinePassed once `seconds` have gone by, however slowly
+    the service answers; the call's own exceptions are raised as they are.
+
+    The call runs in a thread kept for `service`, and this one waits for it at most `seconds`. A call given
+    up is not stopped (a thread cannot be): it ends with its own timeouts or when its server stops, so give
+    it one (a per-read timeout no longer than `seconds`), and hand it nothing it would change afterwards
+    (no database work: it runs outside this thread's connection and transaction). Not started yet because
+    every thread of the service was held, it never starts.
+    """
+    if seconds <= 0:
+        raise DeadlinePassed(f"{service}: no time left")
+    future = _pool(service).submit(call, *args, **kwargs)
+    try:
+        return future.result(timeout=seconds)
+    except TimeoutError:  # the wait's, or the call's own (a socket timeout is one too)
+        if future.done():
+            return future.result()
+        future.cancel()
+        raise DeadlinePassed(f"{service} gave no whole answer within {seconds:g} s") from None

@@ -19,7 +19,7 @@ from django.utils import timezone
 from catalog.cache import catalog_changed_now_and_on_commit
 from shop.models import ExchangeRate
 from shop.money import to_decimal
-from shop.outbound import outside_transaction
+from shop.outbound import DeadlinePassed, call_within, outside_transaction
 
 log = logging.getLogger(__name__)
 
@@ -156,12 +156,12 @@ def provider_fetch(item: str, from_currency: str, to_currency: str, *, timeout: 
     url = _fill(url.strip(), from_currency, to_currency)
     path = _fill(path.strip() or "rate", from_currency, to_currency)
     outside_transaction("the exchange-rate service")
+    limit = timeout or settings.EXCHANGE_RATE_TIMEOUT  # for the whole answer, however slowly it comes
     try:
-        response = requests.get(
-            url,
-            timeout=timeout or settings.EXCHANGE_RATE_TIMEOUT,
-            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
-        )
+        response = call_within(limit, "the exchange-rate service", requests.get, url, timeout=limit,
+                               headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
+    except DeadlinePassed as exc:
+        raise RateError(f"no answer within {limit:g} s") from exc
     except requests.RequestException as exc:
         raise RateError(f"network error: {exc.__class__.__name__}") from exc
     if response.status_code != 200:

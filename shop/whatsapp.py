@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from shop.logs import loggable_phone, loggable_text
 from shop.models import OutboundWhatsApp, OutboundWhatsAppStatus
-from shop.outbound import outside_transaction
+from shop.outbound import DeadlinePassed, call_within, outside_transaction
 from shop.outbox import ERROR_MAX, SEND_LEASE, SWEEP_BUDGET, lapsed_claim, lapsed_give_up, retry_wait
 from shop.queue import enqueue
 
@@ -89,10 +89,11 @@ class CloudApiSender:
         body = {"messaging_product": "whatsapp", "recipient_type": "individual", "to": to, "type": "text",
                 "text": {"preview_url": True, "body": text}}
         outside_transaction("WhatsApp")
+        limit = settings.WHATSAPP_TIMEOUT  # for the whole answer, however slowly it comes (shop.outbound)
         try:
-            response = requests.post(url, json=body, timeout=settings.WHATSAPP_TIMEOUT,
-                                     headers={"Authorization": f"Bearer {settings.WHATSAPP_ACCESS_TOKEN}"})
-        except requests.RequestException as exc:
+            response = call_within(limit, "WhatsApp", requests.post, url, json=body, timeout=limit,
+                                   headers={"Authorization": f"Bearer {settings.WHATSAPP_ACCESS_TOKEN}"})
+        except (requests.RequestException, DeadlinePassed) as exc:
             raise WhatsAppSendError(f"{type(exc).__name__}: {exc}", service_down=True) from None
         if response.status_code >= 300:
             raise WhatsAppSendError(f"HTTP {response.status_code}: {response.text[:300]}",

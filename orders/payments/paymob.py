@@ -10,8 +10,6 @@ import logging
 import re
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as WaitedTooLong
 from typing import Any
 
 import requests
@@ -21,7 +19,7 @@ from django.core.cache import cache
 from orders.models import Order, Payment
 from orders.payments.base import PaymentError, PaymentStart, TransactionResult
 from shop.money import to_minor_units
-from shop.outbound import outside_transaction
+from shop.outbound import DeadlinePassed, call_within, outside_transaction
 from shop.validation import id_parse
 
 logger = logging.getLogger(__name__)
@@ -36,12 +34,6 @@ HMAC_FIELDS = [
 
 # Paymob's auth tokens last about an hour (Odoo refreshes after 55 minutes): one is reused until then
 TOKEN_LIFETIME = 50 * 60
-
-# The calls to Paymob run here, so that the request waits for one at most what is left of PAYMOB_TIMEOUT:
-# requests' timeout bounds each wait for bytes, and an answer trickling in a byte at a time never ran it out
-# (7 s against a 1 s limit in the tests; a web process held until gunicorn's kill). A call given up keeps its
-# thread until its own per-read timeout; a few such threads at most, then calls wait their turn (and time out).
-_CALLS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="paymob")
 
 
 class _Unauthorized(PaymentError):
@@ -209,7 +201,8 @@ class PaymobProvider:
 
         A request waits for Paymob in its web process; an inquiry's two calls, each given the whole
         limit, held it for up to twice the limit, well past the 30 s the browser waits. Each call is waited
-        for at most what is left (_CALLS), however its bytes arrive."""
+        for at most what is left, however its bytes arrive (shop.outbound.call_within: requests' timeout
+        bounds each wait for bytes, and an answer trickling in a byte at a time never ran it out)."""
         return time.monotonic() + self.timeout
 
     def _post(self, path: str, body: dict[str, Any], headers: dict[str, str], *, deadline: float) -> Any:
@@ -218,11 +211,10 @@ class PaymobProvider:
         if remaining <= 0:
             raise PaymentError("Paymob timed out", timed_out=True)
         outside_transaction("Paymob")
-        call = _CALLS.submit(requests.post, url, json=body, headers=headers, timeout=remaining)
         try:
-            response = call.result(timeout=remaining)
-        except (requests.Timeout, WaitedTooLong):
-            call.cancel()  # not started yet (every thread held): never sent
+            response = call_within(remaining, "Paymob", requests.post, url, json=body, headers=headers,
+                                   timeout=remaining)
+        except (requests.Timeout, DeadlinePassed):
             raise PaymentError("Paymob timed out", timed_out=True) from None
         except requests.RequestException as exc:
             raise PaymentError(f"Paymob unreachable: {exc.__class__.__name__}") from None

@@ -193,3 +193,27 @@ def test_a_message_whose_worker_dies_on_every_attempt_is_given_up(fake_whatsapp,
     assert sent == 0 and fake_whatsapp.messages == []
     assert (message.status, message.attempts) == (OutboundWhatsAppStatus.FAILED, 3)
     assert "worker stopped" in message.last_error
+
+
+def test_a_service_that_trickles_its_answer_is_given_up_at_the_time_limit_and_the_message_kept(settings):
+    # given a message due, and a WhatsApp service answering a byte every 0.1 s (each well within the wait for
+    # bytes, the whole answer some 8 s) where the time limit is 1 s: a limit per read never ran out
+    import time
+
+    from shop.tests.trickle_server import TrickleServer
+
+    OutboundWhatsApp.objects.create(to="201012345670", text="Your order is on its way.", next_attempt_at=timezone.now())
+    settings.WHATSAPP_BACKEND = "cloud"
+    settings.WHATSAPP_PHONE_NUMBER_ID, settings.WHATSAPP_ACCESS_TOKEN = "1055551234", "test-token"
+    settings.WHATSAPP_TIMEOUT = 1.0  # stands in for the 10 s a message may take
+    with TrickleServer() as service:
+        settings.WHATSAPP_API_URL = service.url
+        # when the sweep runs
+        started = time.monotonic()
+        sent = whatsapp_send_due()
+        waited = time.monotonic() - started
+    # then it gave up at the limit, the worker free again, and the message waits for a later sweep
+    assert sent == 0 and waited < 1.0 + 0.6
+    message = OutboundWhatsApp.objects.get()
+    assert (message.status, message.attempts) == (OutboundWhatsAppStatus.QUEUED, 1)
+    assert "DeadlinePassed" in message.last_error and message.next_attempt_at > timezone.now()

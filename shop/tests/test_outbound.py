@@ -1,9 +1,14 @@
-"""No outside service is called while a database transaction is open (shop.outbound)."""
+"""No outside service is called while a database transaction is open, and each call is bounded as a whole
+(shop.outbound)."""
+
+import socket
+import threading
+import time
 
 import pytest
 from django.db import transaction
 
-from shop.outbound import TransactionHeld, outside_transaction
+from shop.outbound import DeadlinePassed, TransactionHeld, call_within, outside_transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -15,3 +20,31 @@ def test_a_call_inside_a_transaction_is_refused():
 
 def test_a_call_outside_any_transaction_goes_ahead():
     outside_transaction("Paymob")  # the test case's own transaction does not count
+
+
+def test_a_call_within_its_time_gives_its_answer_or_its_own_error():
+    assert call_within(1, "a service", lambda a, *, b: a + b, 1, b=2) == 3
+    with pytest.raises(ZeroDivisionError):
+        call_within(1, "a service", lambda: 1 / 0)
+    # a socket's own timeout (a TimeoutError too) is the call's error, not the time limit's
+    with pytest.raises(socket.timeout) as raised:
+        call_within(1, "a service", lambda: (_ for _ in ()).throw(socket.timeout("timed out")))
+    assert not isinstance(raised.value, DeadlinePassed)
+
+
+def test_a_call_past_its_time_is_given_up_at_the_limit():
+    # given a call that would take 2 s
+    release = threading.Event()
+    started = time.monotonic()
+    # when / then the caller hears DeadlinePassed at the limit, not at the call's end
+    with pytest.raises(DeadlinePassed, match="a slow service gave no whole answer within 0.3 s"):
+        call_within(0.3, "a slow service", release.wait, 2)
+    assert time.monotonic() - started < 0.3 + 0.5
+    release.set()
+
+
+def test_no_time_left_is_given_up_without_calling():
+    called = []
+    with pytest.raises(DeadlinePassed):
+        call_within(0, "a service", called.append, 1)
+    assert called == []

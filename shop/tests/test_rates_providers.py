@@ -110,3 +110,24 @@ def test_the_command_refreshes_and_reports(services, settings, capsys):
     # then
     out = capsys.readouterr()
     assert "1 KES = 0.40000000 EGP" in out.out and "failed:" in out.err
+
+
+def test_a_service_that_trickles_its_answer_is_given_up_at_the_time_limit_and_the_last_rate_kept(settings):
+    # given a stored rate, and the one service answering a byte every 0.1 s (each well within the wait for
+    # bytes, the whole answer some 8 s) where the time limit is 1 s: a limit per read never ran out
+    import time
+
+    from shop.tests.trickle_server import TrickleServer
+
+    ExchangeRate.objects.create(from_currency="KES", to_currency="EGP", rate=Decimal("0.39"), source="earlier",
+                                last_updated=timezone.now() - timedelta(hours=7))
+    settings.EXCHANGE_RATE_TIMEOUT = 1.0  # stands in for the 8 s one service may take
+    with TrickleServer() as service:
+        # when
+        started = time.monotonic()
+        result = rates_refresh("KES", "EGP", providers=[f"{service.url}/latest#rate"])
+        waited = time.monotonic() - started
+    # then it gave up at the limit and the old rate stays, the dashboard saying why
+    assert waited < 1.0 + 0.6
+    assert result.refreshed is False and result.rate.rate == Decimal("0.39")
+    assert "no answer within 1 s" in rate_status().last_error
