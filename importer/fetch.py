@@ -37,7 +37,7 @@ from django.conf import settings
 from requests.adapters import HTTPAdapter
 
 from importer.addresses import AddressRefused, address_resolve, target_parse
-from shop.outbound import outside_transaction
+from shop.outbound import DeadlinePassed, call_within, outside_transaction
 from shop.validation import id_parse
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ USER_AGENT = (
     "one request at a time)"
 )
 PAGE_TIMEOUT = 15  # seconds
-PAGE_DEADLINE = 30  # seconds for all of one page's body, however slowly it comes
+PAGE_DEADLINE = 30  # seconds for all of one page (each hop of its redirects), however slowly it comes
 MAX_ATTEMPTS = 5
 FIRST_BACKOFF = 0.5  # seconds, doubled per attempt
 MAX_RETRY_AFTER = 30  # never park a worker longer than this on one page
@@ -349,17 +349,26 @@ class PoliteSession:
                 self.requests_made += 1
                 outside_transaction("the producer's site")
                 try:
-                    response = self.http.get(target.url, timeout=self.timeout, stream=True,
-                                             allow_redirects=False)
-                except requests.RequestException as exc:
-                    raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}",
-                                     url=url) from exc
-                with response:
-                    if response.is_redirect:
-                        url = self._redirect(url, response, any_site=any_site)
-                        continue
-                    return self._page(url, response, max_bytes=max_bytes, allowed_types=allowed_types)
+                    # the whole exchange, its headers too, within the deadline (shop.outbound): the timeout
+                    # bounds only each wait for bytes, and a site trickling its answer never ran it out
+                    page, url = call_within(PAGE_DEADLINE, "the producer's site", self._exchange, url, target.url,
+                                            any_site=any_site, max_bytes=max_bytes, allowed_types=allowed_types)
+                except DeadlinePassed:
+                    raise FetchError(f"slower than {PAGE_DEADLINE} s for one page: {url[:200]}", url=url) from None
+                if page is not None:
+                    return page
         raise FetchError(f"too many redirects: {url[:200]}", url=url, permanent=True)
+
+    def _exchange(self, url, target_url, *, any_site, max_bytes, allowed_types):
+        """Ask for `target_url` (the checked address of `url`): (its Page, `url`), or (None, where it redirects)."""
+        try:
+            response = self.http.get(target_url, timeout=self.timeout, stream=True, allow_redirects=False)
+        except requests.RequestException as exc:
+            raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
+        with response:
+            if response.is_redirect:
+                return None, self._redirect(url, response, any_site=any_site)
+            return self._page(url, response, max_bytes=max_bytes, allowed_types=allowed_types), url
 
     def _redirect(self, url, response, *, any_site):
         target = self._target(urljoin(url, response.headers.get("Location", "")))
@@ -392,7 +401,7 @@ class PoliteSession:
         chunks, size, started = [], 0, time.monotonic()
         try:
             # read1: what has arrived, however little, so that the page's deadline is checked as it trickles
-            # in (the timeout only bounds the wait for each byte: a byte a second would never end)
+            # in: call_within gave the page up at its deadline already, and this ends the thread reading it
             while chunk := response.raw.read1(64 * 1024, decode_content=True):
                 size += len(chunk)
                 if size > max_bytes:

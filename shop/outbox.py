@@ -12,23 +12,29 @@ so: the claim then runs out and the mail goes again (at least once, never lost).
 
 import logging
 import smtplib
+import socket
 import time
+from contextlib import suppress
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import F, Q
 from django.utils import timezone
 
 from shop.logs import loggable_text
 from shop.models import OutboundEmail, OutboundEmailStatus
-from shop.outbound import outside_transaction
+from shop.outbound import DeadlinePassed, call_within, outside_transaction
 
 logger = logging.getLogger(__name__)
 
 S = OutboundEmailStatus
 # longer than any SMTP timeout: a claim older than this belongs to a dead worker
 SEND_LEASE = timedelta(minutes=5)
+# seconds for handing over one mail in all (connect, greeting, TLS, sign-in, the message): EMAIL_TIMEOUT bounds
+# each wait for bytes, and a server trickling its replies a byte at a time held the worker for as long as it
+# liked. A mail takes a second or two; past this the server counts as down (the sweep stops, the mail waits).
+SEND_DEADLINE = 30
 MAX_RETRY_WAIT = timedelta(hours=4)
 # one sweep per minute: a sweep gives up its worker well before the next one starts
 SWEEP_BUDGET = timedelta(seconds=50)
@@ -106,7 +112,7 @@ def _deliver(email_id):
     email = OutboundEmail.objects.get(pk=email_id)
     outside_transaction("the mail server")
     try:
-        _message(email).send()
+        _send(_message(email))
     except Exception as error:  # any failure of the server, the network or the message: try again later
         _record_failure(email, error)
         return REFUSED if isinstance(error, _MESSAGE_ERRORS) else SERVER_DOWN
@@ -114,6 +120,21 @@ def _deliver(email_id):
         status=S.SENT, sent_at=timezone.now(), locked_until=None, last_error="",
     )
     return SENT
+
+
+def _send(message):
+    """Hand `message` to the mail server within SEND_DEADLINE in all (shop.outbound.call_within).
+
+    Given up, the connection is hung up if it got as far as the greeting, so that the abandoned attempt ends
+    now rather than deliver the mail after all while the outbox keeps it for a retry."""
+    connection = message.connection = get_connection()
+    try:
+        call_within(SEND_DEADLINE, "the mail server", message.send)
+    except DeadlinePassed:
+        smtp = getattr(connection, "connection", None)  # smtplib's, once the server's greeting came
+        with suppress(AttributeError, OSError):
+            smtp.sock.shutdown(socket.SHUT_RDWR)  # wakes the attempt's thread waiting on it
+        raise
 
 
 def _record_failure(email, error):

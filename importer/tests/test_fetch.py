@@ -165,6 +165,27 @@ def test_a_page_that_trickles_in_is_given_up_at_its_deadline(site, monkeypatch):
     assert time.monotonic() - started < 5
 
 
+def test_a_site_that_trickles_even_its_headers_is_given_up_at_the_deadline_to_be_tried_again(monkeypatch):
+    # given a site whose answer, headers first, comes a byte every 50 ms (each byte well inside the timeout,
+    # the whole some 4 s), and a 0.3 s deadline: the body's own check never started, a limit per read never ran out
+    from shop.tests.trickle_server import TrickleServer
+
+    monkeypatch.setattr("importer.fetch.PAGE_DEADLINE", 0.3)
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: 4\r\n\r\nPNG!"
+    with TrickleServer(answer, every=0.05) as slow:
+        session, _ = session_for(slow)
+        started = time.monotonic()
+        # when
+        with pytest.raises(FetchError, match="slower than") as failed:
+            session.download(slow.url + "/tea.png", max_bytes=1000, allowed_types={"image/png"})
+        waited = time.monotonic() - started
+    # then each attempt was given up at the deadline, and the picture is to be tried again later
+    assert failed.value.attempts == 5
+    assert slow.connections <= 5  # the fifth may not have started: the threads for the site were all held
+    assert waited < 5 * 0.3 + 1.5
+    assert not failed.value.permanent
+
+
 def test_it_refuses_off_site_urls_and_non_http_schemes(site):
     # given
     session, _ = session_for(site)

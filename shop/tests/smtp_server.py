@@ -4,12 +4,22 @@ Django's smtp backend (and can turn the first connections or some recipients awa
 import socket
 import socketserver
 import threading
+import time
 from email import message_from_bytes, policy
 
 
 class _Handler(socketserver.StreamRequestHandler):
     def _reply(self, line):
         self.wfile.write(line.encode() + b"\r\n")
+
+    def _reply_slowly(self, line):
+        try:
+            for byte in line.encode() + b"\r\n":
+                time.sleep(self.server.data_reply_every)
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+        except OSError:
+            self.server.hung_up.set()
 
     def handle(self):
         if self.server.refuse_next > 0:
@@ -46,7 +56,10 @@ class _Handler(socketserver.StreamRequestHandler):
                     {"from": sender, "to": recipients,
                      "message": message_from_bytes(b"".join(data), policy=policy.default)}
                 )
-                self._reply("250 OK queued")
+                if self.server.data_reply_every:
+                    self._reply_slowly("250 OK queued")
+                else:
+                    self._reply("250 OK queued")
             elif verb == "RSET":
                 sender, recipients = None, []
                 self._reply("250 OK")
@@ -61,14 +74,18 @@ class SmtpServer(socketserver.ThreadingTCPServer):
     """Start with `with SmtpServer() as server:`; received mail is in `server.messages`.
 
     `refuse_next` connections are turned away with 421 before the greeting; `refuse_recipients` maps an
-    address to the reply its RCPT gets instead of 250 (e.g. "550 5.1.1 no such user").
+    address to the reply its RCPT gets instead of 250 (e.g. "550 5.1.1 no such user"). With
+    `data_reply_every`, the reply to a message's end comes a byte every that many seconds (`hung_up` is set
+    when the client hangs up meanwhile).
     """
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, *, refuse_next=0, refuse_recipients=None):
+    def __init__(self, *, refuse_next=0, refuse_recipients=None, data_reply_every=0):
         super().__init__(("127.0.0.1", 0), _Handler)
+        self.data_reply_every = data_reply_every
+        self.hung_up = threading.Event()
         self.messages = []
         self.refuse_next = refuse_next
         self.refuse_recipients = refuse_recipients or {}

@@ -347,6 +347,46 @@ def test_a_sweep_hands_its_worker_back_when_its_time_is_up(broker):
     assert sent == 1 and OutboundEmail.objects.filter(status=OutboundEmailStatus.QUEUED).count() == 2
 
 
+def test_a_mail_server_that_trickles_its_greeting_is_given_up_at_the_deadline_and_the_mail_kept(broker,
+                                                                                               monkeypatch):
+    # given two mails, and a server greeting a byte every 0.1 s (each well within EMAIL_TIMEOUT, which bounds
+    # only each wait for bytes; the greeting alone some 3 s) where the deadline for a mail is 1 s
+    from shop.tests.trickle_server import SMTP_GREETING, TrickleServer
+
+    monkeypatch.setattr("shop.outbox.SEND_DEADLINE", 1)
+    for n in range(2):
+        _queue(subject=f"mail {n}")
+    with TrickleServer(SMTP_GREETING, reads_first=False) as server, _smtp(server.port, timeout=1):
+        # when the sweep runs
+        started = time.monotonic()
+        sent = outbox_send_due()
+        waited = time.monotonic() - started
+    # then it gave up on the first at the deadline and stopped there (the server counts as down): both mails
+    # wait in the outbox for a later sweep, and the worker is free again
+    assert sent == 0 and waited < 1 + 0.6
+    assert sorted(OutboundEmail.objects.values_list("status", "attempts")) == [
+        (OutboundEmailStatus.QUEUED, 0), (OutboundEmailStatus.QUEUED, 1)]
+    assert "DeadlinePassed" in OutboundEmail.objects.get(attempts=1).last_error
+
+
+def test_a_mail_given_up_at_the_deadline_is_hung_up_on_rather_than_left_to_finish(broker, monkeypatch):
+    # given a server that takes the mail and trickles its "250 queued" a byte every 0.2 s (some 3 s), where the
+    # deadline for a mail is 1 s
+    monkeypatch.setattr("shop.outbox.SEND_DEADLINE", 1)
+    email = _queue(subject="Your order")
+    with SmtpServer(data_reply_every=0.2) as server, _smtp(server.port, timeout=1):
+        # when a worker sends it
+        started = time.monotonic()
+        outbox_deliver(email_id=email.pk)
+        waited = time.monotonic() - started
+        # then it gave up at the deadline and hung up: the attempt left behind does not go on to finish, the
+        # mail taken after all while the outbox keeps it for a retry
+        assert waited < 1 + 0.6
+        assert server.hung_up.wait(2), "the attempt given up still holds the connection"
+    email.refresh_from_db()
+    assert (email.status, email.attempts) == (OutboundEmailStatus.QUEUED, 1)
+
+
 def test_sent_mail_is_forgotten_after_thirty_days_and_failed_mail_is_kept():
     # given
     old = timezone.now() - timedelta(days=31)
