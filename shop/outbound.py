@@ -12,6 +12,7 @@ each wait for bytes, and a server (or proxy) trickling its answer a byte every f
 out, holding the web process or the worker for as long as it liked.
 """
 
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,17 @@ def outside_transaction(service: str) -> None:
     as for Django's durable blocks)."""
     if connection.atomic_blocks and not getattr(connection.atomic_blocks[-1], "_from_testcase", False):
         raise TransactionHeld(f"{service} called inside a database transaction")
+
+
+def _pools_forget() -> None:
+    """In a child process: threads do not survive a fork, and a pool made before it (a call in the process
+    a worker or web server forks its children from) would hand calls to idle threads that are gone."""
+    global _POOLS_LOCK
+    _POOLS.clear()
+    _POOLS_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_pools_forget)
 
 
 class DeadlinePassed(TimeoutError):

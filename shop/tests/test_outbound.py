@@ -48,3 +48,25 @@ def test_no_time_left_is_given_up_without_calling():
     with pytest.raises(DeadlinePassed):
         call_within(0, "a service", called.append, 1)
     assert called == []
+
+
+def test_a_process_forked_after_a_call_still_makes_its_calls():
+    # given a call made before the fork (its pool holds an idle thread, which the child will not have)
+    import os
+
+    assert call_within(1, "a service", lambda: "parent") == "parent"
+    reading, writing = os.pipe()
+    # when a child process calls the same service
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child)
+        try:
+            answer = call_within(1, "a service", lambda: "child")
+        except BaseException as exc:  # noqa: BLE001 - any failure is the test's answer
+            answer = type(exc).__name__
+        os.write(writing, answer.encode())
+        os._exit(0)
+    os.close(writing)
+    os.waitpid(child, 0)
+    # then it is answered, not given up waiting on a thread that is gone
+    assert os.read(reading, 100).decode() == "child"
+    os.close(reading)
