@@ -1,4 +1,4 @@
-"""Calls to outside services are never made inside a database transaction.
+"""Calls to outside services are never made inside a database transaction, and each is bounded as a whole.
 
 Paymob, the exchange-rate services, the producer's site, WhatsApp and the mail server may each take
 seconds to answer. A transaction open meanwhile holds its rows; on SQLite it holds the database's one
@@ -22,8 +22,9 @@ from django.db import connection
 
 T = TypeVar("T")
 
-# threads per service: calls given up keep theirs until their own timeouts end them, so a service trickling
-# its answers holds at most this many; further calls to it wait their turn (and time out), the others go on
+# threads per service: a call given up keeps its thread until the call ends (its server stops trickling, or
+# the caller's own check or hang-up ends it), so a service trickling its answers holds at most this many;
+# further calls to it wait their turn (and time out), and the other services' calls go on
 THREADS_PER_SERVICE = 4
 _POOLS: dict[str, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()

@@ -29,7 +29,7 @@ from shop.outbound import DeadlinePassed, call_within, outside_transaction
 logger = logging.getLogger(__name__)
 
 S = OutboundEmailStatus
-# longer than any SMTP timeout: a claim older than this belongs to a dead worker
+# longer than any attempt (SEND_DEADLINE): a claim older than this belongs to a dead worker
 SEND_LEASE = timedelta(minutes=5)
 # seconds for handing over one mail in all (connect, greeting, TLS, sign-in, the message): EMAIL_TIMEOUT bounds
 # each wait for bytes, and a server trickling its replies a byte at a time held the worker for as long as it
