@@ -224,7 +224,7 @@ function UsageDialog({ coupon, onClose }) {
               <tbody>
                 {rows.map((o) => (
                   <tr key={o.id}>
-                    <td data-label={st("order")} dir="ltr">{o.number}</td>
+                    <td data-label={st("order")} dir="ltr" className="admin-order-number">{o.number}</td>
                     <td data-label={st("date")}>{formatDateTime(o.createdAt)}</td>
                     <td data-label={st("customer")}>
                       <bdi>{o.customerName}</bdi>

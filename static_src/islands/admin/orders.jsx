@@ -10,6 +10,8 @@ import {
   userMessage,
   Field,
   formatDateTime,
+  OrderNumber,
+  withOrderNumber,
   Section,
   sectionStrings,
   StatusSelect,
@@ -148,7 +150,7 @@ function CashRefund({ order, onRefunded }) {
       </Field>
       {asking ? (
         <div className="alert alert--info" role="alert" data-cash-refund-confirm>
-          <p>{st("cashRefundConfirm", { amount: money(typed), number: `\u2066${order.number}\u2069` })}</p>
+          <p>{withOrderNumber(st, "cashRefundConfirm", { amount: money(typed), number: order.number })}</p>
           <button type="button" className="button button--ghost button--small" onClick={() => setAsking(false)}>{at("cancel")}</button>{" "}
           <button type="button" className="button button--small" onClick={record} disabled={busy} data-confirm>{st("cashRefundRecord")}</button>
         </div>
@@ -180,7 +182,7 @@ function OrderDetail({ orderId, onClose, mayChange, mayCheck, onRowChanged }) {
   }, [orderId, loads]);
   const a = order?.address;
   return (
-    <Dialog open={Boolean(orderId)} title={order ? st("detailTitle", { number: order.number }) : at("loading")} onClose={onClose} wide>
+    <Dialog open={Boolean(orderId)} title={order ? withOrderNumber(st, "detailTitle", { number: order.number }) : at("loading")} onClose={onClose} wide>
       {failed && <p className="alert alert--error">{st("detailFailed")}</p>}
       {!order && !failed && <p className="admin-loading">{at("loading")}</p>}
       {order && (
@@ -344,14 +346,14 @@ function StatusChangeDialog({ change, busy, onCancel, onConfirm }) {
   return (
     <Dialog
       open
-      title={one ? st("confirmOneTitle", { number: orders[0].number, status: statusText }) : st("confirmBulkTitle", { count: orders.length, status: statusText })}
+      title={one ? withOrderNumber(st, "confirmOneTitle", { number: orders[0].number, status: statusText }) : st("confirmBulkTitle", { count: orders.length, status: statusText })}
       onClose={onCancel}
       footer={<DialogFooter formId="status-change-form" onCancel={onCancel} busy={busy} submitLabel={st("confirmChange", { status: statusText })} />}
     >
       <form id="status-change-form" noValidate onSubmit={(e) => { e.preventDefault(); onConfirm({ note: note.trim(), trackingNumber: tracking.trim(), courier: courier.trim(), customerNote: customerNote.trim() }); }}>
         {status === "cancelled" && <p className="alert alert--error" role="alert">{st("cancelWarning", { count: orders.length })}</p>}
         {unpaid.length > 0 && <p className="alert alert--error" role="alert" data-unpaid-warning>{st("unpaidWarning", { numbers: numbersText(unpaid) })}</p>}
-        {!one && <p className="admin-muted">{orders.map((o) => o.number).join(", ")}</p>}
+        {!one && <p className="admin-muted">{orders.map((o, i) => <Fragment key={o.id}>{i > 0 && ", "}<OrderNumber number={o.number} /></Fragment>)}</p>}
         {one && status === "shipped" && (
           <Field label={st("trackingNumber")} hint={st("trackingHint")}>
             {(id) => <input id={id} className="input" dir="ltr" maxLength={100} value={tracking} onChange={(e) => setTracking(e.target.value)} />}
@@ -445,7 +447,7 @@ export default function AdminOrders({ permissions, urls = {}, printMost = Infini
       label: st("order"),
       render: (o) => (
         <>
-          <button type="button" className="link-button" onClick={() => setDetailId(o.id)} dir="ltr">
+          <button type="button" className="link-button admin-order-number" onClick={() => setDetailId(o.id)} dir="ltr">
             {o.number}
           </button>
           <OrderFlags order={o} />

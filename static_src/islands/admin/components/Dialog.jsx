@@ -1,5 +1,5 @@
 // A modal dialog (Escape and the backdrop close it; focus moves in, stays in, and goes back) and a confirm.
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { at } from "./strings.js";
 
 const TABBABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), "
@@ -20,8 +20,10 @@ function keepTabInside(e, panel) {
   }
 }
 
+// `title` may hold elements (an order number kept whole: OrderNumber): the heading names the dialog
 export function Dialog({ open, title, onClose, children, footer, wide = false }) {
   const panel = useRef(null);
+  const heading = useId();
   useEffect(() => {
     if (!open) return undefined;
     const previous = document.activeElement;
@@ -47,12 +49,12 @@ export function Dialog({ open, title, onClose, children, footer, wide = false })
         className={`admin-dialog__panel${wide ? " admin-dialog__panel--wide" : ""}`}
         role="dialog"
         aria-modal="true"
-        aria-label={title}
+        aria-labelledby={heading}
         tabIndex={-1}
         ref={panel}
       >
         <div className="admin-dialog__head">
-          <h2>{title}</h2>
+          <h2 id={heading}>{title}</h2>
           <button type="button" className="icon-button admin-dialog__close" onClick={onClose} aria-label={at("close")}>
             ×
           </button>

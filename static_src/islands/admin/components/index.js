@@ -11,3 +11,4 @@ export { api, ApiError, toast, userMessage, useAdminData, can, upload, camel, sl
 export { at, sectionStrings } from "./strings.js";
 export { StatCard, Section, Forbidden, formatDateTime, formatAge } from "./Layout.jsx";
 export { RowMenu } from "./RowMenu.jsx";
+export { OrderNumber, withOrderNumber } from "./OrderNumber.jsx";
