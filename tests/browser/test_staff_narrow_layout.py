@@ -1,5 +1,5 @@
-"""The staff dashboard's layout, measured in Chromium: nothing runs past a 360 px phone's edge, and an order number is
-never broken at its hyphens."""
+"""The staff dashboard's layout, measured in Chromium: nothing runs past a 360 px phone's edge, an order number is
+never broken at its hyphens, and the permission matrix fits the phone instead of scrolling the page sideways."""
 
 import pytest
 from playwright.sync_api import expect
@@ -89,3 +89,22 @@ def test_an_order_number_is_never_broken_at_its_hyphens(new_page, live_server, m
     expect(page.get_by_role("dialog").locator("h2 .admin-order-number")).to_have_text(card.number)
     assert page.evaluate(BROKEN_JS, "[role=dialog] .admin-order-number") == []
 
+
+@pytest.mark.parametrize("locale, prefix, lang", LANGUAGES)
+@pytest.mark.parametrize("width", [360, 320])
+def test_the_permission_matrix_fits_a_phone_and_never_scrolls_the_page(new_page, live_server, owner, screenshot,
+                                                                      locale, prefix, lang, width):
+    # given
+    page = signed_in(new_page, live_server, owner, viewport={"width": width, "height": 740}, locale=locale,
+                     has_touch=True, is_mobile=True)
+    # when
+    open_island(page, f"{prefix}/admindash/roles", "admin-roles")
+    matrix = page.locator(".admin-matrix")
+    expect(matrix.locator("tbody tr").first).to_be_visible()
+    matrix.scroll_into_view_if_needed()
+    screenshot(page, f"staff-roles-matrix-{width}-{lang}")
+    # then every role's column is on the screen, inside the matrix's own box
+    box = ".admin-table__scroll:has(> .admin-matrix)"
+    assert page.evaluate(WIDER_THAN_ITS_BOX_JS, box) is None
+    assert page.evaluate(PAST_THE_EDGES_JS, ".admin-matrix, .admin-matrix th, .admin-matrix td") == []
+    assert page.evaluate(PAGE_OVERFLOW_JS) <= 0

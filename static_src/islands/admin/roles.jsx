@@ -15,7 +15,9 @@ const ROLE_ORDER = ["owner", "manager", "head_support", "support"];
 function Matrix({ roles }) {
   if (!roles) return <p className="admin-loading">{at("loading")}</p>;
   return (
-    <div className="admin-table"><div className="admin-table__scroll">
+    // on a phone each area is a card naming every role's rights (admin-table--cards): four roles side by side ran
+    // past a 360 px screen
+    <div className="admin-table admin-table--cards"><div className="admin-table__scroll">
       <table className="admin-matrix">
         <thead>
           <tr>
@@ -26,11 +28,11 @@ function Matrix({ roles }) {
         <tbody>
           {roles.areas.map((area) => (
             <tr key={area.key}>
-              <td>{area.label}</td>
+              <td className="admin-cell-wide">{area.label}</td>
               {roles.roles.map((r) => {
                 const actions = (roles.permissions[camel(r.value)] || {})[camel(area.key)] || [];
                 return (
-                  <td key={r.value}>
+                  <td key={r.value} data-label={r.label}>
                     {actions.length === ALL_ACTIONS ? st("action_all") : actions.length ? actions.map((a) => st(`action_${a}`)).join(st("listSeparator")) : "—"}
                   </td>
                 );
