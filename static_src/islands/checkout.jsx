@@ -77,12 +77,10 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
     }));
     if (data === STALE) return data;
     setCart(data);
-    // the governorate takes no cash on delivery: another method is chosen (the server refuses it anyway)
+    // the governorate takes no cash on delivery: another method is chosen (the server refuses it anyway), and
+    // the option's hint, a polite live region, says why: once on screen, once read out (no toast besides)
     const other = methods.find((m) => m !== "cod");
-    if (data.codAvailable === false && paymentMethod === "cod" && other) {
-      setForm((f) => ({ ...f, paymentMethod: other }));
-      toast(t("checkout:codUnavailable"), "info");
-    }
+    if (data.codAvailable === false && paymentMethod === "cod" && other) setForm((f) => ({ ...f, paymentMethod: other }));
     return data;
   }
 
@@ -269,7 +267,7 @@ export default function Checkout({ cart: initialCart, methods, countries, govern
                   disabled={m === "cod" && cart.codAvailable === false}
                   onChange={() => update("paymentMethod", m)} />
                 <span className="pay-method__name">{t(`checkout:method_${m}`)}</span>
-                <span className="pay-method__hint">
+                <span className="pay-method__hint" aria-live={m === "cod" ? "polite" : undefined}>
                   {t(m === "cod" && cart.codAvailable === false ? "checkout:codUnavailable" : `checkout:methodHint_${m}`)}
                 </span>
               </label>
