@@ -211,3 +211,40 @@ def test_a_toast_under_an_announcement_stays_off_the_page_as_the_shopper_scrolls
         page.evaluate("(y) => scrollTo(0, y)", y)
         boxes = page.evaluate(BOXES, [".cart-summary a.button[href$='/checkout']"])
         assert boxes["toast"]["bottom"] <= boxes["header"]["bottom"] + 0.5, (y, boxes)
+
+
+# what the server may say about a cart line, long enough for three lines at 320 px, and twice that
+LONG_AR = "لا يمكن تغيير كمية هذا الشاي الآن: الكمية المطلوبة أكبر مما بقي في المخزون، جرّب كمية أقل"
+LONGER_AR = f"{LONG_AR}. {LONG_AR}."
+
+# the toast's text takes how many lines, and is any of it cut off
+TOAST_LINES = """() => { const toast = document.querySelector('#toasts .toast'), text = document.createRange();
+  text.selectNodeContents(toast.firstChild);
+  const tops = new Set([...text.getClientRects()].map((r) => Math.round(r.top)));
+  return {lines: tops.size, cut: toast.scrollHeight > toast.clientHeight + 1}; }"""
+
+
+@pytest.mark.parametrize("message, lines", [(LONG_AR, 3), (LONGER_AR, 5)], ids=["three-lines", "longer"])
+def test_a_long_arabic_toast_at_320_px_keeps_to_the_header_and_shows_all_its_text(new_page, teas, screenshot, message,
+                                                                                  lines):
+    # given the cart on a 320 px phone, whose server refuses a change with a long message
+    Product.objects.filter(pk=teas[0].pk).update(stock=30)
+    page = new_page(viewport=SMALL_PHONE, locale="ar-EG", has_touch=True, is_mobile=True)
+    page.goto("/ar/")
+    _add_to_cart(page, teas[0], 2)
+    page.goto("/ar/cart")
+    page.locator("[data-island=cart][data-mounted]").wait_for()
+    page.route("**/api/cart/items/*", lambda route: route.fulfill(
+        status=409, content_type="application/json", body=f'{{"error": "{message}", "message": "{message}"}}'))
+    # when
+    page.locator('[data-testid="cart-line"] .qty__btn').last.click()
+    expect(page.locator("#toasts .toast")).to_contain_text(message[:20])
+    page.screenshot(path=str(ARTIFACTS / f"toast-long-ar-320-{lines}.png"))
+    # then every line of it shows; three lines sit over the header, not a pixel lower
+    shown = page.evaluate(TOAST_LINES)
+    assert (shown["lines"] == 3 if lines == 3 else shown["lines"] > 3) and not shown["cut"], shown
+    boxes = page.evaluate(BOXES, ['[data-testid="cart-line"]'])
+    if lines == 3:
+        _sits_on_a_phone_as_it_should(page, boxes, "ar")
+    else:  # longer still, it grows down from the header as far as its text needs, and the line stays in sight
+        assert boxes["toast"]["bottom"] <= shown["lines"] * 17.5 + 4 + 0.5, boxes
