@@ -59,6 +59,8 @@ def test_the_order_dialog_fits_a_360_px_phone(new_page, live_server, manager, sc
     assert page.evaluate(WIDER_THAN_ITS_BOX_JS, ".admin-dialog__panel") is None
     assert page.evaluate(WIDER_THAN_ITS_BOX_JS, ".admin-dialog__body") is None
     assert page.evaluate(PAGE_OVERFLOW_JS) <= 0
+    # and the items table fits too: every price in sight without scrolling it
+    assert page.evaluate(WIDER_THAN_ITS_BOX_JS, ".admin-dialog__body .admin-table__scroll") is None
 
 
 @pytest.mark.parametrize("locale, prefix, lang", LANGUAGES)
