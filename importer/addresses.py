@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from requests.utils import requote_uri
 
+from importer import crawl_errors as errors
+
 DEFAULT_PORTS = {"http": 80, "https": 443}
 URL_MAX = 2000
 URL = re.compile(
@@ -70,22 +72,22 @@ class Target:
 def target_parse(url):
     """Read an http(s) URL strictly, or raise AddressRefused."""
     if not isinstance(url, str) or not url.strip():
-        raise AddressRefused("empty URL")
+        raise AddressRefused(errors.EMPTY_URL)
     url = url.strip()
     if len(url) > URL_MAX:
-        raise AddressRefused("URL too long")
+        raise AddressRefused(errors.URL_TOO_LONG)
     if "\\" in url or any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
-        raise AddressRefused(f"backslash or control character in URL: {url[:200]!r}")
+        raise AddressRefused(errors.BAD_CHARACTER % {"url": repr(url[:200])})
     scheme, sep, rest = url.partition("://")
     if sep and "@" in re.split(r"[/?#]", rest, maxsplit=1)[0]:
-        raise AddressRefused(f"a user name or password in the URL is not allowed: {url[:200]!r}")
+        raise AddressRefused(errors.USER_INFO % {"url": repr(url[:200])})
     match = URL.fullmatch(url)
     if not match or match["scheme"].lower() not in DEFAULT_PORTS:
-        raise AddressRefused(f"not an http(s) URL of the form scheme://host[:port]/path: {url[:200]!r}")
+        raise AddressRefused(errors.NOT_HTTP % {"url": repr(url[:200])})
     scheme = match["scheme"].lower()
     port = int(match["port"]) if match["port"] else DEFAULT_PORTS[scheme]
     if not 0 < port < 65536:
-        raise AddressRefused(f"bad port in URL: {url[:200]!r}")
+        raise AddressRefused(errors.BAD_PORT % {"url": repr(url[:200])})
     path = (match["rest"] or "/").split("#", 1)[0]
     path = requote_uri(path if path.startswith("/") else "/" + path)
     return Target(scheme=scheme, host=_host(match["host"]), port=port, path=path)
@@ -97,21 +99,21 @@ def _host(raw):
         try:
             return str(ipaddress.IPv6Address(host[1:-1]))
         except ValueError:
-            raise AddressRefused(f"not an IPv6 address: {raw[:100]!r}") from None
+            raise AddressRefused(errors.NOT_IPV6 % {"host": repr(raw[:100])}) from None
     host = host.removesuffix(".")
     if not host.isascii():
         try:
             host = host.encode("idna").decode("ascii")
         except UnicodeError:
-            raise AddressRefused(f"not a valid host name: {raw[:100]!r}") from None
+            raise AddressRefused(errors.BAD_HOST % {"host": repr(raw[:100])}) from None
     labels = host.split(".")
     if NUMERIC_LABEL.fullmatch(labels[-1]):
         try:
             return str(ipaddress.IPv4Address(host))
         except ValueError:
-            raise AddressRefused(f"not a dotted-decimal IPv4 address: {raw[:100]!r}") from None
+            raise AddressRefused(errors.NOT_IPV4 % {"host": repr(raw[:100])}) from None
     if not all(LABEL.fullmatch(label) for label in labels):
-        raise AddressRefused(f"not a valid host name: {raw[:100]!r}")
+        raise AddressRefused(errors.BAD_HOST % {"host": repr(raw[:100])})
     return host
 
 
@@ -145,11 +147,11 @@ def address_resolve(target, *, allow_private):
         try:
             addresses = resolve_host(target.host, target.port)
         except (OSError, UnicodeError):
-            raise AddressRefused(f"cannot resolve {target.host}", kind="unknown") from None
+            raise AddressRefused(errors.UNRESOLVED % {"host": target.host}, kind="unknown") from None
     if not addresses:
-        raise AddressRefused(f"cannot resolve {target.host}", kind="unknown")
+        raise AddressRefused(errors.UNRESOLVED % {"host": target.host}, kind="unknown")
     if not allow_private:
         for address in addresses:
             if not is_public(address):
-                raise AddressRefused(f"{target.host} is not a public address ({address})", kind="private")
+                raise AddressRefused(errors.NOT_PUBLIC % {"host": target.host, "address": address}, kind="private")
     return addresses[0]

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
+from importer import crawl_errors
 from importer.fetch import FetchError, PoliteSession, RobotsDisallowed
 from importer.normalize import deduplicate, normalise
 from importer.parsers import (
@@ -166,7 +167,7 @@ class Crawl:
                 page = self.session.get(url)
             except RobotsDisallowed as exc:
                 if url in self._feed_pages:  # the products on it are missed: the crawl is not complete
-                    self._error(f"feed page {self._feed_pages[url]} not read, {exc}")
+                    self._error(crawl_errors.FEED_NOT_READ % {"number": self._feed_pages[url], "url": url[:200]})
                 else:
                     log.info("importer: %s", exc)  # not an error: the site asked us not to
                 self._plan()
@@ -185,10 +186,11 @@ class Crawl:
                     elif page.status not in PAGE_NOT_THERE:
                         # a refusal (a firewall's challenge, a sign-in wall, a server's 408) or an empty body in
                         # place of the page: its products were not read, so the crawl is not complete
-                        self._error(f"HTTP {page.status}{'' if page.body else ', empty'}: {url[:200]}")
+                        self._error((crawl_errors.HTTP_STATUS if page.body else crawl_errors.HTTP_EMPTY)
+                                    % {"status": page.status, "url": url[:200]})
                 except Exception as exc:  # a page no parser expected (odd JSON-LD, deep nesting): skipped
                     log.warning("importer: page skipped, %s: %s", exc.__class__.__name__, url)
-                    self._error(f"page skipped ({exc.__class__.__name__}): {url[:200]}")
+                    self._error(crawl_errors.PAGE_SKIPPED % {"error": exc.__class__.__name__, "url": url[:200]})
             self._plan()
             self.on_progress(self.progress)
 
@@ -222,7 +224,8 @@ class Crawl:
         if not products:
             # page 1 that is not a feed is no error (most sites expose none); an announced further page is
             if number is not None and self._feed_total is not None:
-                self._error(f"feed page {number} of {self._feed_total} unreadable (HTTP {page.status}): {url[:200]}")
+                self._error(crawl_errors.FEED_UNREADABLE % {"number": number, "total": self._feed_total,
+                                                     "status": page.status, "url": url[:200]})
             return
         self._record(products)
         # a structured feed has the whole catalogue: stop guessing

@@ -36,6 +36,7 @@ import urllib3
 from django.conf import settings
 from requests.adapters import HTTPAdapter
 
+from importer import crawl_errors as errors
 from importer.addresses import AddressRefused, address_resolve, target_parse
 from shop.outbound import DeadlinePassed, call_within, outside_transaction
 from shop.validation import id_parse
@@ -222,6 +223,12 @@ class _Turns:
 TURNS = _Turns()
 
 
+def _network_error(exc, url):
+    """A failed connection or read, in the words staff read (crawl_errors): a timeout said as one."""
+    timed_out = isinstance(exc, (requests.Timeout, urllib3.exceptions.TimeoutError))
+    return (errors.TIMED_OUT if timed_out else errors.NETWORK) % {"error": exc.__class__.__name__, "url": url[:200]}
+
+
 def _retry_after(value):
     if not value:
         return None
@@ -298,9 +305,9 @@ class PoliteSession:
         """Return a Page of the producer's site (empty for 404/410/other statuses) or raise FetchError."""
         url = self._target(url).url
         if self._target(url).site != self.site:
-            raise FetchError(f"off-site URL refused: {url[:200]}", url=url, permanent=True)
+            raise FetchError(errors.OFF_SITE % {"url": url[:200]}, url=url, permanent=True)
         if not self.allowed(url):
-            raise RobotsDisallowed(f"disallowed by robots.txt: {url[:200]}", url=url, permanent=True)
+            raise RobotsDisallowed(errors.ROBOTS % {"url": url[:200]}, url=url, permanent=True)
         return self._request(url, retry=True)
 
     def download(self, url, *, max_bytes, allowed_types):
@@ -308,7 +315,7 @@ class PoliteSession:
         page = self._request(self._target(url).url, retry=True, any_site=True,
                              max_bytes=max_bytes, allowed_types=allowed_types)
         if page.status != 200:
-            raise FetchError(f"HTTP {page.status}: {url[:200]}", url=url, permanent=True)
+            raise FetchError(errors.HTTP_STATUS % {"status": page.status, "url": url[:200]}, url=url, permanent=True)
         return page.body, page.content_type
 
     def _request(self, url, *, retry, any_site=False, max_bytes=None, allowed_types=None):
@@ -333,7 +340,7 @@ class PoliteSession:
                     return page
                 if not retry or attempts >= MAX_ATTEMPTS:
                     raise FetchError(
-                        f"HTTP {page.status} after {attempts} attempts: {url[:200]}",
+                        errors.HTTP_RETRIED % {"status": page.status, "attempts": attempts, "url": url[:200]},
                         url=url, attempts=attempts,
                     )
             if wait is None:
@@ -354,17 +361,17 @@ class PoliteSession:
                     page, url = call_within(PAGE_DEADLINE, "the producer's site", self._exchange, url, target.url,
                                             any_site=any_site, max_bytes=max_bytes, allowed_types=allowed_types)
                 except DeadlinePassed:
-                    raise FetchError(f"slower than {PAGE_DEADLINE} s for one page: {url[:200]}", url=url) from None
+                    raise FetchError(errors.TOO_SLOW % {"seconds": PAGE_DEADLINE, "url": url[:200]}, url=url) from None
                 if page is not None:
                     return page
-        raise FetchError(f"too many redirects: {url[:200]}", url=url, permanent=True)
+        raise FetchError(errors.TOO_MANY_REDIRECTS % {"url": url[:200]}, url=url, permanent=True)
 
     def _exchange(self, url, target_url, *, any_site, max_bytes, allowed_types):
         """Ask for `target_url` (the checked address of `url`): (its Page, `url`), or (None, where it redirects)."""
         try:
             response = self.http.get(target_url, timeout=self.timeout, stream=True, allow_redirects=False)
         except requests.RequestException as exc:
-            raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
+            raise FetchError(_network_error(exc, url), url=url) from exc
         with response:
             if response.is_redirect:
                 return None, self._redirect(url, response, any_site=any_site)
@@ -373,7 +380,7 @@ class PoliteSession:
     def _redirect(self, url, response, *, any_site):
         target = self._target(urljoin(url, response.headers.get("Location", "")))
         if not any_site and target.site != self.site:
-            raise FetchError(f"redirect to another site refused: {target.url[:200]}", url=url, permanent=True)
+            raise FetchError(errors.REDIRECT_OFF_SITE % {"url": target.url[:200]}, url=url, permanent=True)
         return target.url
 
     def _page(self, url, response, *, max_bytes, allowed_types):
@@ -388,13 +395,13 @@ class PoliteSession:
         if allowed_types is not None:
             page.content_type = content_type.split(";")[0].strip().lower()
             if page.content_type not in allowed_types:
-                raise FetchError(f"not an image ({page.content_type or 'no type'}): {url[:200]}",
+                raise FetchError(errors.NOT_AN_IMAGE % {"type": page.content_type or "no type", "url": url[:200]},
                                  url=url, permanent=True)
         page.body = self._read_capped(response, url, max_bytes)
         return page
 
     def _read_capped(self, response, url, max_bytes):
-        too_big = FetchError(f"larger than {max_bytes // 1024} KB: {url[:200]}", url=url, permanent=True)
+        too_big = FetchError(errors.TOO_LARGE % {"size": max_bytes // 1024, "url": url[:200]}, url=url, permanent=True)
         declared = id_parse(response.headers.get("Content-Length"))  # str.isdigit() took "²", int() refused it
         if declared is not None and declared > max_bytes:
             raise too_big
@@ -408,9 +415,9 @@ class PoliteSession:
                     raise too_big
                 chunks.append(chunk)
                 if time.monotonic() - started > PAGE_DEADLINE:
-                    raise FetchError(f"slower than {PAGE_DEADLINE} s for one page: {url[:200]}", url=url)
+                    raise FetchError(errors.TOO_SLOW % {"seconds": PAGE_DEADLINE, "url": url[:200]}, url=url)
         except (requests.RequestException, urllib3.exceptions.HTTPError) as exc:
-            raise FetchError(f"network error ({exc.__class__.__name__}): {url[:200]}", url=url) from exc
+            raise FetchError(_network_error(exc, url), url=url) from exc
         return b"".join(chunks)
 
     def close(self):

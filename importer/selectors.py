@@ -6,6 +6,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from importer.crawl_errors import crawl_error_text
 from importer.models import SHOP_ERRORS, ExternalProduct, ImporterRun, RunFailure
 from shop.mail import isolate
 
@@ -39,7 +40,7 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
         "pages_planned": planned,
         "pages_fetched": run.pages_fetched,
         "products_found": run.products_found,
-        "errors": run.errors,
+        "errors": [crawl_error_text(error) for error in run.errors],  # in the reader's language
         "error_count": len(run.errors),
         "error": run_error(run),
         "failure": run.failure,
@@ -54,14 +55,14 @@ def run_progress(run: ImporterRun | None) -> dict[str, Any] | None:
 
 def run_error(run: ImporterRun, *, isolated: bool = False) -> str:
     """Why `run` failed, in the active language: a failure the importer names (RunFailure, a dead worker) is
-    told in words, any other (a refused address, a crash, an HTTP status) is its stored error, with `isolated`
-    wrapped in its own direction for a sentence around it (an Arabic e-mail, the API's error). The one place
-    that knows which errors are worded."""
+    told in words, a refused address or failed page in the words of importer.crawl_errors, any other (a crash)
+    is its stored error; with `isolated` wrapped in its own direction for a sentence around it (an Arabic
+    e-mail, the API's error). The one place that knows which errors are worded."""
     url = isolate(run.base_url)
     kept = _("Nothing is called gone, and the products found before are kept.")
     if run.failure == RunFailure.UNREACHABLE:
         return _("The producer's site %(url)s could not be read: every page failed (%(error)s).") % {
-            "url": url, "error": isolate(run.errors[0] if run.errors else "")}
+            "url": url, "error": crawl_error_text(run.errors[0], isolated=True) if run.errors else ""}
     if run.failure == RunFailure.NO_PRODUCTS:
         return " ".join([_("The producer's site %(url)s answered, but no products were found on it (a maintenance "
                            "page, an empty listing or a changed layout?).") % {"url": url}, kept])
@@ -71,4 +72,4 @@ def run_error(run: ImporterRun, *, isolated: bool = False) -> str:
                          % {"url": url, "found": run.products_found, "before": run.products_before}, kept])
     if run.error in SHOP_ERRORS:
         return _(run.error)
-    return isolate(run.error) if isolated else run.error
+    return crawl_error_text(run.error, isolated=isolated)  # a refused base URL is worded; a crash is as it is

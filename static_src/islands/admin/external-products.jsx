@@ -437,7 +437,7 @@ export default function ExternalProducts({ initial = null, permissions = null })
       {job?.errors?.length > 0 && (
         <details className="importer-card importer-errors">
           <summary>{tr("errorList", { count: job.errors.length })}</summary>
-          <ul>{job.errors.map((e, i) => <li key={i}><bdi dir="ltr">{e}</bdi></li>)}</ul>
+          <ul>{job.errors.map((e, i) => <li key={i}><bdi>{e}</bdi></li>)}</ul>
         </details>
       )}
 
