@@ -62,7 +62,20 @@ export default function Database() {
             {result.steps.map((s) => (
               <li key={s.step}>
                 <span>{st(`step_${s.step}`)}</span>
-                <span>{s.ok ? st(s.step === "migrations" ? "applied" : "createdRows", { count: s.applied ?? s.created ?? 0 }) : s.error}</span>
+                {s.ok ? (
+                  <span>{st(s.step === "migrations" ? "applied" : "createdRows", { count: s.applied ?? s.created ?? 0 })}</span>
+                ) : (
+                  // what the Owner reads is worded here; the database's own message is only the detail
+                  <span data-step-failed={s.step}>
+                    {st(`failed_${s.step}`)}
+                    {s.error && (
+                      <details className="admin-detail">
+                        <summary>{st("errorDetail")}</summary>
+                        <code dir="ltr">{s.error}</code>
+                      </details>
+                    )}
+                  </span>
+                )}
               </li>
             ))}
           </ul>
