@@ -4,6 +4,8 @@ from datetime import timedelta
 from celery import shared_task
 from celery.signals import task_failure
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from shop.models import FailedJob, Heartbeat
 from shop.outbox import outbox_deliver, outbox_prune, outbox_send_due
@@ -33,6 +35,35 @@ def _record_failed_job(sender=None, task_id=None, exception=None, **kwargs):
 
     Connected here, not in shop.celery: that module loads before Django's models can."""
     failed_job_record(task=getattr(sender, "name", str(sender)), task_id=task_id or "", error=exception)
+
+
+# what each background job does, in the words the overview's failed-jobs list shows staff (by the task's function
+# name: the module part moves when code does); the task's dotted name and its error stay only as the detail
+JOB_LABELS = {
+    "stock_changed_task": gettext_noop("Stock alert after a stock change"),
+    "stock_alerts_sweep_task": gettext_noop("Low-stock alerts"),
+    "orders_expire_unpaid": gettext_noop("Releasing stock of unpaid orders"),
+    "cart_reminders_task": gettext_noop("Abandoned cart reminders"),
+    "cart_reminder_send_task": gettext_noop("Sending a cart reminder"),
+    "heartbeat": gettext_noop("Background worker check"),
+    "outbox_deliver_task": gettext_noop("Sending an e-mail"),
+    "outbox_send_due_task": gettext_noop("Sending queued e-mails"),
+    "outbox_prune_task": gettext_noop("Clearing old sent e-mails"),
+    "whatsapp_deliver_task": gettext_noop("Sending a WhatsApp message"),
+    "whatsapp_send_due_task": gettext_noop("Sending queued WhatsApp messages"),
+    "daily_summary_task": gettext_noop("Daily summary e-mail"),
+    "crawl_run_task": gettext_noop("Reading the producer's site (importer)"),
+    "rates_refresh_task": gettext_noop("Exchange rate update"),
+    "runs_end_dead_task": gettext_noop("Ending importer runs whose worker stopped"),
+    "auto_import_tick": gettext_noop("Scheduled product import"),
+    "sign_ins_prune_task": gettext_noop("Clearing old sign-in records"),
+}
+
+
+def failed_job_label(task: str) -> str:
+    """What the job named `task` (Celery's dotted name) does, in the active language."""
+    label = JOB_LABELS.get(task.rpartition(".")[2])
+    return _(label) if label else _("A background job")
 
 
 def failed_jobs_recent(*, days=7, limit=10):

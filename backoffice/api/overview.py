@@ -17,7 +17,7 @@ from shop import health
 from shop.api.money import MoneyField
 from shop.outbox import outbox_failed_count, outbox_failed_list
 from shop.rates import rate_status
-from shop.tasks import failed_jobs_recent
+from shop.tasks import failed_job_label, failed_jobs_recent
 
 FAILED_JOB_DAYS = 7
 _money = MoneyField()
@@ -25,9 +25,13 @@ _money = MoneyField()
 
 class FailedJobSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    label = serializers.SerializerMethodField()  # what the job does, in the reader's language
     task = serializers.CharField()
     error = serializers.CharField()
     failed_at = serializers.DateTimeField()
+
+    def get_label(self, job) -> str:
+        return failed_job_label(job.task)
 
 
 def _system_status():

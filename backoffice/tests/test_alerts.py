@@ -268,3 +268,27 @@ def test_the_overview_shows_money_captured_on_cancelled_orders(client, support):
     body = client.get("/api/admin/dashboard").json()
     # then
     assert Decimal(body["capturedOnCancelled"]) == Decimal("420.00")
+
+
+def test_the_overview_names_a_failed_job_in_the_reader_s_language_with_its_error_as_the_detail(client, manager):
+    # given
+    FailedJob.objects.create(task="importer.tasks.crawl_run_task", error="ConnectionError: producer down")
+    FailedJob.objects.create(task="someone.elses.job", error="")
+    client.force_login(manager)
+    # when
+    arabic = client.get("/api/admin/dashboard", HTTP_ACCEPT_LANGUAGE="ar").json()["failedJobList"]
+    english = client.get("/api/admin/dashboard", HTTP_ACCEPT_LANGUAGE="en").json()["failedJobList"]
+    # then
+    assert [job["label"] for job in arabic] == ["مهمة في الخلفية", "قراءة موقع المنتج (الاستيراد)"]
+    assert [job["label"] for job in english] == ["A background job", "Reading the producer's site (importer)"]
+    assert english[1]["task"] == "importer.tasks.crawl_run_task"
+    assert english[1]["error"] == "ConnectionError: producer down"
+
+
+def test_every_job_of_the_shop_has_a_name_staff_can_read():
+    from shop.tasks import failed_job_label
+
+    app.loader.import_default_modules()
+    ours = [name for name in app.tasks if not name.startswith("celery.") and ".tests." not in name]
+    assert len(ours) >= 17
+    assert [name for name in ours if failed_job_label(name) == "A background job"] == []

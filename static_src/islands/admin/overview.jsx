@@ -84,9 +84,12 @@ function FailedJobs({ jobs }) {
         {jobs.map((j) => (
           <li key={j.id}>
             <span>
-              <strong dir="ltr">{j.task}</strong>
-              <br />
-              <span className="admin-muted">{j.error}</span>
+              <strong>{j.label}</strong>
+              {/* the job's name in the code and its error: for whoever fixes it, not worded for the reader */}
+              <details className="admin-detail">
+                <summary>{st("errorDetail")}</summary>
+                <code dir="ltr">{j.task}{j.error ? `: ${j.error}` : ""}</code>
+              </details>
             </span>
             <time className="admin-muted" dateTime={j.failedAt}>{formatDateTime(j.failedAt)}</time>
           </li>
