@@ -186,7 +186,7 @@ export default function Overview({ language, urls = {} }) {
         <Section title={st("systemStatus")}>
           <ul className="admin-list">
             <li><span>{st("database")}</span><Status ok={sys.database?.ok}>{sys.database?.ok ? st("ok") : st("down")}</Status></li>
-            <li><span>{st("broker")}</span><Status ok={sys.broker?.ok}>{sys.broker?.ok ? st("ok") : st("down")} · <code dir="ltr">{sys.broker?.kind}</code></Status></li>
+            <li><span>{st("broker")}</span><Status ok={sys.broker?.ok}>{sys.broker?.ok ? st("ok") : st("down")} · {st(`brokerKind.${sys.broker?.kind}`, { defaultValue: sys.broker?.kind })}</Status></li>
             <li>
               <span>{st("worker")}</span>
               <Status ok={sys.worker?.ok}>
