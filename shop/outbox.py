@@ -21,6 +21,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from shop.logs import loggable_text
 from shop.models import OutboundEmail, OutboundEmailStatus
@@ -71,7 +72,9 @@ def lapsed_claim(now):
     return Q(status=S.SENDING, locked_until__lt=now)
 
 
-LAPSED_ERROR = "The worker stopped while sending, on every attempt (killed, out of memory, a time limit)."
+# stored in English (the logs, the doctor); staff read it in their language (backoffice.api.emails)
+LAPSED_ERROR = gettext_noop(
+    "The worker stopped while sending, on every attempt (killed, out of memory, a time limit).")
 
 
 def lapsed_give_up(model, now):

@@ -2,6 +2,7 @@
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -9,6 +10,7 @@ from rest_framework.response import Response
 from backoffice.api.base import StaffApi
 from backoffice.outbox import MAIL_AREA, failed_email_retry
 from shop.models import OutboundEmail, OutboundEmailStatus
+from shop.outbox import LAPSED_ERROR
 
 
 class FailedEmailSerializer(serializers.Serializer):
@@ -18,7 +20,11 @@ class FailedEmailSerializer(serializers.Serializer):
     language = serializers.CharField()
     status = serializers.CharField()
     attempts = serializers.IntegerField()
-    last_error = serializers.CharField()
+    last_error = serializers.CharField()  # as stored: the mail server's own words, a detail for whoever fixes it
+    reason = serializers.SerializerMethodField()  # why it failed in the reader's language, when the shop knows
+
+    def get_reason(self, email) -> str:
+        return _(LAPSED_ERROR) if email.last_error == LAPSED_ERROR else ""
     last_attempt_at = serializers.DateTimeField(allow_null=True)
     created_at = serializers.DateTimeField()
 

@@ -88,3 +88,19 @@ def test_only_a_failed_e_mail_can_be_resent(client, owner):
     # then
     assert response.status_code == 404
     assert mail.outbox == []
+
+
+def test_staff_read_why_the_outbox_gave_up_in_their_language(client, owner):
+    # given an e-mail the outbox gave up on because its worker kept dying, and one the mail server refused
+    from shop.outbox import LAPSED_ERROR
+
+    _failed(last_error=LAPSED_ERROR)
+    _failed()
+    client.force_login(owner)
+    # when
+    arabic = client.get("/api/admin/dashboard", HTTP_ACCEPT_LANGUAGE="ar").json()["failedEmailList"]
+    # then the shop's own reason reads in Arabic; the mail server's words are left as they are, with no reason
+    assert sorted((e["reason"], e["lastError"]) for e in arabic) == [
+        ("", "SMTPRecipientsRefused: 550 mailbox unavailable"),
+        ("توقّف عامل الخلفية أثناء الإرسال في كل محاولة (أُوقف، أو نفدت الذاكرة، أو تجاوز المهلة).", LAPSED_ERROR),
+    ]

@@ -13,6 +13,16 @@ function Status({ ok, children }) {
   return <span className={`admin-status${ok === null ? " admin-status--unknown" : ok ? "" : " admin-status--down"}`}>{children}</span>;
 }
 
+// An error in a program's or a server's own words, behind a "technical detail" the reader may open.
+function ErrorDetail({ text }) {
+  return (
+    <details className="admin-detail">
+      <summary>{st("errorDetail")}</summary>
+      <code dir="ltr">{text}</code>
+    </details>
+  );
+}
+
 // One audit change in words: "VAT: 14% → 15%", "Cash on delivery: on → off".
 function changeValue(field, value) {
   if (value === true) return st("value.on");
@@ -62,9 +72,11 @@ function FailedEmails({ emails, onRetried }) {
               <strong>{e.subject}</strong> · {e.to}
               <br />
               <span className="admin-muted">
-                {[st("emailAttempts", { count: e.attempts }), e.lastAttemptAt && formatDateTime(e.lastAttemptAt), e.lastError]
+                {[st("emailAttempts", { count: e.attempts }), e.lastAttemptAt && formatDateTime(e.lastAttemptAt), e.reason]
                   .filter(Boolean).join(" · ")}
               </span>
+              {/* the mail server's own words: for whoever fixes it */}
+              {e.lastError && !e.reason && <ErrorDetail text={e.lastError} />}
             </span>
             <button type="button" className="button button--small" disabled={busy === e.id} onClick={() => retry(e.id)}>
               {st("emailRetry")}
@@ -86,10 +98,7 @@ function FailedJobs({ jobs }) {
             <span>
               <strong>{j.label}</strong>
               {/* the job's name in the code and its error: for whoever fixes it, not worded for the reader */}
-              <details className="admin-detail">
-                <summary>{st("errorDetail")}</summary>
-                <code dir="ltr">{j.task}{j.error ? `: ${j.error}` : ""}</code>
-              </details>
+              <ErrorDetail text={`${j.task}${j.error ? `: ${j.error}` : ""}`} />
             </span>
             <time className="admin-muted" dateTime={j.failedAt}>{formatDateTime(j.failedAt)}</time>
           </li>
@@ -201,8 +210,9 @@ export default function Overview({ language, urls = {} }) {
                 {sys.exchangeRate?.isFallback ? st("rateFallback") : formatDateTime(sys.exchangeRate?.lastUpdated)}
                 {sys.exchangeRate?.refusedRate
                   ? ` · ${st("rateRefused", { rate: sys.exchangeRate.refusedRate, percent: sys.exchangeRate.refusedPercent })}`
-                  : sys.exchangeRate?.lastError ? ` · ${sys.exchangeRate.lastError}` : ""}
+                  : sys.exchangeRate?.lastError ? ` · ${st("rateUpdateFailed")}` : ""}
               </Status>
+              {!sys.exchangeRate?.refusedRate && sys.exchangeRate?.lastError && <ErrorDetail text={sys.exchangeRate.lastError} />}
             </li>
             <li>
               <span>{st("lastImport")}</span>
