@@ -8,12 +8,12 @@ code, an exception's name) isolated left-to-right inside an Arabic sentence. Any
 library's or the site's own words) is shown as it is.
 """
 
-import re
+from functools import cache
 
 from django.utils.translation import get_language_bidi, gettext_noop
-from django.utils.translation import gettext as _
 
 from shop.mail import FSI, PDI, isolate, isolate_ltr
+from shop.stored_texts import Patterns, stored_text_patterns, stored_text_placeholders, stored_text_read
 
 # importer.fetch: one request's outcome
 HTTP_STATUS = gettext_noop("HTTP %(status)s: %(url)s")
@@ -52,27 +52,20 @@ TEMPLATES = (
     NOT_PUBLIC,
 )
 _NUMBERS = {"status", "attempts", "seconds", "size", "number", "total"}
-_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+_VALUES = {name for template in TEMPLATES for name in stored_text_placeholders(template)}
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = _PLACEHOLDER.split(template)  # literal, name, literal, name, …, literal
-    regex = "".join(re.escape(part) if index % 2 == 0 else rf"(?P<{part}>{'[0-9]+' if part in _NUMBERS else '.+?'})"
-                    for index, part in enumerate(parts))
-    return re.compile(regex, re.DOTALL)
-
-
-_PATTERNS = [(template, _pattern(template)) for template in TEMPLATES]
+@cache
+def _patterns() -> Patterns:
+    return stored_text_patterns(TEMPLATES, numbers=_NUMBERS)
 
 
 def crawl_error_text(stored: str, *, isolated: bool = False) -> str:
     """`stored` (a crawl's error, as kept) in the active language, the same text when no template wrote it;
     with `isolated` wrapped in its own direction for a sentence around it (an e-mail's reason)."""
-    for template, pattern in _PATTERNS:
-        match = pattern.fullmatch(stored)
-        if match:
-            keep = isolate_ltr if get_language_bidi() else str
-            text = _(template) % {name: keep(value) for name, value in match.groupdict().items()}
-            # not shop.mail.isolate, which drops the isolates inside: these are ours, and well nested
-            return f"{FSI}{text}{PDI}" if isolated else text
-    return isolate(stored) if isolated else stored
+    keep = isolate_ltr if get_language_bidi() else str  # a URL, a status code, an exception's name
+    text = stored_text_read(stored, _patterns(), values=dict.fromkeys(_VALUES, keep))
+    if text is None:
+        return isolate(stored) if isolated else stored
+    # not shop.mail.isolate, which drops the isolates inside: these are ours, and well nested
+    return f"{FSI}{text}{PDI}" if isolated else text

@@ -8,7 +8,7 @@ placeholder (`%(name)s`), kept as written unless the reader is given a way to re
 """
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from django.utils.translation import gettext
 
@@ -29,14 +29,15 @@ def stored_text_write(text: str, **values: object) -> str:
     return text % values if values else text
 
 
-def stored_text_patterns(texts: Iterable[str]) -> Patterns:
-    """(pattern matching a stored text, its text) for each of `texts`; a value matches any text. The longest
-    first: a text that begins as another and says more ("Payment declined (…); its kiosk …") is read as
-    itself."""
+def stored_text_patterns(texts: Iterable[str], *, numbers: Collection[str] = ()) -> Patterns:
+    """(pattern matching a stored text, its text) for each of `texts`; a value matches any text, one named in
+    `numbers` only digits. The longest first: a text that begins as another and says more ("Payment declined
+    (…); its kiosk …") is read as itself."""
     patterns = []
     for text in sorted(texts, key=len, reverse=True):
         parts = _PLACEHOLDER.split(text)  # text, name, text, name, …, text
-        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts))
+        regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>{'[0-9]+' if part in numbers else '.+?'})"
+                        for i, part in enumerate(parts))
         patterns.append((re.compile(regex, re.DOTALL), text))
     return patterns
 
