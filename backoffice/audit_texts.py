@@ -93,10 +93,10 @@ TWO_STEP_ON = gettext_noop("Two-step sign-in turned on for %(username)s")
 TWO_STEP_OFF = gettext_noop("Two-step sign-in turned off by %(username)s")
 TWO_STEP_RESET = gettext_noop("Two-step sign-in reset for %(username)s")
 
-# backoffice.database, backoffice.storage
 # importer.services: a crawl started that may accept fewer products than its pages
 CRAWL_FEWER_ACCEPTED = gettext_noop("%(url)s (%(pages)s, fewer products accepted)")
 
+# backoffice.database, backoffice.storage
 DATABASE_INIT = gettext_noop("migrations applied: %(applied)s, categories created: %(created)s")
 DATABASE_INIT_PARTIAL = gettext_noop("partial")
 ALL_TABLES = gettext_noop("all tables")
