@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -37,6 +38,7 @@ S = OrderStatus
 # (spec 4). Leaving `cancelled` takes the stock again, so it can fail when the
 # products have sold out meanwhile; payment outcomes have their own functions.
 NOTE_MAX = 300  # OrderStatusChange.note
+PROBLEM_MAX = 100  # a stock problem inside an audit entry's details (AuditEntry.details keeps 500)
 TRACKING_MAX = 100  # OrderStatusChange.tracking_number
 COURIER_MAX = 100  # OrderStatusChange.courier
 # statuses the customer hears about by e-mail
@@ -273,7 +275,10 @@ def _flag_paid_after_replaced(order: Order, *, replacing: Order, note: str) -> N
                              amount=order.total_amount, other=replacing.number)
     except InsufficientStock as exc:
         details = audit_text(texts.PAID_AFTER_REPLACED_NO_STOCK, number=order.number, note=note or "payment",
-                             amount=order.total_amount, other=replacing.number, problem=exc.message)
+                             amount=order.total_amount, other=replacing.number,
+                             # the products' names cut short: whole, they pushed the sentence past the 500
+                             # characters an entry keeps, losing what to do and its reading in Arabic
+                             problem=Truncator(exc.message).chars(PROBLEM_MAX))
     _order_flag(order, "paid_after_replaced", action="order.paid_after_replaced", details=details)
     order_attention_send(order=order, reason="paid_after_replaced", other=replacing)
 

@@ -138,3 +138,29 @@ def test_the_expiry_job_finding_the_kept_card_order_paid_flags_it_and_says_it_ho
     tea.refresh_from_db()
     assert tea.stock == 0 and card.stock_reserved is False
     assert "holds no stock" in AuditEntry.objects.get(action="order.paid_after_replaced").details
+
+
+def test_the_no_stock_flag_keeps_its_whole_sentence_however_long_the_products_names(
+        api, make_product, checkout_body, fake_paymob, settings):
+    # given the last two packs of a tea with a long name (a title may take 200 characters), gone to the
+    # cash-on-delivery order that replaced the card order Paymob could not answer for
+    from django.utils import translation
+
+    from backoffice.audit_texts import audit_details_text
+
+    tea = make_product(price="300.00", stock=2, title="Kenya Highlands Single Estate " + "Premium Black Tea " * 9)
+    api.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, format="json")
+    assert api.post(INTENTION, checkout_body(paymentMethod="card"), format="json").status_code == 201
+    payment = Payment.objects.get()
+    _paymob_silent(fake_paymob, settings, "error")
+    assert api.post(INTENTION, checkout_body(paymentMethod="cod"), format="json").status_code == 201
+    # when the expiry job learns from Paymob that the card was charged after all
+    fake_paymob.mode = "ok"
+    fake_paymob.inquiry = paymob_transaction(payment, tx_id=7)
+    Order.objects.filter(pk=payment.order_id).update(created_at=timezone.now() - timedelta(minutes=31))
+    orders_expire_unpaid()
+    # then its audit entry still says what to do (not cut at the column's 500 characters), and reads in Arabic
+    details = AuditEntry.objects.get(action="order.paid_after_replaced").details
+    assert "holds no stock" in details and details.endswith("(refund this payment in Paymob if you cancel this one).")
+    with translation.override("ar"):
+        assert audit_details_text(details) != details
