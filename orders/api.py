@@ -30,7 +30,7 @@ from orders import cart as carts
 from orders.actions import order_lines
 from orders.calculations import order_totals
 from orders.checkout import checkout_complete, coupon_check, coupon_remembered
-from orders.delivery import shopper_governorate, shopper_governorate_remember
+from orders.delivery import day_label, shopper_governorate, shopper_governorate_remember
 from orders.models import Order, OrderStatus, Payment, PaymentStatus
 from orders.payments import sandbox_enabled
 from orders.payments.services import payment_verify, signed_redirect
@@ -38,7 +38,13 @@ from orders.places import governorate_stored
 from orders.prefill import checkout_coupon_remember, checkout_coupon_remembered
 from orders.reminders import cart_reminder_opt_in
 from orders.reorder import order_reorder
-from orders.selectors import order_awaits_kiosk_cash, order_kiosk_reference, order_summary, session_owns
+from orders.selectors import (
+    order_awaits_kiosk_cash,
+    order_kiosk_reference,
+    order_summary,
+    order_unpaid_lifetime,
+    session_owns,
+)
 from orders.serializers import (
     AddressInputSerializer,
     OrderSummaryOutputSerializer,
@@ -53,6 +59,7 @@ from shop.api.views import OwnTransactionsApiView
 from shop.errors import ShopError
 from shop.money import to_minor_units
 from shop.site_url import site_url
+from shop.store_time import store_localtime
 
 logger = logging.getLogger("orders")
 _money = MoneyField()
@@ -293,14 +300,23 @@ def _awaiting_cash(order: Order, *, owned: bool) -> dict[str, str]:
     (the payer in another browser) gets the tracking form, as the order is not shown to them."""
     reference = order_kiosk_reference(order)
     hours = settings.PAYMOB_PENDING_HOURS
+    lifetime = order_unpaid_lifetime(order)
+    if lifetime.since > order.created_at:
+        # restored by staff after it was cancelled: held from the restore, which its payer never saw, so the
+        # moment it expires, in the store's time (orders.selectors.order_unpaid_since)
+        until = store_localtime(lifetime.since + lifetime.length)
+        hold = _("Your order was restored and is held until %(day)s, %(time)s; unpaid by then, it is "
+                 "cancelled.") % {"day": day_label(until.date(), get_language() or "en"), "time": f"{until:%H:%M}"}
+    else:
+        hold = ngettext("Your order is held for %(hours)s hour from when you placed it; "
+                        "unpaid by then, it is cancelled.",
+                        "Your order is held for %(hours)s hours from when you placed it; "
+                        "unpaid by then, it is cancelled.", math.ceil(hours)) % {"hours": f"{hours:g}"}
     return {
         "title": _("Waiting for your cash payment"),
         "text": (_("Pay at any Aman or Masary outlet with reference %(code)s") % {"code": reference} if reference
                  else _("Pay at any Aman or Masary outlet with the reference Paymob gave you.")),
-        "hold": ngettext("Your order is held for %(hours)s hour from when you placed it; "
-                         "unpaid by then, it is cancelled.",
-                         "Your order is held for %(hours)s hours from when you placed it; "
-                         "unpaid by then, it is cancelled.", math.ceil(hours)) % {"hours": f"{hours:g}"},
+        "hold": hold,
         "track": tracking_path(order, get_language()) if owned else reverse("orders:track"),
     }
 

@@ -2,7 +2,7 @@
 cash with at an outlet, often hours later; their order is held longer than a card's 30 minutes, so the
 cash never lands on a cancelled order (Paymob cannot refund a kiosk payment)."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -565,3 +565,35 @@ def test_a_kiosk_order_staff_restore_a_day_after_it_was_placed_is_held_afresh_fr
         assert orders_expire_unpaid() == 1
     last = OrderStatusChange.objects.filter(order=order, to_status="cancelled").order_by("-pk").first()
     assert last is not None and last.note == "Unpaid for 24 hours, its payment reported pending (kiosk)"
+
+
+@pytest.mark.parametrize("language, hold", [
+    ("en", "Your order was restored and is held until Wed 2\u00a0Dec, 18:00; unpaid by then, it is cancelled."),
+    ("ar", "أُعيد طلبك ونحتفظ به حتى الأربعاء 2\u00a0ديسمبر، 18:00؛ وإن لم يُدفع بحلول ذلك يُلغى."),
+])
+def test_the_kiosk_payer_of_an_order_staff_restored_is_told_until_when_it_is_held_in_the_stores_time(
+        make_product, checkout_body, fake_paymob, manager, client, language, hold):
+    import time_machine
+
+    # given a shop in Cairo (UTC+2), and a card order placed Mon 30 Nov 10:00 UTC that expired unpaid, a kiosk
+    # reference then taken on its Paymob page, and staff restoring it on Tue 1 Dec 16:00 UTC (30 hours later)
+    store_settings_update(timezone="Africa/Cairo")
+    placed = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
+    with time_machine.travel(placed, tick=False):
+        shopper, payment = _shopper_with_card_order(make_product, checkout_body)
+    with time_machine.travel(placed + timedelta(minutes=31), tick=False):
+        assert orders_expire_unpaid() == 1
+        assert _callback(_kiosk_transaction(payment)).status_code == 200
+    fake_paymob.inquiry = _kiosk_transaction(payment)
+    order = Order.objects.get()
+    with time_machine.travel(placed + timedelta(hours=30), tick=False):
+        client.force_login(manager)
+        moved = client.put(f"/api/admin/orders/{order.pk}/status", {"status": "pending"},
+                           content_type="application/json")
+        assert moved.status_code == 200, moved.content
+    # when the payer comes back to the return page an hour after the restore
+    with time_machine.travel(placed + timedelta(hours=31), tick=False):
+        body = shopper.get(f"/api/payment/verify/{payment.payment_id}", _kiosk_redirect(payment),
+                           HTTP_ACCEPT_LANGUAGE=language).json()
+    # then they are told it is held until a day after the restore (not from when they placed it), in Cairo's time
+    assert body["awaitingCash"]["hold"] == hold
