@@ -14,7 +14,15 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from orders import notes
-from orders.models import Order, OrderStatus, OrderStatusChange, Payment, PaymentEvent, PaymentStatus
+from orders.models import (
+    Order,
+    OrderStatus,
+    OrderStatusChange,
+    Payment,
+    PaymentEvent,
+    PaymentMethod,
+    PaymentStatus,
+)
 from orders.notes import note_patterns, note_write
 from shop.stored_texts import stored_text_read
 
@@ -46,6 +54,31 @@ def order_summary(order: Order, payment: Payment | None = None) -> OrderSummary:
     return OrderSummary(order_id=order.number, total=order.total_amount, email=order.email,
                         payment_id=payment.payment_id if payment else "", payment_method=order.payment_method,
                         payment_status=order.payment_status, status=order.status)
+
+
+def order_card_orders_unsettled(order: Order) -> list[Order]:
+    """The card orders of the same cart that cash-on-delivery `order` replaced while Paymob could not say
+    whether they were paid ("Pay on delivery instead": orders.checkout._unpayable_orders_cancel,
+    notes.REPLACED_BY_COD_UNANSWERED): kept pending for the expiry job to ask again, their stock handed to
+    `order`. Their customer is told on `order`'s thank-you page while that question is open; once answered
+    (expired unpaid, or paid and flagged for staff: orders.actions._flag_paid_after_replaced) they are not."""
+    if order.payment_method != PaymentMethod.COD:
+        return []
+    if order.user_id is not None:
+        theirs = Order.objects.filter(user_id=order.user_id)
+    elif order.session_key:
+        theirs = Order.objects.filter(user=None, session_key=order.session_key)
+    else:
+        return []
+    handed_over = OrderStatusChange.objects.filter(order=OuterRef("pk"), note=notes.REPLACED_BY_COD_UNANSWERED,
+                                                   created_at__lte=order.created_at)
+    items = sorted(order.items.values_list("product_id", "quantity"))
+    candidates = (theirs.filter(Exists(handed_over), status=OrderStatus.PENDING,
+                                payment_status=PaymentStatus.AWAITING, stock_reserved=False)
+                  .exclude(payment_method=PaymentMethod.COD).exclude(pk=order.pk)
+                  .prefetch_related("items").order_by("created_at"))
+    return [card for card in candidates
+            if sorted((item.product_id, item.quantity) for item in card.items.all()) == items]
 
 
 # a card order unpaid this long expires and its stock comes back (orders.tasks.orders_expire_unpaid)

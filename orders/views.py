@@ -35,7 +35,7 @@ from orders.places import COUNTRIES, governorate_choices
 from orders.prefill import checkout_prefill
 from orders.reminders import cart_reminder_unsubscribe as cart_reminder_unsubscribe_service
 from orders.reorder import order_reorder
-from orders.selectors import session_owns
+from orders.selectors import order_card_orders_unsettled, session_owns
 from orders.serializers import cart_output
 from orders.summary import cart_summary
 from orders.tracking import TrackingError, order_from_token, order_track_lookup, tracking_data, tracking_path
@@ -189,7 +189,8 @@ def thankyou(request: HttpRequest) -> HttpResponse:
     order = Order.objects.filter(number=number).first() if number else None
     if order is None or not session_owns(request, order):
         return redirect("shop:home")
-    return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language())})
+    return render(request, "orders/thankyou.html", {"order": order, "track_path": tracking_path(order, get_language()),
+                                                    "cards_unsettled": order_card_orders_unsettled(order)})
 
 
 @never_cache

@@ -164,3 +164,51 @@ def test_the_no_stock_flag_keeps_its_whole_sentence_however_long_the_products_na
     assert "holds no stock" in details and details.endswith("(refund this payment in Paymob if you cancel this one).")
     with translation.override("ar"):
         assert audit_details_text(details) != details
+
+
+CARD_KEPT = {
+    "en": "We are still checking whether your earlier card payment for these items (order {number}) went "
+          "through. If it did, we will contact you to refund it.",
+    "ar": "ما زلنا نتحقق مما إذا كان دفعك السابق بالبطاقة لهذه المنتجات (الطلب {number}) قد تم. "
+          "إن كان قد تم، فسنتواصل معك لرده إليك.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_thank_you_page_of_the_cod_order_tells_the_shopper_their_card_payment_is_being_checked(
+        client, make_product, checkout_body, fake_paymob, settings, language):
+    # given a shopper's card order whose payment did not come back, and Paymob down when they pay on delivery instead
+    tea = make_product(price="300.00", stock=10)
+    client.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
+    assert client.post(INTENTION, checkout_body(paymentMethod="card"), content_type="application/json"
+                       ).status_code == 201
+    card = Order.objects.get()
+    _paymob_silent(fake_paymob, settings, "error")
+    placed = client.post(INTENTION, checkout_body(paymentMethod="cod"), content_type="application/json")
+    assert placed.status_code == 201, placed.content
+    # when the thank-you page of the cash-on-delivery order is shown
+    prefix = "/ar" if language == "ar" else ""
+    page = client.get(f"{prefix}/thankyou")
+    # then it says the earlier card payment is being checked and what happens if it went through
+    text = page.content.decode()
+    assert Order.objects.get(payment_method=PaymentMethod.COD).number in text
+    assert CARD_KEPT[language].format(number=f'<bdi dir="ltr">{card.number}</bdi>') in text
+    # and once Paymob says the card was not paid (the card order expired), the page no longer says it
+    fake_paymob.mode = "ok"
+    Order.objects.filter(pk=card.pk).update(created_at=timezone.now() - timedelta(minutes=31))
+    assert orders_expire_unpaid() == 1
+    assert "earlier card payment" not in client.get("/thankyou").content.decode()
+
+
+def test_a_cod_order_placed_without_a_card_order_left_open_says_nothing_of_one(
+        client, make_product, checkout_body, fake_paymob):
+    # given a card order Paymob answered for (not paid): replaced (cancelled) by the cash-on-delivery order
+    tea = make_product(price="300.00", stock=10)
+    client.post("/api/cart/items", {"productId": tea.pk, "quantity": 2}, content_type="application/json")
+    client.post(INTENTION, checkout_body(paymentMethod="card"), content_type="application/json")
+    assert client.post(INTENTION, checkout_body(paymentMethod="cod"), content_type="application/json"
+                       ).status_code == 201
+    assert Order.objects.get(payment_method=PaymentMethod.CARD).status == OrderStatus.CANCELLED
+    # then its thank-you page says nothing of a card payment being checked
+    page = client.get("/thankyou")
+    assert page.status_code == 200 and "earlier card payment" not in page.content.decode()
