@@ -13,7 +13,15 @@ from accounts.models import User
 from catalog.models import Product
 from catalog.pricing import Availability
 from catalog.search import search_terms
-from orders.models import BuyerActivity, Coupon, Order, OrderStatus, PaymentStatus, amount_kept
+from orders.models import (
+    BuyerActivity,
+    Coupon,
+    Order,
+    OrderStatus,
+    PaymentStatus,
+    amount_kept,
+    cash_collected_then_cancelled,
+)
 from shop.models import ContactMessage, ContactMessageStatus
 
 # Orders that brought money in: paid online or cash on delivery, not cancelled, not test orders
@@ -44,10 +52,11 @@ def dashboard_stats() -> dict[str, Any]:
         pending=Count("pk", filter=Q(status=OrderStatus.PENDING)),
         revenue=Coalesce(Sum(amount_kept(), filter=REAL_ORDER), Value(Decimal("0")), output_field=_MONEY),
         attention=Count("pk", filter=Q(needs_attention=True)),
-        # paid, then cancelled, and not refunded yet: money to give back (or an order to restore)
+        # paid, then cancelled, and not refunded yet: money to give back (or an order to restore); cash on
+        # delivery too, cancelled once its cash was collected (flagged refund_due, given back by hand)
         captured_on_cancelled=Coalesce(
-            Sum(amount_kept(), filter=Q(status=OrderStatus.CANCELLED, payment_status=PaymentStatus.PAID,
-                                        is_test=False)),
+            Sum(amount_kept(), filter=(Q(status=OrderStatus.CANCELLED, payment_status=PaymentStatus.PAID)
+                                       | cash_collected_then_cancelled()) & Q(is_test=False)),
             Value(Decimal("0")), output_field=_MONEY),
     )
     stock = stock_counts()

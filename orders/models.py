@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Max, OuterRef, Subquery
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Lower
+from django.db.models.lookups import Exact
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -236,6 +237,17 @@ def amount_kept(prefix: str = "") -> CombinedExpression:
     """What an order brought in, for revenue: its total less what was refunded of it (`prefix`: the
     path to the order, e.g. "orders__")."""
     return models.F(f"{prefix}total_amount") - models.F(f"{prefix}refunded_amount")
+
+
+def cash_collected_then_cancelled() -> models.Q:
+    """Orders cancelled after the courier collected their cash: cash on delivery, not refunded in full, and
+    cancelled from delivered (its last move to cancelled; one moved back from delivered first was not
+    collected). In one query for any number of orders: orders.actions.order_cash_collected for a set."""
+    cancelled_from = (OrderStatusChange.objects.filter(order=OuterRef("pk"), to_status=OrderStatus.CANCELLED)
+                      .exclude(from_status=OrderStatus.CANCELLED).order_by("-pk").values("from_status")[:1])
+    return (models.Q(status=OrderStatus.CANCELLED, payment_method=PaymentMethod.COD,
+                     payment_status=PaymentStatus.COD)
+            & models.Q(Exact(Subquery(cancelled_from), OrderStatus.DELIVERED)))
 
 
 # what each reason an order is flagged with (orders.actions._order_flag) means, for staff reading it outside

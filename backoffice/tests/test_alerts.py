@@ -4,11 +4,14 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from backoffice.alerts import daily_summary_send, stock_levels_check
 from backoffice.products import stock_adjust
+from backoffice.selectors import dashboard_stats
+from orders.actions import order_cash_refund, order_set_status
 from orders.stock import stock_release, stock_reserve
 from shop.celery import app
 from shop.models import FailedJob, OutboundEmail
@@ -268,6 +271,40 @@ def test_the_overview_shows_money_captured_on_cancelled_orders(client, support):
     body = client.get("/api/admin/dashboard").json()
     # then
     assert Decimal(body["capturedOnCancelled"]) == Decimal("420.00")
+
+
+def _cod_cancelled(price, *, steps=("delivered", "cancelled")):
+    order = make_order(price=price, payment_status="cod", status=steps[0])
+    for status in steps[1:]:
+        order_set_status(order=order, status=status)
+    return order
+
+
+def test_the_overview_counts_cash_collected_on_cod_orders_cancelled_after_delivery_in_one_query(
+        client, support, manager):
+    # given a card order paid then cancelled, and cash-on-delivery orders cancelled: after delivery (cash
+    # collected), one of them with part of its cash given back, and before delivery (no cash collected)
+    store_settings_update(free_shipping_threshold=Decimal("0"))  # each order's total is its one price
+    make_order(price="300", status="cancelled", payment_status="paid")
+    _cod_cancelled("200")
+    returned = _cod_cancelled("150")
+    order_cash_refund(order=returned, amount=Decimal("50"), actor=manager)
+    _cod_cancelled("999", steps=("processing", "cancelled"))
+    _cod_cancelled("888", steps=("delivered", "shipped", "cancelled"))  # a mistaken "delivered" undone first
+    make_order(price="777", payment_status="cod", status="delivered")  # delivered, not cancelled
+    # when the overview's figures are read
+    with CaptureQueriesContext(connection) as few:
+        stats = dashboard_stats()
+    # then the cash the shop holds for cancelled orders is in the money paid on cancelled orders
+    assert stats["captured_on_cancelled"] == Decimal("300") + Decimal("200") + Decimal("100")
+    # and more such orders cost no query of their own
+    for _ in range(3):
+        _cod_cancelled("10")
+    with CaptureQueriesContext(connection) as more:
+        stats = dashboard_stats()
+    assert stats["captured_on_cancelled"] == Decimal("630") and len(more) == len(few)
+    client.force_login(support)
+    assert Decimal(client.get("/api/admin/dashboard").json()["capturedOnCancelled"]) == Decimal("630.00")
 
 
 def test_the_overview_names_a_failed_job_in_the_reader_s_language_with_its_error_as_the_detail(client, manager):
