@@ -18,14 +18,16 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection
 
 T = TypeVar("T")
 
-# threads per service: a call given up keeps its thread until the call ends (its server stops trickling, or
-# the caller's own check or hang-up ends it), so a service trickling its answers holds at most this many;
-# further calls to it wait their turn (and time out), and the other services' calls go on
-THREADS_PER_SERVICE = 4
+# threads per service (settings.OUTBOUND_THREADS: one per request thread of the process, and 4 more): a call
+# given up keeps its thread until the call ends (its server stops trickling, or the caller's own check or
+# hang-up ends it), so a service trickling its answers holds at most this many; further calls to it wait their
+# turn (and time out), and the other services' calls go on. Fewer than the request threads, calls to a healthy
+# service would queue behind each other and time out.
 _POOLS: dict[str, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
@@ -61,7 +63,8 @@ def _pool(service: str) -> ThreadPoolExecutor:
         pool = _POOLS.get(service)
         if pool is None:
             name = "".join(c if c.isalnum() else "-" for c in service.lower())
-            pool = _POOLS[service] = ThreadPoolExecutor(max_workers=THREADS_PER_SERVICE, thread_name_prefix=name)
+            pool = _POOLS[service] = ThreadPoolExecutor(max_workers=settings.OUTBOUND_THREADS,
+                                                          thread_name_prefix=name)
         return pool
 
 

@@ -168,6 +168,10 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis or the embedded defaults ----------------------------------------
+# threads for the calls to each outside service in a process (shop.outbound): one per request thread (gunicorn's
+# --threads, the Procfile's WEB_THREADS), so concurrent requests never queue for a healthy service, and 4 for
+# calls given up on a service trickling its answers
+OUTBOUND_THREADS = env("WEB_THREADS", cast=int, default=1) + 4
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
     # Everything in this cache can be rebuilt from the database: while Redis

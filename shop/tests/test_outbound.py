@@ -70,3 +70,26 @@ def test_a_process_forked_after_a_call_still_makes_its_calls():
     # then it is answered, not given up waiting on a thread that is gone
     assert os.read(reading, 100).decode() == "child"
     os.close(reading)
+
+
+def test_as_many_calls_at_once_as_the_process_has_request_threads_never_queue(settings):
+    # given a process serving 6 requests at once (WEB_THREADS=6: OUTBOUND_THREADS 10), each calling a healthy
+    # service that answers once all six calls have reached it (they are all being served at once)
+    settings.OUTBOUND_THREADS = 6 + 4
+    all_in = threading.Barrier(6, timeout=3)
+    answers: list[object] = []
+
+    def request():
+        try:
+            answers.append(call_within(5, "a busy service", all_in.wait))
+        except (DeadlinePassed, threading.BrokenBarrierError) as exc:
+            answers.append(exc)
+
+    # when the 6 requests call it at once
+    requests = [threading.Thread(target=request) for _ in range(6)]
+    for thread in requests:
+        thread.start()
+    for thread in requests:
+        thread.join()
+    # then each has its answer: none waited for another's thread (with 4 threads, two would have)
+    assert sorted(answers) == [0, 1, 2, 3, 4, 5]
