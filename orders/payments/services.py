@@ -42,21 +42,24 @@ def bad_hmac_mark(provider_name: str) -> str:
     return f"{provider_name}-bad-hmac"
 
 
-def _unverified_key(payment: Payment) -> str:
-    return f"payment-unverified-callback:{payment.pk}"
+def _unverified_key(payment: Payment, transaction_id: str) -> str:
+    return f"payment-unverified-callback:{payment.pk}:{transaction_id}"
 
 
 def _unverified_callback_keep(payment: Payment, result: TransactionResult) -> None:
-    """Remember for a day the transaction the last callback about `payment` whose HMAC did not verify named.
+    """Remember for an hour that a callback about `payment` whose HMAC did not verify named this transaction.
     Anyone can send one about their own order, so it proves nothing yet (and is not recorded as an event);
-    `_unverified_callback_confirm` tells."""
-    cache.set(_unverified_key(payment), result.transaction_id, 24 * 3600)
+    `_unverified_callback_confirm` tells. One key a transaction: a stranger's callbacks about the same payment
+    (Paymob's order ids are sequential) cannot push the provider's own out."""
+    cache.set(_unverified_key(payment, result.transaction_id), True, 3600)
 
 
 def _unverified_callback_confirm(payment: Payment, result: TransactionResult) -> None:
     """The provider's status query reports the transaction an unverified callback named: the provider sent
-    that callback, so the shop's secret is not the provider's."""
-    if result.transaction_id and cache.get(_unverified_key(payment)) == result.transaction_id:
+    that callback, so the shop's secret is not the provider's. (A shopper whose own kiosk payment is still
+    pending could stage this with its transaction id, from their return page's address: a false alarm on
+    the doctor, no more.)"""
+    if result.transaction_id and cache.get(_unverified_key(payment, result.transaction_id)):
         Heartbeat.objects.update_or_create(name=bad_hmac_mark(payment.provider), defaults={"seen_at": timezone.now()})
 
 

@@ -788,3 +788,20 @@ def test_a_shoppers_badly_signed_callback_about_their_own_order_does_not_alarm_t
     assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is True
     # then the doctor does not tell the owner their HMAC secret is wrong
     assert _hmac_findings() == []
+
+
+def test_a_strangers_callback_about_the_same_payment_does_not_hide_paymobs_own(
+        client, api, make_product, checkout_body, fake_paymob):
+    # given Paymob's callback signed with a secret that is not the shop's, then a stranger's made-up one
+    # naming the same Paymob order (its ids are sequential)
+    _place(api, make_product, checkout_body)
+    payment = Payment.objects.get()
+    real = _callback_body(payment, tx_id=555001)
+    assert _post_callback(client, real, hmac_sign(real["obj"], "the-dashboards-secret")).status_code == 403
+    made_up = _callback_body(payment, tx_id=424242)
+    assert _post_callback(client, made_up, hmac_sign(made_up["obj"], "guessed")).status_code == 403
+    # when the return page asks Paymob, which reports the real transaction
+    fake_paymob.inquiry = real["obj"]
+    assert api.get(f"/api/payment/verify/{payment.payment_id}").json()["confirmed"] is True
+    # then the doctor still says the secret is wrong
+    assert len(_hmac_findings()) == 1
