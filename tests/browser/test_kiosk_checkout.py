@@ -58,3 +58,26 @@ def test_the_shopper_cancels_the_order_awaiting_cash_to_pay_on_delivery(
     order.refresh_from_db()
     assert order.status == "cancelled"
     screenshot(page, f"checkout-kiosk-cancelled-{lang}-{size}")
+
+
+OTHER_ITEMS = {"en": "It is for other items than your cart now holds.", "ar": "هذا الطلب لمنتجات غير التي في سلتك الآن"}
+
+
+@pytest.mark.parametrize("locale, prefix, lang", [("en-US", "", "en"), ("ar-EG", "/ar", "ar")], ids=["en", "ar"])
+def test_an_order_awaiting_cash_for_other_items_is_named_on_a_phone_without_spilling_sideways(
+        new_page, screenshot, tea, locale, prefix, lang):  # noqa: F811
+    # given a card order awaiting the shopper's cash at a kiosk, then one more tea in their cart
+    page = new_page(viewport=PHONE, locale=locale)
+    page.goto(f"{prefix}/")
+    add_to_cart(page, tea, 2)
+    order = order_awaiting_kiosk_cash(page, prefix)
+    page.goto(f"{prefix}/")
+    add_to_cart(page, tea, 1)
+    # when they open the checkout for the cart, now other than the order's
+    page.goto(f"{prefix}/checkout")
+    settle(page)
+    # then the order is named, said to be for other items, and nothing runs off the screen
+    notice = page.get_by_test_id("checkout-kiosk")
+    assert order.number in notice.inner_text() and OTHER_ITEMS[lang] in notice.inner_text()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(page, f"checkout-kiosk-other-items-{lang}-phone")
