@@ -82,7 +82,7 @@ def audit_entry_data(entry):
         "id": entry.pk,
         "actor": entry.actor_name,
         "action": entry.action,
-        "details": audit_details_text(entry.details),
+        "details": audit_details_text(entry.details, entry.action),
         "targetType": entry.target_type,
         "targetId": entry.target_id,
         "changes": entry.changes,

@@ -114,6 +114,37 @@ AUDIT_TEXTS = (
     CRAWL_FEWER_ACCEPTED,
 )
 
+# Each action's own sentences: an entry is read only by the texts its action writes, so data another action
+# stores ("Kenya Gold: 10 → 5", a stock count) is never read as a sentence it happens to look like.
+ACTION_TEXTS: dict[str, tuple[str, ...]] = {
+    "order.captured_on_cancelled": (CAPTURED_ON_CANCELLED,),
+    "order.paid_after_replaced": (PAID_AFTER_REPLACED_STOCK_HELD, PAID_AFTER_REPLACED_NO_STOCK),
+    "order.refund_due": (REFUND_DUE, REFUND_DUE_CASH),
+    "order.paid_twice": (PAID_TWICE,),
+    "order.pending_after_cancel": (PENDING_AFTER_CANCEL,),
+    "order.refunded_unshipped": (REFUNDED_UNSHIPPED, REFUNDED_UNSHIPPED_CASH, REFUNDED_UNSHIPPED_BEFORE),
+    "order.refund_voided": (REFUND_VOIDED, REFUND_VOIDED_PAID_AGAIN),
+    "order.refunded": (REFUNDED, REFUNDED_CASH),
+    "order.partly_refunded": (PARTLY_REFUNDED, PARTLY_REFUNDED_CASH),
+    "order.refund_to_check": (REFUND_TO_CHECK,),
+    "order.amount_to_check": (AMOUNT_TO_CHECK,),
+    "order.status": (ORDER_STATUS,),
+    # backoffice.inbox: a contact message's status, the same shape ("mona@example.com: new → replied")
+    "message.status": (ORDER_STATUS,),
+    "order.refund_checked": (REFUND_CHECKED,),
+    "order.paid_twice_checked": (PAID_TWICE_CHECKED,),
+    "order.amount_checked": (AMOUNT_CHECKED,),
+    "order.paid_after_replaced_checked": (PAID_AFTER_REPLACED_CHECKED,),
+    "staff.two_step_on": (TWO_STEP_ON,),
+    "staff.two_step_off": (TWO_STEP_OFF,),
+    "staff.two_step_reset": (TWO_STEP_RESET,),
+    "importer.crawl_start": (CRAWL_FEWER_ACCEPTED,),
+    "database.init": (DATABASE_INIT, DATABASE_INIT_PARTIAL),
+    "storage.refresh": (ALL_TABLES,),
+    "storage.clear": (ALL_TABLES,),
+    "storage.config": (STORAGE_ON, STORAGE_OFF),
+}
+
 
 def audit_text(text: str, **values: object) -> str:
     """`text` (one of AUDIT_TEXTS) as an entry's details are stored: in English, with its `values`."""
@@ -121,8 +152,8 @@ def audit_text(text: str, **values: object) -> str:
 
 
 @cache
-def _patterns() -> Patterns:
-    return stored_text_patterns(AUDIT_TEXTS)
+def _patterns(action: str) -> Patterns:
+    return stored_text_patterns(ACTION_TEXTS.get(action, ()))
 
 
 def _status_name(status: str) -> str:
@@ -136,9 +167,9 @@ def _note(note: str) -> str:
     return status_note_text(note, by_staff=False)
 
 
-def audit_details_text(details: str) -> str:
-    """An audit entry's details as the reader reads them: a sentence the shop wrote (one of AUDIT_TEXTS) in
+def audit_details_text(details: str, action: str) -> str:
+    """An audit entry's details as the reader reads them: a sentence its `action` writes (ACTION_TEXTS) in
     the active language, anything else (data, an entry of a sentence no longer written) as written."""
-    read = stored_text_read(details, _patterns(), {"note": _note, "status": _status_name,
+    read = stored_text_read(details, _patterns(action), {"note": _note, "status": _status_name,
                                                    "previous": _status_name})
     return details if read is None else read

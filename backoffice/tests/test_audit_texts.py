@@ -11,7 +11,7 @@ from django.utils import translation
 
 from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
-from backoffice.audit_texts import AUDIT_TEXTS, audit_details_text, audit_text
+from backoffice.audit_texts import ACTION_TEXTS, AUDIT_TEXTS, audit_details_text, audit_text
 from orders import notes
 from orders.actions import order_cancel, order_mark_paid
 from orders.notes import note_write
@@ -23,20 +23,29 @@ _ISOLATED = re.compile(r"\u2068[^\u2069]*\u2069")
 _LATIN_LETTER = re.compile(r"[A-Za-z]")
 
 
+def _action_of(text):
+    return next(action for action, texts in ACTION_TEXTS.items() if text in texts)
+
+
+def test_every_sentence_is_some_actions_own():
+    assert {text for texts in ACTION_TEXTS.values() for text in texts} == set(AUDIT_TEXTS)
+
+
 @pytest.mark.parametrize("text", AUDIT_TEXTS)
 def test_every_sentence_written_with_its_values_is_read_in_arabic(text):
     # given the sentence as a writer stores it, with values of digits (kept as written, told apart from words)
     values = {name: str(1000 + i) for i, name in enumerate(stored_text_placeholders(text))}
     written = audit_text(text, **values)
+    action = _action_of(text)
     # when it is read on an Arabic page
     with translation.override("ar"):
-        read = audit_details_text(written)
+        read = audit_details_text(written, action)
     # then it is Arabic (a Latin name only direction-isolated), with each value as written
     assert read != written
     assert not _LATIN_LETTER.search(_ISOLATED.sub("", read)), read
     assert all(value in read for value in values.values())
     with translation.override("en"):
-        assert audit_details_text(written) == written
+        assert audit_details_text(written, action) == written
 
 
 @pytest.mark.django_db
@@ -110,14 +119,26 @@ def test_a_status_set_by_staff_is_read_with_the_statuses_names_in_arabic(client,
         "order.status", f"\u2068{order.number}\u2069: \u2068قيد التجهيز\u2069 ← \u2068تم الشحن\u2069")
 
 
-@pytest.mark.parametrize("details, arabic", [
-    # a contact message's status, stock counted by hand: the arrow points the Arabic reader's way too
-    ("mona@example.com: new → replied", "\u2068mona@example.com\u2069: \u2068جديدة\u2069 ← \u2068تم الرد\u2069"),
-    ("Kenya Gold: 4 → 6", "\u2068Kenya Gold\u2069: \u20684\u2069 ← \u20686\u2069"),
+@pytest.mark.parametrize("action, details, arabic", [
+    # a contact message's status: the arrow points the Arabic reader's way too
+    ("message.status", "mona@example.com: new → replied",
+     "\u2068mona@example.com\u2069: \u2068جديدة\u2069 ← \u2068تم الرد\u2069"),
     # data, and a sentence no longer written, as written
-    ("Kenya Gold (250 g)", "Kenya Gold (250 g)"),
-    ("Something the shop once wrote", "Something the shop once wrote"),
+    ("product.update", "Kenya Gold (250 g)", "Kenya Gold (250 g)"),
+    ("order.refund_due", "Something the shop once wrote", "Something the shop once wrote"),
 ])
-def test_other_details_are_read_as_the_reader_reads_them(details, arabic):
+def test_other_details_are_read_as_the_reader_reads_them(action, details, arabic):
     with translation.override("ar"):
-        assert audit_details_text(details) == arabic
+        assert audit_details_text(details, action) == arabic
+
+
+@pytest.mark.parametrize("action, details", [
+    # stock counted by hand, a product's title: data of their own actions, whatever sentence they look like
+    ("inventory.set", "Kenya Gold: 10 → 5"),
+    ("inventory.set", "Kenya Gold: processing → shipped"),
+    ("product.update", "Two-step sign-in reset for hoda"),
+    ("importer.crawl_cancel", "all tables"),
+])
+def test_data_is_read_as_written_whatever_sentence_it_looks_like(action, details):
+    with translation.override("ar"):
+        assert audit_details_text(details, action) == details

@@ -163,7 +163,7 @@ def test_the_no_stock_flag_keeps_its_whole_sentence_however_long_the_products_na
     details = AuditEntry.objects.get(action="order.paid_after_replaced").details
     assert "holds no stock" in details and details.endswith("(refund this payment in Paymob if you cancel this one).")
     with translation.override("ar"):
-        assert audit_details_text(details) != details
+        assert audit_details_text(details, "order.paid_after_replaced") != details
 
 
 CARD_KEPT = {
