@@ -212,12 +212,17 @@ def order_mark_paid(*, order: Order, note: str = "") -> Order:
     return order
 
 
+# the note an entry names its payment by when the payment came without one: a note the shop writes (read in the
+# reader's language), not the English word "payment" inside an Arabic sentence
+_NO_NOTE = notes.note_write(notes.PAYMENT_RECEIVED)
+
+
 def _flag_captured_on_cancelled(order: Order, *, previous_payment: str, note: str) -> None:
     """Flag `order` (locked, cancelled, just paid) for staff: audit entry and store e-mail."""
     reason = ("paid_after_decline" if previous_payment == PaymentStatus.FAILED else "paid_after_cancel")
     _order_flag(order, reason, action="order.captured_on_cancelled",
                 details=audit_text(texts.CAPTURED_ON_CANCELLED, number=order.number, amount=order.total_amount,
-                                   reason=reason, note=note or "payment"))
+                                   reason=reason, note=note or _NO_NOTE))
     order_attention_send(order=order)
 
 
@@ -271,10 +276,10 @@ def _flag_paid_after_replaced(order: Order, *, replacing: Order, note: str) -> N
                 coupon_use_take(order.coupon_id, active_only=False)
             order.stock_reserved = True
             order.save(update_fields=["stock_reserved", "updated_at"])
-        details = audit_text(texts.PAID_AFTER_REPLACED_STOCK_HELD, number=order.number, note=note or "payment",
+        details = audit_text(texts.PAID_AFTER_REPLACED_STOCK_HELD, number=order.number, note=note or _NO_NOTE,
                              amount=order.total_amount, other=replacing.number)
     except InsufficientStock as exc:
-        details = audit_text(texts.PAID_AFTER_REPLACED_NO_STOCK, number=order.number, note=note or "payment",
+        details = audit_text(texts.PAID_AFTER_REPLACED_NO_STOCK, number=order.number, note=note or _NO_NOTE,
                              amount=order.total_amount, other=replacing.number,
                              # the products' names cut short: whole, they pushed the sentence past the 500
                              # characters an entry keeps, losing what to do and its reading in Arabic

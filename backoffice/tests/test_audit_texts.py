@@ -12,6 +12,7 @@ from django.utils import translation
 from backoffice import audit_texts as texts
 from backoffice.audit import audit_record
 from backoffice.audit_texts import ACTION_TEXTS, AUDIT_TEXTS, audit_details_text, audit_text
+from backoffice.models import AuditEntry
 from orders import notes
 from orders.actions import order_cancel, order_mark_paid
 from orders.notes import note_write
@@ -81,6 +82,22 @@ def test_the_arabic_overview_reads_the_shops_sentences_in_arabic_and_data_as_wri
         f"{paid.number}: cancelled with {paid.total_amount} EGP paid. Refund it in the payment provider's "
         f"dashboard.",
     ]
+
+
+@pytest.mark.django_db
+def test_money_captured_on_a_cancelled_order_without_a_note_is_read_wholly_in_arabic():
+    # given money captured on a cancelled order, its payment without a note
+    order = make_order(payment_status="awaiting", status="cancelled")
+    order_mark_paid(order=order, note="")
+    entry = AuditEntry.objects.get(action="order.captured_on_cancelled")
+    # when it is read on an Arabic page
+    with translation.override("ar"):
+        read = audit_details_text(entry.details, entry.action)
+    # then its payment is named in Arabic, no English word "payment" in the sentence
+    assert "payment" not in read.lower()
+    assert "تم استلام الدفعة" in read
+    with translation.override("en"):
+        assert "(paid_after_cancel; Payment received)" in audit_details_text(entry.details, entry.action)
 
 
 # the modules whose audit entries say a sentence: each takes it from backoffice.audit_texts
