@@ -183,6 +183,13 @@ def bdi(text):
 
 
 @register.filter
+def order_number(number):
+    """An order's number on a page ("NHT-261130-6C34B0"): one word, read left to right inside an Arabic
+    sentence and never broken at its hyphens (main.css `.nowrap`; the dashboard's is OrderNumber.jsx)."""
+    return format_html('<bdi dir="ltr" class="nowrap">{}</bdi>', number) if number not in (None, "") else ""
+
+
+@register.filter
 def bdi_dir(text):
     """`|bdi` with the direction written out (its first strong letter's, as a browser's dir="auto" finds it),
     for what WeasyPrint prints and mail programs show: they give a bare <bdi> the page's direction, which

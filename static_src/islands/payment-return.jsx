@@ -114,7 +114,7 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
       <section className="form-card result-card" data-state="review">
         <h1>{t("payment:received")}</h1>
         <p>{t("payment:receivedOnCancelled")}</p>
-        {order && <p>{t("payment:orderId")}: <bdi dir="ltr" data-testid="order-number">{order.orderId}</bdi></p>}
+        {order && <p>{t("payment:orderId")}: <bdi dir="ltr" className="nowrap" data-testid="order-number">{order.orderId}</bdi></p>}
         <div className="result-card__actions">
           <a className="button button--gold" href={urls.contact}>{t("payment:contactSupport")}</a>
           <a className="button button--ghost" href={urls.home}>{t("payment:backHome")}</a>
@@ -128,7 +128,7 @@ export default function PaymentReturn({ paymentId, params = {}, retry = false, c
       <p>{t("payment:successText")}</p>
       {order && (
         <dl className="summary">
-          <div className="summary__row"><dt>{t("payment:orderId")}</dt><dd data-testid="order-number">{order.orderId}</dd></div>
+          <div className="summary__row"><dt>{t("payment:orderId")}</dt><dd data-testid="order-number"><bdi dir="ltr" className="nowrap">{order.orderId}</bdi></dd></div>
           <div className="summary__row"><dt>{t("payment:amount")}</dt><dd data-testid="order-total">{formatEgp(order.amount, currentLanguage())}</dd></div>
           <div className="summary__row"><dt>{t("payment:email")}</dt><dd data-testid="order-email">{order.email}</dd></div>
           <div className="summary__row"><dt>{t("payment:paymentId")}</dt><dd className="mono">{order.paymentId}</dd></div>

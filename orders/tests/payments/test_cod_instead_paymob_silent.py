@@ -192,7 +192,7 @@ def test_the_thank_you_page_of_the_cod_order_tells_the_shopper_their_card_paymen
     # then it says the earlier card payment is being checked and what happens if it went through
     text = page.content.decode()
     assert Order.objects.get(payment_method=PaymentMethod.COD).number in text
-    assert CARD_KEPT[language].format(number=f'<bdi dir="ltr">{card.number}</bdi>') in text
+    assert CARD_KEPT[language].format(number=f'<bdi dir="ltr" class="nowrap">{card.number}</bdi>') in text
     # and once Paymob says the card was not paid (the card order expired), the page no longer says it
     fake_paymob.mode = "ok"
     Order.objects.filter(pk=card.pk).update(created_at=timezone.now() - timedelta(minutes=31))
