@@ -98,3 +98,32 @@ def test_a_returned_order_asks_for_its_cash_back_and_one_on_its_way_offers_no_ca
     expect(page.get_by_role("dialog")).to_contain_text(on_its_way.number)
     expect(page.locator("dd.admin-b-totals__total")).to_be_visible()
     expect(page.get_by_role("button", name=text["open"])).to_have_count(0)
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_the_focus_follows_each_step_of_a_cash_refund(new_page, live_server, manager, language):
+    """Each step replaces the button just pressed: the focus goes on to the next step's control, not back to the
+    page's start (a keyboard user was left outside the dialog, a screen reader silent)."""
+    # given a delivered cash-on-delivery order open in its dialog on a phone
+    order = make_order(lines=[(make_product(title="Kenya Gold", stock=40), 1)], payment_status="cod",
+                       status="delivered")
+    text = TEXT[language]
+    page = signed_in(new_page, live_server, manager, viewport={"width": 360, "height": 640})
+    page.goto(f"{'/ar' if language == 'ar' else ''}/admindash/orders")
+    page.get_by_role("button", name=order.number).click()
+    # when "Record cash refund" is pressed, then the amount is focused to be typed
+    page.get_by_role("button", name=text["open"]).click()
+    amount = page.get_by_label(text["amount"])
+    expect(amount).to_be_focused()
+    # when Continue is pressed, then the focus is in the confirmation, on its way back (not on recording)
+    amount.fill("40")
+    page.get_by_role("button", name=text["go"]).click()
+    confirm = page.locator("[data-cash-refund-confirm]")
+    expect(confirm.get_by_role("button").first).to_be_focused()
+    expect(confirm.get_by_role("button", name=text["record"])).not_to_be_focused()
+    # when the confirmation is cancelled, then the amount is focused again
+    page.keyboard.press("Enter")
+    expect(amount).to_be_focused()
+    # when the form is cancelled, then the focus is back on "Record cash refund"
+    page.locator("[data-cash-refund-form]").get_by_role("button").first.click()
+    expect(page.get_by_role("button", name=text["open"])).to_be_focused()

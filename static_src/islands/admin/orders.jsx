@@ -1,5 +1,5 @@
 // Orders section: search, status filter, select-all and bulk status, per-row status, detail.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   api,
   at,
@@ -116,6 +116,16 @@ function CashRefund({ order, onRefunded }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const typed = westernDigits(amount.trim());
+  // each step replaces the button just pressed: the focus moves on to the next step's control (the amount, the
+  // confirmation's way back, or "Record cash refund" again), not to the page's start
+  const amountRef = useRef(null);
+  const backRef = useRef(null);
+  const openRef = useRef(null);
+  const stepped = useRef(false);
+  useEffect(() => {
+    if (!stepped.current) { stepped.current = true; return; }
+    (asking ? backRef : open ? amountRef : openRef).current?.focus();
+  }, [open, asking]);
   const close = () => {
     setOpen(false);
     setAsking(false);
@@ -138,7 +148,7 @@ function CashRefund({ order, onRefunded }) {
   };
   if (!open) {
     return (
-      <button type="button" className="button button--small" onClick={() => setOpen(true)} data-cash-refund>
+      <button ref={openRef} type="button" className="button button--small" onClick={() => setOpen(true)} data-cash-refund>
         {st("cashRefund")}
       </button>
     );
@@ -146,12 +156,12 @@ function CashRefund({ order, onRefunded }) {
   return (
     <form className="admin-b-cash-refund" noValidate data-cash-refund-form onSubmit={(e) => { e.preventDefault(); if (!typed) return; setError(""); if (Number.isFinite(Number(typed))) setAsking(true); else record(); }}>
       <Field label={st("cashRefundAmount")} hint={st("cashRefundHint", { amount: money(Number(order.total) - Number(order.refunded)) })} error={error}>
-        {(id) => <input id={id} className="input" type="text" inputMode="decimal" dir="ltr" value={amount} disabled={asking} onChange={(e) => { setAmount(e.target.value); setError(""); }} />}
+        {(id) => <input ref={amountRef} id={id} className="input" type="text" inputMode="decimal" dir="ltr" value={amount} disabled={asking} onChange={(e) => { setAmount(e.target.value); setError(""); }} />}
       </Field>
       {asking ? (
         <div className="alert alert--info" role="alert" data-cash-refund-confirm>
           <p>{withOrderNumber(st, "cashRefundConfirm", { amount: money(typed), number: order.number })}</p>
-          <button type="button" className="button button--ghost button--small" onClick={() => setAsking(false)}>{at("cancel")}</button>{" "}
+          <button ref={backRef} type="button" className="button button--ghost button--small" onClick={() => setAsking(false)}>{at("cancel")}</button>{" "}
           <button type="button" className="button button--small" onClick={record} disabled={busy} data-confirm>{st("cashRefundRecord")}</button>
         </div>
       ) : (
