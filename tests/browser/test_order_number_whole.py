@@ -1,6 +1,6 @@
 """An order's number ("NHT-261130-6C34B0") is one word on every storefront page that shows it: on a 320 px
-phone in Arabic it never breaks at its hyphens, and reads left to right inside the Arabic sentence around it
-(shop_tags.order_number, main.css .nowrap; the staff dashboard's is OrderNumber.jsx)."""
+phone, in Arabic as in English, it never breaks at its hyphens, and reads left to right inside an Arabic
+sentence (shop_tags.order_number, main.css .nowrap; the staff dashboard's is OrderNumber.jsx)."""
 
 import pytest
 
@@ -29,22 +29,23 @@ def assert_whole(page, number, where):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= NARROW["width"], where
 
 
-def test_the_order_number_is_one_left_to_right_word_on_an_arabic_phone(new_page, live_server, tea,  # noqa: F811
-                                                                         alice):
-    page = new_page(viewport=NARROW, locale="ar-EG")
-    page.goto("/ar/")
+@pytest.mark.parametrize("locale, prefix", [("ar-EG", "/ar"), ("en-US", "")], ids=["ar", "en"])
+def test_the_order_number_is_one_left_to_right_word_on_a_narrow_phone(new_page, live_server, tea,  # noqa: F811
+                                                                       alice, locale, prefix):
+    page = new_page(viewport=NARROW, locale=locale)
+    page.goto(f"{prefix}/")
     add_to_cart(page, tea, 2)
     # the card order awaiting kiosk cash: its test payment page, then the checkout's notice
-    held = order_awaiting_kiosk_cash(page, "/ar")
+    held = order_awaiting_kiosk_cash(page, prefix)
     assert_whole(page, held.number, "test payment page")
-    page.goto("/ar/checkout?pay=cod")
+    page.goto(f"{prefix}/checkout?pay=cod")
     settle(page)
     page.get_by_test_id("checkout-kiosk").wait_for()
     assert_whole(page, held.number, "checkout kiosk notice")
     # a card order paid on the test page: the payment return page, the thank-you page, the tracking page
     page.get_by_test_id("kiosk-cancel").click()
-    page.wait_for_url("**/ar/checkout?pay=cod")
-    page.goto("/ar/checkout")
+    page.wait_for_url(f"**{prefix}/checkout?pay=cod")
+    page.goto(f"{prefix}/checkout")
     page.locator("#co-email").wait_for()
     for selector, value in TYPED.items():
         page.fill(selector, value)
@@ -55,7 +56,7 @@ def test_the_order_number_is_one_left_to_right_word_on_an_arabic_phone(new_page,
     page.locator("[data-state=success] [data-testid=order-number]").wait_for()
     paid = Order.objects.exclude(pk=held.pk).get()
     assert_whole(page, paid.number, "payment return page")
-    page.goto(f"/ar/thankyou?order={paid.number}")
+    page.goto(f"{prefix}/thankyou?order={paid.number}")
     page.get_by_test_id("order-number").wait_for()
     assert_whole(page, paid.number, "thank-you page")
     page.get_by_test_id("track-link").click()
@@ -64,6 +65,6 @@ def test_the_order_number_is_one_left_to_right_word_on_an_arabic_phone(new_page,
     # a customer's orders on their account page
     orders = make_order_history(user=alice, count=2)
     sign_in(page, live_server, alice)
-    page.goto("/ar/account")
+    page.goto(f"{prefix}/account")
     for order in orders:
         assert_whole(page, order.number, "account's order list")
